@@ -1,0 +1,59 @@
+# video-ocr: the nginx module, the OCR worker, their tests.
+#
+#   make run     install what is missing, build, start nginx + workers
+#   make test    install what is missing, build, run every suite
+#
+# Everything built lands in build/; nothing is installed outside it.
+
+SHELL      := /bin/bash
+NGX_SRC    ?= /usr/share/nginx/src
+NGINX      ?= /usr/sbin/nginx
+BUILD      ?= $(CURDIR)/build
+NGX_BUILD  := $(BUILD)/nginx
+MODULE_SO  := $(NGX_BUILD)/objs/ngx_http_video_ocr_module.so
+WORKER_BIN := $(BUILD)/video-ocr-worker
+
+export NGINX MODULE_SO WORKER_BIN BUILD
+
+.PHONY: all deps build module worker run test test-nginx test-worker clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	@$(MAKE) --no-print-directory module worker
+
+# Debian's nginx-dev ships the configure scripts and headers of the exact
+# nginx in /usr/sbin/nginx, with the flags it was built with: configuring
+# with the same flags gives a module whose binary signature matches.
+$(NGX_BUILD)/objs/Makefile: config sql/schema.sql sql/embed.sh
+	rm -rf $(NGX_BUILD)
+	mkdir -p $(NGX_BUILD)
+	cp -a $(NGX_SRC)/. $(NGX_BUILD)/
+	cd $(NGX_BUILD) && source ./conf_flags \
+	    && ./configure "$${NGX_CONF_FLAGS[@]}" \
+	           --add-dynamic-module=$(CURDIR) > configure.log \
+	    || { cat configure.log; exit 1; }
+
+module: $(NGX_BUILD)/objs/Makefile
+	$(MAKE) --no-print-directory -C $(NGX_BUILD) -f objs/Makefile modules
+
+worker:
+	$(MAKE) --no-print-directory -C worker
+
+run: build
+	scripts/run.sh
+
+test: build
+	scripts/test.sh
+
+test-nginx: build
+	scripts/test.sh nginx
+
+test-worker: build
+	scripts/test.sh worker
+
+clean:
+	rm -rf $(BUILD) t/servroot*

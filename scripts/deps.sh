@@ -1,0 +1,55 @@
+#!/bin/sh
+# Installs the Debian packages video-ocr needs to build, run and test.
+# Idempotent: asks apt only for what dpkg says is missing, so a second
+# run costs a few dpkg-query calls. Debian packages only, no other source.
+set -eu
+
+# build: the nginx module against Debian's nginx source tree
+BUILD="gcc make pkg-config nginx nginx-dev libpcre2-dev zlib1g-dev
+       libssl-dev libsqlite3-dev sqlite3"
+# worker: FFmpeg libraries, Tesseract and its English model
+WORKER="libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
+        libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
+        tesseract-ocr-deu"
+# tests: the Test::Nginx block format harness and its dependencies, the
+# ffmpeg CLI and fonts to make test videos, a ledger reader for assertions
+TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
+      liblist-moreutils-perl libipc-run-perl libhttp-message-perl
+      libdbd-sqlite3-perl libjson-pp-perl ffmpeg curl fonts-dejavu-core
+      fonts-liberation2 procps psmisc"
+
+missing=""
+for p in $BUILD $WORKER $TEST; do
+    status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+    case "$status" in
+        ii*) ;;
+        *) missing="$missing $p" ;;
+    esac
+done
+
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing$missing"
+
+if [ "$(id -u)" -ne 0 ]; then
+    SUDO=sudo
+    command -v sudo >/dev/null 2>&1 || {
+        echo "deps: missing packages:$missing; run as root or install sudo" >&2
+        exit 1
+    }
+else
+    SUDO=
+fi
+
+# Debian's nginx package starts a server in its postinst when it can; we
+# only want the binary and the source tree.
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
+    $SUDO chmod +x /usr/sbin/policy-rc.d
+    trap '$SUDO rm -f /usr/sbin/policy-rc.d' EXIT
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $missing

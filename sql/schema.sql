@@ -1,0 +1,115 @@
+-- video-ocr ledger schema, version 1.
+--
+-- The single source of truth for the ledger's tables.  The nginx module and
+-- video-ocr-worker embed this file at build time (sql/embed.sh) and apply it
+-- to a ledger whose PRAGMA user_version is 0; the version itself is set by
+-- the code that applies it (vo_ledger_migrate), in the same transaction.
+-- Later versions add files sql/migrations/NNN.sql, each run once, in order.
+--
+-- All times are integer milliseconds since the Unix epoch (UTC).
+--
+-- THE JOB STATE MACHINE
+--
+--   accepted --claim--> running --publish--> done
+--      |                  |  |
+--      |                  |  +--reject (bad media)--> rejected
+--      |                  +-----fail (attempts used up)--> failed
+--      |                  +-----retry (transient error)--> accepted
+--      |                  +-----lease expires, claimed again--> running
+--      +--cancel--> cancelled <--cancel-- running
+--
+--   done, failed, rejected and cancelled are terminal: no transition leaves
+--   them, and no worker write touches a job in one of them.
+--
+-- INVARIANTS (every writer keeps them; tests check them)
+--
+--   1. One receipt per (tenant, request_key): requests' primary key.
+--   2. One digest per receipt: input_digest is written once, at admission,
+--      and never updated.  A retry with another digest is refused (422),
+--      it never rewrites the row.
+--   3. One job per receipt: requests.job_id is unique and written once.
+--      A job may exist without a receipt (video_ocr_key_required off).
+--   4. A receipt is committed only after its input file is durable in the
+--      store (file and directory fsync'd) when durability is full.
+--   5. jobs.attempt only grows.  Claiming a job increments it; the value a
+--      worker claimed with is its fencing token.
+--   6. A worker writes to a job (frames, progress, state, result) only in a
+--      statement whose WHERE clause checks job_id, state = 'running' and
+--      attempt = its token.  A write that matches no row was made by a stale
+--      attempt; it is refused and counted (stale_writes), never retried.
+--   7. The result is published only by the attempt that holds the lease,
+--      in the same statement that moves the job to done.
+--   8. One frame row per (job_id, plan_version, frame_index); a frame row is
+--      never rewritten by a later attempt (INSERT ... ON CONFLICT DO NOTHING),
+--      so a resumed job keeps the text of the frames already read.
+
+CREATE TABLE requests (
+    tenant          TEXT    NOT NULL,
+    request_key     TEXT    NOT NULL,   -- Idempotency-Key, unquoted
+    input_digest    TEXT    NOT NULL,   -- hex SHA-256, see docs/http-api.md
+    job_id          TEXT    NOT NULL UNIQUE REFERENCES jobs (job_id),
+    created_at      INTEGER NOT NULL,
+    expires_at      INTEGER NOT NULL,   -- the receipt is forgotten after this
+    PRIMARY KEY (tenant, request_key)
+) WITHOUT ROWID;
+
+CREATE TABLE jobs (
+    job_id          TEXT    PRIMARY KEY,    -- 32 lowercase hex digits
+    tenant          TEXT    NOT NULL,
+    state           TEXT    NOT NULL DEFAULT 'accepted'
+                    CHECK (state IN ('accepted', 'running', 'done',
+                                     'failed', 'rejected', 'cancelled')),
+    options         TEXT    NOT NULL,   -- canonical options, JSON object
+    input_path      TEXT    NOT NULL,   -- relative to the store directory
+    input_size      INTEGER NOT NULL,
+    input_sha256    TEXT    NOT NULL,   -- hex SHA-256 of the body bytes
+    container       TEXT    NOT NULL,   -- sniffed at the edge: mp4, ...
+
+    attempt         INTEGER NOT NULL DEFAULT 0,  -- fencing token
+    max_attempts    INTEGER NOT NULL DEFAULT 3,
+    lease_owner     TEXT,               -- "host:pid" of the claiming child
+    lease_expires_at INTEGER,
+    not_before      INTEGER NOT NULL DEFAULT 0,  -- retry backoff
+
+    plan_version    INTEGER,
+    frames_planned  INTEGER,
+    frames_done     INTEGER NOT NULL DEFAULT 0,
+    inspection      TEXT,               -- normalised media facts, JSON
+    error_code      TEXT,               -- machine-readable reason
+    error           TEXT,               -- a sentence a user can act on
+    result          TEXT,               -- published result, JSON
+
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    started_at      INTEGER,
+    finished_at     INTEGER
+);
+
+-- What a claiming worker scans: claimable jobs in arrival order.
+CREATE INDEX jobs_by_state ON jobs (state, not_before, created_at);
+
+CREATE TABLE frames (
+    job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
+    plan_version    INTEGER NOT NULL,
+    frame_index     INTEGER NOT NULL,
+    pts_ms          INTEGER NOT NULL,   -- presentation time of the sample
+    text            TEXT    NOT NULL,
+    confidence      REAL    NOT NULL,   -- 0..100, Tesseract's mean
+    reused_from     INTEGER,            -- frame_index whose text was reused
+    attempt         INTEGER NOT NULL,   -- the attempt that wrote the row
+    created_at      INTEGER NOT NULL,
+    PRIMARY KEY (job_id, plan_version, frame_index)
+) WITHOUT ROWID;
+
+-- Append-only audit trail: admissions, state changes, refusals.
+CREATE TABLE events (
+    id              INTEGER PRIMARY KEY,
+    at              INTEGER NOT NULL,
+    job_id          TEXT,
+    tenant          TEXT,
+    kind            TEXT    NOT NULL,   -- admitted, claimed, retried, ...
+    attempt         INTEGER,
+    detail          TEXT                -- JSON
+);
+
+CREATE INDEX events_by_job ON events (job_id, id);
