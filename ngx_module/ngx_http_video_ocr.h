@@ -1,0 +1,179 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Types shared by the files of ngx_http_video_ocr_module:
+ *
+ *   ngx_http_video_ocr_module.c   directives, configuration, variables
+ *   ngx_http_video_ocr_intake.c   the upload endpoint (video_ocr_intake)
+ *   ngx_http_video_ocr_body.c     request body filter: SHA-256 + sniffing
+ *   ngx_http_video_ocr_task.c     the thread-pool tasks: store + ledger
+ *   ngx_http_video_ocr_jobs.c     the job status endpoint (video_ocr_jobs)
+ *   ngx_http_video_ocr_reply.c    JSON replies and problem+json errors
+ */
+
+#ifndef _NGX_HTTP_VIDEO_OCR_H_INCLUDED_
+#define _NGX_HTTP_VIDEO_OCR_H_INCLUDED_
+
+
+#include <ngx_config.h>
+#include <ngx_core.h>
+#include <ngx_http.h>
+
+#include <openssl/evp.h>
+
+#include "vo_edge.h"
+#include "vo_json.h"
+#include "vo_ledger.h"
+#include "vo_store.h"
+
+
+#if !(NGX_THREADS)
+#error ngx_http_video_ocr_module needs nginx built --with-threads
+#endif
+
+
+/* nginx 1.22 has no name for it and no reason phrase: see reply.c */
+#ifndef NGX_HTTP_UNPROCESSABLE_ENTITY
+#define NGX_HTTP_UNPROCESSABLE_ENTITY    422
+#endif
+
+
+#define NGX_HTTP_VIDEO_OCR_ERR_LEN       256
+#define NGX_HTTP_VIDEO_OCR_KEY_HASH_LEN  16     /* key_hash[] holds + NUL */
+#define NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT  60000
+
+
+typedef struct {
+    ngx_str_t                  ledger;         /* video_ocr_ledger, C str */
+    ngx_path_t                *store;          /* video_ocr_store */
+    ngx_msec_t                 busy_timeout;
+    ngx_flag_t                 durable;        /* video_ocr_durability */
+    time_t                     receipt_ttl;
+    ngx_uint_t                 max_attempts;
+    ngx_str_t                  key_hash_secret;
+
+    /* client_body_temp_path of each intake location: the EXDEV check */
+    ngx_array_t               *temp_paths;
+
+    vo_ledger_conf_t           ledger_conf;    /* what the threads open */
+} ngx_http_video_ocr_main_conf_t;
+
+
+typedef struct {
+    ngx_flag_t                 intake;         /* video_ocr_intake */
+    ngx_flag_t                 jobs;           /* video_ocr_jobs */
+    ngx_thread_pool_t         *thread_pool;
+    ngx_http_complex_value_t  *tenant;
+    ngx_flag_t                 key_required;
+    ngx_uint_t                 containers;     /* bit per vo_container_t */
+    ngx_str_t                  jobs_url;
+
+    u_char                    *file;           /* where video_ocr_intake */
+    ngx_uint_t                 line;           /* or _jobs was written */
+} ngx_http_video_ocr_loc_conf_t;
+
+
+typedef enum {
+    NGX_HTTP_VIDEO_OCR_TASK_ADMIT = 0,
+    NGX_HTTP_VIDEO_OCR_TASK_STATUS
+} ngx_http_video_ocr_task_kind_e;
+
+
+/*
+ * What a thread-pool task sees: plain C values only.  Filled by the event
+ * loop before posting, read back by it after completion; while the task
+ * runs nothing else touches it, and the request it belongs to stays
+ * blocked, which keeps every pointer below alive.
+ */
+typedef struct {
+    ngx_http_video_ocr_task_kind_e   kind;
+    ngx_http_video_ocr_main_conf_t  *mcf;
+    const char                      *store;         /* NUL-terminated */
+
+    /* admission */
+    vo_admission_t                   admission;
+    char                             rel[VO_STORE_REL_LEN + 1];
+    int                              temp_fd;       /* -1: body in memory */
+    const char                      *temp_path;
+    vo_chunk_t                      *chunks;
+    size_t                           nchunks;
+
+    /* status */
+    const char                      *tenant;
+    size_t                           tenant_len;
+    char                             job_id[VO_JOB_ID_LEN + 1];
+
+    /* results */
+    vo_store_rc_t                    store_rc;
+    int                              copied;
+    vo_ledger_rc_t                   ledger_rc;
+    vo_receipt_t                     receipt;
+    char                            *body;          /* malloc'd */
+    size_t                           body_len;
+    char                             err[NGX_HTTP_VIDEO_OCR_ERR_LEN];
+} ngx_http_video_ocr_task_t;
+
+
+/* per request */
+typedef struct {
+    EVP_MD_CTX                      *md;            /* body SHA-256 */
+    off_t                            received;
+    u_char                           sniff[VO_SNIFF_BYTES];
+    size_t                           sniff_len;
+    vo_container_t                   container;
+
+    ngx_str_t                        tenant;
+    char                             key[VO_KEY_MAX];
+    size_t                           key_len;
+    u_char                           key_hash[17];  /* 16 hex + NUL */
+    vo_options_t                     options;
+    char                             options_json[VO_OPTIONS_JSON_MAX];
+    char                             body_sha256[VO_DIGEST_HEX_LEN + 1];
+    char                             input_digest[VO_DIGEST_HEX_LEN + 1];
+    char                             job_id[VO_JOB_ID_LEN + 1];
+
+    ngx_str_t                        admission;     /* $video_ocr_admission */
+    ngx_http_video_ocr_task_t       *task;
+
+    /* a refusal decided in a filter, rendered by the problem filter */
+    ngx_str_t                        problem_type;
+    ngx_str_t                        problem_detail;
+    ngx_buf_t                       *problem;       /* the replacement body */
+
+    unsigned                         has_key:1;
+    unsigned                         replied:1;     /* our own reply sent */
+    unsigned                         replace_body:1;
+    unsigned                         body_replaced:1;
+} ngx_http_video_ocr_ctx_t;
+
+
+extern ngx_module_t  ngx_http_video_ocr_module;
+
+
+ngx_int_t ngx_http_video_ocr_intake_handler(ngx_http_request_t *r);
+ngx_int_t ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r);
+
+ngx_int_t ngx_http_video_ocr_body_filter_init(ngx_conf_t *cf);
+ngx_int_t ngx_http_video_ocr_problem_filter_init(ngx_conf_t *cf);
+
+ngx_http_video_ocr_ctx_t *ngx_http_video_ocr_get_ctx(ngx_http_request_t *r);
+
+ngx_int_t ngx_http_video_ocr_tenant(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant);
+
+/* posts task to the location's thread pool; resume runs when it is done */
+ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
+    ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
+ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r);
+
+ngx_int_t ngx_http_video_ocr_send_json(ngx_http_request_t *r,
+    ngx_uint_t status, u_char *body, size_t len);
+ngx_int_t ngx_http_video_ocr_send_problem(ngx_http_request_t *r,
+    ngx_uint_t status, const char *type, const char *detail,
+    const char *job_id);
+void ngx_http_video_ocr_set_problem(ngx_http_request_t *r, const char *type,
+    const char *detail);
+ngx_int_t ngx_http_video_ocr_retry_after(ngx_http_request_t *r);
+
+
+#endif /* _NGX_HTTP_VIDEO_OCR_H_INCLUDED_ */

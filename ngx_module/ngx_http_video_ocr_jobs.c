@@ -1,0 +1,192 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The job status endpoint (video_ocr_jobs): GET <location>/<job_id>
+ * answers the job's state, options, progress, media inspection, error and
+ * result as JSON, read from the ledger in the thread pool.  A job of
+ * another tenant is answered exactly like an unknown one: 404.
+ */
+
+
+#include "ngx_http_video_ocr.h"
+
+
+static ngx_int_t ngx_http_video_ocr_job_id(ngx_http_request_t *r,
+    u_char *job_id);
+static void ngx_http_video_ocr_status_done(ngx_http_request_t *r);
+
+
+ngx_int_t
+ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
+{
+    ngx_int_t                       rc;
+    ngx_str_t                       tenant;
+    ngx_thread_task_t              *task;
+    ngx_http_video_ocr_ctx_t       *ctx;
+    ngx_http_video_ocr_task_t      *t;
+    ngx_http_video_ocr_loc_conf_t  *vlcf;
+
+    if (r != r->main) {
+        return NGX_HTTP_NOT_ALLOWED;
+    }
+
+    ctx = ngx_http_video_ocr_get_ctx(r);
+    if (ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_HEAD))) {
+        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_ALLOWED,
+                   "method-not-allowed", "read a job with GET", NULL);
+    }
+
+    rc = ngx_http_discard_request_body(r);
+    if (rc != NGX_OK) {
+        return rc;
+    }
+
+    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+
+    rc = ngx_http_video_ocr_tenant(r, vlcf, &tenant);
+
+    if (rc == NGX_ERROR) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (rc == NGX_DECLINED) {
+        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_FORBIDDEN,
+                   "no-tenant", "the request carries no identity", NULL);
+    }
+
+    if (ngx_http_video_ocr_job_id(r, (u_char *) ctx->job_id) != NGX_OK) {
+        ctx->job_id[0] = '\0';
+        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_FOUND,
+                   "no-such-job", "no job has this id", NULL);
+    }
+
+    task = ngx_http_video_ocr_task_alloc(r);
+    if (task == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    t = task->ctx;
+    t->kind = NGX_HTTP_VIDEO_OCR_TASK_STATUS;
+    t->tenant = (char *) tenant.data;
+    t->tenant_len = tenant.len;
+    ngx_memcpy(t->job_id, ctx->job_id, VO_JOB_ID_LEN + 1);
+
+    ctx->task = t;
+
+    rc = ngx_http_video_ocr_task_post(r, task, ngx_http_video_ocr_status_done);
+    if (rc != NGX_OK) {
+        return rc;
+    }
+
+    r->main->count++;
+
+    return NGX_DONE;
+}
+
+
+/* The last path segment of the URI, if it is a job id (32 hex digits). */
+
+static ngx_int_t
+ngx_http_video_ocr_job_id(ngx_http_request_t *r, u_char *job_id)
+{
+    u_char      *p, *last;
+    ngx_uint_t   i;
+
+    last = r->uri.data + r->uri.len;
+    p = last;
+
+    while (p > r->uri.data && p[-1] != '/') {
+        p--;
+    }
+
+    if (last - p != VO_JOB_ID_LEN) {
+        return NGX_DECLINED;
+    }
+
+    for (i = 0; i < VO_JOB_ID_LEN; i++) {
+        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f'))) {
+            return NGX_DECLINED;
+        }
+
+        job_id[i] = p[i];
+    }
+
+    job_id[VO_JOB_ID_LEN] = '\0';
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_video_ocr_status_done(ngx_http_request_t *r)
+{
+    u_char                     *p;
+    ngx_int_t                   rc;
+    ngx_table_elt_t            *h;
+    ngx_http_video_ocr_ctx_t   *ctx;
+    ngx_http_video_ocr_task_t  *t;
+
+    if (r->aio) {
+        /* a write event while the task runs: keep waiting */
+        return;
+    }
+
+    r->write_event_handler = ngx_http_request_empty_handler;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+    t = ctx->task;
+
+    switch (t->ledger_rc) {
+
+    case VO_LEDGER_OK:
+        p = ngx_pnalloc(r->pool, t->body_len);
+        if (p == NULL) {
+            rc = NGX_HTTP_INTERNAL_SERVER_ERROR;
+            break;
+        }
+
+        ngx_memcpy(p, t->body, t->body_len);
+
+        h = ngx_list_push(&r->headers_out.headers);
+        if (h == NULL) {
+            rc = NGX_HTTP_INTERNAL_SERVER_ERROR;
+            break;
+        }
+
+        h->hash = 1;
+        ngx_str_set(&h->key, "Cache-Control");
+        ngx_str_set(&h->value, "no-store");
+
+        rc = ngx_http_video_ocr_send_json(r, NGX_HTTP_OK, p, t->body_len);
+        break;
+
+    case VO_LEDGER_NOT_FOUND:
+        ctx->job_id[0] = '\0';
+        rc = ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_FOUND,
+                 "no-such-job", "no job has this id", NULL);
+        break;
+
+    case VO_LEDGER_BUSY:
+        ngx_log_error(NGX_LOG_WARN, r->connection->log, 0,
+                      "video_ocr: ledger busy: %s", t->err);
+        ngx_http_video_ocr_retry_after(r);
+        rc = ngx_http_video_ocr_send_problem(r,
+                 NGX_HTTP_SERVICE_UNAVAILABLE, "busy",
+                 "the ledger is busy; retry shortly", NULL);
+        break;
+
+    default:
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "video_ocr: ledger: %s", t->err);
+        rc = ngx_http_video_ocr_send_problem(r,
+                 NGX_HTTP_INTERNAL_SERVER_ERROR, "internal",
+                 "the job could not be read", NULL);
+        break;
+    }
+
+    ngx_http_finalize_request(r, rc);
+}

@@ -1,0 +1,940 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * ngx_http_video_ocr_module: an idempotent video-OCR intake for nginx.
+ * This file holds the directives, the configuration and its checks, and
+ * the variables for access logs; docs/directives.md describes each
+ * directive for operators.
+ */
+
+
+#include <pwd.h>
+#include <grp.h>
+
+#include "ngx_http_video_ocr.h"
+
+
+static ngx_int_t ngx_http_video_ocr_add_variables(ngx_conf_t *cf);
+static ngx_int_t ngx_http_video_ocr_init(ngx_conf_t *cf);
+static void *ngx_http_video_ocr_create_main_conf(ngx_conf_t *cf);
+static char *ngx_http_video_ocr_init_main_conf(ngx_conf_t *cf, void *conf);
+static void *ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf);
+static char *ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent,
+    void *child);
+static ngx_int_t ngx_http_video_ocr_init_module(ngx_cycle_t *cycle);
+
+static char *ngx_http_video_ocr_ledger(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_video_ocr_store(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_video_ocr_endpoint(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+static char *ngx_http_video_ocr_thread_pool(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
+static char *ngx_http_video_ocr_containers(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
+static char *ngx_http_video_ocr_jobs_url(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf);
+
+static ngx_int_t ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
+    ngx_http_video_ocr_main_conf_t *mcf);
+static ngx_int_t ngx_http_video_ocr_worker_user(ngx_conf_t *cf,
+    ngx_uid_t *uid, ngx_gid_t *gid);
+
+static ngx_int_t ngx_http_video_ocr_variable(ngx_http_request_t *r,
+    ngx_http_variable_value_t *v, uintptr_t data);
+
+
+#define NGX_HTTP_VIDEO_OCR_ALL_CONTAINERS                                     \
+    (((ngx_uint_t) 1 << VO_CONTAINER_LAST) - 2)
+
+
+static ngx_conf_enum_t  ngx_http_video_ocr_durability[] = {
+    { ngx_string("full"), 1 },
+    { ngx_string("off"), 0 },
+    { ngx_null_string, 0 }
+};
+
+
+static ngx_command_t  ngx_http_video_ocr_commands[] = {
+
+    { ngx_string("video_ocr_ledger"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_video_ocr_ledger,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("video_ocr_store"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_http_video_ocr_store,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("video_ocr_busy_timeout"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_msec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_main_conf_t, busy_timeout),
+      NULL },
+
+    { ngx_string("video_ocr_durability"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_enum_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_main_conf_t, durable),
+      &ngx_http_video_ocr_durability },
+
+    { ngx_string("video_ocr_receipt_ttl"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_sec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_main_conf_t, receipt_ttl),
+      NULL },
+
+    { ngx_string("video_ocr_max_attempts"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_num_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_main_conf_t, max_attempts),
+      NULL },
+
+    { ngx_string("video_ocr_key_hash_secret"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_str_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_main_conf_t, key_hash_secret),
+      NULL },
+
+    { ngx_string("video_ocr_intake"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_video_ocr_endpoint,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, intake),
+      NULL },
+
+    { ngx_string("video_ocr_jobs"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_video_ocr_endpoint,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, jobs),
+      NULL },
+
+    { ngx_string("video_ocr_thread_pool"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_http_video_ocr_thread_pool,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("video_ocr_tenant"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_http_set_complex_value_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, tenant),
+      NULL },
+
+    { ngx_string("video_ocr_key_required"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, key_required),
+      NULL },
+
+    { ngx_string("video_ocr_containers"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_1MORE,
+      ngx_http_video_ocr_containers,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+    { ngx_string("video_ocr_jobs_url"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_http_video_ocr_jobs_url,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      0,
+      NULL },
+
+      ngx_null_command
+};
+
+
+static ngx_http_module_t  ngx_http_video_ocr_module_ctx = {
+    ngx_http_video_ocr_add_variables,      /* preconfiguration */
+    ngx_http_video_ocr_init,               /* postconfiguration */
+
+    ngx_http_video_ocr_create_main_conf,   /* create main configuration */
+    ngx_http_video_ocr_init_main_conf,     /* init main configuration */
+
+    NULL,                                  /* create server configuration */
+    NULL,                                  /* merge server configuration */
+
+    ngx_http_video_ocr_create_loc_conf,    /* create location configuration */
+    ngx_http_video_ocr_merge_loc_conf      /* merge location configuration */
+};
+
+
+ngx_module_t  ngx_http_video_ocr_module = {
+    NGX_MODULE_V1,
+    &ngx_http_video_ocr_module_ctx,        /* module context */
+    ngx_http_video_ocr_commands,           /* module directives */
+    NGX_HTTP_MODULE,                       /* module type */
+    NULL,                                  /* init master */
+    ngx_http_video_ocr_init_module,        /* init module */
+    NULL,                                  /* init process */
+    NULL,                                  /* init thread */
+    NULL,                                  /* exit thread */
+    NULL,                                  /* exit process */
+    NULL,                                  /* exit master */
+    NGX_MODULE_V1_PADDING
+};
+
+
+enum {
+    NGX_HTTP_VIDEO_OCR_VAR_JOB_ID = 0,
+    NGX_HTTP_VIDEO_OCR_VAR_ADMISSION,
+    NGX_HTTP_VIDEO_OCR_VAR_KEY_HASH
+};
+
+
+static ngx_http_variable_t  ngx_http_video_ocr_vars[] = {
+
+    { ngx_string("video_ocr_job_id"), NULL, ngx_http_video_ocr_variable,
+      NGX_HTTP_VIDEO_OCR_VAR_JOB_ID, NGX_HTTP_VAR_NOCACHEABLE, 0 },
+
+    { ngx_string("video_ocr_admission"), NULL, ngx_http_video_ocr_variable,
+      NGX_HTTP_VIDEO_OCR_VAR_ADMISSION, NGX_HTTP_VAR_NOCACHEABLE, 0 },
+
+    { ngx_string("video_ocr_key_hash"), NULL, ngx_http_video_ocr_variable,
+      NGX_HTTP_VIDEO_OCR_VAR_KEY_HASH, NGX_HTTP_VAR_NOCACHEABLE, 0 },
+
+      ngx_http_null_variable
+};
+
+
+ngx_http_video_ocr_ctx_t *
+ngx_http_video_ocr_get_ctx(ngx_http_request_t *r)
+{
+    ngx_http_video_ocr_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+
+    if (ctx == NULL) {
+        ctx = ngx_pcalloc(r->pool, sizeof(ngx_http_video_ocr_ctx_t));
+        if (ctx == NULL) {
+            return NULL;
+        }
+
+        ctx->container = VO_CONTAINER_NEED_MORE;
+
+        ngx_http_set_ctx(r, ctx, ngx_http_video_ocr_module);
+    }
+
+    return ctx;
+}
+
+
+/*
+ * The tenant the request acts for: video_ocr_tenant evaluated, or the
+ * empty tenant when the directive is not set.  NGX_DECLINED when the
+ * directive is set but yields nothing (no authenticated identity).
+ */
+
+ngx_int_t
+ngx_http_video_ocr_tenant(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant)
+{
+    ngx_str_set(tenant, "");
+
+    if (vlcf->tenant == NULL) {
+        return NGX_OK;
+    }
+
+    if (ngx_http_complex_value(r, vlcf->tenant, tenant) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
+    if (tenant->len == 0 || tenant->len > 255) {
+        return NGX_DECLINED;
+    }
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_video_ocr_add_variables(ngx_conf_t *cf)
+{
+    ngx_http_variable_t  *var, *v;
+
+    for (v = ngx_http_video_ocr_vars; v->name.len; v++) {
+        var = ngx_http_add_variable(cf, &v->name, v->flags);
+        if (var == NULL) {
+            return NGX_ERROR;
+        }
+
+        var->get_handler = v->get_handler;
+        var->data = v->data;
+    }
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_video_ocr_variable(ngx_http_request_t *r,
+    ngx_http_variable_value_t *v, uintptr_t data)
+{
+    ngx_http_video_ocr_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r->main, ngx_http_video_ocr_module);
+
+    v->not_found = 1;
+
+    if (ctx == NULL) {
+        return NGX_OK;
+    }
+
+    switch (data) {
+
+    case NGX_HTTP_VIDEO_OCR_VAR_JOB_ID:
+        if (ctx->job_id[0] == '\0') {
+            return NGX_OK;
+        }
+
+        v->data = (u_char *) ctx->job_id;
+        v->len = VO_JOB_ID_LEN;
+        break;
+
+    case NGX_HTTP_VIDEO_OCR_VAR_ADMISSION:
+        if (ctx->admission.len == 0) {
+            return NGX_OK;
+        }
+
+        v->data = ctx->admission.data;
+        v->len = ctx->admission.len;
+        break;
+
+    default: /* NGX_HTTP_VIDEO_OCR_VAR_KEY_HASH */
+        if (!ctx->has_key) {
+            return NGX_OK;
+        }
+
+        v->data = ctx->key_hash;
+        v->len = NGX_HTTP_VIDEO_OCR_KEY_HASH_LEN;
+        break;
+    }
+
+    v->valid = 1;
+    v->no_cacheable = 1;
+    v->not_found = 0;
+
+    return NGX_OK;
+}
+
+
+static ngx_int_t
+ngx_http_video_ocr_init(ngx_conf_t *cf)
+{
+    ngx_http_video_ocr_main_conf_t  *mcf;
+
+    if (ngx_http_video_ocr_body_filter_init(cf) != NGX_OK
+        || ngx_http_video_ocr_problem_filter_init(cf) != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_video_ocr_module);
+
+    if (mcf->ledger.len == 0) {
+        return NGX_OK;
+    }
+
+    return ngx_http_video_ocr_check_ledger(cf, mcf);
+}
+
+
+static void *
+ngx_http_video_ocr_create_main_conf(ngx_conf_t *cf)
+{
+    ngx_http_video_ocr_main_conf_t  *mcf;
+
+    mcf = ngx_pcalloc(cf->pool, sizeof(ngx_http_video_ocr_main_conf_t));
+    if (mcf == NULL) {
+        return NULL;
+    }
+
+    /*
+     * set by ngx_pcalloc():
+     *
+     *     mcf->ledger = { 0, NULL };
+     *     mcf->store = NULL;
+     *     mcf->key_hash_secret = { 0, NULL };
+     */
+
+    mcf->busy_timeout = NGX_CONF_UNSET_MSEC;
+    mcf->durable = NGX_CONF_UNSET;
+    mcf->receipt_ttl = NGX_CONF_UNSET;
+    mcf->max_attempts = NGX_CONF_UNSET_UINT;
+
+    mcf->temp_paths = ngx_array_create(cf->pool, 2, sizeof(ngx_path_t *));
+    if (mcf->temp_paths == NULL) {
+        return NULL;
+    }
+
+    return mcf;
+}
+
+
+static char *
+ngx_http_video_ocr_init_main_conf(ngx_conf_t *cf, void *conf)
+{
+    ngx_http_video_ocr_main_conf_t  *mcf = conf;
+
+    ngx_conf_init_msec_value(mcf->busy_timeout, 5000);
+    ngx_conf_init_value(mcf->durable, 1);
+    ngx_conf_init_value(mcf->receipt_ttl, 86400);
+    ngx_conf_init_uint_value(mcf->max_attempts, 3);
+
+    if (mcf->max_attempts == 0 || mcf->max_attempts > 100) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"video_ocr_max_attempts\" must be 1..100");
+        return NGX_CONF_ERROR;
+    }
+
+    if (mcf->receipt_ttl <= 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"video_ocr_receipt_ttl\" must be positive");
+        return NGX_CONF_ERROR;
+    }
+
+    mcf->ledger_conf.busy_timeout_ms = (int) ngx_min(mcf->busy_timeout,
+                                                     NGX_MAX_INT32_VALUE);
+    mcf->ledger_conf.sync_full = mcf->durable ? 1 : 0;
+    mcf->ledger_conf.migrate = 0;
+
+    return NGX_CONF_OK;
+}
+
+
+static void *
+ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf)
+{
+    ngx_http_video_ocr_loc_conf_t  *vlcf;
+
+    vlcf = ngx_pcalloc(cf->pool, sizeof(ngx_http_video_ocr_loc_conf_t));
+    if (vlcf == NULL) {
+        return NULL;
+    }
+
+    /*
+     * set by ngx_pcalloc():
+     *
+     *     vlcf->jobs_url = { 0, NULL };
+     *     vlcf->file = NULL;
+     *     vlcf->line = 0;
+     */
+
+    vlcf->intake = NGX_CONF_UNSET;
+    vlcf->jobs = NGX_CONF_UNSET;
+    vlcf->thread_pool = NGX_CONF_UNSET_PTR;
+    vlcf->tenant = NGX_CONF_UNSET_PTR;
+    vlcf->key_required = NGX_CONF_UNSET;
+    vlcf->containers = NGX_CONF_UNSET_UINT;
+
+    return vlcf;
+}
+
+
+static char *
+ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
+{
+    ngx_http_video_ocr_loc_conf_t *prev = parent;
+    ngx_http_video_ocr_loc_conf_t *conf = child;
+
+    ngx_path_t                      **tp;
+    ngx_http_core_loc_conf_t         *clcf;
+    ngx_http_video_ocr_main_conf_t   *mcf;
+
+    /* video_ocr_intake and video_ocr_jobs are not inherited */
+
+    ngx_conf_merge_ptr_value(conf->thread_pool, prev->thread_pool, NULL);
+    ngx_conf_merge_ptr_value(conf->tenant, prev->tenant, NULL);
+    ngx_conf_merge_value(conf->key_required, prev->key_required, 1);
+    ngx_conf_merge_uint_value(conf->containers, prev->containers,
+                              NGX_HTTP_VIDEO_OCR_ALL_CONTAINERS);
+    ngx_conf_merge_str_value(conf->jobs_url, prev->jobs_url, "/jobs/");
+
+    if (conf->intake != 1 && conf->jobs != 1) {
+        return NGX_CONF_OK;
+    }
+
+    mcf = ngx_http_conf_get_module_main_conf(cf, ngx_http_video_ocr_module);
+
+    if (mcf->ledger.len == 0) {
+        ngx_log_error(NGX_LOG_EMERG, cf->log, 0,
+                      "\"video_ocr_%s\" needs a ledger: add "
+                      "\"video_ocr_ledger /var/lib/video-ocr/ledger.db;\" "
+                      "to the http block, in %s:%ui",
+                      conf->intake == 1 ? "intake" : "jobs",
+                      conf->file, conf->line);
+        return NGX_CONF_ERROR;
+    }
+
+    if (conf->thread_pool == NULL) {
+        conf->thread_pool = ngx_thread_pool_add(cf, NULL);
+        if (conf->thread_pool == NULL) {
+            return NGX_CONF_ERROR;
+        }
+    }
+
+    if (conf->intake != 1) {
+        return NGX_CONF_OK;
+    }
+
+    if (mcf->store == NULL) {
+        ngx_log_error(NGX_LOG_EMERG, cf->log, 0,
+                      "\"video_ocr_intake\" needs a store for the uploads: "
+                      "add \"video_ocr_store /var/lib/video-ocr/store;\" "
+                      "to the http block, in %s:%ui",
+                      conf->file, conf->line);
+        return NGX_CONF_ERROR;
+    }
+
+    /* remembered for the same-filesystem check in init_module */
+
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+
+    tp = ngx_array_push(mcf->temp_paths);
+    if (tp == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    *tp = clcf->client_body_temp_path;
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_video_ocr_ledger(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_video_ocr_main_conf_t *mcf = conf;
+
+    ngx_str_t  *value;
+
+    if (mcf->ledger.data) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    if (value[1].len == 0) {
+        return "needs a file path, e.g. /var/lib/video-ocr/ledger.db";
+    }
+
+    if (value[1].data[value[1].len - 1] == '/') {
+        return "needs a file path, not a directory, "
+               "e.g. /var/lib/video-ocr/ledger.db";
+    }
+
+    mcf->ledger = value[1];
+
+    /* relative to the prefix, NUL-terminated for SQLite */
+
+    if (ngx_conf_full_name(cf->cycle, &mcf->ledger, 0) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_video_ocr_store(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_video_ocr_main_conf_t *mcf = conf;
+
+    u_char      *p;
+    ngx_str_t   *value;
+    ngx_path_t  *path;
+
+    if (mcf->store) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    path = ngx_pcalloc(cf->pool, sizeof(ngx_path_t));
+    if (path == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    path->name = value[1];
+
+    while (path->name.len > 1
+           && path->name.data[path->name.len - 1] == '/')
+    {
+        path->name.len--;
+    }
+
+    if (ngx_conf_full_name(cf->cycle, &path->name, 0) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    /* a C string for the threads: the name above may not be terminated */
+
+    p = ngx_pnalloc(cf->pool, path->name.len + 1);
+    if (p == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    ngx_memcpy(p, path->name.data, path->name.len);
+    p[path->name.len] = '\0';
+    path->name.data = p;
+
+    path->conf_file = cf->conf_file->file.name.data;
+    path->line = cf->conf_file->line;
+
+    /* nginx creates it at start and gives it to the worker processes' user */
+
+    if (ngx_add_path(cf, &path) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    mcf->store = path;
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_video_ocr_endpoint(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_video_ocr_loc_conf_t *vlcf = conf;
+
+    ngx_flag_t                *fp;
+    ngx_http_core_loc_conf_t  *clcf;
+
+    fp = (ngx_flag_t *) ((char *) conf + cmd->offset);
+
+    if (*fp != NGX_CONF_UNSET) {
+        return "is duplicate";
+    }
+
+    if (vlcf->intake == 1 || vlcf->jobs == 1) {
+        return "cannot share a location with another video_ocr endpoint: "
+               "put video_ocr_intake and video_ocr_jobs in locations of "
+               "their own";
+    }
+
+    clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
+
+    if (clcf->handler != NULL) {
+        return "conflicts with another content handler in this location "
+               "(proxy_pass, root with try_files, ...): give it a location "
+               "of its own";
+    }
+
+    *fp = 1;
+
+    vlcf->file = cf->conf_file->file.name.data;
+    vlcf->line = cf->conf_file->line;
+
+    clcf->handler = (fp == &vlcf->intake) ? ngx_http_video_ocr_intake_handler
+                                          : ngx_http_video_ocr_jobs_handler;
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_video_ocr_thread_pool(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_http_video_ocr_loc_conf_t *vlcf = conf;
+
+    ngx_str_t  *value;
+
+    if (vlcf->thread_pool != NGX_CONF_UNSET_PTR) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    /* an unknown name is reported by nginx once the whole file is read */
+
+    vlcf->thread_pool = ngx_thread_pool_add(cf, &value[1]);
+    if (vlcf->thread_pool == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_video_ocr_containers(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_video_ocr_loc_conf_t *vlcf = conf;
+
+    ngx_str_t       *value;
+    ngx_uint_t       i;
+    vo_container_t   c;
+
+    if (vlcf->containers != NGX_CONF_UNSET_UINT) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+    vlcf->containers = 0;
+
+    for (i = 1; i < cf->args->nelts; i++) {
+
+        if (value[i].len == 3 && ngx_strncmp(value[i].data, "any", 3) == 0) {
+            vlcf->containers = NGX_HTTP_VIDEO_OCR_ALL_CONTAINERS;
+            continue;
+        }
+
+        c = vo_container_by_name((char *) value[i].data, value[i].len);
+
+        if (c == VO_CONTAINER_UNKNOWN) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                               "unknown container \"%V\": use any of mp4, "
+                               "mov, matroska, webm, avi, mpegts, mpegps, "
+                               "flv, ogg, asf, or \"any\"", &value[i]);
+            return NGX_CONF_ERROR;
+        }
+
+        vlcf->containers |= (ngx_uint_t) 1 << c;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_video_ocr_jobs_url(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
+{
+    ngx_http_video_ocr_loc_conf_t *vlcf = conf;
+
+    ngx_str_t  *value;
+
+    if (vlcf->jobs_url.data) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    if (value[1].len == 0 || value[1].data[value[1].len - 1] != '/') {
+        return "must end with \"/\": the job id is appended to it, "
+               "e.g. /api/jobs/";
+    }
+
+    vlcf->jobs_url = value[1];
+
+    return NGX_CONF_OK;
+}
+
+
+/*
+ * Opens the ledger once at configuration time, as the master process:
+ * creates the file and applies the schema if needed, and proves that the
+ * worker processes' user will be able to write it.  A failure here is a
+ * configuration error, so "nginx -t" reports it and a reload keeps the
+ * running configuration.  The connection is closed before returning: no
+ * SQLite connection crosses fork().
+ */
+
+static ngx_int_t
+ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
+    ngx_http_video_ocr_main_conf_t *mcf)
+{
+    int               existed, rc;
+    char              err[NGX_HTTP_VIDEO_OCR_ERR_LEN];
+    u_char           *dir, *slash;
+    ngx_uid_t         uid;
+    ngx_gid_t         gid;
+    vo_ledger_t      *l;
+    ngx_file_info_t   fi;
+    vo_ledger_conf_t  lconf;
+
+    if (ngx_http_video_ocr_worker_user(cf, &uid, &gid) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
+    /* the ledger's directory; the name is absolute after full_name */
+
+    dir = ngx_pnalloc(cf->pool, mcf->ledger.len + 1);
+    if (dir == NULL) {
+        return NGX_ERROR;
+    }
+
+    ngx_memcpy(dir, mcf->ledger.data, mcf->ledger.len);
+
+    slash = dir + mcf->ledger.len;
+
+    while (slash > dir && *slash != '/') {
+        slash--;
+    }
+
+    *(slash == dir ? slash + 1 : slash) = '\0';
+
+    rc = vo_dir_writable_by((char *) dir, uid, gid, err, sizeof(err));
+
+    if (rc != 1) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "video_ocr_ledger \"%V\": %s: the directory must "
+                           "exist and be writable by nginx's worker "
+                           "processes (SQLite creates its -wal and -shm "
+                           "files next to the ledger)", &mcf->ledger, err);
+        return NGX_ERROR;
+    }
+
+    existed = (ngx_file_info(mcf->ledger.data, &fi) != NGX_FILE_ERROR);
+
+    lconf = mcf->ledger_conf;
+    lconf.migrate = 1;
+
+    if (vo_ledger_open((char *) mcf->ledger.data, &lconf, &l, err,
+                       sizeof(err))
+        != VO_LEDGER_OK)
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%s", err);
+        return NGX_ERROR;
+    }
+
+    vo_ledger_close(l);
+
+    if (uid == (ngx_uid_t) NGX_CONF_UNSET_UINT || geteuid() != 0) {
+        return NGX_OK;
+    }
+
+    if (!existed) {
+        if (chown((char *) mcf->ledger.data, uid, gid) == -1) {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                               "chown(\"%V\") failed", &mcf->ledger);
+            return NGX_ERROR;
+        }
+
+        return NGX_OK;
+    }
+
+    if (ngx_file_info(mcf->ledger.data, &fi) == NGX_FILE_ERROR) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
+                           ngx_file_info_n " \"%V\" failed", &mcf->ledger);
+        return NGX_ERROR;
+    }
+
+    if (uid != 0
+        && !(fi.st_uid == uid && (fi.st_mode & S_IWUSR))
+        && !(fi.st_gid == gid && (fi.st_mode & S_IWGRP))
+        && !(fi.st_mode & S_IWOTH))
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "video_ocr_ledger \"%V\" is not writable by "
+                           "nginx's worker processes (uid %d): chown it to "
+                           "that user", &mcf->ledger, (int) uid);
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
+}
+
+
+/*
+ * The user the worker processes will run as.  The "user" directive may
+ * not have been applied yet (it is merged after the http block), so this
+ * repeats nginx's rule: the directive's user, else NGX_USER when the
+ * master runs as root, else whoever runs nginx.
+ */
+
+static ngx_int_t
+ngx_http_video_ocr_worker_user(ngx_conf_t *cf, ngx_uid_t *uid,
+    ngx_gid_t *gid)
+{
+    struct group     *gr;
+    struct passwd    *pw;
+    ngx_core_conf_t  *ccf;
+
+    ccf = (ngx_core_conf_t *) ngx_get_conf(cf->cycle->conf_ctx,
+                                           ngx_core_module);
+
+    if (geteuid() != 0) {
+        *uid = geteuid();
+        *gid = getegid();
+        return NGX_OK;
+    }
+
+    if (ccf->user != (ngx_uid_t) NGX_CONF_UNSET_UINT) {
+        *uid = ccf->user;
+        *gid = ccf->group;
+        return NGX_OK;
+    }
+
+    pw = getpwnam(NGX_USER);
+    gr = getgrnam(NGX_GROUP);
+
+    if (pw == NULL || gr == NULL) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "video_ocr_ledger: cannot find the default user "
+                           "\"" NGX_USER "\" or group \"" NGX_GROUP "\": "
+                           "set the \"user\" directive before the http block");
+        return NGX_ERROR;
+    }
+
+    *uid = pw->pw_uid;
+    *gid = gr->gr_gid;
+
+    return NGX_OK;
+}
+
+
+/*
+ * After nginx has created its paths: tell the operator when uploads will
+ * be copied into the store instead of renamed (client_body_temp_path on
+ * another filesystem); it works, but costs a second write of every body.
+ */
+
+static ngx_int_t
+ngx_http_video_ocr_init_module(ngx_cycle_t *cycle)
+{
+    ngx_uint_t                        i;
+    ngx_path_t                      **tp;
+    ngx_file_info_t                   sfi, tfi;
+    ngx_http_video_ocr_main_conf_t   *mcf;
+
+    mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_video_ocr_module);
+
+    if (mcf == NULL || mcf->store == NULL) {
+        return NGX_OK;
+    }
+
+    if (ngx_file_info(mcf->store->name.data, &sfi) == NGX_FILE_ERROR) {
+        ngx_log_error(NGX_LOG_EMERG, cycle->log, ngx_errno,
+                      "video_ocr_store \"%V\": " ngx_file_info_n " failed",
+                      &mcf->store->name);
+        return NGX_ERROR;
+    }
+
+    tp = mcf->temp_paths->elts;
+
+    for (i = 0; i < mcf->temp_paths->nelts; i++) {
+
+        if (ngx_file_info(tp[i]->name.data, &tfi) == NGX_FILE_ERROR) {
+            continue;
+        }
+
+        if (tfi.st_dev != sfi.st_dev) {
+            ngx_log_error(NGX_LOG_WARN, cycle->log, 0,
+                          "video_ocr_store \"%V\" is on another filesystem "
+                          "than client_body_temp_path \"%V\": uploads will "
+                          "be copied into the store instead of renamed; put "
+                          "client_body_temp_path on the store's filesystem",
+                          &mcf->store->name, &tp[i]->name);
+        }
+    }
+
+    return NGX_OK;
+}

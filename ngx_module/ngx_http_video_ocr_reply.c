@@ -1,0 +1,436 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Replies: JSON bodies, RFC 9457 problem details, and a header/body
+ * filter that turns the error pages nginx itself produces in a
+ * video_ocr_intake or video_ocr_jobs location (413 from
+ * client_max_body_size, 415 and 507 decided in the body filter, 408,
+ * 500, ...) into application/problem+json too, so a client of the API
+ * sees one error format.  Error pages the operator configured with
+ * error_page are left alone.
+ */
+
+
+#include "ngx_http_video_ocr.h"
+
+
+static ngx_buf_t *ngx_http_video_ocr_problem_buf(ngx_http_request_t *r,
+    ngx_uint_t status, ngx_str_t *type, ngx_str_t *detail,
+    const char *job_id);
+static const char *ngx_http_video_ocr_title(ngx_uint_t status);
+static ngx_int_t ngx_http_video_ocr_allow(ngx_http_request_t *r);
+static ngx_int_t ngx_http_video_ocr_header_filter(ngx_http_request_t *r);
+static ngx_int_t ngx_http_video_ocr_output_filter(ngx_http_request_t *r,
+    ngx_chain_t *in);
+
+
+static ngx_http_output_header_filter_pt  ngx_http_next_header_filter;
+static ngx_http_output_body_filter_pt    ngx_http_next_body_filter;
+
+
+static ngx_str_t  ngx_http_video_ocr_json_type =
+    ngx_string("application/json");
+static ngx_str_t  ngx_http_video_ocr_problem_type =
+    ngx_string("application/problem+json");
+
+
+ngx_int_t
+ngx_http_video_ocr_problem_filter_init(ngx_conf_t *cf)
+{
+    ngx_http_next_header_filter = ngx_http_top_header_filter;
+    ngx_http_top_header_filter = ngx_http_video_ocr_header_filter;
+
+    ngx_http_next_body_filter = ngx_http_top_body_filter;
+    ngx_http_top_body_filter = ngx_http_video_ocr_output_filter;
+
+    return NGX_OK;
+}
+
+
+ngx_int_t
+ngx_http_video_ocr_send_json(ngx_http_request_t *r, ngx_uint_t status,
+    u_char *body, size_t len)
+{
+    ngx_int_t                  rc;
+    ngx_buf_t                 *b;
+    ngx_chain_t                out;
+    ngx_http_video_ocr_ctx_t  *ctx;
+
+    ctx = ngx_http_video_ocr_get_ctx(r);
+    if (ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    ctx->replied = 1;
+
+    r->headers_out.status = status;
+    r->headers_out.content_type = ngx_http_video_ocr_json_type;
+    r->headers_out.content_type_len = ngx_http_video_ocr_json_type.len;
+    r->headers_out.content_type_lowcase = NULL;
+    r->headers_out.content_length_n = len;
+
+    b = ngx_calloc_buf(r->pool);
+    if (b == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    b->pos = body;
+    b->last = body + len;
+    b->memory = 1;
+    b->last_buf = 1;
+    b->last_in_chain = 1;
+
+    rc = ngx_http_send_header(r);
+
+    if (rc == NGX_ERROR || rc > NGX_OK || r->header_only) {
+        return rc;
+    }
+
+    out.buf = b;
+    out.next = NULL;
+
+    return ngx_http_output_filter(r, &out);
+}
+
+
+/*
+ * Sends a problem+json reply.  type is the last part of the problem type
+ * URI (urn:video-ocr:problem:<type>), documented in docs/http-api.md.
+ * Discards a body that was not read, so a refusal at the edge costs no
+ * storage.
+ */
+
+ngx_int_t
+ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t status,
+    const char *type, const char *detail, const char *job_id)
+{
+    ngx_int_t                  rc;
+    ngx_str_t                  t, d;
+    ngx_buf_t                 *b;
+    ngx_chain_t                out;
+    ngx_http_video_ocr_ctx_t  *ctx;
+
+    ctx = ngx_http_video_ocr_get_ctx(r);
+    if (ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    ngx_http_video_ocr_set_problem(r, type, detail);
+
+    ctx->replied = 1;
+
+    if (ngx_http_discard_request_body(r) != NGX_OK) {
+        r->keepalive = 0;
+    }
+
+    t.data = (u_char *) type;
+    t.len = ngx_strlen(type);
+    d.data = (u_char *) detail;
+    d.len = ngx_strlen(detail);
+
+    b = ngx_http_video_ocr_problem_buf(r, status, &t, &d, job_id);
+    if (b == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (status == NGX_HTTP_NOT_ALLOWED
+        && ngx_http_video_ocr_allow(r) != NGX_OK)
+    {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    r->headers_out.status = status;
+
+    if (status == NGX_HTTP_UNPROCESSABLE_ENTITY) {
+        ngx_str_set(&r->headers_out.status_line, "422 Unprocessable Content");
+    }
+
+    r->headers_out.content_type = ngx_http_video_ocr_problem_type;
+    r->headers_out.content_type_len = ngx_http_video_ocr_problem_type.len;
+    r->headers_out.content_type_lowcase = NULL;
+    r->headers_out.content_length_n = b->last - b->pos;
+
+    rc = ngx_http_send_header(r);
+
+    if (rc == NGX_ERROR || rc > NGX_OK || r->header_only) {
+        return rc;
+    }
+
+    out.buf = b;
+    out.next = NULL;
+
+    return ngx_http_output_filter(r, &out);
+}
+
+
+/*
+ * Records why a request is refused, for the problem filter and for
+ * $video_ocr_admission ("rejected" unless the outcome was already set).
+ */
+
+void
+ngx_http_video_ocr_set_problem(ngx_http_request_t *r, const char *type,
+    const char *detail)
+{
+    ngx_http_video_ocr_ctx_t       *ctx;
+    ngx_http_video_ocr_loc_conf_t  *vlcf;
+
+    ctx = ngx_http_video_ocr_get_ctx(r);
+    if (ctx == NULL) {
+        return;
+    }
+
+    ctx->problem_type.data = (u_char *) type;
+    ctx->problem_type.len = ngx_strlen(type);
+    ctx->problem_detail.data = (u_char *) detail;
+    ctx->problem_detail.len = ngx_strlen(detail);
+
+    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+
+    if (vlcf->intake == 1 && ctx->admission.len == 0) {
+        ngx_str_set(&ctx->admission, "rejected");
+    }
+}
+
+
+/* "Retry-After: 1": the waits behind a 503 or 507 are short or unknown */
+
+ngx_int_t
+ngx_http_video_ocr_retry_after(ngx_http_request_t *r)
+{
+    ngx_table_elt_t  *h;
+
+    h = ngx_list_push(&r->headers_out.headers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    h->hash = 1;
+    ngx_str_set(&h->key, "Retry-After");
+    ngx_str_set(&h->value, "1");
+
+    return NGX_OK;
+}
+
+
+static ngx_buf_t *
+ngx_http_video_ocr_problem_buf(ngx_http_request_t *r, ngx_uint_t status,
+    ngx_str_t *type, ngx_str_t *detail, const char *job_id)
+{
+    u_char     *p;
+    vo_buf_t    j;
+    ngx_buf_t  *b;
+
+    vo_buf_init(&j);
+
+    vo_buf_adds(&j, "{\"type\":\"urn:video-ocr:problem:");
+    vo_buf_add(&j, (char *) type->data, type->len);
+    vo_buf_adds(&j, "\",\"title\":");
+    vo_json_strz(&j, ngx_http_video_ocr_title(status));
+    vo_buf_printf(&j, ",\"status\":%u,\"detail\":", (unsigned) status);
+    vo_json_str(&j, (char *) detail->data, detail->len);
+
+    if (job_id != NULL) {
+        vo_buf_adds(&j, ",\"job_id\":");
+        vo_json_strz(&j, job_id);
+    }
+
+    vo_buf_adds(&j, "}\n");
+
+    if (j.failed) {
+        vo_buf_free(&j);
+        return NULL;
+    }
+
+    b = ngx_create_temp_buf(r->pool, j.len);
+    if (b == NULL) {
+        vo_buf_free(&j);
+        return NULL;
+    }
+
+    p = ngx_cpymem(b->pos, j.data, j.len);
+    b->last = p;
+    b->last_buf = (r == r->main) ? 1 : 0;
+    b->last_in_chain = 1;
+
+    vo_buf_free(&j);
+
+    return b;
+}
+
+
+static const char *
+ngx_http_video_ocr_title(ngx_uint_t status)
+{
+    switch (status) {
+    case NGX_HTTP_BAD_REQUEST:              return "Bad Request";
+    case NGX_HTTP_FORBIDDEN:                return "Forbidden";
+    case NGX_HTTP_NOT_FOUND:                return "Not Found";
+    case NGX_HTTP_NOT_ALLOWED:              return "Method Not Allowed";
+    case NGX_HTTP_REQUEST_TIME_OUT:         return "Request Timeout";
+    case NGX_HTTP_LENGTH_REQUIRED:          return "Length Required";
+    case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE: return "Content Too Large";
+    case NGX_HTTP_UNSUPPORTED_MEDIA_TYPE:   return "Unsupported Media Type";
+    case NGX_HTTP_UNPROCESSABLE_ENTITY:     return "Unprocessable Content";
+    case NGX_HTTP_INTERNAL_SERVER_ERROR:    return "Internal Server Error";
+    case NGX_HTTP_NOT_IMPLEMENTED:          return "Not Implemented";
+    case NGX_HTTP_SERVICE_UNAVAILABLE:      return "Service Unavailable";
+    case NGX_HTTP_INSUFFICIENT_STORAGE:     return "Insufficient Storage";
+    default:                                return "Error";
+    }
+}
+
+
+static ngx_int_t
+ngx_http_video_ocr_allow(ngx_http_request_t *r)
+{
+    ngx_table_elt_t                *h;
+    ngx_http_video_ocr_loc_conf_t  *vlcf;
+
+    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+
+    h = ngx_list_push(&r->headers_out.headers);
+    if (h == NULL) {
+        return NGX_ERROR;
+    }
+
+    h->hash = 1;
+    ngx_str_set(&h->key, "Allow");
+
+    if (vlcf->intake == 1) {
+        ngx_str_set(&h->value, "POST");
+
+    } else {
+        ngx_str_set(&h->value, "GET, HEAD");
+    }
+
+    return NGX_OK;
+}
+
+
+/*
+ * The problem filter.  It acts only on the main request's error replies in
+ * this module's locations that the module did not write itself (those are
+ * nginx's special responses), replacing their HTML with problem+json.
+ */
+
+static ngx_int_t
+ngx_http_video_ocr_header_filter(ngx_http_request_t *r)
+{
+    ngx_str_t                       type, detail;
+    ngx_buf_t                      *b;
+    ngx_http_video_ocr_ctx_t       *ctx;
+    ngx_http_video_ocr_loc_conf_t  *vlcf;
+
+    if (r != r->main || r->headers_out.status < NGX_HTTP_BAD_REQUEST) {
+        return ngx_http_next_header_filter(r);
+    }
+
+    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+
+    if (vlcf->intake != 1 && vlcf->jobs != 1) {
+        return ngx_http_next_header_filter(r);
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+
+    if (ctx != NULL && ctx->replied) {
+        return ngx_http_next_header_filter(r);
+    }
+
+    ctx = ngx_http_video_ocr_get_ctx(r);
+    if (ctx == NULL) {
+        return NGX_ERROR;
+    }
+
+    if (ctx->problem_type.len) {
+        type = ctx->problem_type;
+        detail = ctx->problem_detail;
+
+    } else {
+        switch (r->headers_out.status) {
+
+        case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE:
+            ngx_str_set(&type, "too-large");
+            ngx_str_set(&detail, "the upload is larger than this endpoint "
+                        "accepts (client_max_body_size)");
+            break;
+
+        case NGX_HTTP_INSUFFICIENT_STORAGE:
+            ngx_str_set(&type, "disk-full");
+            ngx_str_set(&detail, "the server has no room for this upload "
+                        "right now; retry later with the same "
+                        "Idempotency-Key");
+            break;
+
+        case NGX_HTTP_BAD_REQUEST:
+            ngx_str_set(&type, "bad-request");
+            ngx_str_set(&detail, "the request is malformed (for instance "
+                        "its chunked encoding)");
+            break;
+
+        default:
+            ngx_str_set(&type, "internal");
+            ngx_str_set(&detail, "the request could not be completed");
+            break;
+        }
+
+        ngx_http_video_ocr_set_problem(r, (char *) type.data,
+                                       (char *) detail.data);
+    }
+
+    b = ngx_http_video_ocr_problem_buf(r, r->headers_out.status, &type,
+                                       &detail, NULL);
+    if (b == NULL) {
+        return NGX_ERROR;
+    }
+
+    ctx->replace_body = 1;
+    ctx->replied = 1;
+    ctx->problem = b;
+
+    r->headers_out.content_type = ngx_http_video_ocr_problem_type;
+    r->headers_out.content_type_len = ngx_http_video_ocr_problem_type.len;
+    r->headers_out.content_type_lowcase = NULL;
+    r->headers_out.charset.len = 0;
+    r->headers_out.content_length_n = b->last - b->pos;
+
+    if (r->headers_out.content_length) {
+        r->headers_out.content_length->hash = 0;
+        r->headers_out.content_length = NULL;
+    }
+
+    return ngx_http_next_header_filter(r);
+}
+
+
+static ngx_int_t
+ngx_http_video_ocr_output_filter(ngx_http_request_t *r, ngx_chain_t *in)
+{
+    ngx_chain_t                *cl, out;
+    ngx_http_video_ocr_ctx_t   *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+
+    if (ctx == NULL || !ctx->replace_body) {
+        return ngx_http_next_body_filter(r, in);
+    }
+
+    /* nginx's error page is consumed and dropped */
+
+    for (cl = in; cl; cl = cl->next) {
+        cl->buf->pos = cl->buf->last;
+        cl->buf->file_pos = cl->buf->file_last;
+    }
+
+    if (ctx->body_replaced) {
+        return NGX_OK;
+    }
+
+    ctx->body_replaced = 1;
+
+    out.buf = ctx->problem;
+    out.next = NULL;
+
+    return ngx_http_next_body_filter(r, &out);
+}

@@ -1,0 +1,321 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The module's thread-pool tasks, following nginx's own thread-pool users
+ * (ngx_http_file_cache.c, ngx_http_copy_filter_module.c):
+ *
+ *   event loop: allocate the task from the request pool, post it (a full
+ *   queue is a 503), arm a timer, r->main->blocked++, r->aio = 1;
+ *   thread:     plain C on the task's own context: the store and the
+ *               ledger, no request, no pool, no nginx logging;
+ *   event loop: the completion event: blocked--, aio = 0, then the
+ *               request's write handler, which is either the resume
+ *               handler or, if the request was terminated meanwhile,
+ *               nginx's finalizer.
+ *
+ * Each thread keeps its own ledger connection (thread-specific data),
+ * opened on its first task and closed when the thread exits.
+ */
+
+
+#include <pthread.h>
+
+#include "ngx_http_video_ocr.h"
+
+
+static void ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log);
+static void ngx_http_video_ocr_task_event_handler(ngx_event_t *ev);
+static void ngx_http_video_ocr_task_cleanup(void *data);
+static void ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t);
+static void ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t);
+static vo_ledger_t *ngx_http_video_ocr_thread_ledger(
+    ngx_http_video_ocr_task_t *t);
+static void ngx_http_video_ocr_ledger_key_create(void);
+static void ngx_http_video_ocr_ledger_destroy(void *data);
+
+
+static pthread_once_t  ngx_http_video_ocr_ledger_once = PTHREAD_ONCE_INIT;
+static pthread_key_t   ngx_http_video_ocr_ledger_key;
+static int             ngx_http_video_ocr_ledger_key_rc = -1;
+
+
+ngx_thread_task_t *
+ngx_http_video_ocr_task_alloc(ngx_http_request_t *r)
+{
+    ngx_thread_task_t               *task;
+    ngx_pool_cleanup_t              *cln;
+    ngx_http_video_ocr_task_t       *t;
+    ngx_http_video_ocr_main_conf_t  *mcf;
+
+    mcf = ngx_http_get_module_main_conf(r, ngx_http_video_ocr_module);
+
+    task = ngx_thread_task_alloc(r->pool, sizeof(ngx_http_video_ocr_task_t));
+    if (task == NULL) {
+        return NULL;
+    }
+
+    t = task->ctx;
+    t->mcf = mcf;
+    t->store = mcf->store ? (char *) mcf->store->name.data : NULL;
+    t->temp_fd = -1;
+
+    /* frees what the thread malloc'd, whenever the request ends */
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    if (cln == NULL) {
+        return NULL;
+    }
+
+    cln->handler = ngx_http_video_ocr_task_cleanup;
+    cln->data = t;
+
+    return task;
+}
+
+
+ngx_int_t
+ngx_http_video_ocr_task_post(ngx_http_request_t *r, ngx_thread_task_t *task,
+    ngx_http_event_handler_pt resume)
+{
+    ngx_http_video_ocr_loc_conf_t  *vlcf;
+
+    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+
+    task->handler = ngx_http_video_ocr_task_handler;
+    task->event.data = r;
+    task->event.handler = ngx_http_video_ocr_task_event_handler;
+    task->event.log = r->connection->log;
+
+    if (ngx_thread_task_post(vlcf->thread_pool, task) != NGX_OK) {
+        /* the queue is full; nginx has logged it */
+        ngx_http_video_ocr_retry_after(r);
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_SERVICE_UNAVAILABLE, "busy",
+                   "the server is busy; retry shortly with the same "
+                   "Idempotency-Key", NULL);
+    }
+
+    ngx_add_timer(&task->event, NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT);
+
+    r->main->blocked++;
+    r->aio = 1;
+    r->write_event_handler = resume;
+
+    return NGX_OK;
+}
+
+
+static void
+ngx_http_video_ocr_task_event_handler(ngx_event_t *ev)
+{
+    ngx_connection_t    *c;
+    ngx_http_request_t  *r;
+
+    r = ev->data;
+    c = r->connection;
+
+    ngx_http_set_log_request(c->log, r);
+
+    if (ev->timedout) {
+        /* the task is stuck in a disk or the ledger; it cannot be undone */
+        ngx_log_error(NGX_LOG_ALERT, c->log, 0,
+                      "video_ocr: thread task still running after %ums",
+                      (ngx_uint_t) NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT);
+        ev->timedout = 0;
+        return;
+    }
+
+    if (ev->timer_set) {
+        ngx_del_timer(ev);
+    }
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, c->log, 0,
+                   "video_ocr thread task done: \"%V?%V\"", &r->uri, &r->args);
+
+    r->main->blocked--;
+    r->aio = 0;
+
+    r->write_event_handler(r);
+
+    ngx_http_run_posted_requests(c);
+}
+
+
+static void
+ngx_http_video_ocr_task_cleanup(void *data)
+{
+    ngx_http_video_ocr_task_t  *t = data;
+
+    free(t->body);
+    t->body = NULL;
+}
+
+
+/* In a thread-pool thread from here on: plain C only. */
+
+
+static void
+ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
+{
+    ngx_http_video_ocr_task_t  *t = data;
+
+    if (t->kind == NGX_HTTP_VIDEO_OCR_TASK_ADMIT) {
+        ngx_http_video_ocr_admit(t);
+
+    } else {
+        ngx_http_video_ocr_status(t);
+    }
+}
+
+
+/*
+ * The admission: a fast look for a live receipt (a replay costs no fsync
+ * and no write lock), else the upload is made durable in the store and
+ * the receipt committed.  Any outcome but CREATED removes the file placed
+ * here, so a refused request leaves nothing behind.
+ */
+
+static void
+ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
+{
+    int              sync;
+    char             err[64];
+    vo_ledger_t     *l;
+    vo_admission_t  *a;
+
+    t->store_rc = VO_STORE_OK;
+
+    l = ngx_http_video_ocr_thread_ledger(t);
+    if (l == NULL) {
+        return;
+    }
+
+    a = &t->admission;
+
+    t->ledger_rc = vo_ledger_lookup(l, a, &t->receipt, t->err,
+                                    sizeof(t->err));
+
+    if (t->ledger_rc != VO_LEDGER_OK || t->receipt.outcome != VO_ADMIT_NONE)
+    {
+        return;
+    }
+
+    sync = t->mcf->durable ? 1 : 0;
+
+    if (t->temp_fd != -1) {
+        t->store_rc = vo_store_place_file(t->store, t->rel, t->temp_fd,
+                                          t->temp_path, sync, &t->copied,
+                                          t->err, sizeof(t->err));
+
+    } else {
+        t->store_rc = vo_store_place_chunks(t->store, t->rel, t->chunks,
+                                            t->nchunks, sync, t->err,
+                                            sizeof(t->err));
+    }
+
+    if (t->store_rc != VO_STORE_OK) {
+        return;
+    }
+
+    t->ledger_rc = vo_ledger_admit(l, a, &t->receipt, t->err,
+                                   sizeof(t->err));
+
+    if (t->ledger_rc != VO_LEDGER_OK
+        || t->receipt.outcome != VO_ADMIT_CREATED)
+    {
+        (void) vo_store_remove(t->store, t->rel, err, sizeof(err));
+    }
+}
+
+
+static void
+ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t)
+{
+    vo_buf_t      b;
+    vo_ledger_t  *l;
+
+    l = ngx_http_video_ocr_thread_ledger(t);
+    if (l == NULL) {
+        return;
+    }
+
+    vo_buf_init(&b);
+
+    t->ledger_rc = vo_ledger_job_status(l, t->tenant, t->tenant_len,
+                                        t->job_id, &b, t->err,
+                                        sizeof(t->err));
+
+    if (t->ledger_rc == VO_LEDGER_OK) {
+        t->body = vo_buf_detach(&b, &t->body_len);
+
+        if (t->body == NULL) {
+            t->ledger_rc = VO_LEDGER_ERROR;
+            snprintf(t->err, sizeof(t->err), "job %s: out of memory",
+                     t->job_id);
+        }
+
+    } else {
+        vo_buf_free(&b);
+    }
+}
+
+
+/*
+ * This thread's ledger connection, opened on first use.  A failed open is
+ * retried by the next task, so a ledger that comes back (permissions
+ * fixed, disk remounted) is picked up without a reload.
+ */
+
+static vo_ledger_t *
+ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
+{
+    vo_ledger_t  *l;
+
+    (void) pthread_once(&ngx_http_video_ocr_ledger_once,
+                        ngx_http_video_ocr_ledger_key_create);
+
+    if (ngx_http_video_ocr_ledger_key_rc != 0) {
+        t->ledger_rc = VO_LEDGER_ERROR;
+        snprintf(t->err, sizeof(t->err), "pthread_key_create() failed");
+        return NULL;
+    }
+
+    l = pthread_getspecific(ngx_http_video_ocr_ledger_key);
+    if (l != NULL) {
+        return l;
+    }
+
+    t->ledger_rc = vo_ledger_open((char *) t->mcf->ledger.data,
+                                  &t->mcf->ledger_conf, &l, t->err,
+                                  sizeof(t->err));
+    if (t->ledger_rc != VO_LEDGER_OK) {
+        return NULL;
+    }
+
+    if (pthread_setspecific(ngx_http_video_ocr_ledger_key, l) != 0) {
+        vo_ledger_close(l);
+        t->ledger_rc = VO_LEDGER_ERROR;
+        snprintf(t->err, sizeof(t->err), "pthread_setspecific() failed");
+        return NULL;
+    }
+
+    return l;
+}
+
+
+static void
+ngx_http_video_ocr_ledger_key_create(void)
+{
+    ngx_http_video_ocr_ledger_key_rc =
+        pthread_key_create(&ngx_http_video_ocr_ledger_key,
+                           ngx_http_video_ocr_ledger_destroy);
+}
+
+
+/* runs when a thread-pool thread exits: closes its connection */
+
+static void
+ngx_http_video_ocr_ledger_destroy(void *data)
+{
+    vo_ledger_close(data);
+}

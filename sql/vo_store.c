@@ -1,0 +1,456 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The store operations declared in vo_store.h.  Every function runs off
+ * the event loop (nginx's thread pool, or the worker), so blocking I/O is
+ * fine here; what matters is the order: data, fsync, name, fsync of the
+ * directory, and only then may the ledger point at the file.
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vo_store.h"
+
+
+#define VO_FILE_MODE  0660
+#define VO_DIR_MODE   0770
+#define VO_COPY_BUF   (256 * 1024)
+
+
+static int vo_store_mkdirs(const char *store, const char *rel, int sync,
+    char *dir, char *err, size_t err_size);
+static int vo_fsync_dir(const char *dir, char *err, size_t err_size);
+static int vo_write_all(int fd, const char *p, size_t n);
+static vo_store_rc_t vo_store_copy(int from, const char *path, int sync,
+    char *err, size_t err_size);
+static vo_store_rc_t vo_store_errno(int err_no);
+
+
+void
+vo_store_input_path(const char *job_id, char *out)
+{
+    (void) snprintf(out, VO_STORE_REL_LEN + 1, "%.2s/%.*s.video", job_id,
+                    VO_JOB_ID_LEN, job_id);
+}
+
+
+vo_store_rc_t
+vo_store_place_file(const char *store, const char *rel, int fd,
+    const char *temp_path, int sync, int *copied, char *err, size_t err_size)
+{
+    int            e;
+    char           dir[PATH_MAX], path[PATH_MAX];
+    vo_store_rc_t  rc;
+
+    *copied = 0;
+
+    if (snprintf(path, sizeof(path), "%s/%s", store, rel)
+        >= (int) sizeof(path))
+    {
+        snprintf(err, err_size, "store path too long: \"%s/%s\"", store, rel);
+        return VO_STORE_ERROR;
+    }
+
+    if (vo_store_mkdirs(store, rel, sync, dir, err, err_size) != 0) {
+        return vo_store_errno(errno);
+    }
+
+    if (sync && fsync(fd) == -1) {
+        e = errno;
+        snprintf(err, err_size, "fsync(\"%s\") failed: %s", temp_path,
+                 strerror(e));
+        return vo_store_errno(e);
+    }
+
+    if (rename(temp_path, path) == 0) {
+        goto placed;
+    }
+
+    if (errno != EXDEV) {
+        e = errno;
+        snprintf(err, err_size, "rename(\"%s\", \"%s\") failed: %s",
+                 temp_path, path, strerror(e));
+        return vo_store_errno(e);
+    }
+
+    /* client_body_temp_path is on another filesystem: copy, documented */
+
+    rc = vo_store_copy(fd, path, sync, err, err_size);
+    if (rc != VO_STORE_OK) {
+        return rc;
+    }
+
+    *copied = 1;
+
+placed:
+
+    if (sync && vo_fsync_dir(dir, err, err_size) != 0) {
+        e = errno;
+        (void) unlink(path);
+        return vo_store_errno(e);
+    }
+
+    return VO_STORE_OK;
+}
+
+
+vo_store_rc_t
+vo_store_place_chunks(const char *store, const char *rel,
+    const vo_chunk_t *chunks, size_t n, int sync, char *err, size_t err_size)
+{
+    int            fd, e;
+    char           dir[PATH_MAX], path[PATH_MAX];
+    size_t         i;
+    vo_store_rc_t  rc;
+
+    if (snprintf(path, sizeof(path), "%s/%s", store, rel)
+        >= (int) sizeof(path))
+    {
+        snprintf(err, err_size, "store path too long: \"%s/%s\"", store, rel);
+        return VO_STORE_ERROR;
+    }
+
+    if (vo_store_mkdirs(store, rel, sync, dir, err, err_size) != 0) {
+        return vo_store_errno(errno);
+    }
+
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, VO_FILE_MODE);
+    if (fd == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", path, strerror(e));
+        return vo_store_errno(e);
+    }
+
+    for (i = 0; i < n; i++) {
+        if (vo_write_all(fd, chunks[i].data, chunks[i].len) != 0) {
+            e = errno;
+            snprintf(err, err_size, "write(\"%s\") failed: %s", path,
+                     strerror(e));
+            goto failed;
+        }
+    }
+
+    if (sync && fsync(fd) == -1) {
+        e = errno;
+        snprintf(err, err_size, "fsync(\"%s\") failed: %s", path,
+                 strerror(e));
+        goto failed;
+    }
+
+    if (close(fd) == -1) {
+        e = errno;
+        fd = -1;
+        snprintf(err, err_size, "close(\"%s\") failed: %s", path,
+                 strerror(e));
+        goto failed;
+    }
+
+    fd = -1;
+
+    if (sync && vo_fsync_dir(dir, err, err_size) != 0) {
+        e = errno;
+        goto failed;
+    }
+
+    return VO_STORE_OK;
+
+failed:
+
+    rc = vo_store_errno(e);
+
+    if (fd != -1) {
+        (void) close(fd);
+    }
+
+    (void) unlink(path);
+
+    return rc;
+}
+
+
+int
+vo_store_remove(const char *store, const char *rel, char *err,
+    size_t err_size)
+{
+    char  path[PATH_MAX];
+
+    if (snprintf(path, sizeof(path), "%s/%s", store, rel)
+        >= (int) sizeof(path))
+    {
+        snprintf(err, err_size, "store path too long: \"%s/%s\"", store, rel);
+        return -1;
+    }
+
+    if (unlink(path) == -1 && errno != ENOENT) {
+        snprintf(err, err_size, "unlink(\"%s\") failed: %s", path,
+                 strerror(errno));
+        return -1;
+    }
+
+    return 0;
+}
+
+
+int
+vo_dir_writable_by(const char *dir, uid_t uid, gid_t gid, char *err,
+    size_t err_size)
+{
+    int             i, ngroups, member;
+    gid_t           groups[256];
+    struct stat     st;
+    struct passwd  *pw;
+
+    if (stat(dir, &st) == -1) {
+        snprintf(err, err_size, "stat(\"%s\") failed: %s", dir,
+                 strerror(errno));
+        return -1;
+    }
+
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "\"%s\" is not a directory", dir);
+        return 0;
+    }
+
+    if (uid == 0) {
+        return 1;
+    }
+
+    pw = getpwuid(uid);
+
+    if (st.st_uid == uid) {
+        if ((st.st_mode & (S_IWUSR | S_IXUSR)) == (S_IWUSR | S_IXUSR)) {
+            return 1;
+        }
+
+        goto denied;
+    }
+
+    member = (st.st_gid == gid);
+
+    if (!member && pw != NULL) {
+        ngroups = (int) (sizeof(groups) / sizeof(groups[0]));
+
+        if (getgrouplist(pw->pw_name, gid, groups, &ngroups) != -1) {
+            for (i = 0; i < ngroups; i++) {
+                if (groups[i] == st.st_gid) {
+                    member = 1;
+                    break;
+                }
+            }
+        }
+    }
+
+    if (member) {
+        if ((st.st_mode & (S_IWGRP | S_IXGRP)) == (S_IWGRP | S_IXGRP)) {
+            return 1;
+        }
+
+        goto denied;
+    }
+
+    if ((st.st_mode & (S_IWOTH | S_IXOTH)) == (S_IWOTH | S_IXOTH)) {
+        return 1;
+    }
+
+denied:
+
+    snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode %04o) is not "
+             "writable by user %s (uid %ld)", dir, (long) st.st_uid,
+             (long) st.st_gid, (unsigned) (st.st_mode & 07777),
+             pw ? pw->pw_name : "?", (long) uid);
+    return 0;
+}
+
+
+/*
+ * Creates the fan-out directory of rel if it is missing, and (with sync)
+ * makes its entry in store durable.  Leaves the directory's path in dir.
+ */
+
+static int
+vo_store_mkdirs(const char *store, const char *rel, int sync, char *dir,
+    char *err, size_t err_size)
+{
+    const char  *slash;
+
+    slash = strrchr(rel, '/');
+
+    if (snprintf(dir, PATH_MAX, "%s/%.*s", store,
+                 (int) (slash ? slash - rel : 0), rel) >= PATH_MAX)
+    {
+        errno = ENAMETOOLONG;
+        snprintf(err, err_size, "store path too long: \"%s\"", store);
+        return -1;
+    }
+
+    if (mkdir(dir, VO_DIR_MODE) == 0) {
+        return sync ? vo_fsync_dir(store, err, err_size) : 0;
+    }
+
+    if (errno == EEXIST) {
+        return 0;
+    }
+
+    snprintf(err, err_size, "mkdir(\"%s\") failed: %s", dir, strerror(errno));
+    return -1;
+}
+
+
+static int
+vo_fsync_dir(const char *dir, char *err, size_t err_size)
+{
+    int  fd, e;
+
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", dir, strerror(e));
+        errno = e;
+        return -1;
+    }
+
+    if (fsync(fd) == -1) {
+        e = errno;
+        snprintf(err, err_size, "fsync(\"%s\") failed: %s", dir, strerror(e));
+        (void) close(fd);
+        errno = e;
+        return -1;
+    }
+
+    (void) close(fd);
+
+    return 0;
+}
+
+
+static int
+vo_write_all(int fd, const char *p, size_t n)
+{
+    ssize_t  w;
+
+    while (n > 0) {
+        w = write(fd, p, n);
+
+        if (w == -1) {
+            if (errno == EINTR) {
+                continue;
+            }
+
+            return -1;
+        }
+
+        p += w;
+        n -= (size_t) w;
+    }
+
+    return 0;
+}
+
+
+static vo_store_rc_t
+vo_store_copy(int from, const char *path, int sync, char *err,
+    size_t err_size)
+{
+    int            to, e;
+    char          *buf;
+    off_t          off;
+    ssize_t        n;
+    vo_store_rc_t  rc;
+
+    buf = malloc(VO_COPY_BUF);
+    if (buf == NULL) {
+        snprintf(err, err_size, "copy to \"%s\": out of memory", path);
+        return VO_STORE_ERROR;
+    }
+
+    to = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, VO_FILE_MODE);
+    if (to == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", path, strerror(e));
+        free(buf);
+        return vo_store_errno(e);
+    }
+
+    off = 0;
+
+    for ( ;; ) {
+        n = pread(from, buf, VO_COPY_BUF, off);
+
+        if (n == -1) {
+            if (errno == EINTR) {
+                continue;
+            }
+
+            e = errno;
+            snprintf(err, err_size, "copy to \"%s\": read failed: %s", path,
+                     strerror(e));
+            goto failed;
+        }
+
+        if (n == 0) {
+            break;
+        }
+
+        if (vo_write_all(to, buf, (size_t) n) != 0) {
+            e = errno;
+            snprintf(err, err_size, "write(\"%s\") failed: %s", path,
+                     strerror(e));
+            goto failed;
+        }
+
+        off += n;
+    }
+
+    if (sync && fsync(to) == -1) {
+        e = errno;
+        snprintf(err, err_size, "fsync(\"%s\") failed: %s", path,
+                 strerror(e));
+        goto failed;
+    }
+
+    if (close(to) == -1) {
+        e = errno;
+        to = -1;
+        snprintf(err, err_size, "close(\"%s\") failed: %s", path,
+                 strerror(e));
+        goto failed;
+    }
+
+    free(buf);
+
+    return VO_STORE_OK;
+
+failed:
+
+    rc = vo_store_errno(e);
+
+    if (to != -1) {
+        (void) close(to);
+    }
+
+    (void) unlink(path);
+    free(buf);
+
+    return rc;
+}
+
+
+static vo_store_rc_t
+vo_store_errno(int err_no)
+{
+    return (err_no == ENOSPC || err_no == EDQUOT) ? VO_STORE_FULL
+                                                  : VO_STORE_ERROR;
+}

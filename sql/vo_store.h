@@ -1,0 +1,71 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The store: the directory that holds every admitted upload, one file per
+ * job at "<store>/<first two hex digits of job_id>/<job_id>.video".  The
+ * module places files into it from nginx's thread pool; the worker reads
+ * them.  Plain C and POSIX only.
+ *
+ * Durability: with sync on, a placed file and the directory entry that
+ * names it are on stable storage when vo_store_place_* returns, which is
+ * what lets the ledger commit a receipt that points at it.
+ */
+
+#ifndef _VO_STORE_H_INCLUDED_
+#define _VO_STORE_H_INCLUDED_
+
+
+#include <stddef.h>
+#include <sys/types.h>
+
+
+#define VO_JOB_ID_LEN      32
+#define VO_STORE_REL_LEN   (2 + 1 + VO_JOB_ID_LEN + sizeof(".video") - 1)
+
+
+typedef enum {
+    VO_STORE_OK = 0,
+    VO_STORE_FULL,             /* ENOSPC or EDQUOT: the client gets 507 */
+    VO_STORE_ERROR
+} vo_store_rc_t;
+
+
+typedef struct {
+    const char  *data;
+    size_t       len;
+} vo_chunk_t;
+
+
+/* Writes the relative path of a job's input; out holds VO_STORE_REL_LEN+1. */
+void vo_store_input_path(const char *job_id, char *out);
+
+/*
+ * Moves a finished upload (the client body temp file, open as fd) to rel
+ * inside store.  rename(2) when both are on one filesystem; a copy when
+ * rename fails with EXDEV (*copied is then set; the temp file is left for
+ * its owner to delete).  Returns VO_STORE_OK, or fills err and leaves no
+ * file at rel.
+ */
+vo_store_rc_t vo_store_place_file(const char *store, const char *rel,
+    int fd, const char *temp_path, int sync, int *copied, char *err,
+    size_t err_size);
+
+/* Writes an upload held in memory to a new file at rel. Same contract. */
+vo_store_rc_t vo_store_place_chunks(const char *store, const char *rel,
+    const vo_chunk_t *chunks, size_t n, int sync, char *err,
+    size_t err_size);
+
+/* Removes rel; a missing file is not an error. */
+int vo_store_remove(const char *store, const char *rel, char *err,
+    size_t err_size);
+
+/*
+ * Whether user uid (primary group gid) may create files in dir, by the
+ * permission bits and the user's groups (ACLs are not consulted).
+ * Returns 1 yes, 0 no (err says why), -1 when dir cannot be examined.
+ */
+int vo_dir_writable_by(const char *dir, uid_t uid, gid_t gid, char *err,
+    size_t err_size);
+
+
+#endif /* _VO_STORE_H_INCLUDED_ */
