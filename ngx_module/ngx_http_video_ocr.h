@@ -38,6 +38,11 @@
 #endif
 
 
+#ifndef NGX_HTTP_CONFLICT
+#define NGX_HTTP_CONFLICT                409
+#endif
+
+
 #define NGX_HTTP_VIDEO_OCR_ERR_LEN       256
 #define NGX_HTTP_VIDEO_OCR_KEY_HASH_LEN  16     /* key_hash[] holds + NUL */
 #define NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT  60000
@@ -102,6 +107,8 @@ typedef struct {
     const char                      *tenant;
     size_t                           tenant_len;
     char                             job_id[VO_JOB_ID_LEN + 1];
+    const char                      *format;        /* NULL: status JSON */
+    char                             state[16];     /* when NOT_READY */
 
     /* results */
     vo_store_rc_t                    store_rc;
@@ -168,6 +175,8 @@ ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r);
 
 ngx_int_t ngx_http_video_ocr_send_json(ngx_http_request_t *r,
     ngx_uint_t status, u_char *body, size_t len);
+ngx_int_t ngx_http_video_ocr_send_body(ngx_http_request_t *r,
+    ngx_uint_t status, ngx_str_t *content_type, u_char *body, size_t len);
 ngx_int_t ngx_http_video_ocr_send_problem(ngx_http_request_t *r,
     ngx_uint_t status, const char *type, const char *detail,
     const char *job_id);

@@ -13,7 +13,21 @@
 
 static ngx_int_t ngx_http_video_ocr_job_id(ngx_http_request_t *r,
     u_char *job_id);
+static ngx_int_t ngx_http_video_ocr_format(ngx_http_request_t *r,
+    ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_status_done(ngx_http_request_t *r);
+
+
+/* ?format=: the status document (json) or one published result format */
+static struct {
+    ngx_str_t   name;
+    ngx_str_t   content_type;
+} ngx_http_video_ocr_formats[] = {
+    { ngx_string("vtt"), ngx_string("text/vtt; charset=utf-8") },
+    { ngx_string("srt"), ngx_string("application/x-subrip; charset=utf-8") },
+    { ngx_string("txt"), ngx_string("text/plain; charset=utf-8") },
+    { ngx_null_string, ngx_null_string }
+};
 
 
 ngx_int_t
@@ -71,6 +85,13 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
 
     t = task->ctx;
     t->kind = NGX_HTTP_VIDEO_OCR_TASK_STATUS;
+
+    if (ngx_http_video_ocr_format(r, t) != NGX_OK) {
+        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_BAD_REQUEST,
+                   "bad-format",
+                   "format must be json, vtt, srt or txt", NULL);
+    }
+
     t->tenant = (char *) tenant.data;
     t->tenant_len = tenant.len;
     ngx_memcpy(t->job_id, ctx->job_id, VO_JOB_ID_LEN + 1);
@@ -121,14 +142,48 @@ ngx_http_video_ocr_job_id(ngx_http_request_t *r, u_char *job_id)
 }
 
 
+static ngx_int_t
+ngx_http_video_ocr_format(ngx_http_request_t *r, ngx_http_video_ocr_task_t *t)
+{
+    ngx_str_t   value;
+    ngx_uint_t  i;
+
+    t->format = NULL;
+
+    if (ngx_http_arg(r, (u_char *) "format", 6, &value) != NGX_OK) {
+        return NGX_OK;
+    }
+
+    if (value.len == 4 && ngx_strncmp(value.data, "json", 4) == 0) {
+        return NGX_OK;
+    }
+
+    for (i = 0; ngx_http_video_ocr_formats[i].name.len; i++) {
+        if (value.len == ngx_http_video_ocr_formats[i].name.len
+            && ngx_strncmp(value.data, ngx_http_video_ocr_formats[i].name.data,
+                           value.len) == 0)
+        {
+            t->format = (char *) ngx_http_video_ocr_formats[i].name.data;
+            return NGX_OK;
+        }
+    }
+
+    return NGX_DECLINED;
+}
+
+
 static void
 ngx_http_video_ocr_status_done(ngx_http_request_t *r)
 {
-    u_char                     *p;
+    u_char                     *p, *last;
     ngx_int_t                   rc;
+    ngx_str_t                  *type;
+    ngx_uint_t                  i;
     ngx_table_elt_t            *h;
     ngx_http_video_ocr_ctx_t   *ctx;
     ngx_http_video_ocr_task_t  *t;
+
+    static ngx_str_t  json = ngx_string("application/json");
 
     if (r->aio) {
         /* a write event while the task runs: keep waiting */
@@ -161,7 +216,34 @@ ngx_http_video_ocr_status_done(ngx_http_request_t *r)
         ngx_str_set(&h->key, "Cache-Control");
         ngx_str_set(&h->value, "no-store");
 
-        rc = ngx_http_video_ocr_send_json(r, NGX_HTTP_OK, p, t->body_len);
+        type = &json;
+
+        for (i = 0; t->format && ngx_http_video_ocr_formats[i].name.len; i++)
+        {
+            if (ngx_strcmp(t->format,
+                           ngx_http_video_ocr_formats[i].name.data) == 0)
+            {
+                type = &ngx_http_video_ocr_formats[i].content_type;
+            }
+        }
+
+        rc = ngx_http_video_ocr_send_body(r, NGX_HTTP_OK, type, p,
+                                          t->body_len);
+        break;
+
+    case VO_LEDGER_NOT_READY:
+        p = ngx_pnalloc(r->pool, 128);
+        if (p == NULL) {
+            rc = NGX_HTTP_INTERNAL_SERVER_ERROR;
+            break;
+        }
+
+        last = ngx_snprintf(p, 127, "the job is %s; its text is published "
+                            "when it is done", t->state);
+        *last = '\0';
+
+        rc = ngx_http_video_ocr_send_problem(r, NGX_HTTP_CONFLICT,
+                                             "not-done", (char *) p, NULL);
         break;
 
     case VO_LEDGER_NOT_FOUND:

@@ -51,6 +51,16 @@ ngx_int_t
 ngx_http_video_ocr_send_json(ngx_http_request_t *r, ngx_uint_t status,
     u_char *body, size_t len)
 {
+    return ngx_http_video_ocr_send_body(r, status,
+                                        &ngx_http_video_ocr_json_type, body,
+                                        len);
+}
+
+
+ngx_int_t
+ngx_http_video_ocr_send_body(ngx_http_request_t *r, ngx_uint_t status,
+    ngx_str_t *content_type, u_char *body, size_t len)
+{
     ngx_int_t                  rc;
     ngx_buf_t                 *b;
     ngx_chain_t                out;
@@ -64,8 +74,8 @@ ngx_http_video_ocr_send_json(ngx_http_request_t *r, ngx_uint_t status,
     ctx->replied = 1;
 
     r->headers_out.status = status;
-    r->headers_out.content_type = ngx_http_video_ocr_json_type;
-    r->headers_out.content_type_len = ngx_http_video_ocr_json_type.len;
+    r->headers_out.content_type = *content_type;
+    r->headers_out.content_type_len = content_type->len;
     r->headers_out.content_type_lowcase = NULL;
     r->headers_out.content_length_n = len;
 
@@ -77,7 +87,7 @@ ngx_http_video_ocr_send_json(ngx_http_request_t *r, ngx_uint_t status,
     b->pos = body;
     b->last = body + len;
     b->memory = 1;
-    b->last_buf = 1;
+    b->last_buf = (r == r->main) ? 1 : 0;
     b->last_in_chain = 1;
 
     rc = ngx_http_send_header(r);
@@ -267,6 +277,7 @@ ngx_http_video_ocr_title(ngx_uint_t status)
     case NGX_HTTP_FORBIDDEN:                return "Forbidden";
     case NGX_HTTP_NOT_FOUND:                return "Not Found";
     case NGX_HTTP_NOT_ALLOWED:              return "Method Not Allowed";
+    case NGX_HTTP_CONFLICT:                 return "Conflict";
     case NGX_HTTP_REQUEST_TIME_OUT:         return "Request Timeout";
     case NGX_HTTP_LENGTH_REQUIRED:          return "Length Required";
     case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE: return "Content Too Large";

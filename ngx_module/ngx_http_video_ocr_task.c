@@ -241,9 +241,17 @@ ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t)
 
     vo_buf_init(&b);
 
-    t->ledger_rc = vo_ledger_job_status(l, t->tenant, t->tenant_len,
-                                        t->job_id, &b, t->err,
-                                        sizeof(t->err));
+    if (t->format == NULL) {
+        t->ledger_rc = vo_ledger_job_status(l, t->tenant, t->tenant_len,
+                                            t->job_id, &b, t->err,
+                                            sizeof(t->err));
+
+    } else {
+        t->ledger_rc = vo_ledger_job_result(l, t->tenant, t->tenant_len,
+                                            t->job_id, t->format, &b,
+                                            t->state, sizeof(t->state),
+                                            t->err, sizeof(t->err));
+    }
 
     if (t->ledger_rc == VO_LEDGER_OK) {
         t->body = vo_buf_detach(&b, &t->body_len);

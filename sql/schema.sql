@@ -11,12 +11,17 @@
 -- THE JOB STATE MACHINE
 --
 --   accepted --claim--> running --publish--> done
---      |                  |  |
---      |                  |  +--reject (bad media)--> rejected
---      |                  +-----fail (attempts used up)--> failed
---      |                  +-----retry (transient error)--> accepted
---      |                  +-----lease expires, claimed again--> running
---      +--cancel--> cancelled <--cancel-- running
+--      ^                  |  |
+--      |                  |  +--reject (invalid media)--> rejected
+--      |                  +-----retry (transient error, failures left)--+
+--      |                  +-----release (worker shutting down)----------+
+--      +---------------------------------------------------------------+
+--                         running --retry, no failures left--> failed
+--                         running --lease expired--> claimed again by
+--                                   another child (a takeover: the dead
+--                                   attempt counts as a failure; with no
+--                                   failures left the job is failed)
+--      accepted, running --cancel--> cancelled
 --
 --   done, failed, rejected and cancelled are terminal: no transition leaves
 --   them, and no worker write touches a job in one of them.
@@ -32,13 +37,15 @@
 --   4. A receipt is committed only after its input file is durable in the
 --      store (file and directory fsync'd) when durability is full.
 --   5. jobs.attempt only grows.  Claiming a job increments it; the value a
---      worker claimed with is its fencing token.
+--      worker claimed with is its fencing token.  jobs.failures counts the
+--      attempts that failed; a job is failed when it reaches max_attempts.
 --   6. A worker writes to a job (frames, progress, state, result) only in a
 --      statement whose WHERE clause checks job_id, state = 'running' and
 --      attempt = its token.  A write that matches no row was made by a stale
 --      attempt; it is refused and counted (stale_writes), never retried.
 --   7. The result is published only by the attempt that holds the lease,
---      in the same statement that moves the job to done.
+--      in the transaction that moves the job to done (results rows are
+--      inserted only there).
 --   8. One frame row per (job_id, plan_version, frame_index); a frame row is
 --      never rewritten by a later attempt (INSERT ... ON CONFLICT DO NOTHING),
 --      so a resumed job keeps the text of the frames already read.
@@ -65,8 +72,9 @@ CREATE TABLE jobs (
     input_sha256    TEXT    NOT NULL,   -- hex SHA-256 of the body bytes
     container       TEXT    NOT NULL,   -- sniffed at the edge: mp4, ...
 
-    attempt         INTEGER NOT NULL DEFAULT 0,  -- fencing token
-    max_attempts    INTEGER NOT NULL DEFAULT 3,
+    attempt         INTEGER NOT NULL DEFAULT 0,  -- claims so far: the fencing token
+    failures        INTEGER NOT NULL DEFAULT 0,  -- attempts that failed or died
+    max_attempts    INTEGER NOT NULL DEFAULT 3,  -- failures before 'failed'
     lease_owner     TEXT,               -- "host:pid" of the claiming child
     lease_expires_at INTEGER,
     not_before      INTEGER NOT NULL DEFAULT 0,  -- retry backoff
@@ -77,7 +85,6 @@ CREATE TABLE jobs (
     inspection      TEXT,               -- normalised media facts, JSON
     error_code      TEXT,               -- machine-readable reason
     error           TEXT,               -- a sentence a user can act on
-    result          TEXT,               -- published result, JSON
 
     created_at      INTEGER NOT NULL,
     updated_at      INTEGER NOT NULL,
@@ -99,6 +106,17 @@ CREATE TABLE frames (
     attempt         INTEGER NOT NULL,   -- the attempt that wrote the row
     created_at      INTEGER NOT NULL,
     PRIMARY KEY (job_id, plan_version, frame_index)
+) WITHOUT ROWID;
+
+-- The published result, one row per output format (json, vtt, srt, txt),
+-- all written by the publishing attempt in the transaction that moves the
+-- job to done, so the formats always agree.
+CREATE TABLE results (
+    job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
+    format          TEXT    NOT NULL CHECK (format IN ('json', 'vtt',
+                                                       'srt', 'txt')),
+    body            TEXT    NOT NULL,
+    PRIMARY KEY (job_id, format)
 ) WITHOUT ROWID;
 
 -- Append-only audit trail: admissions, state changes, refusals.

@@ -29,7 +29,7 @@
 #include "vo_schema.h"
 
 
-static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
+static const char  *vo_ledger_sql[VO_STMT_WORKER_FIRST] = {
 
     /* in the order of vo_ledger_stmt_e, vo_ledger_int.h */
 
@@ -66,10 +66,16 @@ static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
     /* VO_STMT_JOB_STATUS */
     "SELECT j.state, j.options, j.input_size, j.input_sha256, j.container,"
     " j.attempt, j.max_attempts, j.plan_version, j.frames_planned,"
-    " j.frames_done, j.inspection, j.error_code, j.error, j.result,"
+    " j.frames_done, j.inspection, j.error_code, j.error,"
+    " (SELECT body FROM results WHERE job_id = j.job_id AND format = 'json'),"
     " j.created_at, j.updated_at, j.started_at, j.finished_at,"
-    " r.expires_at"
+    " r.expires_at, j.failures"
     " FROM jobs j LEFT JOIN requests r ON r.job_id = j.job_id"
+    " WHERE j.job_id = ?1 AND j.tenant = ?2",
+
+    /* VO_STMT_JOB_RESULT */
+    "SELECT j.state, res.body FROM jobs j"
+    " LEFT JOIN results res ON res.job_id = j.job_id AND res.format = ?3"
     " WHERE j.job_id = ?1 AND j.tenant = ?2",
 };
 
@@ -452,8 +458,9 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_json_strz(out, (const char *) sqlite3_column_text(s, 3));
     vo_buf_adds(out, ",\"container\":");
     vo_json_strz(out, (const char *) sqlite3_column_text(s, 4));
-    vo_buf_printf(out, "},\"attempts\":%d,\"max_attempts\":%d",
-                  sqlite3_column_int(s, 5), sqlite3_column_int(s, 6));
+    vo_buf_printf(out, "},\"attempts\":%d,\"failures\":%d,"
+                  "\"max_attempts\":%d", sqlite3_column_int(s, 5),
+                  sqlite3_column_int(s, 19), sqlite3_column_int(s, 6));
 
     vo_buf_adds(out, ",\"progress\":{\"plan_version\":");
     vo_ledger_json_int_or_null(out, s, 7);
@@ -505,6 +512,63 @@ done:
 }
 
 
+vo_ledger_rc_t
+vo_ledger_job_result(vo_ledger_t *l, const char *tenant, size_t tenant_len,
+    const char *job_id, const char *format, vo_buf_t *out, char *state,
+    size_t state_size, char *err, size_t err_size)
+{
+    int             rc;
+    const char     *st;
+    sqlite3_stmt   *s;
+    vo_ledger_rc_t  lrc;
+
+    s = vo_ledger_stmt(l, VO_STMT_JOB_RESULT, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_text(s, 2, tenant, (int) tenant_len, SQLITE_STATIC);
+    (void) sqlite3_bind_text(s, 3, format, -1, SQLITE_STATIC);
+
+    rc = sqlite3_step(s);
+
+    if (rc == SQLITE_DONE) {
+        lrc = VO_LEDGER_NOT_FOUND;
+        goto done;
+    }
+
+    if (rc != SQLITE_ROW) {
+        snprintf(err, err_size, "job %s result: %s", job_id,
+                 sqlite3_errmsg(l->db));
+        lrc = vo_ledger_rc(rc);
+        goto done;
+    }
+
+    st = (const char *) sqlite3_column_text(s, 0);
+    snprintf(state, state_size, "%s", st ? st : "");
+
+    if (sqlite3_column_type(s, 1) == SQLITE_NULL) {
+        lrc = VO_LEDGER_NOT_READY;
+        goto done;
+    }
+
+    vo_ledger_json_raw_or_null(out, s, 1);
+
+    lrc = out->failed ? VO_LEDGER_ERROR : VO_LEDGER_OK;
+
+    if (out->failed) {
+        snprintf(err, err_size, "job %s result: out of memory", job_id);
+    }
+
+done:
+
+    (void) sqlite3_reset(s);
+
+    return lrc;
+}
+
+
 /* shared helpers, declared in vo_ledger_int.h */
 
 
@@ -533,7 +597,9 @@ vo_ledger_stmt(vo_ledger_t *l, int id, char *err, size_t err_size)
 const char *
 vo_ledger_sql_text(int id)
 {
-    return vo_ledger_sql[id];
+    return id < VO_STMT_WORKER_FIRST ? vo_ledger_sql[id]
+                                     : vo_ledger_worker_sql[id
+                                                  - VO_STMT_WORKER_FIRST];
 }
 
 

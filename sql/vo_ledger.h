@@ -25,6 +25,8 @@
 
 #define VO_LEDGER_SCHEMA_VERSION  1
 #define VO_DIGEST_HEX_LEN         64
+#define VO_JOB_ID_LEN             32     /* lowercase hex digits */
+#define VO_TENANT_MAX             255
 
 
 typedef struct vo_ledger_s  vo_ledger_t;
@@ -33,6 +35,8 @@ typedef struct vo_ledger_s  vo_ledger_t;
 typedef enum {
     VO_LEDGER_OK = 0,
     VO_LEDGER_NOT_FOUND,
+    VO_LEDGER_NOT_READY,       /* the job has no result (yet) */
+    VO_LEDGER_STALE,           /* the attempt no longer holds the job */
     VO_LEDGER_BUSY,            /* locked for longer than busy_timeout */
     VO_LEDGER_FULL,            /* the disk is full */
     VO_LEDGER_ERROR
@@ -89,7 +93,7 @@ typedef enum {
 /* What a client is told; the same bytes on every replay. */
 typedef struct {
     vo_admit_outcome_t  outcome;
-    char                job_id[VO_DIGEST_HEX_LEN / 2 + 1];
+    char                job_id[VO_JOB_ID_LEN + 1];
     int64_t             created_at;
     int64_t             expires_at;
 } vo_receipt_t;
@@ -122,6 +126,115 @@ vo_ledger_rc_t vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a,
 vo_ledger_rc_t vo_ledger_job_status(vo_ledger_t *l, const char *tenant,
     size_t tenant_len, const char *job_id, vo_buf_t *out, char *err,
     size_t err_size);
+
+
+/*
+ * One published output of a done job: format is "json", "vtt", "srt" or
+ * "txt".  NOT_FOUND as for the status; NOT_READY when the job has no
+ * result, with its state copied to state.
+ */
+vo_ledger_rc_t vo_ledger_job_result(vo_ledger_t *l, const char *tenant,
+    size_t tenant_len, const char *job_id, const char *format, vo_buf_t *out,
+    char *state, size_t state_size, char *err, size_t err_size);
+
+
+/*
+ * The worker's side (vo_ledger_worker.c).  Every function that writes for
+ * a claimed job takes the attempt it was claimed with and writes only if
+ * the job is still running under that attempt; otherwise it changes
+ * nothing, records a stale_write event and returns VO_LEDGER_STALE.
+ */
+
+#define VO_OPTIONS_MAX     256
+#define VO_INPUT_PATH_MAX  64
+
+
+typedef struct {
+    char         job_id[VO_JOB_ID_LEN + 1];
+    char         tenant[VO_TENANT_MAX + 1];
+    int          attempt;          /* the fencing token */
+    int          failures;
+    int          max_attempts;
+    int          takeover;         /* claimed from an expired lease */
+    char         options[VO_OPTIONS_MAX];
+    char         input_path[VO_INPUT_PATH_MAX];
+    int64_t      input_size;
+    char         container[16];
+} vo_claim_t;
+
+
+typedef struct {
+    int64_t      frame_index;
+    int64_t      pts_ms;
+    char        *text;
+    double       confidence;       /* 0..100 */
+    int64_t      reused_from;      /* frame whose text was reused, or -1 */
+} vo_frame_row_t;
+
+
+typedef struct {
+    const char  *format;           /* json, vtt, srt, txt */
+    const char  *body;
+    size_t       len;
+} vo_result_body_t;
+
+
+/*
+ * Claims the oldest claimable job for owner: an accepted job whose
+ * backoff has passed, or a running job whose lease expired (a takeover,
+ * which counts the lost attempt as a failure; a job out of attempts is
+ * failed instead).  NOT_FOUND when there is nothing to do.
+ */
+vo_ledger_rc_t vo_ledger_claim(vo_ledger_t *l, const char *owner,
+    int64_t now_ms, int64_t lease_ms, vo_claim_t *c, char *err,
+    size_t err_size);
+
+/* Extends the lease of a claimed job to now + lease_ms. */
+vo_ledger_rc_t vo_ledger_heartbeat(vo_ledger_t *l, const vo_claim_t *c,
+    int64_t now_ms, int64_t lease_ms, char *err, size_t err_size);
+
+/* Records the frame plan and the media inspection (JSON). */
+vo_ledger_rc_t vo_ledger_set_plan(vo_ledger_t *l, const vo_claim_t *c,
+    int plan_version, int64_t frames_planned, const char *inspection,
+    int64_t now_ms, int64_t lease_ms, char *err, size_t err_size);
+
+/*
+ * Stores one frame's text (kept if a row for that frame exists already:
+ * a frame is read once), updates progress and extends the lease.
+ */
+vo_ledger_rc_t vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c,
+    int plan_version, const vo_frame_row_t *f, int64_t now_ms,
+    int64_t lease_ms, char *err, size_t err_size);
+
+/* The frame rows of a job and plan, in frame order; free with
+ * vo_ledger_free_frames. */
+vo_ledger_rc_t vo_ledger_frames(vo_ledger_t *l, const char *job_id,
+    int plan_version, vo_frame_row_t **rows, size_t *n, char *err,
+    size_t err_size);
+void vo_ledger_free_frames(vo_frame_row_t *rows, size_t n);
+
+/* Publishes the result in every format and moves the job to done. */
+vo_ledger_rc_t vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
+    const vo_result_body_t *bodies, size_t n, int64_t now_ms, char *err,
+    size_t err_size);
+
+/*
+ * A transient failure: counts it, and puts the job back for another
+ * attempt after not_before_ms, or fails it when no attempts are left
+ * (*failed is then set).
+ */
+vo_ledger_rc_t vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c,
+    const char *code, const char *message, int64_t now_ms,
+    int64_t not_before_ms, int *failed, char *err, size_t err_size);
+
+/* Invalid media: the job ends rejected with a reason a user can act on. */
+vo_ledger_rc_t vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c,
+    const char *code, const char *message, int64_t now_ms, char *err,
+    size_t err_size);
+
+/* Gives the job back untouched (the worker is stopping): no failure. */
+vo_ledger_rc_t vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c,
+    int64_t now_ms, char *err, size_t err_size);
 
 
 #endif /* _VO_LEDGER_H_INCLUDED_ */

@@ -15,7 +15,11 @@
 #include "vo_ledger.h"
 
 
-/* every statement the ledger prepares; SQL texts in vo_ledger.c */
+/*
+ * Every statement the ledger prepares.  The SQL texts are in the file
+ * that uses them, in this order: vo_ledger.c up to VO_STMT_WORKER_FIRST,
+ * vo_ledger_worker.c from there.
+ */
 typedef enum {
     VO_STMT_BEGIN = 0,
     VO_STMT_COMMIT,
@@ -26,8 +30,27 @@ typedef enum {
     VO_STMT_INSERT_RECEIPT,
     VO_STMT_INSERT_EVENT,
     VO_STMT_JOB_STATUS,
+    VO_STMT_JOB_RESULT,
+
+    VO_STMT_WORKER_FIRST,
+    VO_STMT_CLAIM_CANDIDATE = VO_STMT_WORKER_FIRST,
+    VO_STMT_CLAIM,
+    VO_STMT_GIVE_UP,
+    VO_STMT_HEARTBEAT,
+    VO_STMT_SET_PLAN,
+    VO_STMT_PUT_FRAME,
+    VO_STMT_PROGRESS,
+    VO_STMT_FRAMES,
+    VO_STMT_PUBLISH,
+    VO_STMT_PUT_RESULT,
+    VO_STMT_RETRY,
+    VO_STMT_REJECT,
+    VO_STMT_RELEASE,
     VO_STMT_COUNT
 } vo_ledger_stmt_e;
+
+
+extern const char  *vo_ledger_worker_sql[VO_STMT_COUNT - VO_STMT_WORKER_FIRST];
 
 
 struct vo_ledger_s {

@@ -18,8 +18,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "vo_ledger.h"
 
-#define VO_JOB_ID_LEN      32
+
 #define VO_STORE_REL_LEN   (2 + 1 + VO_JOB_ID_LEN + sizeof(".video") - 1)
 
 

@@ -1,0 +1,759 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The worker's statements: claiming jobs with leases, and every write a
+ * claimed attempt makes (plan, frames, result, state).  The fencing rule
+ * of sql/schema.sql (invariants 5 to 8) is enforced here, in SQL: each
+ * write's WHERE clause names the job, state 'running' and the attempt the
+ * write is made for, and a write that matches nothing was made by a stale
+ * attempt.  Such a write changes nothing, is recorded as a stale_write
+ * event (so it is counted), and is reported as VO_LEDGER_STALE.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vo_ledger.h"
+#include "vo_ledger_int.h"
+
+
+#define VO_FENCE  " WHERE job_id = ?1 AND state = 'running' AND attempt = ?2"
+#define VO_CLAIM_ROUNDS  16
+
+
+const char  *vo_ledger_worker_sql[VO_STMT_COUNT - VO_STMT_WORKER_FIRST] = {
+
+    /* VO_STMT_CLAIM_CANDIDATE */
+    "SELECT job_id, state, failures, max_attempts FROM jobs"
+    " WHERE (state = 'accepted' AND not_before <= ?1)"
+    " OR (state = 'running' AND lease_expires_at < ?1)"
+    " ORDER BY created_at LIMIT 1",
+
+    /* VO_STMT_CLAIM: the conditional update; the attempt is the token */
+    "UPDATE jobs SET state = 'running', attempt = attempt + 1,"
+    " failures = failures + ?3, lease_owner = ?4,"
+    " lease_expires_at = ?2 + ?5, started_at = coalesce(started_at, ?2),"
+    " updated_at = ?2"
+    " WHERE job_id = ?1 AND ((state = 'accepted' AND not_before <= ?2)"
+    " OR (state = 'running' AND lease_expires_at < ?2))"
+    " RETURNING tenant, attempt, failures, max_attempts, options,"
+    " input_path, input_size, container",
+
+    /* VO_STMT_GIVE_UP: a lost attempt was the last one allowed */
+    "UPDATE jobs SET state = 'failed', failures = failures + 1,"
+    " error_code = 'worker_lost', error = 'the worker processing this job"
+    " stopped responding on every attempt (' || max_attempts || ')',"
+    " lease_owner = NULL, lease_expires_at = NULL, finished_at = ?2,"
+    " updated_at = ?2"
+    " WHERE job_id = ?1 AND state = 'running' AND lease_expires_at < ?2",
+
+    /* VO_STMT_HEARTBEAT */
+    "UPDATE jobs SET lease_expires_at = ?3, updated_at = ?4" VO_FENCE,
+
+    /* VO_STMT_SET_PLAN */
+    "UPDATE jobs SET plan_version = ?3, frames_planned = ?4,"
+    " inspection = ?5, lease_expires_at = ?6, updated_at = ?7" VO_FENCE,
+
+    /* VO_STMT_PUT_FRAME: a frame row is written once (invariant 8) */
+    "INSERT INTO frames (job_id, plan_version, frame_index, pts_ms, text,"
+    " confidence, reused_from, attempt, created_at)"
+    " SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?2, ?9"
+    " WHERE EXISTS (SELECT 1 FROM jobs" VO_FENCE ")"
+    " ON CONFLICT DO NOTHING",
+
+    /* VO_STMT_PROGRESS */
+    "UPDATE jobs SET frames_done = (SELECT count(*) FROM frames"
+    " WHERE job_id = ?1 AND plan_version = ?3),"
+    " lease_expires_at = ?4, updated_at = ?5" VO_FENCE,
+
+    /* VO_STMT_FRAMES */
+    "SELECT frame_index, pts_ms, text, confidence, reused_from FROM frames"
+    " WHERE job_id = ?1 AND plan_version = ?2 ORDER BY frame_index",
+
+    /* VO_STMT_PUBLISH */
+    "UPDATE jobs SET state = 'done', lease_owner = NULL,"
+    " lease_expires_at = NULL, error_code = NULL, error = NULL,"
+    " finished_at = ?3, updated_at = ?3" VO_FENCE,
+
+    /* VO_STMT_PUT_RESULT */
+    "INSERT INTO results (job_id, format, body) VALUES (?1, ?2, ?3)",
+
+    /* VO_STMT_RETRY */
+    "UPDATE jobs SET failures = failures + 1,"
+    " state = CASE WHEN failures + 1 >= max_attempts THEN 'failed'"
+    " ELSE 'accepted' END,"
+    " finished_at = CASE WHEN failures + 1 >= max_attempts THEN ?3 END,"
+    " not_before = ?4, error_code = ?5, error = ?6, lease_owner = NULL,"
+    " lease_expires_at = NULL, updated_at = ?3" VO_FENCE
+    " RETURNING state",
+
+    /* VO_STMT_REJECT */
+    "UPDATE jobs SET state = 'rejected', error_code = ?4, error = ?5,"
+    " lease_owner = NULL, lease_expires_at = NULL, finished_at = ?3,"
+    " updated_at = ?3" VO_FENCE,
+
+    /* VO_STMT_RELEASE */
+    "UPDATE jobs SET state = 'accepted', not_before = ?3,"
+    " lease_owner = NULL, lease_expires_at = NULL, updated_at = ?3"
+    VO_FENCE,
+};
+
+
+static vo_ledger_rc_t vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c,
+    sqlite3_stmt *s, const char *what, char *err, size_t err_size);
+static void vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c,
+    const char *what, int64_t now_ms);
+static void vo_copy_column(char *dst, size_t size, sqlite3_stmt *s, int col);
+
+
+vo_ledger_rc_t
+vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
+    int64_t lease_ms, vo_claim_t *c, char *err, size_t err_size)
+{
+    int             rc, round, takeover;
+    char            job_id[VO_JOB_ID_LEN + 1], detail[160];
+    const char     *state;
+    sqlite3_stmt   *s;
+    vo_ledger_rc_t  lrc;
+
+    lrc = vo_ledger_begin(l, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    for (round = 0; round < VO_CLAIM_ROUNDS; round++) {
+
+        s = vo_ledger_stmt(l, VO_STMT_CLAIM_CANDIDATE, err, err_size);
+        if (s == NULL) {
+            lrc = VO_LEDGER_ERROR;
+            goto failed;
+        }
+
+        (void) sqlite3_bind_int64(s, 1, now_ms);
+
+        rc = sqlite3_step(s);
+
+        if (rc == SQLITE_DONE) {
+            (void) sqlite3_reset(s);
+            lrc = vo_ledger_commit(l, err, err_size);
+            return lrc == VO_LEDGER_OK ? VO_LEDGER_NOT_FOUND : lrc;
+        }
+
+        if (rc != SQLITE_ROW) {
+            snprintf(err, err_size, "claim: %s", sqlite3_errmsg(l->db));
+            (void) sqlite3_reset(s);
+            lrc = vo_ledger_rc(rc);
+            goto failed;
+        }
+
+        vo_copy_column(job_id, sizeof(job_id), s, 0);
+        state = (const char *) sqlite3_column_text(s, 1);
+        takeover = (state != NULL && strcmp(state, "running") == 0);
+
+        if (takeover
+            && sqlite3_column_int(s, 2) + 1 >= sqlite3_column_int(s, 3))
+        {
+            /* the attempt that died was the last one: fail the job */
+
+            (void) sqlite3_reset(s);
+
+            s = vo_ledger_stmt(l, VO_STMT_GIVE_UP, err, err_size);
+            if (s == NULL) {
+                lrc = VO_LEDGER_ERROR;
+                goto failed;
+            }
+
+            (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_TRANSIENT);
+            (void) sqlite3_bind_int64(s, 2, now_ms);
+
+            lrc = vo_ledger_step_done(l, s, "give up", err, err_size);
+            if (lrc != VO_LEDGER_OK) {
+                goto failed;
+            }
+
+            lrc = vo_ledger_event(l, now_ms, job_id, NULL, 0, "failed", 0,
+                                  "{\"code\":\"worker_lost\"}", err,
+                                  err_size);
+            if (lrc != VO_LEDGER_OK) {
+                goto failed;
+            }
+
+            continue;
+        }
+
+        (void) sqlite3_reset(s);
+
+        s = vo_ledger_stmt(l, VO_STMT_CLAIM, err, err_size);
+        if (s == NULL) {
+            lrc = VO_LEDGER_ERROR;
+            goto failed;
+        }
+
+        (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_TRANSIENT);
+        (void) sqlite3_bind_int64(s, 2, now_ms);
+        (void) sqlite3_bind_int(s, 3, takeover);
+        (void) sqlite3_bind_text(s, 4, owner, -1, SQLITE_STATIC);
+        (void) sqlite3_bind_int64(s, 5, lease_ms);
+
+        rc = sqlite3_step(s);
+
+        if (rc != SQLITE_ROW) {
+            snprintf(err, err_size, "claim job %s: %s", job_id,
+                     rc == SQLITE_DONE ? "not claimable"
+                                       : sqlite3_errmsg(l->db));
+            (void) sqlite3_reset(s);
+            lrc = rc == SQLITE_DONE ? VO_LEDGER_ERROR : vo_ledger_rc(rc);
+            goto failed;
+        }
+
+        memcpy(c->job_id, job_id, sizeof(job_id));
+        vo_copy_column(c->tenant, sizeof(c->tenant), s, 0);
+        c->attempt = sqlite3_column_int(s, 1);
+        c->failures = sqlite3_column_int(s, 2);
+        c->max_attempts = sqlite3_column_int(s, 3);
+        vo_copy_column(c->options, sizeof(c->options), s, 4);
+        vo_copy_column(c->input_path, sizeof(c->input_path), s, 5);
+        c->input_size = sqlite3_column_int64(s, 6);
+        vo_copy_column(c->container, sizeof(c->container), s, 7);
+        c->takeover = takeover;
+
+        (void) sqlite3_step(s);
+        (void) sqlite3_reset(s);
+
+        snprintf(detail, sizeof(detail), "{\"owner\":\"%.100s\"}", owner);
+
+        lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant,
+                              strlen(c->tenant),
+                              takeover ? "taken_over" : "claimed",
+                              c->attempt, detail, err, err_size);
+        if (lrc != VO_LEDGER_OK) {
+            goto failed;
+        }
+
+        return vo_ledger_commit(l, err, err_size);
+    }
+
+    /* every candidate was given up: the next call will look again */
+
+    lrc = vo_ledger_commit(l, err, err_size);
+
+    return lrc == VO_LEDGER_OK ? VO_LEDGER_NOT_FOUND : lrc;
+
+failed:
+
+    vo_ledger_rollback(l);
+
+    return lrc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_heartbeat(vo_ledger_t *l, const vo_claim_t *c, int64_t now_ms,
+    int64_t lease_ms, char *err, size_t err_size)
+{
+    sqlite3_stmt    *s;
+    vo_ledger_rc_t   lrc;
+
+    s = vo_ledger_stmt(l, VO_STMT_HEARTBEAT, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    (void) sqlite3_bind_int64(s, 3, now_ms + lease_ms);
+    (void) sqlite3_bind_int64(s, 4, now_ms);
+
+    lrc = vo_ledger_fenced(l, c, s, "heartbeat", err, err_size);
+
+    if (lrc == VO_LEDGER_STALE) {
+        vo_ledger_stale(l, c, "heartbeat", now_ms);
+    }
+
+    return lrc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_set_plan(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
+    int64_t frames_planned, const char *inspection, int64_t now_ms,
+    int64_t lease_ms, char *err, size_t err_size)
+{
+    sqlite3_stmt    *s;
+    vo_ledger_rc_t   lrc;
+
+    s = vo_ledger_stmt(l, VO_STMT_SET_PLAN, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    (void) sqlite3_bind_int(s, 3, plan_version);
+    (void) sqlite3_bind_int64(s, 4, frames_planned);
+    (void) sqlite3_bind_text(s, 5, inspection, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_int64(s, 6, now_ms + lease_ms);
+    (void) sqlite3_bind_int64(s, 7, now_ms);
+
+    lrc = vo_ledger_fenced(l, c, s, "set plan", err, err_size);
+
+    if (lrc == VO_LEDGER_STALE) {
+        vo_ledger_stale(l, c, "set_plan", now_ms);
+    }
+
+    return lrc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
+    const vo_frame_row_t *f, int64_t now_ms, int64_t lease_ms, char *err,
+    size_t err_size)
+{
+    sqlite3_stmt    *s;
+    vo_ledger_rc_t   lrc;
+
+    lrc = vo_ledger_begin(l, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    s = vo_ledger_stmt(l, VO_STMT_PUT_FRAME, err, err_size);
+    if (s == NULL) {
+        lrc = VO_LEDGER_ERROR;
+        goto failed;
+    }
+
+    (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_int(s, 2, c->attempt);
+    (void) sqlite3_bind_int(s, 3, plan_version);
+    (void) sqlite3_bind_int64(s, 4, f->frame_index);
+    (void) sqlite3_bind_int64(s, 5, f->pts_ms);
+    (void) sqlite3_bind_text(s, 6, f->text ? f->text : "", -1,
+                             SQLITE_STATIC);
+    (void) sqlite3_bind_double(s, 7, f->confidence);
+
+    if (f->reused_from >= 0) {
+        (void) sqlite3_bind_int64(s, 8, f->reused_from);
+
+    } else {
+        (void) sqlite3_bind_null(s, 8);
+    }
+
+    (void) sqlite3_bind_int64(s, 9, now_ms);
+
+    lrc = vo_ledger_step_done(l, s, "put frame", err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    s = vo_ledger_stmt(l, VO_STMT_PROGRESS, err, err_size);
+    if (s == NULL) {
+        lrc = VO_LEDGER_ERROR;
+        goto failed;
+    }
+
+    (void) sqlite3_bind_int(s, 3, plan_version);
+    (void) sqlite3_bind_int64(s, 4, now_ms + lease_ms);
+    (void) sqlite3_bind_int64(s, 5, now_ms);
+
+    lrc = vo_ledger_fenced(l, c, s, "progress", err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    return vo_ledger_commit(l, err, err_size);
+
+failed:
+
+    vo_ledger_rollback(l);
+
+    if (lrc == VO_LEDGER_STALE) {
+        vo_ledger_stale(l, c, "put_frame", now_ms);
+    }
+
+    return lrc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
+    vo_frame_row_t **rows, size_t *n, char *err, size_t err_size)
+{
+    int              rc;
+    size_t           count, cap;
+    const char      *text;
+    sqlite3_stmt    *s;
+    vo_frame_row_t  *r, *nr;
+    vo_ledger_rc_t   lrc;
+
+    *rows = NULL;
+    *n = 0;
+
+    s = vo_ledger_stmt(l, VO_STMT_FRAMES, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_int(s, 2, plan_version);
+
+    r = NULL;
+    count = 0;
+    cap = 0;
+    lrc = VO_LEDGER_OK;
+
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+
+        if (count == cap) {
+            cap = cap ? cap * 2 : 64;
+            nr = realloc(r, cap * sizeof(vo_frame_row_t));
+            if (nr == NULL) {
+                snprintf(err, err_size, "frames of %s: out of memory",
+                         job_id);
+                lrc = VO_LEDGER_ERROR;
+                break;
+            }
+
+            r = nr;
+        }
+
+        text = (const char *) sqlite3_column_text(s, 2);
+
+        r[count].frame_index = sqlite3_column_int64(s, 0);
+        r[count].pts_ms = sqlite3_column_int64(s, 1);
+        r[count].text = strdup(text ? text : "");
+        r[count].confidence = sqlite3_column_double(s, 3);
+        r[count].reused_from = vo_ledger_int_or(s, 4, -1);
+
+        if (r[count].text == NULL) {
+            snprintf(err, err_size, "frames of %s: out of memory", job_id);
+            lrc = VO_LEDGER_ERROR;
+            break;
+        }
+
+        count++;
+    }
+
+    if (lrc == VO_LEDGER_OK && rc != SQLITE_DONE) {
+        snprintf(err, err_size, "frames of %s: %s", job_id,
+                 sqlite3_errmsg(l->db));
+        lrc = vo_ledger_rc(rc);
+    }
+
+    (void) sqlite3_reset(s);
+
+    if (lrc != VO_LEDGER_OK) {
+        vo_ledger_free_frames(r, count);
+        return lrc;
+    }
+
+    *rows = r;
+    *n = count;
+
+    return VO_LEDGER_OK;
+}
+
+
+void
+vo_ledger_free_frames(vo_frame_row_t *rows, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        free(rows[i].text);
+    }
+
+    free(rows);
+}
+
+
+vo_ledger_rc_t
+vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
+    const vo_result_body_t *bodies, size_t n, int64_t now_ms, char *err,
+    size_t err_size)
+{
+    size_t           i;
+    sqlite3_stmt    *s;
+    vo_ledger_rc_t   lrc;
+
+    lrc = vo_ledger_begin(l, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    s = vo_ledger_stmt(l, VO_STMT_PUBLISH, err, err_size);
+    if (s == NULL) {
+        lrc = VO_LEDGER_ERROR;
+        goto failed;
+    }
+
+    (void) sqlite3_bind_int64(s, 3, now_ms);
+
+    lrc = vo_ledger_fenced(l, c, s, "publish", err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    for (i = 0; i < n; i++) {
+        s = vo_ledger_stmt(l, VO_STMT_PUT_RESULT, err, err_size);
+        if (s == NULL) {
+            lrc = VO_LEDGER_ERROR;
+            goto failed;
+        }
+
+        (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
+        (void) sqlite3_bind_text(s, 2, bodies[i].format, -1, SQLITE_STATIC);
+        (void) sqlite3_bind_text(s, 3, bodies[i].body, (int) bodies[i].len,
+                                 SQLITE_STATIC);
+
+        lrc = vo_ledger_step_done(l, s, "put result", err, err_size);
+        if (lrc != VO_LEDGER_OK) {
+            goto failed;
+        }
+    }
+
+    lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant, strlen(c->tenant),
+                          "published", c->attempt, NULL, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    return vo_ledger_commit(l, err, err_size);
+
+failed:
+
+    vo_ledger_rollback(l);
+
+    if (lrc == VO_LEDGER_STALE) {
+        vo_ledger_stale(l, c, "publish", now_ms);
+    }
+
+    return lrc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
+    const char *message, int64_t now_ms, int64_t not_before_ms, int *failed,
+    char *err, size_t err_size)
+{
+    int              rc;
+    char             detail[128];
+    const char      *state;
+    sqlite3_stmt    *s;
+    vo_ledger_rc_t   lrc;
+
+    *failed = 0;
+
+    lrc = vo_ledger_begin(l, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    s = vo_ledger_stmt(l, VO_STMT_RETRY, err, err_size);
+    if (s == NULL) {
+        lrc = VO_LEDGER_ERROR;
+        goto failed;
+    }
+
+    (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_int(s, 2, c->attempt);
+    (void) sqlite3_bind_int64(s, 3, now_ms);
+    (void) sqlite3_bind_int64(s, 4, not_before_ms);
+    (void) sqlite3_bind_text(s, 5, code, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_text(s, 6, message, -1, SQLITE_STATIC);
+
+    rc = sqlite3_step(s);
+
+    if (rc == SQLITE_DONE) {
+        (void) sqlite3_reset(s);
+        snprintf(err, err_size, "retry job %s: attempt %d no longer holds "
+                 "it", c->job_id, c->attempt);
+        lrc = VO_LEDGER_STALE;
+        goto failed;
+    }
+
+    if (rc != SQLITE_ROW) {
+        snprintf(err, err_size, "retry job %s: %s", c->job_id,
+                 sqlite3_errmsg(l->db));
+        (void) sqlite3_reset(s);
+        lrc = vo_ledger_rc(rc);
+        goto failed;
+    }
+
+    state = (const char *) sqlite3_column_text(s, 0);
+    *failed = (state != NULL && strcmp(state, "failed") == 0);
+
+    (void) sqlite3_step(s);
+    (void) sqlite3_reset(s);
+
+    snprintf(detail, sizeof(detail), "{\"code\":\"%.60s\"}", code);
+
+    lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant, strlen(c->tenant),
+                          *failed ? "failed" : "retried", c->attempt, detail,
+                          err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    return vo_ledger_commit(l, err, err_size);
+
+failed:
+
+    vo_ledger_rollback(l);
+
+    if (lrc == VO_LEDGER_STALE) {
+        vo_ledger_stale(l, c, "retry", now_ms);
+    }
+
+    return lrc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
+    const char *message, int64_t now_ms, char *err, size_t err_size)
+{
+    char             detail[128];
+    sqlite3_stmt    *s;
+    vo_ledger_rc_t   lrc;
+
+    lrc = vo_ledger_begin(l, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    s = vo_ledger_stmt(l, VO_STMT_REJECT, err, err_size);
+    if (s == NULL) {
+        lrc = VO_LEDGER_ERROR;
+        goto failed;
+    }
+
+    (void) sqlite3_bind_int64(s, 3, now_ms);
+    (void) sqlite3_bind_text(s, 4, code, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_text(s, 5, message, -1, SQLITE_STATIC);
+
+    lrc = vo_ledger_fenced(l, c, s, "reject", err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    snprintf(detail, sizeof(detail), "{\"code\":\"%.60s\"}", code);
+
+    lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant, strlen(c->tenant),
+                          "rejected", c->attempt, detail, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    return vo_ledger_commit(l, err, err_size);
+
+failed:
+
+    vo_ledger_rollback(l);
+
+    if (lrc == VO_LEDGER_STALE) {
+        vo_ledger_stale(l, c, "reject", now_ms);
+    }
+
+    return lrc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c, int64_t now_ms,
+    char *err, size_t err_size)
+{
+    sqlite3_stmt    *s;
+    vo_ledger_rc_t   lrc;
+
+    lrc = vo_ledger_begin(l, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    s = vo_ledger_stmt(l, VO_STMT_RELEASE, err, err_size);
+    if (s == NULL) {
+        lrc = VO_LEDGER_ERROR;
+        goto failed;
+    }
+
+    (void) sqlite3_bind_int64(s, 3, now_ms);
+
+    lrc = vo_ledger_fenced(l, c, s, "release", err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant, strlen(c->tenant),
+                          "released", c->attempt, NULL, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    return vo_ledger_commit(l, err, err_size);
+
+failed:
+
+    vo_ledger_rollback(l);
+
+    if (lrc == VO_LEDGER_STALE) {
+        vo_ledger_stale(l, c, "release", now_ms);
+    }
+
+    return lrc;
+}
+
+
+/*
+ * Binds the fence (?1 job id, ?2 attempt) and steps a statement that must
+ * change exactly one row; no row means the attempt is stale.
+ */
+
+static vo_ledger_rc_t
+vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c, sqlite3_stmt *s,
+    const char *what, char *err, size_t err_size)
+{
+    vo_ledger_rc_t  lrc;
+
+    (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_int(s, 2, c->attempt);
+
+    lrc = vo_ledger_step_done(l, s, what, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    if (sqlite3_changes(l->db) == 0) {
+        snprintf(err, err_size, "%s job %s: attempt %d no longer holds it",
+                 what, c->job_id, c->attempt);
+        return VO_LEDGER_STALE;
+    }
+
+    return VO_LEDGER_OK;
+}
+
+
+/* Counts a refused write: an event of its own, outside any transaction. */
+
+static void
+vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c, const char *what,
+    int64_t now_ms)
+{
+    char  err[64], detail[64];
+
+    snprintf(detail, sizeof(detail), "{\"op\":\"%s\"}", what);
+
+    (void) vo_ledger_event(l, now_ms, c->job_id, c->tenant,
+                           strlen(c->tenant), "stale_write", c->attempt,
+                           detail, err, sizeof(err));
+}
+
+
+static void
+vo_copy_column(char *dst, size_t size, sqlite3_stmt *s, int col)
+{
+    const char  *v;
+
+    v = (const char *) sqlite3_column_text(s, col);
+
+    snprintf(dst, size, "%s", v ? v : "");
+}
