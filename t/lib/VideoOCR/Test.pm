@@ -1,0 +1,312 @@
+package VideoOCR::Test;
+
+# Helpers for the Test::Nginx suites of video-ocr: a fresh ledger and
+# store per test block, direct reads of the ledger (SQLite) and the store,
+# a raw HTTP client for what Test::Nginx blocks cannot say (concurrent
+# clients, a client that hangs up before the reply), and small real
+# videos made with ffmpeg.  Works the same under the real
+# Test::Nginx::Socket and under t/compat.
+
+use strict;
+use warnings;
+
+use Cwd qw(abs_path);
+use DBI;
+use DBD::SQLite::Constants qw(:file_open);
+use Digest::SHA;
+use Exporter qw(import);
+use File::Find;
+use File::Path qw(make_path remove_tree);
+use IO::Select;
+use IO::Socket::INET;
+use JSON::PP;
+use POSIX qw(WNOHANG);
+use Time::HiRes qw(sleep time);
+
+our @EXPORT = qw(
+    new_data_dir data_dir ledger_rows ledger_count store_files temp_files
+    http_request upload parallel video_bytes video_file sha256_hex
+    decode_json_body wait_for
+);
+
+my $base = $ENV{TEST_NGINX_DATA_BASE}
+           // abs_path('.') . '/t/servroot-data';
+my $serial = 0;
+
+
+# A new empty directory for one block's ledger and store, exported to the
+# nginx configuration as $TEST_NGINX_DATA.  World-writable because nginx's
+# worker processes may run as nobody.
+sub new_data_dir {
+    my $dir = "$base/$$-" . ++$serial;
+
+    remove_tree($dir);
+    make_path("$dir/store", "$dir/tmp");
+    chmod 0777, $dir, "$dir/store", "$dir/tmp";
+
+    $ENV{TEST_NGINX_DATA} = $dir;
+
+    return $dir;
+}
+
+
+sub data_dir {
+    return $ENV{TEST_NGINX_DATA} // die "new_data_dir() was not called\n";
+}
+
+
+# Rows of a query on the block's ledger, as hashes.
+sub ledger_rows {
+    my ($sql, @bind) = @_;
+
+    my $dbh = DBI->connect('dbi:SQLite:dbname=' . data_dir() . '/ledger.db',
+                           '', '', { RaiseError => 1, PrintError => 0,
+                                     sqlite_open_flags =>
+                                         SQLITE_OPEN_READONLY });
+
+    $dbh->sqlite_busy_timeout(5000);
+
+    my $rows = $dbh->selectall_arrayref($sql, { Slice => {} }, @bind);
+
+    $dbh->disconnect;
+
+    return @$rows;
+}
+
+
+sub ledger_count {
+    my ($table, $where, @bind) = @_;
+
+    my ($row) = ledger_rows("SELECT count(*) AS n FROM $table"
+                            . ($where ? " WHERE $where" : ''), @bind);
+    return $row->{n};
+}
+
+
+# Files under the store (relative paths), the client body temp files left
+# behind, sorted.
+sub store_files { return _files(data_dir() . '/store') }
+sub temp_files  { return _files(data_dir() . '/tmp') }
+
+sub _files {
+    my ($root) = @_;
+    my @files;
+
+    return () unless -d $root;
+
+    find({ no_chdir => 1, wanted => sub {
+        push @files, substr($File::Find::name, length($root) + 1) if -f $_;
+    } }, $root);
+
+    return sort @files;
+}
+
+
+# One HTTP/1.1 request on a new connection.
+#   method, uri, headers => [name => value, ...], body,
+#   chunked => chunk size (send the body with chunked encoding),
+#   hangup => 1 (close right after sending, never read the reply),
+#   timeout => seconds (default 30)
+# Returns { status, headers => { lowercase name => value }, body, raw }.
+sub http_request {
+    my (%a) = @_;
+
+    my $port = $ENV{TEST_NGINX_SERVER_PORT}
+               // Test::Nginx::Socket::server_port();
+    my $sock = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
+                                     PeerPort => $port, Proto => 'tcp',
+                                     Timeout => 5)
+        or die "connect to 127.0.0.1:$port: $!\n";
+
+    my $body = $a{body} // '';
+    my @h = @{ $a{headers} // [] };
+    my $req = ($a{method} // 'GET') . " $a{uri} HTTP/1.1\r\n"
+              . "Host: localhost\r\nConnection: close\r\n";
+
+    while (my ($k, $v) = splice(@h, 0, 2)) {
+        $req .= "$k: $v\r\n";
+    }
+
+    if ($a{chunked}) {
+        $req .= "Transfer-Encoding: chunked\r\n\r\n";
+        for (my $off = 0; $off < length $body; $off += $a{chunked}) {
+            my $part = substr($body, $off, $a{chunked});
+            $req .= sprintf("%x\r\n", length $part) . $part . "\r\n";
+        }
+        $req .= "0\r\n\r\n";
+
+    } elsif (defined $a{body}) {
+        $req .= 'Content-Length: ' . length($body) . "\r\n\r\n" . $body;
+
+    } else {
+        $req .= "\r\n";
+    }
+
+    _send_all($sock, $req);
+
+    if ($a{hangup}) {
+        close $sock;
+        return { status => 0, headers => {}, body => '', raw => '' };
+    }
+
+    my $raw = '';
+    my $sel = IO::Select->new($sock);
+    my $deadline = time + ($a{timeout} // 30);
+
+    while (time < $deadline) {
+        last unless $sel->can_read($deadline - time);
+        my $n = sysread($sock, my $buf, 65536);
+        last unless $n;
+        $raw .= $buf;
+    }
+
+    close $sock;
+
+    my ($head, $resp_body) = split /\r\n\r\n/, $raw, 2;
+    my ($status_line, @lines) = split /\r\n/, $head // '';
+    my ($status) = ($status_line // '') =~ m{^HTTP/1\.[01] (\d{3})};
+    my %headers = map { my ($k, $v) = split /:\s*/, $_, 2; (lc $k => $v) }
+                  @lines;
+
+    if (($headers{'transfer-encoding'} // '') =~ /chunked/i) {
+        my $plain = '';
+        while ($resp_body =~ s/^([0-9a-fA-F]+)\r\n//) {
+            my $len = hex $1;
+            last if $len == 0;
+            $plain .= substr($resp_body, 0, $len, '');
+            $resp_body =~ s/^\r\n//;
+        }
+        $resp_body = $plain;
+    }
+
+    return { status => $status // 0, headers => \%headers,
+             body => $resp_body // '', raw => $raw };
+}
+
+
+# POST an upload to uri (default /upload) with an Idempotency-Key.
+sub upload {
+    my ($key, $body, %a) = @_;
+
+    my @headers = defined $key ? ('Idempotency-Key' => $key) : ();
+    push @headers, @{ $a{headers} } if $a{headers};
+
+    return http_request(method => 'POST', uri => $a{uri} // '/upload',
+                        headers => \@headers, body => $body,
+                        chunked => $a{chunked}, hangup => $a{hangup});
+}
+
+
+# Runs $code->($i) in $n processes at once; returns their return values
+# (strings), in order of $i.
+sub parallel {
+    my ($n, $code) = @_;
+    my (%pipes, @out);
+
+    for my $i (0 .. $n - 1) {
+        pipe(my $r, my $w) or die "pipe: $!\n";
+        my $pid = fork // die "fork: $!\n";
+
+        if ($pid == 0) {
+            close $r;
+            my $v = eval { $code->($i) };
+            $v = "died: $@" if $@;
+            print {$w} $v // '';
+            close $w;
+            POSIX::_exit(0);
+        }
+
+        close $w;
+        $pipes{$i} = [$pid, $r];
+    }
+
+    for my $i (0 .. $n - 1) {
+        my ($pid, $r) = @{ $pipes{$i} };
+        local $/;
+        $out[$i] = <$r>;
+        close $r;
+        waitpid $pid, 0;
+    }
+
+    return @out;
+}
+
+
+# A small real video (H.264 in MP4 unless told otherwise), made once per
+# run with ffmpeg and cached; distinct seeds give distinct bytes.
+sub video_file {
+    my (%a) = @_;
+
+    my $seed = $a{seed} // 0;
+    my $ext = $a{ext} // 'mp4';
+    my $dir = "$base/videos";
+    my $file = "$dir/sample-$seed.$ext";
+
+    return $file if -s $file;
+
+    make_path($dir);
+
+    my $text = $a{text} // "SAMPLE $seed";
+    my @cmd = ('ffmpeg', '-loglevel', 'error', '-y', '-f', 'lavfi',
+               '-i', "color=c=black:s=320x240:d=" . ($a{seconds} // 2),
+               '-vf', "drawtext=fontfile=/usr/share/fonts/truetype/dejavu/"
+                      . "DejaVuSans.ttf:text='$text':fontcolor=white:"
+                      . "fontsize=32:x=20:y=100",
+               '-c:v', 'libx264', '-pix_fmt', 'yuv420p', "$file.tmp.$ext");
+
+    system(@cmd) == 0 or die "ffmpeg failed: @cmd\n";
+    rename "$file.tmp.$ext", $file or die "rename $file: $!\n";
+
+    return $file;
+}
+
+
+sub video_bytes {
+    my $file = video_file(@_);
+
+    open my $fh, '<:raw', $file or die "$file: $!\n";
+    local $/;
+    my $bytes = <$fh>;
+    close $fh;
+
+    return $bytes;
+}
+
+
+sub sha256_hex {
+    return Digest::SHA::sha256_hex($_[0]);
+}
+
+
+sub decode_json_body {
+    my ($resp) = @_;
+    return eval { JSON::PP->new->decode($resp->{body}) } // {};
+}
+
+
+# Polls $cond every 50 ms for up to $seconds; returns its last value.
+sub wait_for {
+    my ($seconds, $cond) = @_;
+    my $deadline = time + $seconds;
+    my $v;
+
+    until (($v = $cond->()) || time >= $deadline) {
+        sleep 0.05;
+    }
+
+    return $v;
+}
+
+
+sub _send_all {
+    my ($sock, $data) = @_;
+
+    while (length $data) {
+        my $n = syswrite($sock, $data);
+        die "write: $!\n" unless defined $n;
+        substr($data, 0, $n, '');
+    }
+}
+
+
+1;
