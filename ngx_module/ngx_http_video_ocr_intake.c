@@ -84,7 +84,9 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
 
     rc = ngx_http_video_ocr_key(r, ctx, vlcf);
     if (rc != NGX_OK) {
-        return rc;
+        return ngx_http_video_ocr_send_problem(r, rc,
+                   (char *) ctx->problem_type.data,
+                   (char *) ctx->problem_detail.data, NULL);
     }
 
     vo_options_init(&ctx->options);
@@ -149,7 +151,8 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
 
 /*
  * Finds and parses the Idempotency-Key header.  One header, one key: a
- * request with two keys is ambiguous and refused.
+ * request with two keys is ambiguous and refused.  Returns NGX_OK, or
+ * NGX_HTTP_BAD_REQUEST with the reason recorded for the reply.
  */
 
 static ngx_int_t
@@ -186,9 +189,9 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
         }
 
         if (key != NULL) {
-            return ngx_http_video_ocr_send_problem(r, NGX_HTTP_BAD_REQUEST,
-                       "bad-key",
-                       "send exactly one Idempotency-Key header", NULL);
+            ngx_http_video_ocr_set_problem(r, "bad-key",
+                "send exactly one Idempotency-Key header");
+            return NGX_HTTP_BAD_REQUEST;
         }
 
         key = &h[i];
@@ -199,11 +202,10 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
             return NGX_OK;
         }
 
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_BAD_REQUEST,
-                   "missing-key",
-                   "send an Idempotency-Key header: a unique value (such as "
-                   "a UUID) per upload, the same on every retry of it",
-                   NULL);
+        ngx_http_video_ocr_set_problem(r, "missing-key",
+            "send an Idempotency-Key header: a unique value (such as a "
+            "UUID) per upload, the same on every retry of it");
+        return NGX_HTTP_BAD_REQUEST;
     }
 
     if (vo_key_parse((char *) key->value.data, key->value.len, ctx->key,
@@ -212,8 +214,8 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
     {
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                       "video_ocr: bad Idempotency-Key: %s", err);
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_BAD_REQUEST,
-                                               "bad-key", err, NULL);
+        ngx_http_video_ocr_set_problem(r, "bad-key", err);
+        return NGX_HTTP_BAD_REQUEST;
     }
 
     ctx->has_key = 1;

@@ -125,7 +125,9 @@ ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t status,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    ngx_http_video_ocr_set_problem(r, type, detail);
+    if ((u_char *) detail != ctx->problem_detail.data) {
+        ngx_http_video_ocr_set_problem(r, type, detail);
+    }
 
     ctx->replied = 1;
 
@@ -192,8 +194,19 @@ ngx_http_video_ocr_set_problem(ngx_http_request_t *r, const char *type,
 
     ctx->problem_type.data = (u_char *) type;
     ctx->problem_type.len = ngx_strlen(type);
-    ctx->problem_detail.data = (u_char *) detail;
+
+    /* the detail may live on the caller's stack: keep a copy */
+
     ctx->problem_detail.len = ngx_strlen(detail);
+    ctx->problem_detail.data = ngx_pnalloc(r->pool,
+                                           ctx->problem_detail.len + 1);
+    if (ctx->problem_detail.data == NULL) {
+        ngx_str_set(&ctx->problem_detail, "");
+
+    } else {
+        (void) ngx_cpystrn(ctx->problem_detail.data, (u_char *) detail,
+                           ctx->problem_detail.len + 1);
+    }
 
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 
