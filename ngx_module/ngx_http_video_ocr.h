@@ -168,7 +168,10 @@ ngx_http_video_ocr_ctx_t *ngx_http_video_ocr_get_ctx(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_tenant(ngx_http_request_t *r,
     ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant);
 
-/* posts task to the location's thread pool; resume runs when it is done */
+/*
+ * Posts task to the location's thread pool; resume runs when it is done.
+ * NGX_OK, or an HTTP status with the reason recorded (see refuse).
+ */
 ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
 ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r);
@@ -182,6 +185,7 @@ ngx_int_t ngx_http_video_ocr_send_problem(ngx_http_request_t *r,
     const char *job_id);
 void ngx_http_video_ocr_set_problem(ngx_http_request_t *r, const char *type,
     const char *detail);
+ngx_int_t ngx_http_video_ocr_refuse(ngx_http_request_t *r, ngx_int_t status);
 ngx_int_t ngx_http_video_ocr_retry_after(ngx_http_request_t *r);
 
 

@@ -84,9 +84,7 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
 
     rc = ngx_http_video_ocr_key(r, ctx, vlcf);
     if (rc != NGX_OK) {
-        return ngx_http_video_ocr_send_problem(r, rc,
-                   (char *) ctx->problem_type.data,
-                   (char *) ctx->problem_detail.data, NULL);
+        return ngx_http_video_ocr_refuse(r, rc);
     }
 
     vo_options_init(&ctx->options);
@@ -328,7 +326,7 @@ ngx_http_video_ocr_body_read(ngx_http_request_t *r)
     rc = ngx_http_video_ocr_post_admission(r, ctx);
 
     if (rc != NGX_OK) {
-        ngx_http_finalize_request(r, rc);
+        ngx_http_finalize_request(r, ngx_http_video_ocr_refuse(r, rc));
     }
 }
 

@@ -100,7 +100,7 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
 
     rc = ngx_http_video_ocr_task_post(r, task, ngx_http_video_ocr_status_done);
     if (rc != NGX_OK) {
-        return rc;
+        return ngx_http_video_ocr_refuse(r, rc);
     }
 
     r->main->count++;

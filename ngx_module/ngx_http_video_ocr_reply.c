@@ -176,6 +176,31 @@ ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t status,
 
 
 /*
+ * Sends the refusal recorded with ngx_http_video_ocr_set_problem, or a
+ * plain "internal" problem when none was (an allocation failed, say).
+ */
+
+ngx_int_t
+ngx_http_video_ocr_refuse(ngx_http_request_t *r, ngx_int_t status)
+{
+    ngx_http_video_ocr_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+
+    if (ctx == NULL || ctx->problem_type.len == 0) {
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_INTERNAL_SERVER_ERROR, "internal",
+                   "the request could not be completed", NULL);
+    }
+
+    return ngx_http_video_ocr_send_problem(r, status,
+                                           (char *) ctx->problem_type.data,
+                                           (char *) ctx->problem_detail.data,
+                                           NULL);
+}
+
+
+/*
  * Records why a request is refused, for the problem filter and for
  * $video_ocr_admission ("rejected" unless the outcome was already set).
  */

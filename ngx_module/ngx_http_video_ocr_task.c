@@ -89,10 +89,9 @@ ngx_http_video_ocr_task_post(ngx_http_request_t *r, ngx_thread_task_t *task,
     if (ngx_thread_task_post(vlcf->thread_pool, task) != NGX_OK) {
         /* the queue is full; nginx has logged it */
         ngx_http_video_ocr_retry_after(r);
-        return ngx_http_video_ocr_send_problem(r,
-                   NGX_HTTP_SERVICE_UNAVAILABLE, "busy",
-                   "the server is busy; retry shortly with the same "
-                   "Idempotency-Key", NULL);
+        ngx_http_video_ocr_set_problem(r, "busy",
+                                       "the server is busy; retry shortly");
+        return NGX_HTTP_SERVICE_UNAVAILABLE;
     }
 
     ngx_add_timer(&task->event, NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT);

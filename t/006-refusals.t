@@ -1,0 +1,270 @@
+# Every refusal has a precise status and problem type, and leaves
+# nothing behind: no receipt, no job, no stored file, no temp file.
+
+use Test::Nginx::Socket 'no_plan';
+use POSIX ();
+use VideoOCR::Test;
+use VideoOCR::Blocks;
+
+our $V = video_bytes(seed => 1);
+our $TEXT = "This is a text file, not a video.\n" x 30000;
+our $PNG = "\x89PNG\r\n\x1a\n" . ("\0" x 2000);
+our $BIG = "\0\0\0\x18ftypisom" . ("\x55" x (2 * 1024 * 1024));
+
+our $nothing_left = sub {
+    is(ledger_count('requests'), 0, "no receipt");
+    is(ledger_count('jobs'), 0, "no job");
+    is_deeply([store_files()], [], "no stored file");
+    ok(wait_for(5, sub { !temp_files() }), "no temp file");
+};
+
+# Holds the ledger's write lock from another process for $seconds;
+# returns once the lock is taken.
+sub lock_ledger {
+    my ($seconds) = @_;
+    pipe(my $r, my $w) or die "pipe: $!";
+    my $pid = fork // die "fork: $!";
+    if ($pid == 0) {
+        close $r;
+        my $dbh = DBI->connect('dbi:SQLite:dbname=' . data_dir()
+                               . '/ledger.db', '', '', { RaiseError => 1 });
+        $dbh->do('BEGIN EXCLUSIVE');
+        print {$w} "locked\n";
+        close $w;
+        Time::HiRes::sleep($seconds);
+        $dbh->do('ROLLBACK');
+        POSIX::_exit(0);
+    }
+    close $w;
+    my $ready = <$r>;
+    die "lock helper failed\n" unless $ready && $ready eq "locked\n";
+    return $pid;
+}
+
+no_shuffle();
+run_tests();
+
+__DATA__
+
+=== TEST 1: a text file: 415 not-a-video, refused before the whole body
+--- request eval
+"POST /upload\n$::TEXT"
+--- more_headers
+Idempotency-Key: text
+--- error_code: 415
+--- response_headers
+Content-Type: application/problem+json
+--- response_body_like: "type":"urn:video-ocr:problem:not-a-video","title":"Unsupported Media Type","status":415
+--- ledger_check eval: $::nothing_left
+--- error_log
+upload is not a known video container
+
+
+
+=== TEST 2: a PNG renamed .mp4: 415
+--- request eval
+"POST /upload\n$::PNG"
+--- more_headers
+Idempotency-Key: png
+Content-Type: video/mp4
+--- error_code: 415
+--- response_body_like: not-a-video
+--- ledger_check eval: $::nothing_left
+
+
+
+=== TEST 3: video_ocr_containers: only what the location accepts
+--- config
+    location = /upload {
+        video_ocr_intake;
+        video_ocr_containers webm matroska;
+    }
+--- request eval
+"POST /upload\n$::V"
+--- more_headers
+Idempotency-Key: mp4-not-wanted
+--- error_code: 415
+--- response_body_like: does not accept this container
+--- ledger_check eval: $::nothing_left
+
+
+
+=== TEST 4: over client_max_body_size (Content-Length): 413 problem+json
+--- config
+    location = /upload {
+        video_ocr_intake;
+        client_max_body_size 1m;
+    }
+--- request eval
+"POST /upload\n$::BIG"
+--- more_headers
+Idempotency-Key: too-big
+--- error_code: 413
+--- response_headers
+Content-Type: application/problem+json
+--- response_body_like: "type":"urn:video-ocr:problem:too-large","title":"Content Too Large","status":413
+--- ledger_check eval: $::nothing_left
+--- error_log
+client intended to send too large body
+
+
+
+=== TEST 5: over client_max_body_size (chunked): 413 problem+json
+--- config
+    location = /upload {
+        video_ocr_intake;
+        client_max_body_size 1m;
+    }
+--- request
+GET /upload
+--- error_code: 405
+--- ledger_check eval
+sub {
+    my $resp = upload('too-big-chunked', $::BIG, chunked => 65536);
+    is($resp->{status}, 413, "status 413");
+    is($resp->{headers}{'content-type'}, 'application/problem+json',
+       "problem+json");
+    like($resp->{body}, qr/"type":"urn:video-ocr:problem:too-large"/,
+         "too-large");
+    $::nothing_left->();
+}
+
+
+
+=== TEST 6: an empty body: 400
+--- request
+POST /upload
+--- more_headers
+Idempotency-Key: empty
+--- error_code: 400
+--- response_body_like: "type":"urn:video-ocr:problem:empty-body"
+--- ledger_check eval: $::nothing_left
+
+
+
+=== TEST 7: wrong methods: 405 with Allow
+--- request eval
+["GET /upload", "PUT /upload\n$::V", "POST /jobs/00000000000000000000000000000000\nx"]
+--- more_headers
+Idempotency-Key: method
+--- error_code eval
+[405, 405, 405]
+--- response_headers eval
+["Allow: POST", "Allow: POST", "Allow: GET, HEAD"]
+--- response_body_like eval
+["method-not-allowed", "method-not-allowed", "method-not-allowed"]
+--- ledger_check eval: $::nothing_left
+
+
+
+=== TEST 8: malformed options: 400 bad-options with the reason
+--- request eval
+["POST /upload?fsp=1\n$::V", "POST /upload?fps=0\n$::V", "POST /upload?fps=1e3\n$::V", "POST /upload?fps=1&fps=2\n$::V", "POST /upload?crop=1,2,3\n$::V", "POST /upload?crop=0,0,0,10\n$::V", "POST /upload?lang=ENG\n$::V", "POST /upload?lang=../../etc\n$::V", "POST /upload?lang=%zz\n$::V", "POST /upload?fps\n$::V"]
+--- more_headers
+Idempotency-Key: options
+--- error_code eval
+[(400) x 10]
+--- response_body_like eval
+["unknown option ..fsp", "fps must be", "fps must be", "option ..fps.. is given more than once", "crop must be", "crop must be", "lang must be", "lang must be", "malformed %-escape", "option ..fps.. has no value"]
+--- ledger_check eval: $::nothing_left
+
+
+
+=== TEST 9: the ledger is locked by another process: 503 + Retry-After
+--- http_config
+    video_ocr_ledger $DATA/ledger.db;
+    video_ocr_store $DATA/store;
+    client_body_temp_path $DATA/tmp;
+    video_ocr_busy_timeout 300ms;
+--- request
+GET /jobs/00000000000000000000000000000000
+--- error_code: 404
+--- ledger_check eval
+sub {
+    my $pid = main::lock_ledger(3);
+    my $t0 = Time::HiRes::time();
+    my $resp = upload('locked', $::V);
+    my $took = Time::HiRes::time() - $t0;
+    is($resp->{status}, 503, "status 503");
+    is($resp->{headers}{'retry-after'}, '1', "Retry-After");
+    like($resp->{body}, qr/"type":"urn:video-ocr:problem:busy"/, "busy");
+    cmp_ok($took, '<', 2.5, "answered within the busy timeout, not after "
+                            . "the lock ($took s)");
+    $::nothing_left->();
+    waitpid $pid, 0;
+    my $again = upload('locked', $::V);
+    is($again->{status}, 202, "the same request succeeds once unlocked");
+}
+--- error_log
+video_ocr: ledger busy
+
+
+
+=== TEST 10: the thread pool queue is full: 503 + Retry-After at once
+--- main_config
+    thread_pool tiny threads=1 max_queue=1;
+--- http_config
+    video_ocr_ledger $DATA/ledger.db;
+    video_ocr_store $DATA/store;
+    client_body_temp_path $DATA/tmp;
+    video_ocr_thread_pool tiny;
+    video_ocr_busy_timeout 2s;
+--- request
+GET /jobs/00000000000000000000000000000000
+--- error_code: 404
+--- ledger_check eval
+sub {
+    my $pid = main::lock_ledger(3);
+    my @out = parallel(3, sub {
+        my $i = shift;
+        Time::HiRes::sleep(0.4 * $i);
+        my $t0 = Time::HiRes::time();
+        my $resp = upload("queue-$i", $::V . $i);
+        return CORE::join(' ', $resp->{status},
+                          $resp->{headers}{'retry-after'} // '-',
+                          sprintf('%.1f', Time::HiRes::time() - $t0));
+    });
+    waitpid $pid, 0;
+    like($out[2], qr/^503 1 0\.\d$/,
+         "the third, with one running and one queued: 503 at once")
+        or diag(CORE::join("\n", @out));
+    ok(!grep({ !/^(202|503) / } @out), "the others: 202 or 503 busy")
+        or diag(CORE::join("\n", @out));
+    my $admitted = grep { /^202 / } @out;
+    is(ledger_count('jobs'), $admitted, "a job per 202");
+    is(scalar(() = store_files()), $admitted, "a file per 202");
+    ok(wait_for(5, sub { !temp_files() }), "no temp file");
+}
+--- error_log
+thread pool "tiny" queue overflow
+
+
+
+=== TEST 11: store on another filesystem than the temp files: copied
+--- http_config
+    video_ocr_ledger $DATA/ledger.db;
+    video_ocr_store /dev/shm/video-ocr-test-store;
+    client_body_temp_path $DATA/tmp;
+--- config
+    location = /upload {
+        video_ocr_intake;
+        client_body_in_file_only clean;
+    }
+--- request eval
+"POST /upload\n$::V"
+--- more_headers
+Idempotency-Key: exdev
+--- error_code: 202
+--- ledger_check eval
+sub {
+    my ($job) = ledger_rows("SELECT input_path, input_sha256 FROM jobs");
+    my $file = "/dev/shm/video-ocr-test-store/$job->{input_path}";
+    open my $fh, '<:raw', $file or die "$file: $!";
+    my $bytes = do { local $/; <$fh> };
+    is(sha256_hex($bytes), sha256_hex($::V), "stored byte for byte");
+    ok(wait_for(5, sub { !temp_files() }), "the temp file is gone");
+    File::Path::remove_tree('/dev/shm/video-ocr-test-store');
+}
+--- error_log
+uploads will be copied into the store instead of renamed
+upload copied into the store
