@@ -369,6 +369,10 @@ ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
 
     rb = r->request_body;
 
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "video_ocr admission: job %s, body in %s", ctx->job_id,
+                   rb->temp_file ? "a temp file" : "memory");
+
     if (rb->temp_file) {
         /* the whole body is in the temp file */
         t->temp_fd = rb->temp_file->file.fd;

@@ -27,6 +27,8 @@ static char *ngx_http_video_ocr_ledger(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_video_ocr_store(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static char *ngx_http_video_ocr_durability(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
 static char *ngx_http_video_ocr_endpoint(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
 static char *ngx_http_video_ocr_thread_pool(ngx_conf_t *cf,
@@ -47,13 +49,6 @@ static ngx_int_t ngx_http_video_ocr_variable(ngx_http_request_t *r,
 
 #define NGX_HTTP_VIDEO_OCR_ALL_CONTAINERS                                     \
     (((ngx_uint_t) 1 << VO_CONTAINER_LAST) - 2)
-
-
-static ngx_conf_enum_t  ngx_http_video_ocr_durability[] = {
-    { ngx_string("full"), 1 },
-    { ngx_string("off"), 0 },
-    { ngx_null_string, 0 }
-};
 
 
 static ngx_command_t  ngx_http_video_ocr_commands[] = {
@@ -81,10 +76,10 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
 
     { ngx_string("video_ocr_durability"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
-      ngx_conf_set_enum_slot,
+      ngx_http_video_ocr_durability,
       NGX_HTTP_MAIN_CONF_OFFSET,
-      offsetof(ngx_http_video_ocr_main_conf_t, durable),
-      &ngx_http_video_ocr_durability },
+      0,
+      NULL },
 
     { ngx_string("video_ocr_receipt_ttl"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
@@ -604,6 +599,41 @@ ngx_http_video_ocr_store(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     }
 
     mcf->store = path;
+
+    return NGX_CONF_OK;
+}
+
+
+static char *
+ngx_http_video_ocr_durability(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    ngx_http_video_ocr_main_conf_t *mcf = conf;
+
+    ngx_str_t  *value;
+
+    if (mcf->durable != NGX_CONF_UNSET) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    if (value[1].len == 4 && ngx_strncmp(value[1].data, "full", 4) == 0) {
+        mcf->durable = 1;
+
+    } else if (value[1].len == 3
+               && ngx_strncmp(value[1].data, "off", 3) == 0)
+    {
+        mcf->durable = 0;
+
+    } else {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "invalid value \"%V\" in \"%V\": use \"full\" "
+                           "(fsync every upload and receipt before the "
+                           "reply) or \"off\" (leave it to the OS)",
+                           &value[1], &cmd->name);
+        return NGX_CONF_ERROR;
+    }
 
     return NGX_CONF_OK;
 }

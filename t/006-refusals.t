@@ -268,3 +268,27 @@ sub {
 --- error_log
 uploads will be copied into the store instead of renamed
 upload copied into the store
+
+
+
+=== TEST 12: the ledger cannot be opened at run time: 500, a clear log line
+--- request
+GET /upload
+--- error_code: 405
+--- ledger_check eval
+sub {
+    my $ledger = data_dir() . '/ledger.db';
+    # no thread has opened the ledger yet: replace it by a directory
+    rename $ledger, "$ledger.moved" or die "rename: $!";
+    mkdir $ledger or die "mkdir: $!";
+    my $resp = upload('no-ledger', $::V);
+    is($resp->{status}, 500, "status 500");
+    like($resp->{body}, qr/"type":"urn:video-ocr:problem:internal"/,
+         "problem+json");
+    is_deeply([store_files()], [], "no stored file");
+    ok(wait_for(5, sub { !temp_files() }), "no temp file");
+    rmdir $ledger;
+    rename "$ledger.moved", $ledger;
+}
+--- error_log eval
+qr/\[error\] .*video_ocr: ledger: ledger ".*ledger.db": cannot open: unable to open database file/

@@ -7,6 +7,8 @@ package VideoOCR::Blocks;
 #     new_data_dir) and, unless it has its own http_config or config,
 #     the standard ones below: /upload (intake) and /jobs/ (status);
 #     "$DATA" in main_config, http_config and config is the data dir;
+#   - "--- ledger_setup eval" holds "sub { my ($block) = @_; }" run in
+#     the fresh data dir before nginx starts (to plant a bad ledger, say);
 #   - "--- ledger_check eval" holds "sub { my ($block, $responses) = @_; }"
 #     run after the block's last request, with every response of the block
 #     (decoded JSON bodies and statuses, in order), to assert the ledger
@@ -86,6 +88,9 @@ sub _preprocess {
         $v =~ s/\$DATA\b/$dir/g;
         $block->set_value($section, $v);
     }
+
+    my $setup = $block->can('ledger_setup') && $block->ledger_setup;
+    $setup->($block) if $setup;
 }
 
 

@@ -1,0 +1,62 @@
+# "nginx -t" refuses a ledger directory that nginx's worker processes
+# cannot write.  Test::Nginx runs the workers as root (it writes
+# "user root;" when run as root), so this file drives nginx -t itself,
+# with the workers' user set to nobody.
+
+use strict;
+use warnings;
+
+use File::Temp qw(tempdir);
+use Test::More;
+
+my $nginx = $ENV{TEST_NGINX_BINARY} // '/usr/sbin/nginx';
+my ($module) = split ' ', $ENV{TEST_NGINX_LOAD_MODULES} // '';
+my $dir = tempdir(CLEANUP => 1);
+
+mkdir "$dir/$_" for qw(logs ledger store);
+chmod 0755, $dir;
+chmod 0555, "$dir/ledger";    # nobody (or we, if not root) cannot write
+
+my $user = $> == 0 ? 'user nobody nogroup;' : '';
+
+open my $fh, '>', "$dir/nginx.conf" or die $!;
+print {$fh} <<"CONF";
+load_module $module;
+$user
+error_log $dir/logs/error.log;
+pid $dir/logs/nginx.pid;
+events {}
+http {
+    video_ocr_ledger $dir/ledger/ledger.db;
+    video_ocr_store $dir/store;
+    server {
+        listen 127.0.0.1:1999;
+        location = /upload { video_ocr_intake; }
+    }
+}
+CONF
+close $fh;
+
+my $out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
+
+isnt($? >> 8, 0, "nginx -t fails");
+like($out, qr/\[emerg\] (?:\d+#\d+: )?video_ocr_ledger "\Q$dir\E\/ledger\/ledger.db": "\Q$dir\E\/ledger" \(owner \d+, group \d+, mode 0555\) is not writable by user \S+ \(uid \d+\): the directory must exist and be writable by nginx's worker processes/,
+     "the message names the directory, its owner and mode, and the user")
+    or diag($out);
+ok(!-e "$dir/ledger/ledger.db", "no ledger was created");
+
+chmod 0777, "$dir/ledger";
+$out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
+is($? >> 8, 0, "once the directory is writable, nginx -t passes")
+    or diag($out);
+ok(-e "$dir/ledger/ledger.db", "and the ledger exists");
+
+SKIP: {
+    skip "the ownership hand-over happens only when nginx starts as root", 1
+        unless $> == 0;
+
+    my $uid = (stat "$dir/ledger/ledger.db")[4];
+    is($uid, scalar getpwnam('nobody'), "owned by the workers' user");
+}
+
+done_testing();
