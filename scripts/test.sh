@@ -10,7 +10,18 @@ cd "$(dirname "$0")/.."
 : "${MODULE_SO:=$BUILD/nginx/objs/ngx_http_video_ocr_module.so}"
 : "${WORKER_BIN:=$BUILD/video-ocr-worker}"
 
-export TEST_NGINX_BINARY="$NGINX"
+# Debian's nginx is built with --error-log-path=stderr, so errors at start
+# (the "--- must_die" blocks) would reach only stderr; Test::Nginx looks
+# for them in logs/error.log.  This wrapper points -e there, for the real
+# Test::Nginx::Socket as for t/compat (which passes -e itself).
+mkdir -p "$BUILD"
+cat > "$BUILD/nginx-for-tests" <<WRAPPER
+#!/bin/sh
+exec "$NGINX" -e logs/error.log "\$@"
+WRAPPER
+chmod +x "$BUILD/nginx-for-tests"
+
+export TEST_NGINX_BINARY="$BUILD/nginx-for-tests"
 export TEST_NGINX_LOAD_MODULES="$MODULE_SO"
 export TEST_NGINX_WORKER_BIN="$WORKER_BIN"
 export WORKER_BIN MODULE_SO

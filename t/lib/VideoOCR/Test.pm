@@ -111,8 +111,7 @@ sub _files {
 sub http_request {
     my (%a) = @_;
 
-    my $port = $ENV{TEST_NGINX_SERVER_PORT}
-               // Test::Nginx::Socket::server_port();
+    my $port = Test::Nginx::Socket::server_port();
     my $sock = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
                                      PeerPort => $port, Proto => 'tcp',
                                      Timeout => 5)
