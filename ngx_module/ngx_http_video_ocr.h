@@ -175,6 +175,7 @@ ngx_int_t ngx_http_video_ocr_tenant(ngx_http_request_t *r,
 ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
 ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r);
+void ngx_http_video_ocr_close_ledgers(void);
 
 ngx_int_t ngx_http_video_ocr_send_json(ngx_http_request_t *r,
     ngx_uint_t status, u_char *body, size_t len);

@@ -22,6 +22,7 @@ static void *ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf);
 static char *ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent,
     void *child);
 static ngx_int_t ngx_http_video_ocr_init_module(ngx_cycle_t *cycle);
+static void ngx_http_video_ocr_exit_process(ngx_cycle_t *cycle);
 
 static char *ngx_http_video_ocr_ledger(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
@@ -180,7 +181,7 @@ ngx_module_t  ngx_http_video_ocr_module = {
     NULL,                                  /* init process */
     NULL,                                  /* init thread */
     NULL,                                  /* exit thread */
-    NULL,                                  /* exit process */
+    ngx_http_video_ocr_exit_process,       /* exit process */
     NULL,                                  /* exit master */
     NGX_MODULE_V1_PADDING
 };
@@ -967,4 +968,16 @@ ngx_http_video_ocr_init_module(ngx_cycle_t *cycle)
     }
 
     return NGX_OK;
+}
+
+
+/*
+ * nginx calls the thread pool module's exit hook, which stops the pools,
+ * before this one: the threads' ledger connections are idle now.
+ */
+
+static void
+ngx_http_video_ocr_exit_process(ngx_cycle_t *cycle)
+{
+    ngx_http_video_ocr_close_ledgers();
 }

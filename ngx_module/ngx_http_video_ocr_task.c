@@ -13,8 +13,11 @@
  *               handler or, if the request was terminated meanwhile,
  *               nginx's finalizer.
  *
- * Each thread keeps its own ledger connection (thread-specific data),
- * opened on its first task and closed when the thread exits.
+ * Each thread keeps its own ledger connection, opened on its first task.
+ * The connections are closed by the worker process's exit hook, not by a
+ * thread-exit destructor: nginx lets the process go on (and unload this
+ * module) as soon as its threads have been told to exit, so code of ours
+ * running in an exiting thread could run in unmapped memory.
  */
 
 
@@ -30,13 +33,21 @@ static void ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t);
 static vo_ledger_t *ngx_http_video_ocr_thread_ledger(
     ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_ledger_key_create(void);
-static void ngx_http_video_ocr_ledger_destroy(void *data);
 
 
-static pthread_once_t  ngx_http_video_ocr_ledger_once = PTHREAD_ONCE_INIT;
-static pthread_key_t   ngx_http_video_ocr_ledger_key;
-static int             ngx_http_video_ocr_ledger_key_rc = -1;
+typedef struct ngx_http_video_ocr_conn_s  ngx_http_video_ocr_conn_t;
+
+struct ngx_http_video_ocr_conn_s {
+    vo_ledger_t                *ledger;
+    ngx_http_video_ocr_conn_t  *next;
+};
+
+
+/* this thread's connection, and every thread's, for the exit hook */
+static __thread vo_ledger_t       *ngx_http_video_ocr_ledger;
+static ngx_http_video_ocr_conn_t  *ngx_http_video_ocr_conns;
+static pthread_mutex_t             ngx_http_video_ocr_conns_mutex =
+    PTHREAD_MUTEX_INITIALIZER;
 
 
 ngx_thread_task_t *
@@ -276,53 +287,62 @@ ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t)
 static vo_ledger_t *
 ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
 {
-    vo_ledger_t  *l;
+    vo_ledger_t                *l;
+    ngx_http_video_ocr_conn_t  *conn;
 
-    (void) pthread_once(&ngx_http_video_ocr_ledger_once,
-                        ngx_http_video_ocr_ledger_key_create);
-
-    if (ngx_http_video_ocr_ledger_key_rc != 0) {
-        t->ledger_rc = VO_LEDGER_ERROR;
-        snprintf(t->err, sizeof(t->err), "pthread_key_create() failed");
-        return NULL;
+    if (ngx_http_video_ocr_ledger != NULL) {
+        return ngx_http_video_ocr_ledger;
     }
 
-    l = pthread_getspecific(ngx_http_video_ocr_ledger_key);
-    if (l != NULL) {
-        return l;
+    conn = malloc(sizeof(ngx_http_video_ocr_conn_t));
+    if (conn == NULL) {
+        t->ledger_rc = VO_LEDGER_ERROR;
+        snprintf(t->err, sizeof(t->err), "ledger connection: out of memory");
+        return NULL;
     }
 
     t->ledger_rc = vo_ledger_open((char *) t->mcf->ledger.data,
                                   &t->mcf->ledger_conf, &l, t->err,
                                   sizeof(t->err));
     if (t->ledger_rc != VO_LEDGER_OK) {
+        free(conn);
         return NULL;
     }
 
-    if (pthread_setspecific(ngx_http_video_ocr_ledger_key, l) != 0) {
-        vo_ledger_close(l);
-        t->ledger_rc = VO_LEDGER_ERROR;
-        snprintf(t->err, sizeof(t->err), "pthread_setspecific() failed");
-        return NULL;
-    }
+    conn->ledger = l;
+
+    (void) pthread_mutex_lock(&ngx_http_video_ocr_conns_mutex);
+    conn->next = ngx_http_video_ocr_conns;
+    ngx_http_video_ocr_conns = conn;
+    (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
+
+    ngx_http_video_ocr_ledger = l;
 
     return l;
 }
 
 
-static void
-ngx_http_video_ocr_ledger_key_create(void)
+/* Back in the event loop, at worker process exit. */
+
+void
+ngx_http_video_ocr_close_ledgers(void)
 {
-    ngx_http_video_ocr_ledger_key_rc =
-        pthread_key_create(&ngx_http_video_ocr_ledger_key,
-                           ngx_http_video_ocr_ledger_destroy);
-}
+    ngx_http_video_ocr_conn_t  *conn, *next;
 
+    /*
+     * runs after the thread pools were destroyed: no thread uses a
+     * connection any more, and the last close checkpoints the WAL
+     */
 
-/* runs when a thread-pool thread exits: closes its connection */
+    (void) pthread_mutex_lock(&ngx_http_video_ocr_conns_mutex);
 
-static void
-ngx_http_video_ocr_ledger_destroy(void *data)
-{
-    vo_ledger_close(data);
+    for (conn = ngx_http_video_ocr_conns; conn; conn = next) {
+        next = conn->next;
+        vo_ledger_close(conn->ledger);
+        free(conn);
+    }
+
+    ngx_http_video_ocr_conns = NULL;
+
+    (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
 }

@@ -1,0 +1,304 @@
+package VideoOCR::Stack;
+
+# The whole product on one machine for the worker suites: the real nginx
+# with the module on a private port and directory, and a real
+# "video-ocr-worker run" pool on the same ledger and store.  Everything
+# started here is stopped when the object goes away, whatever happens.
+#
+#   my $s = VideoOCR::Stack->new(workers => 2, worker_args => [...]);
+#   my $r = $s->upload('key', $bytes, args => 'fps=1');
+#   $s->wait_state($job_id, 'done', 60);
+#   my @rows = $s->rows('SELECT ...');
+
+use strict;
+use warnings;
+
+use Cwd qw(abs_path);
+use DBI;
+use DBD::SQLite::Constants qw(:file_open);
+use File::Temp qw(tempdir);
+use IO::Socket::INET;
+use JSON::PP;
+use POSIX qw(WNOHANG);
+use Time::HiRes qw(sleep time);
+
+my $serial = 0;
+
+
+sub new {
+    my ($class, %a) = @_;
+
+    my $self = bless {
+        nginx   => $ENV{NGINX} // '/usr/sbin/nginx',
+        module  => (split ' ', $ENV{TEST_NGINX_LOAD_MODULES}
+                               // $ENV{MODULE_SO} // '')[0],
+        worker  => $ENV{WORKER_BIN} // abs_path('build/video-ocr-worker'),
+        dir     => tempdir('video-ocr-stack-XXXXXX', TMPDIR => 1,
+                           CLEANUP => !$ENV{VIDEO_OCR_KEEP}),
+        port    => $a{port} // 19000 + ($$ % 500) * 2 + $serial++,
+        workers => $a{workers} // 2,
+        wargs   => $a{worker_args} // [],
+    }, $class;
+
+    my $d = $self->{dir};
+    mkdir "$d/$_" for qw(logs data store);
+    chmod 0777, $d, "$d/data", "$d/store";
+
+    $self->write_conf($a{http_config} // '');
+    $self->start_nginx;
+    $self->start_worker unless $a{no_worker};
+
+    return $self;
+}
+
+
+sub dir    { $_[0]{dir} }
+sub ledger { "$_[0]{dir}/data/ledger.db" }
+sub store  { "$_[0]{dir}/store" }
+sub port   { $_[0]{port} }
+
+
+sub write_conf {
+    my ($self, $extra) = @_;
+    my $d = $self->{dir};
+
+    # as root, nginx's workers run as nobody: the directories are 0777
+    open my $fh, '>', "$d/nginx.conf" or die "$d/nginx.conf: $!";
+    print {$fh} <<"CONF";
+load_module $self->{module};
+worker_processes 2;
+error_log $d/logs/error.log info;
+pid $d/logs/nginx.pid;
+events { worker_connections 256; }
+http {
+    access_log $d/logs/access.log;
+    video_ocr_ledger $d/data/ledger.db;
+    video_ocr_store $d/store;
+    client_body_temp_path $d/store/.incoming;
+    $extra
+    server {
+        listen 127.0.0.1:$self->{port};
+        location = /upload {
+            video_ocr_intake;
+            client_max_body_size 256m;
+        }
+        location /jobs/ {
+            video_ocr_jobs;
+        }
+    }
+}
+CONF
+    close $fh;
+}
+
+
+sub start_nginx {
+    my ($self) = @_;
+    my $d = $self->{dir};
+
+    my $out = `$self->{nginx} -p $d -c $d/nginx.conf 2>&1`;
+    die "nginx did not start: $out\n" if $?;
+
+    for (1 .. 100) {
+        return if -s "$d/logs/nginx.pid";
+        sleep 0.05;
+    }
+
+    die "nginx wrote no pid file\n";
+}
+
+
+sub nginx_pid {
+    my ($self) = @_;
+    open my $fh, '<', "$self->{dir}/logs/nginx.pid" or return;
+    my $pid = <$fh>;
+    chomp $pid if defined $pid;
+    return $pid;
+}
+
+
+# "video-ocr-worker run" in the background, its log in logs/worker.log.
+sub start_worker {
+    my ($self, @extra) = @_;
+    my $d = $self->{dir};
+
+    my $pid = fork // die "fork: $!\n";
+
+    if ($pid == 0) {
+        open STDOUT, '>>', "$d/logs/worker.out" or die $!;
+        open STDERR, '>>', "$d/logs/worker.log" or die $!;
+        exec $self->{worker}, 'run', '--ledger', "$d/data/ledger.db",
+             '--store', "$d/store", '--workers', $self->{workers},
+             '--poll', '100ms', @{ $self->{wargs} }, @extra
+            or POSIX::_exit(127);
+    }
+
+    $self->{worker_pid} = $pid;
+
+    return $pid;
+}
+
+
+sub worker_pid { $_[0]{worker_pid} }
+
+
+# The children of the supervisor, by slot, read from its log.
+sub children {
+    my ($self) = @_;
+    my %slot;
+
+    for ($self->worker_log) {
+        $slot{$1} = $2 while /supervisor: slot (\d+): started child (\d+)/g;
+    }
+
+    return %slot;
+}
+
+
+sub worker_log {
+    my ($self) = @_;
+    open my $fh, '<', "$self->{dir}/logs/worker.log" or return '';
+    local $/;
+    return <$fh> // '';
+}
+
+
+# Stops the supervisor with SIGTERM and returns its exit status.
+sub stop_worker {
+    my ($self, $timeout) = @_;
+    my $pid = delete $self->{worker_pid} or return;
+
+    kill 'TERM', $pid;
+
+    my $deadline = time + ($timeout // 30);
+    while (time < $deadline) {
+        my $r = waitpid $pid, WNOHANG;
+        return $? if $r == $pid;
+        sleep 0.05;
+    }
+
+    kill 'KILL', $pid;
+    waitpid $pid, 0;
+    return -1;
+}
+
+
+sub stop_nginx {
+    my ($self) = @_;
+    my $pid = $self->nginx_pid or return;
+
+    kill 'QUIT', $pid;
+
+    for (1 .. 200) {
+        return unless kill 0, $pid;
+        sleep 0.05;
+    }
+
+    kill 'KILL', $pid;
+}
+
+
+sub DESTROY {
+    my ($self) = @_;
+    local ($?, $@);
+    $self->stop_worker(5);
+    $self->stop_nginx;
+}
+
+
+sub http {
+    my ($self, %a) = @_;
+    return _request($self->{port}, %a);
+}
+
+
+sub upload {
+    my ($self, $key, $body, %a) = @_;
+    my $uri = '/upload' . (defined $a{args} ? "?$a{args}" : '');
+    return $self->http(method => 'POST', uri => $uri,
+                       headers => ['Idempotency-Key' => $key],
+                       body => $body);
+}
+
+
+sub status {
+    my ($self, $job, $format) = @_;
+    my $r = $self->http(uri => "/jobs/$job"
+                               . ($format ? "?format=$format" : ''));
+    return $format ? $r : (eval { decode_json($r->{body}) } // {});
+}
+
+
+# Waits until the job is in one of the states (a regexp), returns its
+# status document, or the last one seen on timeout.
+sub wait_state {
+    my ($self, $job, $states, $seconds) = @_;
+    my $deadline = time + ($seconds // 60);
+    my $s = {};
+
+    while (time < $deadline) {
+        $s = $self->status($job);
+        return $s if ($s->{state} // '') =~ /^(?:$states)$/;
+        sleep 0.1;
+    }
+
+    return $s;
+}
+
+
+sub rows {
+    my ($self, $sql, @bind) = @_;
+    my $dbh = DBI->connect('dbi:SQLite:dbname=' . $self->ledger, '', '',
+                           { RaiseError => 1, PrintError => 0,
+                             sqlite_open_flags => SQLITE_OPEN_READONLY });
+    $dbh->sqlite_busy_timeout(5000);
+    my $rows = $dbh->selectall_arrayref($sql, { Slice => {} }, @bind);
+    $dbh->disconnect;
+    return @$rows;
+}
+
+
+sub _request {
+    my ($port, %a) = @_;
+
+    my $sock = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
+                                     PeerPort => $port, Proto => 'tcp',
+                                     Timeout => 5)
+        or die "connect to 127.0.0.1:$port: $!\n";
+
+    my $body = $a{body};
+    my @h = @{ $a{headers} // [] };
+    my $req = ($a{method} // 'GET') . " $a{uri} HTTP/1.1\r\nHost: localhost"
+              . "\r\nConnection: close\r\n";
+
+    while (my ($k, $v) = splice(@h, 0, 2)) {
+        $req .= "$k: $v\r\n";
+    }
+
+    $req .= defined $body ? 'Content-Length: ' . length($body)
+                            . "\r\n\r\n$body"
+                          : "\r\n";
+
+    while (length $req) {
+        my $n = syswrite($sock, $req) // die "write: $!\n";
+        substr($req, 0, $n, '');
+    }
+
+    my $raw = '';
+    while (sysread($sock, my $buf, 65536)) {
+        $raw .= $buf;
+    }
+    close $sock;
+
+    my ($head, $resp) = split /\r\n\r\n/, $raw, 2;
+    my ($line, @lines) = split /\r\n/, $head // '';
+    my ($status) = ($line // '') =~ /^HTTP\/1\.\d (\d+)/;
+    my %headers = map { my ($k, $v) = split /:\s*/, $_, 2; (lc $k, $v) }
+                  @lines;
+
+    return { status => $status // 0, headers => \%headers,
+             body => $resp // '' };
+}
+
+
+1;
