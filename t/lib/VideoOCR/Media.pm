@@ -1,0 +1,273 @@
+package VideoOCR::Media;
+
+# Test videos with known burned-in text, made at test time with ffmpeg's
+# drawtext, and the measures the worker suite uses on what comes back.
+#
+#   my $dir  = VideoOCR::Media::tmpdir();
+#   my $file = make_video(path => "$dir/a.mp4", duration => 4,
+#       background => 'solid', spans => [
+#           { start => 0.5, end => 2.5, text => 'Hello there' },
+#           { start => 2.7, end => 4,   text => 'Good bye', font => 'DejaVuSerif' },
+#       ]);
+#   my $r = run_worker('ocr', $file, '--format', 'json');
+#   is $r->{rc}, 0;  my $res = $r->{json};
+#
+# Character error rate: cer($got, $want) is the Levenshtein distance (in
+# characters, after decoding UTF-8) between normalise($got) and
+# normalise($want), divided by the length of normalise($want).
+# normalise() maps the typographic quotes and dashes Tesseract likes to
+# print to their ASCII forms, turns every run of white space (line breaks
+# included) into one space and trims the ends.  Case and punctuation are
+# kept: they are part of what a subtitle says.
+
+use strict;
+use warnings;
+use utf8;
+
+use Exporter 'import';
+use File::Temp ();
+use JSON::PP ();
+use POSIX ();
+use Encode ();
+
+our @EXPORT_OK = qw(tmpdir make_video make_audio_only run_worker worker_bin
+    normalise cer levenshtein font_path match_spans ffprobe_json);
+
+my %FONTS = (
+    DejaVuSans      => '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
+    DejaVuSerif     => '/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf',
+    DejaVuSansMono  => '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf',
+    DejaVuSansBold  => '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf',
+    LiberationSans  =>
+        '/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf',
+    LiberationSerif =>
+        '/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf',
+    LiberationMono  =>
+        '/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf',
+);
+
+sub font_path {
+    my ($name) = @_;
+    my $p = $FONTS{$name} or die "unknown font $name";
+    -r $p or die "font $name not installed at $p";
+    return $p;
+}
+
+sub worker_bin {
+    return $ENV{WORKER_BIN} || 'build/video-ocr-worker';
+}
+
+my @KEEP;    # temp dirs live as long as the test
+
+sub tmpdir {
+    my $d = File::Temp->newdir('vocr-XXXXXX', TMPDIR => 1,
+        CLEANUP => !$ENV{VOCR_KEEP});
+    push @KEEP, $d;
+    return $d->dirname;
+}
+
+# The backgrounds, as lavfi sources for a given size, rate and duration.
+sub _background {
+    my ($bg, $size, $rate, $dur) = @_;
+    my $common = "s=$size:r=$rate:d=$dur";
+    return {
+        solid  => "color=c=0x203050:$common",
+        light  => "color=c=0xe8e4d8:$common",
+        mid    => "color=c=0x8c8c8c:$common",
+        noise  => "color=c=0x707070:$common,noise=alls=40:allf=t+u",
+        moving => "gradients=$common:speed=0.05:c0=0x3060a0:c1=0xa0a0a0"
+                  . ":c2=0x404040:c3=0x806040:n=4",
+        bars   => "smptebars=$common",
+        black  => "color=c=black:$common",
+    }->{$bg} // die "unknown background $bg";
+}
+
+# make_video(path => ..., spans => [...], ...): see the top of the file.
+# Span keys: start, end (seconds; visible for frames with start <= t <=
+# end), text, font (default DejaVuSans), size (default 28), style
+# (outline: color, default white, with a black border, the default; box:
+# white on a
+# translucent black box; plain: the given color, default black), color,
+# y (bottom, the default, or top, or a number of pixels).
+sub make_video {
+    my %a = @_;
+    my $path  = $a{path} or die 'path';
+    my $size  = $a{size} // '640x360';
+    my $rate  = $a{rate} // 25;
+    my $dur   = $a{duration} // 4;
+    my $bg    = $a{background} // 'solid';
+    my $codec = $a{codec} // 'libx264';
+    my $dir   = $a{dir} // tmpdir();
+
+    my @filters;
+    my $n = 0;
+    for my $s (@{ $a{spans} // [] }) {
+        my $tf = "$dir/span" . $n++ . '-' . int(rand(1e9)) . '.txt';
+        open my $fh, '>:encoding(UTF-8)', $tf or die "$tf: $!";
+        print {$fh} $s->{text};
+        close $fh;
+
+        my $font  = font_path($s->{font} // 'DejaVuSans');
+        my $fsize = $s->{size} // 28;
+        my $style = $s->{style} // 'outline';
+        my $y     = $s->{y} // 'bottom';
+        $y = $y eq 'bottom' ? 'h-th-24' : $y eq 'top' ? '24' : $y;
+
+        my $look = $style eq 'outline'
+            ? 'fontcolor=' . ($s->{color} // 'white')
+              . ':borderw=2:bordercolor=black'
+            : $style eq 'box'
+            ? 'fontcolor=white:box=1:boxcolor=black@0.75:boxborderw=8'
+            : 'fontcolor=' . ($s->{color} // 'black');
+
+        push @filters, "drawtext=fontfile=$font:textfile=$tf:"
+            . "expansion=none:fontsize=$fsize:$look:"
+            . "x=(w-tw)/2:y=$y:"
+            . "enable='between(t,$s->{start},$s->{end})'";
+    }
+    push @filters, 'format=yuv420p';
+
+    my @codec = $codec eq 'libx264'
+        ? ('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20')
+        : $codec eq 'libvpx-vp9'
+        ? ('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8',
+           '-b:v', '0', '-crf', '32', '-row-mt', '1')
+        : $codec eq 'mpeg4'
+        ? ('-c:v', 'mpeg4', '-q:v', '3')
+        : ('-c:v', $codec);
+
+    my @cmd = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error',
+        '-y', '-f', 'lavfi', '-i', _background($bg, $size, $rate, $dur),
+        @{ $a{audio} ? ['-f', 'lavfi', '-i',
+                        "sine=frequency=440:duration=$dur"] : [] },
+        '-vf', join(',', @filters), @codec,
+        @{ $a{audio} ? ['-c:a', $a{audio_codec} // 'aac', '-shortest'] : [] },
+        @{ $a{extra} // [] }, $path);
+
+    system(@cmd) == 0 or die "ffmpeg failed ($?): @cmd";
+    return $path;
+}
+
+sub make_audio_only {
+    my %a = @_;
+    my $path = $a{path} or die 'path';
+    my $dur  = $a{duration} // 2;
+    my @cmd = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error',
+        '-y', '-f', 'lavfi', '-i', "sine=frequency=440:duration=$dur",
+        '-c:a', $a{codec} // 'aac', @{ $a{extra} // [] }, $path);
+    system(@cmd) == 0 or die "ffmpeg failed ($?): @cmd";
+    return $path;
+}
+
+sub ffprobe_json {
+    my ($path) = @_;
+    my $out = qx(ffprobe -v error -of json -show_streams -show_format '$path');
+    return JSON::PP->new->decode($out);
+}
+
+# run_worker(ARGS...): runs the worker binary, returns
+# { rc, signal, stdout, stderr, json (stdout decoded when it is JSON) }.
+sub run_worker {
+    my @args = @_;
+    my $dir = tmpdir();
+    my ($out, $err) = ("$dir/stdout", "$dir/stderr");
+
+    my $pid = fork // die "fork: $!";
+    if ($pid == 0) {
+        open STDOUT, '>', $out or POSIX::_exit(127);
+        open STDERR, '>', $err or POSIX::_exit(127);
+        exec worker_bin(), @args or POSIX::_exit(127);
+    }
+    waitpid $pid, 0;
+    my $status = $?;
+
+    my %r = (
+        rc     => $status >> 8,
+        signal => $status & 127,
+        stdout => _slurp($out),
+        stderr => _slurp($err),
+    );
+    if ($r{stdout} =~ /^\s*\{/) {
+        $r{json} = eval { JSON::PP->new->utf8->decode($r{stdout}) };
+    }
+    return \%r;
+}
+
+sub _slurp {
+    my ($f) = @_;
+    open my $fh, '<:raw', $f or return '';
+    local $/;
+    my $s = <$fh>;
+    return $s // '';
+}
+
+sub normalise {
+    my ($s) = @_;
+    $s = Encode::decode('UTF-8', $s) unless utf8::is_utf8($s);
+    $s =~ s/[\x{2018}\x{2019}\x{201A}\x{2032}]/'/g;
+    $s =~ s/[\x{201C}\x{201D}\x{201E}\x{2033}]/"/g;
+    $s =~ s/[\x{2010}-\x{2014}\x{2212}]/-/g;
+    $s =~ s/\s+/ /g;
+    $s =~ s/^ //;
+    $s =~ s/ $//;
+    return $s;
+}
+
+sub levenshtein {
+    my ($a, $b) = @_;
+    my @a = split //, $a;
+    my @b = split //, $b;
+    my @prev = (0 .. @b);
+    for my $i (1 .. @a) {
+        my @cur = ($i);
+        for my $j (1 .. @b) {
+            my $sub = $prev[$j - 1] + ($a[$i - 1] eq $b[$j - 1] ? 0 : 1);
+            my $del = $prev[$j] + 1;
+            my $ins = $cur[$j - 1] + 1;
+            my $m = $sub < $del ? $sub : $del;
+            push @cur, $m < $ins ? $m : $ins;
+        }
+        @prev = @cur;
+    }
+    return $prev[-1];
+}
+
+sub cer {
+    my ($got, $want) = @_;
+    my ($g, $w) = (normalise($got // ''), normalise($want));
+    return 0 if length($w) == 0 && length($g) == 0;
+    return 1 if length($w) == 0;
+    return levenshtein($g, $w) / length($w);
+}
+
+# match_spans($segments, $spans): for each truth span, the segment that
+# overlaps it most (or undef).  Returns a list of
+# { span, segment, cer, dstart, dend } and, as a second value, the
+# segments that match no span (false positives).
+sub match_spans {
+    my ($segs, $spans) = @_;
+    my (@out, %used);
+    for my $s (@$spans) {
+        my ($best, $bi, $bo) = (undef, -1, 0);
+        for my $i (0 .. $#$segs) {
+            my $g = $segs->[$i];
+            my $o = _min($g->{end}, $s->{end}) - _max($g->{start}, $s->{start});
+            if ($o > $bo) { ($best, $bi, $bo) = ($g, $i, $o) }
+        }
+        $used{$bi} = 1 if $best;
+        push @out, {
+            span    => $s,
+            segment => $best,
+            cer     => $best ? cer($best->{text}, $s->{text}) : 1,
+            dstart  => $best ? abs($best->{start} - $s->{start}) : undef,
+            dend    => $best ? abs($best->{end} - $s->{end}) : undef,
+        };
+    }
+    my @extra = map { $segs->[$_] } grep { !$used{$_} } 0 .. $#$segs;
+    return (\@out, \@extra);
+}
+
+sub _min { $_[0] < $_[1] ? $_[0] : $_[1] }
+sub _max { $_[0] > $_[1] ? $_[0] : $_[1] }
+
+1;

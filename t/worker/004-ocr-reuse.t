@@ -1,0 +1,69 @@
+# A frame near-identical to the last OCR'd one is not OCR'd again: it
+# takes that frame's text and records where it came from.  Counted with
+# the result's ocr_calls / frames_reused and the per-frame reused_from.
+
+use strict;
+use warnings;
+use lib 't/lib';
+
+use Test::More;
+use VideoOCR::Media qw(run_worker worker_bin tmpdir make_video cer);
+
+-x worker_bin() or BAIL_OUT('no worker binary at ' . worker_bin());
+
+my $dir = tmpdir();
+
+# fps 2 over 6 s: 12 frames.  Frames 0-5 (t = 0 .. 2.5) show A, frame 6
+# (t = 3.0) nothing, frames 7-11 (t = 3.5 .. 5.5) B: three pictures, so
+# three OCR calls and nine reused frames, on a still background, under
+# heavy film grain (every pixel changes in every frame), and after
+# VP9 and MPEG-4 compression.
+my @spans = (
+    { start => 0,   end => 2.7, text => 'The first subtitle' },
+    { start => 3.3, end => 6,   text => 'And then the second' },
+);
+
+for my $v (['solid', 'libx264', 'mp4'], ['noise', 'libvpx-vp9', 'webm'],
+           ['noise', 'mpeg4', 'avi'])
+{
+    my ($bg, $codec, $ext) = @$v;
+    my $name = "$bg-$codec.$ext";
+    my $file = make_video(path => "$dir/$name", duration => 6,
+        background => $bg, codec => $codec, spans => \@spans, dir => $dir);
+
+    my $r = run_worker('ocr', $file, '--fps', '2', '--frames', '--stats');
+    is $r->{rc}, 0, "$name: exit 0" or diag $r->{stderr};
+    my $res = $r->{json};
+    my $f = $res->{frames};
+
+    is $res->{frames_planned}, 12, "$name: 12 frames planned";
+    is $res->{ocr_calls}, 3, "$name: 3 OCR calls for 3 distinct pictures";
+    is $res->{frames_reused}, 9, "$name: 9 frames reused";
+    my ($calls) = $r->{stderr} =~ /"ocr_calls":(\d+)/;
+    is $calls, 3, "$name: the run made 3 calls to Tesseract";
+
+    is_deeply [ map { $_->{reused_from} } @$f ],
+        [undef, 0, 0, 0, 0, 0, undef, undef, 7, 7, 7, 7],
+        "$name: reused_from points at the frame read";
+    for my $x (@$f) {
+        next unless defined $x->{reused_from};
+        is $x->{text}, $f->[$x->{reused_from}]{text},
+            "$name: frame $x->{index} has the text of $x->{reused_from}";
+    }
+
+    is scalar(@{ $res->{segments} }), 2, "$name: two segments";
+    cmp_ok cer($res->{segments}[$_]{text}, $spans[$_]{text}), '<=', 0.05,
+        "$name: segment $_ text" for 0 .. 1;
+}
+
+# a moving background changes every frame: nothing may be reused, and
+# the text still comes out right
+my $file = make_video(path => "$dir/moving.mp4", duration => 3,
+    background => 'moving', spans => [$spans[0]], dir => $dir);
+my $r = run_worker('ocr', $file, '--fps', '2');
+is $r->{rc}, 0, 'moving: exit 0';
+is $r->{json}{frames_reused}, 0, 'moving: no frame reused';
+is $r->{json}{ocr_calls}, 6, 'moving: every frame OCR\'d';
+is scalar(@{ $r->{json}{segments} }), 1, 'moving: one segment';
+
+done_testing;

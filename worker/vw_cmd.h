@@ -1,0 +1,42 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The subcommands of video-ocr-worker.  Each takes the arguments after
+ * its name (argv[0] is the subcommand's name) and returns the process
+ * exit code; vw_main.c dispatches to them.
+ */
+
+#ifndef _VW_CMD_H_INCLUDED_
+#define _VW_CMD_H_INCLUDED_
+
+
+#include <stdio.h>
+
+#include "vw_core.h"
+
+
+/* Exit codes (sysexits.h values). */
+#define VW_EXIT_OK         0
+#define VW_EXIT_USAGE      64    /* bad flag or value */
+#define VW_EXIT_REJECTED   65    /* invalid input: do not retry */
+#define VW_EXIT_FAILED     70    /* internal or transient error */
+#define VW_EXIT_CONFIG     78    /* configuration: the pool must not
+                                    respawn a child that exits so */
+
+#define VW_PROG            "video-ocr-worker"
+
+
+/* ocr FILE [options]: the pipeline on one file, the result on stdout. */
+int vw_cmd_ocr(int argc, char **argv);
+
+/* run --ledger FILE --store DIR [options]: the supervised worker pool;
+ * child: one of its children, exec'd by run (vw_run.c). */
+int vw_cmd_run(int argc, char **argv);
+int vw_cmd_child(int argc, char **argv);
+
+/* Prints "video-ocr-worker: <status>: <code>: <message>" and returns the
+ * exit code for err. */
+int vw_cmd_report(const vw_err_t *err);
+
+
+#endif /* _VW_CMD_H_INCLUDED_ */

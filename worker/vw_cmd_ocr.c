@@ -1,0 +1,534 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * video-ocr-worker ocr FILE [options]: the pipeline on one file without a
+ * ledger.  The frame results are kept in memory by the same hooks a
+ * worker child implements with ledger rows, and the result is written
+ * by the same function that makes the job status endpoint's result.
+ *
+ * --debug-resume-at N (not in --help) drives the resumption hooks from
+ * the command line: a first run stops after N frames (as a child whose
+ * lease was lost), a second run is told those frames are known and does
+ * the rest.  --stats then shows what each run did.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vw_cmd.h"
+#include "vw_media.h"
+#include "vw_output.h"
+#include "vw_pipeline.h"
+
+
+typedef struct {
+    vw_frame_result_t  *frames;
+    size_t              n;
+    size_t              cap;
+    int64_t            *pos;          /* frame index -> frames[] slot */
+    uint32_t            npos;
+    uint32_t            stop_after;   /* 0: never */
+    uint32_t            done;         /* frame_done calls in this run */
+    int                 know;         /* answer frame_known */
+} vw_ocr_mem_t;
+
+
+static const char  vw_ocr_usage[] =
+    "usage: " VW_PROG " ocr FILE [options]\n"
+    "\n"
+    "Reads the text burned into a video and prints it with its times.\n"
+    "\n"
+    "  --fps F               frames sampled per second, 0.01 to 60 "
+    "(default 1)\n"
+    "  --lang L              Tesseract languages, e.g. eng or eng+deu "
+    "(default eng)\n"
+    "  --crop x,y,w,h        read only this rectangle, in pixels of the "
+    "picture\n"
+    "  --format F            json (default), vtt, srt or txt\n"
+    "  --frames              json: add every frame's result\n"
+    "  --max-duration S      refuse videos longer than S seconds "
+    "(default 10800)\n"
+    "  --max-pixels N        refuse pictures of more than N pixels "
+    "(default 8294400)\n"
+    "  --max-frames N        refuse plans of more than N frames "
+    "(default 20000)\n"
+    "  --frame-timeout-ms N  give up on one frame's OCR after N ms, 0 = "
+    "never\n"
+    "                        (default 10000)\n"
+    "  --threads N           decoder threads (default 1)\n"
+    "  --stats               print what the run did as JSON on stderr\n"
+    "  --verbose             let FFmpeg print its warnings on stderr\n"
+    "  -h, --help            this text\n"
+    "\n"
+    "Exit status: 0 done, 64 usage error, 65 the video is rejected "
+    "(the reason\nis on stderr), 70 internal or transient error.\n";
+
+
+static const char  *vw_ocr_value_flags[] = {
+    "--fps", "--lang", "--crop", "--format", "--max-duration",
+    "--max-pixels", "--max-frames", "--frame-timeout-ms", "--threads",
+    "--debug-resume-at", NULL
+};
+
+
+static int vw_ocr_usage_error(const char *fmt, const char *a,
+    const char *b);
+static int vw_ocr_number(const char *flag, const char *v, int64_t min,
+    int64_t max, int64_t *out);
+static int vw_ocr_ready(void *data, const vw_inspection_t *in,
+    const vw_plan_t *plan);
+static int vw_ocr_known(void *data, uint32_t index, vw_frame_result_t *known);
+static int vw_ocr_done(void *data, const vw_frame_result_t *f);
+static void vw_ocr_stats(FILE *out, const vw_run_t *run, const char *label,
+    int last);
+
+
+int
+vw_cmd_ocr(int argc, char **argv)
+{
+    int            i, fd, rc, stats, verbose, with_frames, runs, r;
+    char           msg[VO_ERR_MAX];
+    size_t         k, n;
+    int64_t        v, resume_at;
+    vw_buf_t       out;
+    vw_err_t       err;
+    vw_run_t       run[2];
+    vw_job_t       job;
+    vw_hooks_t     hooks;
+    vw_format_t    format;
+    vw_limits_t    limits;
+    vo_options_t   options;
+    vw_result_t    result;
+    vw_ocr_mem_t   mem;
+    const char    *file, *flag, *val, *eq;
+
+    rc = VW_EXIT_FAILED;
+    fd = -1;
+    file = NULL;
+    stats = 0;
+    verbose = 0;
+    with_frames = 0;
+    resume_at = 0;
+    format = VW_FORMAT_JSON;
+
+    vw_buf_init(&out);
+    memset(&mem, 0, sizeof(vw_ocr_mem_t));
+    vo_options_init(&options);
+    vw_limits_init(&limits);
+
+    for (i = 1; i < argc; i++) {
+        flag = argv[i];
+        val = NULL;
+
+        if (strcmp(flag, "-h") == 0 || strcmp(flag, "--help") == 0) {
+            fputs(vw_ocr_usage, stdout);
+            rc = VW_EXIT_OK;
+            goto done;
+        }
+
+        if (flag[0] != '-' || flag[1] == '\0') {
+            if (file != NULL) {
+                rc = vw_ocr_usage_error("ocr takes one FILE, not \"%s\" "
+                                        "too", flag, NULL);
+                goto done;
+            }
+
+            file = flag;
+            continue;
+        }
+
+        if (strcmp(flag, "--stats") == 0) {
+            stats = 1;
+            continue;
+        }
+
+        if (strcmp(flag, "--verbose") == 0) {
+            verbose = 1;
+            continue;
+        }
+
+        if (strcmp(flag, "--frames") == 0) {
+            with_frames = 1;
+            continue;
+        }
+
+        /* the flags with a value: "--flag value" or "--flag=value" */
+
+        eq = strchr(flag, '=');
+
+        for (k = 0; vw_ocr_value_flags[k] != NULL; k++) {
+            n = strlen(vw_ocr_value_flags[k]);
+
+            if (strncmp(flag, vw_ocr_value_flags[k], n) == 0
+                && (flag[n] == '\0' || flag[n] == '='))
+            {
+                break;
+            }
+        }
+
+        if (vw_ocr_value_flags[k] == NULL) {
+            rc = vw_ocr_usage_error("unknown option \"%s\"", flag, NULL);
+            goto done;
+        }
+
+        if (eq != NULL) {
+            val = eq + 1;
+
+        } else if (i + 1 < argc) {
+            val = argv[++i];
+
+        } else {
+            rc = vw_ocr_usage_error("%s needs a value", flag, NULL);
+            goto done;
+        }
+
+#define VW_FLAG(name)                                                        \
+        ((eq != NULL && (size_t) (eq - flag) == sizeof(name) - 1              \
+          && memcmp(flag, name, sizeof(name) - 1) == 0)                      \
+         || (eq == NULL && strcmp(flag, name) == 0))
+
+        if (VW_FLAG("--fps") || VW_FLAG("--lang") || VW_FLAG("--crop")) {
+            /* the HTTP API's grammar and messages */
+            if (vo_options_set(&options, flag + 2,
+                               eq ? (size_t) (eq - flag - 2)
+                                  : strlen(flag + 2),
+                               val, strlen(val), msg, sizeof(msg)) != 0)
+            {
+                rc = vw_ocr_usage_error("%s", msg, NULL);
+                goto done;
+            }
+
+        } else if (VW_FLAG("--format")) {
+            if (vw_format_parse(val, &format) != 0) {
+                rc = vw_ocr_usage_error("format must be json, vtt, srt or "
+                                        "txt, not \"%s\"", val, NULL);
+                goto done;
+            }
+
+        } else if (VW_FLAG("--max-duration")) {
+            if (vw_ocr_number("--max-duration", val, 1, 1000000, &v) != 0) {
+                goto usage;
+            }
+
+            limits.max_duration_ms = v * 1000;
+
+        } else if (VW_FLAG("--max-pixels")) {
+            if (vw_ocr_number("--max-pixels", val, 1,
+                              (int64_t) VW_MAX_SIDE * VW_MAX_SIDE, &v) != 0)
+            {
+                goto usage;
+            }
+
+            limits.max_pixels = v;
+
+        } else if (VW_FLAG("--max-frames")) {
+            if (vw_ocr_number("--max-frames", val, 1, 10000000, &v) != 0) {
+                goto usage;
+            }
+
+            limits.max_frames = (uint32_t) v;
+
+        } else if (VW_FLAG("--frame-timeout-ms")) {
+            if (vw_ocr_number("--frame-timeout-ms", val, 0, 3600000, &v)
+                != 0)
+            {
+                goto usage;
+            }
+
+            limits.frame_timeout_ms = (int) v;
+
+        } else if (VW_FLAG("--threads")) {
+            if (vw_ocr_number("--threads", val, 1, 64, &v) != 0) {
+                goto usage;
+            }
+
+            limits.threads = (int) v;
+
+        } else if (VW_FLAG("--debug-resume-at")) {
+            if (vw_ocr_number("--debug-resume-at", val, 1, 10000000,
+                              &resume_at) != 0)
+            {
+                goto usage;
+            }
+
+        } else {
+            rc = vw_ocr_usage_error("unknown option \"%s\"", flag, NULL);
+            goto done;
+        }
+
+#undef VW_FLAG
+    }
+
+    if (file == NULL) {
+        rc = vw_ocr_usage_error("ocr needs a FILE%s", "", NULL);
+        goto done;
+    }
+
+    vw_media_log_init(verbose);
+
+    fd = open(file, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        fprintf(stderr, VW_PROG ": ocr: cannot open \"%s\": %s\n", file,
+                strerror(errno));
+        rc = errno == ENOENT || errno == EACCES || errno == EISDIR
+             ? VW_EXIT_USAGE : VW_EXIT_FAILED;
+        goto done;
+    }
+
+    hooks.data = &mem;
+    hooks.ready = vw_ocr_ready;
+    hooks.frame_known = vw_ocr_known;
+    hooks.frame_done = vw_ocr_done;
+    hooks.tick = NULL;
+
+    job.name = file;
+    job.fd = fd;
+    job.options = &options;
+    job.limits = &limits;
+    job.hooks = &hooks;
+
+    runs = 0;
+    mem.stop_after = (uint32_t) resume_at;
+
+    for (r = 0; r < 2; r++) {
+        mem.done = 0;
+        mem.know = r > 0;
+        runs++;
+
+        if (vw_pipeline_run(&job, &run[r], &err) == 0) {
+            break;
+        }
+
+        if (!(r == 0 && resume_at > 0 && err.status == VW_STOPPED)) {
+            rc = vw_cmd_report(&err);
+            goto stats;
+        }
+
+        /* the simulated crash: the second run resumes */
+        mem.stop_after = 0;
+    }
+
+    memset(&result, 0, sizeof(vw_result_t));
+    result.plan = &run[runs - 1].plan;
+    result.options = &options;
+    result.inspection = &run[runs - 1].inspection;
+    result.frames = mem.frames;
+    result.nframes = mem.n;
+    result.with_frames = with_frames;
+
+    if (vw_result_write(&out, format, &result) != 0) {
+        fprintf(stderr, VW_PROG ": ocr \"%s\": out of memory writing the "
+                "result\n", file);
+        goto stats;
+    }
+
+    if (fwrite(out.data, 1, out.len, stdout) != out.len
+        || fflush(stdout) != 0)
+    {
+        fprintf(stderr, VW_PROG ": ocr \"%s\": writing the result: %s\n",
+                file, strerror(errno));
+        goto stats;
+    }
+
+    rc = VW_EXIT_OK;
+
+stats:
+
+    if (stats) {
+        fputs("{\"runs\":[", stderr);
+
+        for (r = 0; r < runs; r++) {
+            vw_ocr_stats(stderr, &run[r], r ? "resumed" : "first",
+                         r == runs - 1);
+        }
+
+        fputs("]}\n", stderr);
+    }
+
+    goto done;
+
+usage:
+
+    rc = VW_EXIT_USAGE;
+
+done:
+
+    for (k = 0; k < mem.n; k++) {
+        free((char *) mem.frames[k].text);
+    }
+
+    free(mem.frames);
+    free(mem.pos);
+    vw_buf_free(&out);
+
+    if (fd >= 0) {
+        close(fd);
+    }
+
+    vw_pipeline_shutdown();
+
+    return rc;
+}
+
+
+int
+vw_cmd_report(const vw_err_t *err)
+{
+    fprintf(stderr, VW_PROG ": %s: %s: %s\n", vw_status_name(err->status),
+            err->code, err->msg);
+
+    return err->status == VW_REJECTED ? VW_EXIT_REJECTED : VW_EXIT_FAILED;
+}
+
+
+static int
+vw_ocr_usage_error(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, VW_PROG ": ocr: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, "\n(see \"" VW_PROG " ocr --help\")\n");
+
+    return VW_EXIT_USAGE;
+}
+
+
+static int
+vw_ocr_number(const char *flag, const char *v, int64_t min, int64_t max,
+    int64_t *out)
+{
+    char       *end;
+    long long   n;
+
+    errno = 0;
+    n = strtoll(v, &end, 10);
+
+    if (errno != 0 || end == v || *end != '\0' || n < min || n > max) {
+        fprintf(stderr, VW_PROG ": ocr: %s must be a whole number from %lld "
+                "to %lld, not \"%s\"\n(see \"" VW_PROG " ocr --help\")\n",
+                flag, (long long) min, (long long) max, v);
+        return -1;
+    }
+
+    *out = n;
+
+    return 0;
+}
+
+
+static int
+vw_ocr_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
+{
+    uint32_t       i;
+    vw_ocr_mem_t  *mem;
+
+    (void) in;
+
+    mem = data;
+
+    if (mem->pos != NULL) {
+        return mem->npos == plan->frames ? 0 : -1;
+    }
+
+    mem->pos = malloc(((size_t) plan->frames + 1) * sizeof(int64_t));
+    if (mem->pos == NULL) {
+        return -1;
+    }
+
+    for (i = 0; i < plan->frames; i++) {
+        mem->pos[i] = -1;
+    }
+
+    mem->npos = plan->frames;
+
+    return 0;
+}
+
+
+static int
+vw_ocr_known(void *data, uint32_t index, vw_frame_result_t *known)
+{
+    vw_ocr_mem_t  *mem;
+
+    mem = data;
+
+    if (!mem->know || index >= mem->npos || mem->pos[index] < 0) {
+        return 0;
+    }
+
+    *known = mem->frames[mem->pos[index]];
+
+    return 1;
+}
+
+
+static int
+vw_ocr_done(void *data, const vw_frame_result_t *f)
+{
+    size_t              cap;
+    vw_ocr_mem_t       *mem;
+    vw_frame_result_t  *p;
+
+    mem = data;
+
+    if (f->index >= mem->npos) {
+        return -1;
+    }
+
+    if (mem->n == mem->cap) {
+        cap = mem->cap ? mem->cap * 2 : 64;
+        p = realloc(mem->frames, cap * sizeof(vw_frame_result_t));
+        if (p == NULL) {
+            return -1;
+        }
+
+        mem->frames = p;
+        mem->cap = cap;
+    }
+
+    p = &mem->frames[mem->n];
+    *p = *f;
+    p->text = strdup(f->text);
+
+    if (p->text == NULL) {
+        return -1;
+    }
+
+    mem->pos[f->index] = (int64_t) mem->n++;
+
+    return mem->stop_after && ++mem->done >= mem->stop_after;
+}
+
+
+static void
+vw_ocr_stats(FILE *out, const vw_run_t *run, const char *label, int last)
+{
+    const vw_stats_t  *s;
+
+    s = &run->stats;
+
+    fprintf(out, "{\"run\":\"%s\",\"video_ms\":%lld,\"frames_planned\":%u,"
+            "\"frames_known\":%u,\"frames_done\":%u,\"ocr_calls\":%u,"
+            "\"ocr_passes\":%u,"
+            "\"frames_reused\":%u,\"frames_timed_out\":%u,"
+            "\"frames_no_picture\":%u,\"refs_restored\":%u,"
+            "\"packets\":%llu,\"frames_decoded\":%llu,"
+            "\"decode_errors\":%llu,\"seeks\":%llu,\"inspect_ms\":%lld,"
+            "\"decode_ms\":%lld,\"ocr_ms\":%lld,\"total_ms\":%lld,"
+            "\"cpu_ms\":%lld}%s",
+            label,
+            (long long) (run->inspected ? run->inspection.duration_ms : 0),
+            run->planned ? run->plan.frames : 0,
+            s->frames_known, s->frames_done, s->ocr_calls, s->ocr_passes,
+            s->frames_reused,
+            s->frames_timed_out, s->frames_no_picture, s->refs_restored,
+            (unsigned long long) s->packets,
+            (unsigned long long) s->frames_decoded,
+            (unsigned long long) s->decode_errors,
+            (unsigned long long) s->seeks, (long long) s->inspect_ms,
+            (long long) s->decode_ms, (long long) s->ocr_ms,
+            (long long) s->total_ms, (long long) s->cpu_ms,
+            last ? "" : ",");
+}

@@ -1,0 +1,346 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The container structure check that runs before libavformat sees an
+ * upload: the top-level sizes a container declares are compared with the
+ * size of the file.  An upload cut short is "truncated" with the byte it
+ * ends at; bytes that only start like a container are "not_a_video".
+ * libavformat would mostly read such files anyway, as far as they go,
+ * and OCR a video that silently lacks its end.
+ *
+ *   ISO BMFF / QuickTime: the sequence of top-level boxes;
+ *   Matroska / WebM: the EBML header and the Segment size;
+ *   AVI: the RIFF chunk size.
+ *
+ * MPEG-TS/PS, FLV and Ogg declare no sizes up front: the demuxer decides.
+ */
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vo_edge.h"
+#include "vw_media.h"
+
+
+static int vw_check_isobmff(vw_media_t *m, vw_err_t *err);
+static int vw_check_ebml(vw_media_t *m, vw_err_t *err);
+static int vw_check_riff(vw_media_t *m, vw_err_t *err);
+static int vw_ebml_vint(const unsigned char *p, size_t n, int64_t *value,
+    int *unknown);
+
+
+/* Reads up to n bytes at off; fewer only at the end of the file. */
+ssize_t
+vw_media_pread(vw_media_t *m, int64_t off, void *buf, size_t n)
+{
+    size_t   got;
+    ssize_t  r;
+
+    got = 0;
+
+    while (got < n) {
+        r = pread(m->fd, (char *) buf + got, n - got, (off_t) off + got);
+
+        if (r < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+
+            m->io_errno = errno;
+            return -1;
+        }
+
+        if (r == 0) {
+            break;
+        }
+
+        got += (size_t) r;
+    }
+
+    return (ssize_t) got;
+}
+
+
+int
+vw_media_check_structure(vw_media_t *m, int container, vw_err_t *err)
+{
+    switch ((vo_container_t) container) {
+
+    case VO_CONTAINER_MP4:
+    case VO_CONTAINER_MOV:
+        return vw_check_isobmff(m, err);
+
+    case VO_CONTAINER_MATROSKA:
+    case VO_CONTAINER_WEBM:
+        return vw_check_ebml(m, err);
+
+    case VO_CONTAINER_AVI:
+        return vw_check_riff(m, err);
+
+    default:
+        /* no sizes up front (MPEG-TS/PS, FLV, Ogg): the demuxer decides */
+        return 0;
+    }
+}
+
+
+/*
+ * ISO BMFF / QuickTime: the top level is a sequence of boxes, each with
+ * its size and a four-character type.  A box that claims more bytes than
+ * the file has left means the upload was cut short; a "box" whose type
+ * is not a four-character code means the bytes are not an MP4 at all.
+ */
+static int
+vw_check_isobmff(vw_media_t *m, vw_err_t *err)
+{
+    int             i, moov, mdat;
+    char            type[5];
+    int64_t         off, bsize, hdr;
+    ssize_t         n;
+    unsigned        boxes;
+    unsigned char   b[16], ch;
+
+    off = 0;
+    moov = 0;
+    mdat = 0;
+
+    for (boxes = 0; off < m->size && boxes < 100000; boxes++) {
+
+        n = vw_media_pread(m, off, b, 16);
+        if (n < 0) {
+            return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                           strerror(m->io_errno));
+        }
+
+        if (n < 8 && moov && mdat) {
+            break;      /* a few stray bytes after a complete movie */
+        }
+
+        if (n < 8) {
+            return vw_reject(err, "truncated", "inspect \"%s\": the file "
+                             "ends at byte %lld inside a box header; the "
+                             "upload is incomplete, send the whole file",
+                             m->name, (long long) m->size);
+        }
+
+        for (i = 0; i < 4; i++) {
+            ch = b[4 + i];
+
+            if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
+                  || (ch >= '0' && ch <= '9') || ch == ' ' || ch == 0xa9))
+            {
+                if (moov && mdat) {
+                    /* junk after a complete movie: players ignore it */
+                    return 0;
+                }
+
+                return vw_reject(err, "not_a_video", "inspect \"%s\": the "
+                                 "file starts like an MP4/MOV but its "
+                                 "structure is broken at byte %lld; the "
+                                 "file is damaged or not a video", m->name,
+                                 (long long) off);
+            }
+
+            type[i] = (char) (ch == 0xa9 ? '@' : ch);
+        }
+
+        type[4] = '\0';
+
+        bsize = ((int64_t) b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3];
+        hdr = 8;
+
+        if (bsize == 1) {
+            if (n < 16) {
+                return vw_reject(err, "truncated", "inspect \"%s\": the "
+                                 "file ends inside the \"%s\" box header; "
+                                 "the upload is incomplete, send the whole "
+                                 "file", m->name, type);
+            }
+
+            bsize = 0;
+            for (i = 8; i < 16; i++) {
+                bsize = (bsize << 8) | b[i];
+            }
+
+            hdr = 16;
+
+        } else if (bsize == 0) {
+            bsize = m->size - off;      /* to the end of the file */
+        }
+
+        if (bsize < hdr) {
+            return vw_reject(err, "not_a_video", "inspect \"%s\": the "
+                             "\"%s\" box at byte %lld has an impossible "
+                             "size; the file is damaged or not a video",
+                             m->name, type, (long long) off);
+        }
+
+        if (memcmp(type, "moov", 4) == 0) {
+            moov = 1;
+        }
+
+        if (memcmp(type, "mdat", 4) == 0) {
+            mdat = 1;
+        }
+
+        if (bsize > m->size - off) {
+            return vw_reject(err, "truncated", "inspect \"%s\": the file "
+                             "ends at byte %lld, inside the \"%s\" box that "
+                             "declares %lld bytes from byte %lld; the upload "
+                             "is incomplete, send the whole file", m->name,
+                             (long long) m->size, type, (long long) bsize,
+                             (long long) off);
+        }
+
+        off += bsize;
+    }
+
+    if (!moov) {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the MP4/MOV "
+                         "file has no movie header (no \"moov\" box); the "
+                         "file is damaged or incomplete", m->name);
+    }
+
+    return 0;
+}
+
+
+/*
+ * Matroska / WebM: an EBML header element, then the Segment element
+ * whose size (unless "unknown", as live writers leave it) covers the
+ * rest of the file.
+ */
+static int
+vw_check_ebml(vw_media_t *m, vw_err_t *err)
+{
+    int             len, unknown;
+    int64_t         off, size;
+    ssize_t         n;
+    unsigned char   b[16];
+
+    n = vw_media_pread(m, 0, b, 12);
+    if (n < 0) {
+        return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                       strerror(m->io_errno));
+    }
+
+    len = vw_ebml_vint(b + 4, (size_t) (n > 4 ? n - 4 : 0), &size, &unknown);
+    if (len <= 0 || unknown) {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the "
+                         "Matroska/WebM header is broken; the file is "
+                         "damaged or not a video", m->name);
+    }
+
+    off = 4 + len + size;
+
+    if (off > m->size) {
+        return vw_reject(err, "truncated", "inspect \"%s\": the file ends "
+                         "inside its Matroska/WebM header; the upload is "
+                         "incomplete, send the whole file", m->name);
+    }
+
+    n = vw_media_pread(m, off, b, 12);
+    if (n < 0) {
+        return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                       strerror(m->io_errno));
+    }
+
+    if (n < 5 || memcmp(b, "\x18\x53\x80\x67", 4) != 0) {
+        /* no Segment right after the header: libavformat will judge */
+        return n < 5 && off == m->size
+               ? vw_reject(err, "truncated", "inspect \"%s\": the file ends "
+                           "after its Matroska/WebM header; the upload is "
+                           "incomplete, send the whole file", m->name)
+               : 0;
+    }
+
+    len = vw_ebml_vint(b + 4, (size_t) (n - 4), &size, &unknown);
+    if (len <= 0) {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the "
+                         "Matroska/WebM segment size is broken; the file is "
+                         "damaged or not a video", m->name);
+    }
+
+    if (!unknown && size > m->size - (off + 4 + len)) {
+        return vw_reject(err, "truncated", "inspect \"%s\": the file ends at "
+                         "byte %lld, %lld bytes short of the end its "
+                         "Matroska/WebM segment declares; the upload is "
+                         "incomplete, send the whole file", m->name,
+                         (long long) m->size,
+                         (long long) (size - (m->size - (off + 4 + len))));
+    }
+
+    return 0;
+}
+
+
+/* An EBML variable-length integer: returns its length, 0 if malformed. */
+static int
+vw_ebml_vint(const unsigned char *p, size_t n, int64_t *value, int *unknown)
+{
+    int       len, i;
+    int64_t   v, ones;
+
+    if (n == 0 || p[0] == 0) {
+        return 0;
+    }
+
+    for (len = 1; !(p[0] & (0x80 >> (len - 1))); len++) {
+        /* void */
+    }
+
+    if ((size_t) len > n) {
+        return 0;
+    }
+
+    v = p[0] & (0xff >> len);
+    ones = (v == (0xff >> len));
+
+    for (i = 1; i < len; i++) {
+        v = (v << 8) | p[i];
+        ones = ones && p[i] == 0xff;
+    }
+
+    *value = v;
+    *unknown = (int) ones;
+
+    return len;
+}
+
+
+/* AVI: "RIFF", the chunk size, "AVI ". */
+static int
+vw_check_riff(vw_media_t *m, vw_err_t *err)
+{
+    int64_t        size;
+    ssize_t        n;
+    unsigned char  b[12];
+
+    n = vw_media_pread(m, 0, b, sizeof(b));
+    if (n < 0) {
+        return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                       strerror(m->io_errno));
+    }
+
+    if (n < 12) {
+        return vw_reject(err, "truncated", "inspect \"%s\": the file ends "
+                         "inside its AVI header; the upload is incomplete, "
+                         "send the whole file", m->name);
+    }
+
+    size = (int64_t) b[4] | (b[5] << 8) | (b[6] << 16)
+           | ((int64_t) b[7] << 24);
+
+    /* 0 is what some live writers leave; chunks are padded to 2 bytes */
+
+    if (size != 0 && 8 + size > m->size + 1) {
+        return vw_reject(err, "truncated", "inspect \"%s\": the file ends at "
+                         "byte %lld but its AVI header declares %lld bytes; "
+                         "the upload is incomplete, send the whole file",
+                         m->name, (long long) m->size,
+                         (long long) (8 + size));
+    }
+
+    return 0;
+}

@@ -1,0 +1,110 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * What every stage of the worker shares: the error record that says what
+ * failed, on which object and why (and whether a retry can help), a
+ * growable byte buffer for the writers, and the monotonic clock.
+ * libc only.
+ */
+
+#ifndef _VW_CORE_H_INCLUDED_
+#define _VW_CORE_H_INCLUDED_
+
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+
+#define VW_VERSION        "0.1.0"
+
+#define VW_CODE_MAX       32
+#define VW_MSG_MAX        400
+
+#if defined(__GNUC__)
+#define VW_PRINTF(f, a)   __attribute__((format(printf, f, a)))
+#else
+#define VW_PRINTF(f, a)
+#endif
+
+
+/*
+ * The outcome of a stage.  REJECTED means the input can never succeed
+ * (a job goes to "rejected", the CLI exits 65); FAILED means something
+ * on our side or in the environment went wrong and a retry may succeed
+ * (a job is retried, the CLI exits 70); STOPPED means a hook asked the
+ * run to stop (lease lost, shutdown).
+ */
+typedef enum {
+    VW_OK = 0,
+    VW_REJECTED,
+    VW_FAILED,
+    VW_STOPPED
+} vw_status_t;
+
+
+/*
+ * code is a stable machine word ("truncated", "too_large", ...; for
+ * FAILED "internal", "io", "no_memory"); msg is one sentence for a
+ * person: 'inspect "x.mp4": unsupported codec "prores"; re-encode ...'.
+ * Both are always NUL-terminated.
+ */
+typedef struct {
+    vw_status_t  status;
+    char         code[VW_CODE_MAX];
+    char         msg[VW_MSG_MAX];
+} vw_err_t;
+
+
+/* Resets e to VW_OK with empty code and message. */
+void vw_err_clear(vw_err_t *e);
+
+/* Fill e and return -1, so that callers can "return vw_reject(...)". */
+int vw_reject(vw_err_t *e, const char *code, const char *fmt, ...)
+    VW_PRINTF(3, 4);
+int vw_fail(vw_err_t *e, const char *code, const char *fmt, ...)
+    VW_PRINTF(3, 4);
+int vw_stop(vw_err_t *e, const char *fmt, ...) VW_PRINTF(2, 3);
+
+/* "rejected", "failed", ... */
+const char *vw_status_name(vw_status_t s);
+
+
+/*
+ * A growable buffer.  Appends never fail visibly: an allocation failure
+ * sets the sticky oom flag and later appends do nothing, so a writer can
+ * append freely and check vw_buf_ok() once at the end.  data is always
+ * NUL-terminated when len > 0 and oom is 0.
+ */
+typedef struct {
+    char    *data;
+    size_t   len;
+    size_t   cap;
+    int      oom;
+} vw_buf_t;
+
+void vw_buf_init(vw_buf_t *b);
+void vw_buf_free(vw_buf_t *b);
+void vw_buf_reset(vw_buf_t *b);
+void vw_buf_add(vw_buf_t *b, const void *p, size_t n);
+void vw_buf_adds(vw_buf_t *b, const char *s);
+void vw_buf_addc(vw_buf_t *b, char c);
+void vw_buf_addf(vw_buf_t *b, const char *fmt, ...) VW_PRINTF(2, 3);
+int vw_buf_ok(const vw_buf_t *b);
+
+
+/*
+ * Polled by long-running stages (between packets, between words being
+ * recognised); a non-zero return asks the stage to stop.
+ */
+typedef int (*vw_poll_pt)(void *data);
+
+
+/* Milliseconds of CLOCK_MONOTONIC. */
+int64_t vw_now_ms(void);
+
+/* Microseconds of CPU time used by this process (user + system). */
+int64_t vw_cpu_us(void);
+
+
+#endif /* _VW_CORE_H_INCLUDED_ */

@@ -1,0 +1,512 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The frame stage (see vw_frame.h).  A decoded frame is converted to
+ * GRAY8 at its own size (for YUV input swscale copies the luma plane),
+ * the crop is a copy of a rectangle of that, and the OCR image is made
+ * from the crop only when a frame is actually OCR'd.
+ *
+ * Preparing a picture for Tesseract (the measurements behind each choice
+ * are in docs/worker-pipeline.md):
+ *
+ *   - scale: pictures from videos at most VW_OCR_UPSCALE_HEIGHT lines
+ *     tall are upscaled 2x (bicubic); their subtitle glyphs are 10-20
+ *     pixels high, below what Tesseract reads best;
+ *   - polarity: burned-in subtitles are light glyphs with a dark
+ *     outline, shadow or box.  Unless most of the picture is at least
+ *     VW_OCR_BRIGHT (a light picture, where dark text is to be
+ *     expected), the picture is binarised: pixels at least that bright
+ *     become black ink on white paper, everything else paper, and ink
+ *     that cannot be glyphs is removed (vw_frame_drop_blobs).  Whatever
+ *     the background does around the text, the outline keeps it apart.
+ *     A light picture goes to Tesseract in grey, for its own (Otsu)
+ *     thresholding.  The caller may retry a binarised picture in grey
+ *     when the result is poor (coloured or dark text on a dark picture).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libavutil/frame.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include "vw_frame.h"
+
+
+static int vw_image_alloc(vw_image_t *img, int width, int height);
+static int vw_frame_drop_blobs(vw_framer_t *fr, vw_image_t *img);
+static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
+    int bx, int by);
+
+
+void
+vw_framer_init(vw_framer_t *fr)
+{
+    memset(fr, 0, sizeof(vw_framer_t));
+}
+
+
+void
+vw_framer_free(vw_framer_t *fr)
+{
+    sws_freeContext(fr->grey);
+    sws_freeContext(fr->scale);
+    vw_image_free(&fr->full);
+    free(fr->seen);
+    free(fr->queue);
+    vw_framer_init(fr);
+}
+
+
+void
+vw_image_free(vw_image_t *img)
+{
+    free(img->data);
+    memset(img, 0, sizeof(vw_image_t));
+}
+
+
+void
+vw_image_swap(vw_image_t *a, vw_image_t *b)
+{
+    vw_image_t  t;
+
+    t = *a;
+    *a = *b;
+    *b = t;
+}
+
+
+static int
+vw_image_alloc(vw_image_t *img, int width, int height)
+{
+    int       stride;
+    size_t    need;
+    uint8_t  *p;
+
+    stride = (width + 31) & ~31;        /* swscale likes aligned rows */
+    need = (size_t) stride * (size_t) height + 64;
+
+    if (need > img->cap) {
+        p = realloc(img->data, need);
+        if (p == NULL) {
+            return -1;
+        }
+
+        img->data = p;
+        img->cap = need;
+    }
+
+    img->width = width;
+    img->height = height;
+    img->stride = stride;
+
+    return 0;
+}
+
+
+int
+vw_frame_crop_rect(int width, int height, const vo_options_t *o,
+    vw_rect_t *r)
+{
+    int64_t  x1, y1;
+
+    if (o == NULL || !o->has_crop) {
+        r->x = 0;
+        r->y = 0;
+        r->w = width;
+        r->h = height;
+        return 0;
+    }
+
+    if ((int64_t) o->crop_x >= width || (int64_t) o->crop_y >= height) {
+        return -1;
+    }
+
+    x1 = (int64_t) o->crop_x + o->crop_w;
+    y1 = (int64_t) o->crop_y + o->crop_h;
+
+    r->x = (int) o->crop_x;
+    r->y = (int) o->crop_y;
+    r->w = (int) ((x1 > width ? width : x1) - r->x);
+    r->h = (int) ((y1 > height ? height : y1) - r->y);
+
+    return 0;
+}
+
+
+int
+vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
+    const vo_options_t *o, vw_image_t *out, vw_err_t *err)
+{
+    int        y;
+    uint8_t   *dst[4];
+    int        dst_stride[4];
+    vw_rect_t  r;
+
+    if (f->width <= 0 || f->height <= 0) {
+        return vw_fail(err, "internal", "frame: empty picture %dx%d",
+                       f->width, f->height);
+    }
+
+    fr->grey = sws_getCachedContext(fr->grey, f->width, f->height,
+                                    (enum AVPixelFormat) f->format,
+                                    f->width, f->height, AV_PIX_FMT_GRAY8,
+                                    SWS_POINT, NULL, NULL, NULL);
+    if (fr->grey == NULL) {
+        return vw_fail(err, "internal", "frame: cannot convert %s %dx%d "
+                       "to grey",
+                       av_get_pix_fmt_name((enum AVPixelFormat) f->format)
+                       ? av_get_pix_fmt_name((enum AVPixelFormat) f->format)
+                       : "?", f->width, f->height);
+    }
+
+    if (vw_image_alloc(&fr->full, f->width, f->height) != 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    memset(dst, 0, sizeof(dst));
+    memset(dst_stride, 0, sizeof(dst_stride));
+    dst[0] = fr->full.data;
+    dst_stride[0] = fr->full.stride;
+
+    if (sws_scale(fr->grey, (const uint8_t * const *) f->data, f->linesize,
+                  0, f->height, dst, dst_stride) != f->height)
+    {
+        return vw_fail(err, "internal", "frame: grey conversion failed");
+    }
+
+    if (vw_frame_crop_rect(f->width, f->height, o, &r) != 0) {
+        out->width = 0;
+        out->height = 0;
+        return 0;
+    }
+
+    if (vw_image_alloc(out, r.w, r.h) != 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    for (y = 0; y < r.h; y++) {
+        memcpy(out->data + (size_t) y * out->stride,
+               fr->full.data + (size_t) (r.y + y) * fr->full.stride + r.x,
+               (size_t) r.w);
+    }
+
+    return 0;
+}
+
+
+int
+vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff)
+{
+    int             bx, by, x, y, worst, score;
+    const uint8_t  *pa, *pb;
+
+    worst = 0;
+
+    if (a->width != b->width || a->height != b->height) {
+        worst = 255;
+        goto done;
+    }
+
+    if (a->width < VW_SIMILAR_BLOCK || a->height < VW_SIMILAR_BLOCK) {
+        /* too small for blocks: every pixel must be close */
+        for (y = 0; y < a->height; y++) {
+            pa = a->data + (size_t) y * a->stride;
+            pb = b->data + (size_t) y * b->stride;
+
+            for (x = 0; x < a->width; x++) {
+                score = abs((int) pa[x] - (int) pb[x]);
+                worst = score > worst ? score : worst;
+            }
+        }
+
+        goto done;
+    }
+
+    /*
+     * Blocks overlap by half, and the last row and column of blocks are
+     * aligned to the picture's edges, so every pixel is in a block and a
+     * change is never split thinly between two.
+     */
+
+    for (by = 0; ; by += VW_SIMILAR_BLOCK / 2) {
+        if (by > a->height - VW_SIMILAR_BLOCK) {
+            by = a->height - VW_SIMILAR_BLOCK;
+        }
+
+        for (bx = 0; ; bx += VW_SIMILAR_BLOCK / 2) {
+            if (bx > a->width - VW_SIMILAR_BLOCK) {
+                bx = a->width - VW_SIMILAR_BLOCK;
+            }
+
+            score = vw_frame_block_diff(a, b, bx, by);
+
+            if (score > worst) {
+                worst = score;
+
+                if (worst >= VW_SIMILAR_MAX_DIFF) {
+                    goto done;
+                }
+            }
+
+            if (bx == a->width - VW_SIMILAR_BLOCK) {
+                break;
+            }
+        }
+
+        if (by == a->height - VW_SIMILAR_BLOCK) {
+            break;
+        }
+    }
+
+done:
+
+    if (diff != NULL) {
+        *diff = worst;
+    }
+
+    return worst < VW_SIMILAR_MAX_DIFF;
+}
+
+
+/*
+ * A block's score: the mean, over its cells of VW_SIMILAR_CELL pixels
+ * square, of the difference of the two cells' mean levels.  Averaging a
+ * cell first makes grain and compression noise cancel out; a stroke that
+ * appears or goes away still moves its cells' means by tens of levels.
+ */
+static int
+vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b, int bx, int by)
+{
+    int             cx, cy, x, y, sa, sb;
+    unsigned        sum;
+    const uint8_t  *pa, *pb;
+
+    sum = 0;
+
+    for (cy = by; cy < by + VW_SIMILAR_BLOCK; cy += VW_SIMILAR_CELL) {
+        for (cx = bx; cx < bx + VW_SIMILAR_BLOCK; cx += VW_SIMILAR_CELL) {
+            sa = 0;
+            sb = 0;
+
+            for (y = cy; y < cy + VW_SIMILAR_CELL; y++) {
+                pa = a->data + (size_t) y * a->stride + cx;
+                pb = b->data + (size_t) y * b->stride + cx;
+
+                for (x = 0; x < VW_SIMILAR_CELL; x++) {
+                    sa += pa[x];
+                    sb += pb[x];
+                }
+            }
+
+            sum += (unsigned) abs(sa - sb);
+        }
+    }
+
+    return (int) (sum / (VW_SIMILAR_BLOCK * VW_SIMILAR_BLOCK));
+}
+
+
+int
+vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, int scale, int mode,
+    vw_image_t *out, int *chosen, vw_err_t *err)
+{
+    int              x, y;
+    uint8_t         *p;
+    uint64_t         bright;
+    const uint8_t   *q, *src[4];
+    uint8_t         *dst[4];
+    int              src_stride[4], dst_stride[4];
+
+    if (mode == VW_PREP_AUTO) {
+        /* a light picture: dark text is to be expected, keep it grey */
+
+        bright = 0;
+
+        for (y = 0; y < in->height; y++) {
+            q = in->data + (size_t) y * in->stride;
+
+            for (x = 0; x < in->width; x++) {
+                bright += q[x] >= VW_OCR_BRIGHT;
+            }
+        }
+
+        mode = 2 * bright > (uint64_t) in->width * in->height
+               ? VW_PREP_GREY : VW_PREP_BRIGHT;
+    }
+
+    *chosen = mode;
+
+    scale = scale > 1 ? 2 : 1;
+
+    if (vw_image_alloc(out, in->width * scale, in->height * scale) != 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (scale == 1) {
+        for (y = 0; y < in->height; y++) {
+            memcpy(out->data + (size_t) y * out->stride,
+                   in->data + (size_t) y * in->stride, (size_t) in->width);
+        }
+
+    } else {
+        fr->scale = sws_getCachedContext(fr->scale, in->width, in->height,
+                                         AV_PIX_FMT_GRAY8, out->width,
+                                         out->height, AV_PIX_FMT_GRAY8,
+                                         SWS_BICUBIC, NULL, NULL, NULL);
+        if (fr->scale == NULL) {
+            return vw_fail(err, "internal", "frame: cannot scale %dx%d",
+                           in->width, in->height);
+        }
+
+        memset(src, 0, sizeof(src));
+        memset(dst, 0, sizeof(dst));
+        memset(src_stride, 0, sizeof(src_stride));
+        memset(dst_stride, 0, sizeof(dst_stride));
+        src[0] = in->data;
+        src_stride[0] = in->stride;
+        dst[0] = out->data;
+        dst_stride[0] = out->stride;
+
+        if (sws_scale(fr->scale, src, src_stride, 0, in->height, dst,
+                      dst_stride) != out->height)
+        {
+            return vw_fail(err, "internal", "frame: scaling %dx%d failed",
+                           in->width, in->height);
+        }
+    }
+
+    if (mode != VW_PREP_BRIGHT) {
+        return 0;
+    }
+
+    /* bright pixels become black ink on white paper */
+
+    for (y = 0; y < out->height; y++) {
+        p = out->data + (size_t) y * out->stride;
+
+        for (x = 0; x < out->width; x++) {
+            p[x] = p[x] >= VW_OCR_BRIGHT ? 0 : 255;
+        }
+    }
+
+    if (vw_frame_drop_blobs(fr, out) != 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    return 0;
+}
+
+
+/*
+ * Removes the black components of a binarised image that cannot be
+ * glyphs: solid (more than half of their bounding box is black) and
+ * large (the box covers more than 1/64 of the picture), or spanning most
+ * of it.  These are bright areas of the background the threshold kept;
+ * left in, they touch or surround the text and Tesseract reads them as
+ * part of it.
+ */
+static int
+vw_frame_drop_blobs(vw_framer_t *fr, vw_image_t *img)
+{
+    int        w, h, x, y, nx, ny, dx, dy, x0, y0, x1, y1;
+    size_t     need, head, tail, k, pos, npos;
+    int64_t    box;
+    uint8_t   *seen;
+    uint32_t  *queue;
+
+    w = img->width;
+    h = img->height;
+    need = (size_t) w * (size_t) h;
+
+    if (need > fr->work_cap) {
+        seen = realloc(fr->seen, need);
+        if (seen == NULL) {
+            return -1;
+        }
+
+        fr->seen = seen;
+
+        queue = realloc(fr->queue, need * sizeof(uint32_t));
+        if (queue == NULL) {
+            return -1;
+        }
+
+        fr->queue = queue;
+        fr->work_cap = need;
+    }
+
+    seen = fr->seen;
+    queue = fr->queue;
+    memset(seen, 0, need);
+
+    for (y = 0; y < h; y++) {
+        for (x = 0; x < w; x++) {
+            pos = (size_t) y * w + x;
+
+            if (seen[pos] || img->data[(size_t) y * img->stride + x] != 0) {
+                continue;
+            }
+
+            /* breadth first over the 8-connected black pixels */
+
+            head = 0;
+            tail = 0;
+            queue[tail++] = (uint32_t) pos;
+            seen[pos] = 1;
+            x0 = x1 = x;
+            y0 = y1 = y;
+
+            while (head < tail) {
+                npos = queue[head++];
+                nx = (int) (npos % (size_t) w);
+                ny = (int) (npos / (size_t) w);
+
+                x0 = nx < x0 ? nx : x0;
+                x1 = nx > x1 ? nx : x1;
+                y0 = ny < y0 ? ny : y0;
+                y1 = ny > y1 ? ny : y1;
+
+                for (dy = -1; dy <= 1; dy++) {
+                    for (dx = -1; dx <= 1; dx++) {
+                        if ((dx == 0 && dy == 0) || nx + dx < 0
+                            || nx + dx >= w || ny + dy < 0 || ny + dy >= h)
+                        {
+                            continue;
+                        }
+
+                        k = (size_t) (ny + dy) * w + (nx + dx);
+
+                        if (!seen[k]
+                            && img->data[(size_t) (ny + dy) * img->stride
+                                         + nx + dx] == 0)
+                        {
+                            seen[k] = 1;
+                            queue[tail++] = (uint32_t) k;
+                        }
+                    }
+                }
+            }
+
+            box = (int64_t) (x1 - x0 + 1) * (y1 - y0 + 1);
+
+            if (!((2 * (int64_t) tail > box && 64 * box > (int64_t) need)
+                  || (10 * (int64_t) tail >= 9 * box && x1 - x0 >= 24
+                      && y1 - y0 >= 24)
+                  || 10 * (x1 - x0 + 1) > 6 * w || 2 * (y1 - y0 + 1) > h))
+            {
+                continue;
+            }
+
+            for (k = 0; k < tail; k++) {
+                nx = (int) (queue[k] % (size_t) w);
+                ny = (int) (queue[k] / (size_t) w);
+                img->data[(size_t) ny * img->stride + nx] = 255;
+            }
+        }
+    }
+
+    return 0;
+}

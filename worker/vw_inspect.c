@@ -1,0 +1,664 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Inspection: open an upload through our own I/O, find its video stream,
+ * normalise what the container declares, and refuse what the limits do
+ * not allow before any decoder of ours exists.  The order matters:
+ *
+ *   1. fstat and sniff the first bytes (the same sniffer the module
+ *      runs at the edge, so both sides name containers alike);
+ *   2. walk the container's top-level structure (vw_container.c): a
+ *      declared size that runs past the end of the file is "truncated",
+ *      a structure that makes no sense is "not_a_video";
+ *   3. probe the demuxer and refuse one off the whitelist;
+ *   4. read the header; check the declared size, codec and duration;
+ *   5. only then let libavformat probe the streams (its decoders run
+ *      with max_pixels) and check again with what it found.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libavutil/avstring.h>
+#include <libavutil/pixdesc.h>
+
+#include "vo_edge.h"
+#include "vw_media.h"
+
+
+#define VW_AVIO_BUFFER   65536
+
+/* the demuxers of the containers the intake accepts (vo_sniff.c) */
+#define VW_DEMUXERS      "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi," \
+                         "mpegts,mpeg,flv,ogg,asf"
+
+
+static const enum AVCodecID  vw_codecs[] = {
+    AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_VP8, AV_CODEC_ID_VP9,
+    AV_CODEC_ID_AV1, AV_CODEC_ID_MPEG4, AV_CODEC_ID_MPEG2VIDEO,
+    AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_MJPEG, AV_CODEC_ID_THEORA,
+    AV_CODEC_ID_H263, AV_CODEC_ID_FLV1, AV_CODEC_ID_VC1, AV_CODEC_ID_WMV1,
+    AV_CODEC_ID_WMV2, AV_CODEC_ID_WMV3, AV_CODEC_ID_MSMPEG4V3,
+    AV_CODEC_ID_FFV1
+};
+
+
+static pthread_mutex_t  vw_log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char             vw_log_last[200];
+static int              vw_log_verbose;
+
+
+static void vw_media_log(void *avcl, int level, const char *fmt, va_list ap);
+static void vw_media_log_take(char *buf, size_t size);
+static int vw_avio_read(void *opaque, uint8_t *buf, int size);
+static int64_t vw_avio_seek(void *opaque, int64_t offset, int whence);
+static int vw_io_open_refuse(AVFormatContext *s, AVIOContext **pb,
+    const char *url, int flags, AVDictionary **options);
+static int vw_check_stream(vw_media_t *m, AVStream *st, int probed,
+    vw_err_t *err);
+static int vw_open_error(vw_media_t *m, int rc, const char *what,
+    vw_err_t *err);
+static const char *vw_streams_summary(AVFormatContext *fmt, char *buf,
+    size_t size);
+
+
+void
+vw_media_log_init(int verbose)
+{
+    vw_log_verbose = verbose;
+    av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_ERROR);
+    av_log_set_callback(vw_media_log);
+}
+
+
+static void
+vw_media_log(void *avcl, int level, const char *fmt, va_list ap)
+{
+    char     msg[sizeof(vw_log_last)];
+    size_t   n;
+    va_list  copy;
+
+    if (level <= AV_LOG_ERROR) {
+        va_copy(copy, ap);
+        vsnprintf(msg, sizeof(msg), fmt, copy);
+        va_end(copy);
+
+        n = strlen(msg);
+        while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' '
+                         || msg[n - 1] == '.'))
+        {
+            msg[--n] = '\0';
+        }
+
+        pthread_mutex_lock(&vw_log_lock);
+        memcpy(vw_log_last, msg, n + 1);
+        pthread_mutex_unlock(&vw_log_lock);
+    }
+
+    if (vw_log_verbose) {
+        av_log_default_callback(avcl, level, fmt, ap);
+    }
+}
+
+
+static void
+vw_media_log_take(char *buf, size_t size)
+{
+    pthread_mutex_lock(&vw_log_lock);
+    snprintf(buf, size, "%s", vw_log_last);
+    vw_log_last[0] = '\0';
+    pthread_mutex_unlock(&vw_log_lock);
+}
+
+
+void
+vw_media_av_error(int rc, char *buf, size_t size)
+{
+    char  last[sizeof(vw_log_last)];
+
+    vw_media_log_take(last, sizeof(last));
+
+    if (last[0] != '\0') {
+        snprintf(buf, size, "%s", last);
+        return;
+    }
+
+    if (av_strerror(rc, buf, size) != 0) {
+        snprintf(buf, size, "error %d", rc);
+    }
+}
+
+
+int
+vw_media_open(vw_media_t **mp, int fd, const char *name,
+    const vw_limits_t *l, vw_inspection_t *in, vw_err_t *err)
+{
+    int                   rc, i, ret, nopts;
+    char                  sum[200];
+    unsigned char         head[VO_SNIFF_BYTES];
+    ssize_t               n;
+    uint8_t              *buf;
+    AVStream             *st;
+    vw_media_t           *m;
+    struct stat           sb;
+    AVDictionary        **opts;
+    vo_container_t        c;
+    const AVInputFormat  *ifmt;
+
+    ret = -1;
+    buf = NULL;
+    opts = NULL;
+    nopts = 0;
+    *mp = NULL;
+
+    vw_media_log_take(sum, sizeof(sum));    /* forget older messages */
+
+    m = av_mallocz(sizeof(vw_media_t));
+    if (m == NULL) {
+        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
+        goto done;
+    }
+
+    m->fd = fd;
+    m->name = name;
+    m->limits = *l;
+    m->stream_index = -1;
+
+    if (fstat(fd, &sb) != 0) {
+        vw_fail(err, "io", "inspect \"%s\": fstat: %s", name,
+                strerror(errno));
+        goto done;
+    }
+
+    if (!S_ISREG(sb.st_mode)) {
+        vw_fail(err, "io", "inspect \"%s\": not a regular file", name);
+        goto done;
+    }
+
+    m->size = sb.st_size;
+
+    if (m->size == 0) {
+        vw_reject(err, "not_a_video", "inspect \"%s\": the file is empty; "
+                  "upload the video's bytes", name);
+        goto done;
+    }
+
+    /* 1, 2: what the first bytes say, and the container's own sizes */
+
+    n = vw_media_pread(m, 0, head, sizeof(head));
+    if (n < 0) {
+        vw_fail(err, "io", "inspect \"%s\": read: %s", name,
+                strerror(m->io_errno));
+        goto done;
+    }
+
+    c = vo_sniff_container(head, (size_t) n, 1);
+
+    if (vw_media_check_structure(m, c, err) != 0) {
+        goto done;
+    }
+
+    /* 3: our I/O, no other resource, whitelisted demuxers only */
+
+    buf = av_malloc(VW_AVIO_BUFFER);
+    if (buf == NULL) {
+        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
+        goto done;
+    }
+
+    m->avio = avio_alloc_context(buf, VW_AVIO_BUFFER, 0, m, vw_avio_read,
+                                 NULL, vw_avio_seek);
+    if (m->avio == NULL) {
+        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
+        goto done;
+    }
+
+    buf = NULL;     /* the AVIOContext owns it now */
+
+    m->fmt = avformat_alloc_context();
+    if (m->fmt == NULL) {
+        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
+        goto done;
+    }
+
+    m->fmt->pb = m->avio;
+    m->fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
+    m->fmt->io_open = vw_io_open_refuse;
+    m->fmt->format_whitelist = av_strdup(VW_DEMUXERS);
+    m->fmt->max_streams = 64;
+
+    if (m->fmt->format_whitelist == NULL) {
+        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
+        goto done;
+    }
+
+    ifmt = NULL;
+    rc = av_probe_input_buffer2(m->avio, &ifmt, "", NULL, 0, 0);
+
+    if (rc < 0 || ifmt == NULL) {
+        if (m->io_errno) {
+            vw_fail(err, "io", "inspect \"%s\": read: %s", name,
+                    strerror(m->io_errno));
+            goto done;
+        }
+
+        vw_reject(err, "not_a_video", "inspect \"%s\": not a video file "
+                  "(no known container format); upload an MP4, MOV, "
+                  "MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg or ASF file", name);
+        goto done;
+    }
+
+    if (av_match_list(ifmt->name, VW_DEMUXERS, ',') <= 0) {
+        vw_reject(err, "not_a_video", "inspect \"%s\": the file looks like "
+                  "%s, which is not a video container this service reads; "
+                  "upload an MP4, MOV, MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg "
+                  "or ASF file", name,
+                  ifmt->long_name ? ifmt->long_name : ifmt->name);
+        goto done;
+    }
+
+    /* 4: the header */
+
+    rc = avformat_open_input(&m->fmt, "", ifmt, NULL);
+    if (rc < 0) {
+        /* m->fmt was freed by avformat_open_input */
+        vw_open_error(m, rc, ifmt->name, err);
+        goto done;
+    }
+
+    snprintf(in->container, sizeof(in->container), "%s",
+             c > VO_CONTAINER_UNKNOWN ? vo_container_name(c)
+                                      : m->fmt->iformat->name);
+    snprintf(in->demuxer, sizeof(in->demuxer), "%s", m->fmt->iformat->name);
+
+    for (i = 0; i < (int) m->fmt->nb_streams; i++) {
+        st = m->fmt->streams[i];
+
+        if (st->codecpar->codec_type != AVMEDIA_TYPE_VIDEO
+            || (st->disposition & AV_DISPOSITION_ATTACHED_PIC))
+        {
+            continue;
+        }
+
+        if (m->stream_index < 0
+            || ((st->disposition & AV_DISPOSITION_DEFAULT)
+                && !(m->st->disposition & AV_DISPOSITION_DEFAULT)))
+        {
+            m->stream_index = i;
+            m->st = st;
+        }
+    }
+
+    if (m->st != NULL && vw_check_stream(m, m->st, 0, err) != 0) {
+        goto done;
+    }
+
+    if (m->fmt->duration != AV_NOPTS_VALUE
+        && m->fmt->duration / 1000 > m->limits.max_duration_ms)
+    {
+        vw_reject(err, "too_long", "inspect \"%s\": the file lasts %lld s, "
+                  "longer than the %lld s limit; split it into shorter "
+                  "parts", name,
+                  (long long) ((m->fmt->duration + 999999) / 1000000),
+                  (long long) (m->limits.max_duration_ms / 1000));
+        goto done;
+    }
+
+    /* 5: let libavformat look at the packets, with bounded decoders */
+
+    nopts = (int) m->fmt->nb_streams;
+    opts = av_calloc(nopts + 1, sizeof(AVDictionary *));
+    if (opts == NULL) {
+        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
+        goto done;
+    }
+
+    for (i = 0; i < nopts; i++) {
+        av_dict_set_int(&opts[i], "max_pixels", m->limits.max_pixels, 0);
+        av_dict_set(&opts[i], "threads", "1", 0);
+    }
+
+    rc = avformat_find_stream_info(m->fmt, opts);
+    if (rc < 0) {
+        vw_open_error(m, rc, ifmt->name, err);
+        goto done;
+    }
+
+    if (m->st == NULL) {
+        /* a stream found only by probing (MPEG-TS, MPEG-PS) */
+        rc = av_find_best_stream(m->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL,
+                                 0);
+        if (rc >= 0
+            && !(m->fmt->streams[rc]->disposition
+                 & AV_DISPOSITION_ATTACHED_PIC))
+        {
+            m->stream_index = rc;
+            m->st = m->fmt->streams[rc];
+        }
+    }
+
+    if (m->fmt->nb_streams == 0) {
+        vw_reject(err, "not_a_video", "inspect \"%s\": the %s file holds "
+                  "no streams at all; the file is damaged or not a video",
+                  name, in->container);
+        goto done;
+    }
+
+    if (m->st == NULL) {
+        vw_reject(err, "no_video_stream", "inspect \"%s\": the file has no "
+                  "video stream (it holds %s); upload a video with the "
+                  "text to read", name,
+                  vw_streams_summary(m->fmt, sum, sizeof(sum)));
+        goto done;
+    }
+
+    if (vw_check_stream(m, m->st, 1, err) != 0) {
+        goto done;
+    }
+
+    /* the normalised inspection */
+
+    st = m->st;
+
+    snprintf(in->codec, sizeof(in->codec), "%s",
+             avcodec_get_name(st->codecpar->codec_id));
+    snprintf(in->pix_fmt, sizeof(in->pix_fmt), "%s",
+             st->codecpar->format >= 0
+             ? av_get_pix_fmt_name(st->codecpar->format) : "");
+    in->stream_index = m->stream_index;
+    in->streams = (int) m->fmt->nb_streams;
+    in->width = st->codecpar->width;
+    in->height = st->codecpar->height;
+    in->bit_rate = st->codecpar->bit_rate > 0 ? st->codecpar->bit_rate
+                                              : m->fmt->bit_rate;
+    in->size = m->size;
+
+    if (st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0) {
+        in->fps_num = st->avg_frame_rate.num;
+        in->fps_den = st->avg_frame_rate.den;
+
+    } else if (st->r_frame_rate.num > 0 && st->r_frame_rate.den > 0) {
+        in->fps_num = st->r_frame_rate.num;
+        in->fps_den = st->r_frame_rate.den;
+
+    } else {
+        in->fps_num = 0;
+        in->fps_den = 0;
+    }
+
+    if (st->duration > 0 && st->duration != AV_NOPTS_VALUE) {
+        in->duration_ms = av_rescale_q(st->duration, st->time_base,
+                                       (AVRational) { 1, 1000 });
+
+    } else if (m->fmt->duration > 0 && m->fmt->duration != AV_NOPTS_VALUE) {
+        in->duration_ms = m->fmt->duration / 1000;
+
+    } else {
+        vw_reject(err, "unknown_duration", "inspect \"%s\": the %s file "
+                  "does not say how long the video is; remux it into MP4 "
+                  "or MKV (ffmpeg -i IN -c copy OUT.mp4)", name,
+                  in->container);
+        goto done;
+    }
+
+    if (in->duration_ms > m->limits.max_duration_ms) {
+        vw_reject(err, "too_long", "inspect \"%s\": the video lasts %lld s, "
+                  "longer than the %lld s limit; split it into shorter "
+                  "parts", name, (long long) ((in->duration_ms + 999) / 1000),
+                  (long long) (m->limits.max_duration_ms / 1000));
+        goto done;
+    }
+
+    if (st->start_time != AV_NOPTS_VALUE) {
+        m->start_pts = st->start_time;
+
+    } else if (m->fmt->start_time != AV_NOPTS_VALUE) {
+        m->start_pts = av_rescale_q(m->fmt->start_time, AV_TIME_BASE_Q,
+                                    st->time_base);
+    }
+
+    if (in->fps_num > 0) {
+        m->frame_dur = av_rescale_q(1, (AVRational) { in->fps_den,
+                                                      in->fps_num },
+                                    st->time_base);
+    }
+
+    ret = 0;
+    *mp = m;
+    m = NULL;
+
+done:
+
+    for (i = 0; i < nopts; i++) {
+        av_dict_free(&opts[i]);
+    }
+
+    av_free(opts);
+
+    av_free(buf);
+    vw_media_close(m);
+
+    return ret;
+}
+
+
+void
+vw_media_close(vw_media_t *m)
+{
+    if (m == NULL) {
+        return;
+    }
+
+    av_frame_free(&m->tmp);
+    av_frame_free(&m->cur);
+    av_frame_free(&m->next);
+    av_packet_free(&m->pkt);
+    avcodec_free_context(&m->dec);
+    avformat_close_input(&m->fmt);
+
+    if (m->avio != NULL) {
+        av_freep(&m->avio->buffer);
+        avio_context_free(&m->avio);
+    }
+
+    av_free(m);
+}
+
+
+/*
+ * Checks a video stream's declared codec and size.  Before probing
+ * (probed 0) unknown values pass; after, they must be known.
+ */
+static int
+vw_check_stream(vw_media_t *m, AVStream *st, int probed, vw_err_t *err)
+{
+    int                  w, h;
+    size_t               i;
+    enum AVCodecID       id;
+    const AVCodecParameters  *par;
+
+    par = st->codecpar;
+    id = par->codec_id;
+    w = par->width;
+    h = par->height;
+
+    if (w < 0 || h < 0 || w > VW_MAX_SIDE || h > VW_MAX_SIDE
+        || (int64_t) w * h > m->limits.max_pixels)
+    {
+        return vw_reject(err, "too_large", "inspect \"%s\": declared %dx%d "
+                         "exceeds the %.1f Mpx limit (at most %d pixels a "
+                         "side); scale the video down", m->name, w, h,
+                         (double) m->limits.max_pixels / 1e6, VW_MAX_SIDE);
+    }
+
+    if (id == AV_CODEC_ID_NONE) {
+        if (!probed) {
+            return 0;
+        }
+
+        return vw_reject(err, "unsupported_codec", "inspect \"%s\": the "
+                         "video codec is unknown; re-encode it as H.264, "
+                         "HEVC, VP9 or AV1", m->name);
+    }
+
+    for (i = 0; i < sizeof(vw_codecs) / sizeof(vw_codecs[0]); i++) {
+        if (vw_codecs[i] == id) {
+            break;
+        }
+    }
+
+    if (i == sizeof(vw_codecs) / sizeof(vw_codecs[0])
+        || avcodec_find_decoder(id) == NULL)
+    {
+        return vw_reject(err, "unsupported_codec", "inspect \"%s\": "
+                         "unsupported codec \"%s\"; re-encode the video as "
+                         "H.264, HEVC, VP9 or AV1", m->name,
+                         avcodec_get_name(id));
+    }
+
+    if (probed && (w == 0 || h == 0)) {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the %s video "
+                         "stream declares no picture size; the file is "
+                         "damaged", m->name, avcodec_get_name(id));
+    }
+
+    return 0;
+}
+
+
+static int
+vw_open_error(vw_media_t *m, int rc, const char *what, vw_err_t *err)
+{
+    char  why[200];
+
+    vw_media_av_error(rc, why, sizeof(why));
+
+    if (m->io_errno) {
+        return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                       strerror(m->io_errno));
+    }
+
+    if (rc == AVERROR(ENOMEM)) {
+        return vw_fail(err, "no_memory", "inspect \"%s\": out of memory",
+                       m->name);
+    }
+
+    return vw_reject(err, "not_a_video", "inspect \"%s\": the %s data "
+                     "could not be read as a video (%s); the file is "
+                     "damaged or not a video", m->name, what, why);
+}
+
+
+static const char *
+vw_streams_summary(AVFormatContext *fmt, char *buf, size_t size)
+{
+    size_t       len;
+    unsigned     i;
+    AVStream    *st;
+    const char  *type;
+
+    if (fmt->nb_streams == 0) {
+        snprintf(buf, size, "no streams at all");
+        return buf;
+    }
+
+    len = 0;
+    buf[0] = '\0';
+
+    for (i = 0; i < fmt->nb_streams && len + 1 < size; i++) {
+        st = fmt->streams[i];
+        type = av_get_media_type_string(st->codecpar->codec_type);
+
+        if (st->disposition & AV_DISPOSITION_ATTACHED_PIC) {
+            type = "cover picture";
+        }
+
+        len += snprintf(buf + len, size - len, "%s%s %s", i ? ", " : "",
+                        type ? type : "data",
+                        avcodec_get_name(st->codecpar->codec_id));
+    }
+
+    return buf;
+}
+
+
+static int
+vw_avio_read(void *opaque, uint8_t *buf, int size)
+{
+    ssize_t      n;
+    vw_media_t  *m;
+
+    m = opaque;
+
+    n = vw_media_pread(m, m->pos, buf, (size_t) size);
+    if (n < 0) {
+        return AVERROR(m->io_errno);
+    }
+
+    if (n == 0) {
+        return AVERROR_EOF;
+    }
+
+    m->pos += n;
+
+    return (int) n;
+}
+
+
+static int64_t
+vw_avio_seek(void *opaque, int64_t offset, int whence)
+{
+    int64_t      pos;
+    vw_media_t  *m;
+
+    m = opaque;
+
+    switch (whence & ~AVSEEK_FORCE) {
+
+    case AVSEEK_SIZE:
+        return m->size;
+
+    case SEEK_SET:
+        pos = offset;
+        break;
+
+    case SEEK_CUR:
+        pos = m->pos + offset;
+        break;
+
+    case SEEK_END:
+        pos = m->size + offset;
+        break;
+
+    default:
+        return AVERROR(EINVAL);
+    }
+
+    if (pos < 0) {
+        return AVERROR(EINVAL);
+    }
+
+    m->pos = pos;
+
+    return pos;
+}
+
+
+static int
+vw_io_open_refuse(AVFormatContext *s, AVIOContext **pb, const char *url,
+    int flags, AVDictionary **options)
+{
+    (void) flags;
+    (void) options;
+
+    *pb = NULL;
+
+    av_log(s, AV_LOG_ERROR, "refusing to open \"%s\": only the uploaded "
+           "file may be read", url ? url : "");
+
+    return AVERROR(EPERM);
+}

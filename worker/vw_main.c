@@ -1,0 +1,109 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * video-ocr-worker: the subcommand dispatch.  Each subcommand lives in
+ * its own vw_cmd_*.c file and is listed in vw_commands below.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vw_cmd.h"
+
+
+typedef struct {
+    const char  *name;
+    int        (*run)(int argc, char **argv);
+    const char  *summary;
+} vw_command_t;
+
+
+static const vw_command_t  vw_commands[] = {
+    { "ocr", vw_cmd_ocr, "read the text of one video file, print it" },
+    { "run", vw_cmd_run, "run the worker pool on a ledger and a store" },
+    { "child", vw_cmd_child, "one child of the pool (started by run)" },
+    { NULL, NULL, NULL }
+};
+
+
+static void vw_main_threads(char **argv);
+static void vw_main_usage(FILE *out);
+
+
+int
+main(int argc, char **argv)
+{
+    const vw_command_t  *c;
+
+    vw_main_threads(argv);
+
+    if (argc < 2) {
+        vw_main_usage(stderr);
+        return VW_EXIT_USAGE;
+    }
+
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0
+        || strcmp(argv[1], "help") == 0)
+    {
+        vw_main_usage(stdout);
+        return VW_EXIT_OK;
+    }
+
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf(VW_PROG " " VW_VERSION "\n");
+        return VW_EXIT_OK;
+    }
+
+    for (c = vw_commands; c->name != NULL; c++) {
+        if (strcmp(argv[1], c->name) == 0) {
+            return c->run(argc - 1, argv + 1);
+        }
+    }
+
+    fprintf(stderr, VW_PROG ": unknown command \"%s\"\n", argv[1]);
+    vw_main_usage(stderr);
+
+    return VW_EXIT_USAGE;
+}
+
+
+/*
+ * Tesseract's OpenMP runtime (libgomp) reads OMP_THREAD_LIMIT when it is
+ * loaded, before main(): setting it now would be too late for this
+ * process.  When it is unset, set it to 1 and exec ourselves once, so
+ * one worker process uses one core whatever starts it.  An explicit
+ * value is respected.
+ */
+static void
+vw_main_threads(char **argv)
+{
+    if (getenv("OMP_THREAD_LIMIT") != NULL) {
+        return;
+    }
+
+    if (setenv("OMP_THREAD_LIMIT", "1", 1) != 0) {
+        return;
+    }
+
+    (void) execv("/proc/self/exe", argv);
+
+    /* no /proc: carry on; Tesseract may use more threads */
+}
+
+
+static void
+vw_main_usage(FILE *out)
+{
+    const vw_command_t  *c;
+
+    fprintf(out, "usage: " VW_PROG " COMMAND [options]\n\ncommands:\n");
+
+    for (c = vw_commands; c->name != NULL; c++) {
+        fprintf(out, "  %-8s %s\n", c->name, c->summary);
+    }
+
+    fprintf(out, "\n" VW_PROG " COMMAND --help tells more; "
+            VW_PROG " --version prints the version.\n");
+}

@@ -1,0 +1,136 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The media stage: inspect an upload with libavformat and decode the
+ * frames a plan asks for with libavcodec.
+ *
+ * Untrusted bytes are read only through our own AVIOContext over a file
+ * descriptor the caller opened; io_open refuses every other resource (no
+ * protocol, no external reference, no nested playlist can be followed);
+ * only the demuxers of the containers the intake accepts may parse the
+ * file; the container's own structure is checked for truncation before
+ * libavformat sees it; the declared size, duration and codec are checked
+ * against the limits before any decoder runs, and every decoder (the
+ * ones libavformat opens to probe included) runs with max_pixels set.
+ *
+ * vw_inspect.c: opening, inspection, limits.  vw_container.c: the
+ * container structure check.  vw_decode.c: the decoder, seeking, the
+ * frame shown at an instant.
+ */
+
+#ifndef _VW_MEDIA_H_INCLUDED_
+#define _VW_MEDIA_H_INCLUDED_
+
+
+#include <sys/types.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+
+#include "vw_core.h"
+#include "vw_plan.h"
+
+
+typedef struct {
+    uint64_t  packets;           /* video packets read */
+    uint64_t  frames_decoded;
+    uint64_t  decode_errors;     /* packets the decoder refused */
+    uint64_t  seeks;
+} vw_media_stats_t;
+
+
+typedef struct {
+    /* the input */
+    int                 fd;
+    const char         *name;        /* for messages only */
+    int64_t             size;
+    int64_t             pos;         /* of the AVIO callbacks */
+    int                 io_errno;    /* set by a failed read or seek */
+    vw_limits_t         limits;
+
+    AVIOContext        *avio;
+    AVFormatContext    *fmt;
+    AVStream           *st;
+    int                 stream_index;
+
+    /* decoding (vw_decode.c) */
+    AVCodecContext     *dec;
+    AVPacket           *pkt;
+    AVFrame            *tmp;
+    AVFrame            *cur;         /* last frame at or before target */
+    AVFrame            *next;        /* first frame after target */
+    int                 have_cur;
+    int                 have_next;
+    int64_t             cur_pts;     /* stream time base, absolute */
+    int64_t             next_pts;
+    int64_t             start_pts;   /* the stream time of t = 0 */
+    int64_t             frame_dur;   /* nominal, stream time base; 0 = ? */
+    int64_t             last_dts;    /* of the last packet read */
+    int64_t             seek_margin; /* seek this much before a target */
+    int                 started;     /* packets read since open/seek */
+    int                 eof;         /* the demuxer has no more packets */
+    int                 drained;     /* the decoder has given them all */
+    int                 skip_nonref; /* sparse sampling: skip B frames */
+    int                 index_ok;    /* the index covers the stream */
+
+    vw_poll_pt          poll;
+    void               *poll_data;
+
+    vw_media_stats_t    stats;
+} vw_media_t;
+
+
+/*
+ * Routes libav* logging: with verbose 0 nothing is printed, but the last
+ * error-level message is kept so that rejections can quote it ("moov
+ * atom not found").  Call once before vw_media_open.
+ */
+void vw_media_log_init(int verbose);
+
+/*
+ * Inspects the file open on fd (which stays the caller's) and checks it
+ * against the limits: REJECTED with not_a_video, truncated,
+ * no_video_stream, unsupported_codec, too_large, too_long,
+ * unknown_duration; FAILED on I/O and memory errors.  On success *mp
+ * holds the media (free it with vw_media_close) and *in the inspection.
+ * No decoder of ours is open yet.
+ */
+int vw_media_open(vw_media_t **mp, int fd, const char *name,
+    const vw_limits_t *l, vw_inspection_t *in, vw_err_t *err);
+
+/*
+ * Opens the decoder for the inspected stream.  interval_us is the
+ * sampling interval: when it spans several frames, frames no other frame
+ * depends on are not decoded unless they are near a sampled instant.
+ */
+int vw_media_start(vw_media_t *m, int64_t interval_us, vw_err_t *err);
+
+/*
+ * The frame a player shows at t_us (microseconds from the start of the
+ * video stream): the last decoded frame whose time is at or before it.
+ * Times may go backwards (a seek follows) but are cheapest increasing.
+ * Returns 0 and sets *frame (owned by m, valid until the next call) and
+ * *pts_us (its time from the start), 1 if the video stream ended before
+ * t_us, -1 with err filled on failure or when poll asked to stop.
+ */
+int vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
+    int64_t *pts_us, vw_err_t *err);
+
+/* Closes everything; m may be NULL.  The fd stays open. */
+void vw_media_close(vw_media_t *m);
+
+/* Internal to the media stage (vw_inspect.c, vw_container.c,
+ * vw_decode.c). */
+
+/* The last libav* error message (or rc's text) into buf. */
+void vw_media_av_error(int rc, char *buf, size_t size);
+
+/* Reads up to n bytes at off (fewer only at the end of the file); -1 with
+ * m->io_errno set on a read error. */
+ssize_t vw_media_pread(vw_media_t *m, int64_t off, void *buf, size_t n);
+
+/* The container's top-level sizes against the file's (vw_container.c). */
+int vw_media_check_structure(vw_media_t *m, int container, vw_err_t *err);
+
+
+#endif /* _VW_MEDIA_H_INCLUDED_ */

@@ -1,0 +1,531 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The OCR stage (see vw_ocr.h): the engine cache, recognition under a
+ * deadline, and the text Tesseract returns turned into what a subtitle
+ * is: lines of words separated by single spaces, lines joined by "\n",
+ * lines Tesseract is unsure of or with no letter or digit dropped (a
+ * lone "|" or a page of two-letter words is what the edge of a picture
+ * or a background texture reads as).
+ *
+ * Threads: Tesseract parallelises with OpenMP; a worker runs one child
+ * per core, so each recognition must use one thread.  libgomp reads
+ * OMP_THREAD_LIMIT when it is loaded, before main(), so the variable is
+ * set by whoever execs the worker (vw_main.c re-execs itself once with
+ * it set); setting it again here only keeps it set for the processes
+ * this one starts.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include <leptonica/allheaders.h>
+#include <tesseract/capi.h>
+
+#include "vo_edge.h"
+#include "vw_ocr.h"
+
+
+#ifndef VW_TESSDATA_DEFAULT
+#define VW_TESSDATA_DEFAULT  "/usr/share/tesseract-ocr/5/tessdata"
+#endif
+
+#define VW_OCR_PSM           PSM_AUTO
+#define VW_OCR_DPI           70
+#define VW_OCR_MIN_LINE_CONF 50
+
+
+struct vw_engine_s {
+    char          lang[VO_LANG_MAX + 1];
+    TessBaseAPI  *api;
+    uint64_t      used;
+};
+
+typedef struct {
+    int64_t      deadline;      /* vw_now_ms(); 0 = none */
+    vw_poll_pt   poll;
+    void        *poll_data;
+    int          timed_out;
+    int          stopped;
+} vw_ocr_watch_t;
+
+
+static vw_engine_t  vw_engines[VW_OCR_ENGINES_MAX];
+static int          vw_nengines;
+static uint64_t     vw_engine_clock;
+
+
+static const char *vw_ocr_datapath(void);
+static int vw_ocr_check_lang(const char *lang, const char *name,
+    vw_err_t *err);
+static int vw_ocr_strcmp(const void *a, const void *b);
+static bool vw_ocr_cancel(void *data, int words);
+static int vw_ocr_collect(TessBaseAPI *api, vw_buf_t *text, int *conf);
+static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
+    int words);
+
+
+int
+vw_ocr_engine(const char *lang, const char *name, vw_engine_t **ep,
+    vw_err_t *err)
+{
+    int           i, victim, rc;
+    char         *names[1], *values[1];
+    TessBaseAPI  *api;
+    vw_engine_t  *e;
+
+    for (i = 0; i < vw_nengines; i++) {
+        if (strcmp(vw_engines[i].lang, lang) == 0) {
+            vw_engines[i].used = ++vw_engine_clock;
+            *ep = &vw_engines[i];
+            return 0;
+        }
+    }
+
+    if (vw_ocr_check_lang(lang, name, err) != 0) {
+        return -1;
+    }
+
+    (void) setenv("OMP_THREAD_LIMIT", "1", 1);
+
+    /* Leptonica reports to stderr on its own; errors reach us anyway */
+    (void) setMsgSeverity(L_SEVERITY_NONE);
+
+    api = TessBaseAPICreate();
+    if (api == NULL) {
+        return vw_fail(err, "no_memory", "ocr \"%s\": cannot create a "
+                       "Tesseract engine", name);
+    }
+
+    names[0] = (char *) "debug_file";
+    values[0] = (char *) "/dev/null";
+
+    rc = TessBaseAPIInit4(api, vw_ocr_datapath(), lang, OEM_DEFAULT, NULL, 0,
+                          names, values, 1, 0);
+    if (rc != 0) {
+        TessBaseAPIDelete(api);
+        return vw_fail(err, "ocr_engine", "ocr \"%s\": Tesseract cannot "
+                       "load language \"%s\" from %s", name, lang,
+                       vw_ocr_datapath());
+    }
+
+    TessBaseAPISetPageSegMode(api, VW_OCR_PSM);
+
+    /* a free slot, or the least recently used engine */
+
+    if (vw_nengines < VW_OCR_ENGINES_MAX) {
+        e = &vw_engines[vw_nengines++];
+
+    } else {
+        victim = 0;
+        for (i = 1; i < VW_OCR_ENGINES_MAX; i++) {
+            if (vw_engines[i].used < vw_engines[victim].used) {
+                victim = i;
+            }
+        }
+
+        e = &vw_engines[victim];
+        TessBaseAPIEnd(e->api);
+        TessBaseAPIDelete(e->api);
+    }
+
+    snprintf(e->lang, sizeof(e->lang), "%s", lang);
+    e->api = api;
+    e->used = ++vw_engine_clock;
+
+    *ep = e;
+
+    return 0;
+}
+
+
+void
+vw_ocr_shutdown(void)
+{
+    int  i;
+
+    for (i = 0; i < vw_nengines; i++) {
+        TessBaseAPIEnd(vw_engines[i].api);
+        TessBaseAPIDelete(vw_engines[i].api);
+        vw_engines[i].api = NULL;
+    }
+
+    vw_nengines = 0;
+}
+
+
+int
+vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
+    vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r, vw_err_t *err)
+{
+    int              rc, ret, conf;
+    int64_t          start;
+    vw_buf_t         text;
+    ETEXT_DESC      *monitor;
+    vw_ocr_watch_t   watch;
+
+    ret = -1;
+    vw_buf_init(&text);
+    monitor = NULL;
+
+    r->text = NULL;
+    r->confidence = 0;
+    r->timed_out = 0;
+    r->ms = 0;
+
+    start = vw_now_ms();
+
+    if (img->width == 0 || img->height == 0) {
+        ret = 0;
+        goto done;
+    }
+
+    /*
+     * A fresh monitor per call: ETEXT_DESC keeps an old deadline when
+     * asked for none, so reusing one would carry it over.
+     */
+
+    monitor = TessMonitorCreate();
+    if (monitor == NULL) {
+        vw_fail(err, "no_memory", "ocr: out of memory");
+        goto done;
+    }
+
+    watch.deadline = timeout_ms > 0 ? start + timeout_ms : 0;
+    watch.poll = poll;
+    watch.poll_data = poll_data;
+    watch.timed_out = 0;
+    watch.stopped = 0;
+
+    TessMonitorSetCancelFunc(monitor, vw_ocr_cancel);
+    TessMonitorSetCancelThis(monitor, &watch);
+
+    if (timeout_ms > 0) {
+        TessMonitorSetDeadlineMSecs(monitor, timeout_ms);
+    }
+
+    TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
+                        img->stride);
+    TessBaseAPISetSourceResolution(e->api, VW_OCR_DPI);
+
+    rc = TessBaseAPIRecognize(e->api, monitor);
+
+    if (watch.stopped) {
+        vw_stop(err, "ocr: stopped");
+        goto done;
+    }
+
+    if (watch.timed_out
+        || (rc != 0 && timeout_ms > 0 && vw_now_ms() - start >= timeout_ms))
+    {
+        /* cancelled by the deadline: an empty frame, not a failure */
+        r->timed_out = 1;
+        ret = 0;
+        goto done;
+    }
+
+    if (rc != 0) {
+        /* nothing Tesseract could make sense of */
+        ret = 0;
+        goto done;
+    }
+
+    if (vw_ocr_collect(e->api, &text, &conf) != 0 || !vw_buf_ok(&text)) {
+        vw_fail(err, "no_memory", "ocr: out of memory");
+        goto done;
+    }
+
+    r->confidence = conf;
+    ret = 0;
+
+done:
+
+    if (e != NULL && e->api != NULL) {
+        TessBaseAPIClear(e->api);
+    }
+
+    if (monitor != NULL) {
+        TessMonitorDelete(monitor);
+    }
+
+    r->ms = vw_now_ms() - start;
+
+    if (ret == 0) {
+        r->text = text.data != NULL ? text.data : strdup("");
+
+        if (r->text == NULL) {
+            vw_fail(err, "no_memory", "ocr: out of memory");
+            ret = -1;
+        }
+
+    } else {
+        vw_buf_free(&text);
+    }
+
+    return ret;
+}
+
+
+void
+vw_ocr_result_free(vw_ocr_result_t *r)
+{
+    free(r->text);
+    r->text = NULL;
+}
+
+
+static bool
+vw_ocr_cancel(void *data, int words)
+{
+    vw_ocr_watch_t  *w;
+
+    (void) words;
+
+    w = data;
+
+    if (w->deadline && vw_now_ms() >= w->deadline) {
+        w->timed_out = 1;
+        return true;
+    }
+
+    if (w->poll != NULL && w->poll(w->poll_data) != 0) {
+        w->stopped = 1;
+        return true;
+    }
+
+    return false;
+}
+
+
+/*
+ * Walks the words of the last recognition: words joined by one space,
+ * lines by "\n", lines vw_ocr_line_keep refuses dropped.  *conf is the
+ * mean confidence of the words kept.
+ */
+static int
+vw_ocr_collect(TessBaseAPI *api, vw_buf_t *text, int *conf)
+{
+    int                  words, nline;
+    char                *w;
+    float                c, sum, line_sum;
+    size_t               line_start;
+    TessPageIterator    *pit;
+    TessResultIterator  *it;
+
+    *conf = 0;
+    words = 0;
+    sum = 0;
+
+    it = TessBaseAPIGetIterator(api);
+    if (it == NULL) {
+        return 0;
+    }
+
+    pit = TessResultIteratorGetPageIterator(it);
+    line_start = 0;
+    line_sum = 0;
+    nline = 0;
+
+    do {
+        w = TessResultIteratorGetUTF8Text(it, RIL_WORD);
+        if (w == NULL) {
+            continue;
+        }
+
+        c = TessResultIteratorConfidence(it, RIL_WORD);
+
+        if (TessPageIteratorIsAtBeginningOf(pit, RIL_TEXTLINE)
+            && text->len > line_start)
+        {
+            /* close the previous line */
+            if (vw_ocr_line_keep(text->data + line_start,
+                                 text->len - line_start, line_sum, nline))
+            {
+                vw_buf_addc(text, '\n');
+                sum += line_sum;
+                words += nline;
+
+            } else {
+                text->len = line_start;
+            }
+
+            line_start = text->len;
+            line_sum = 0;
+            nline = 0;
+        }
+
+        if (*w != '\0') {
+            if (text->len > line_start) {
+                vw_buf_addc(text, ' ');
+            }
+
+            /* a lone vertical bar is a capital I that lost its serifs */
+            vw_buf_adds(text, strcmp(w, "|") == 0 ? "I" : w);
+            line_sum += c;
+            nline++;
+        }
+
+        TessDeleteText(w);
+
+    } while (TessResultIteratorNext(it, RIL_WORD));
+
+    TessResultIteratorDelete(it);
+
+    if (text->len > line_start
+        && vw_ocr_line_keep(text->data + line_start, text->len - line_start,
+                            line_sum, nline))
+    {
+        sum += line_sum;
+        words += nline;
+
+    } else {
+        text->len = line_start;
+    }
+
+    /* no trailing "\n" */
+
+    while (text->len > 0 && text->data[text->len - 1] == '\n') {
+        text->len--;
+    }
+
+    if (text->data != NULL) {
+        text->data[text->len] = '\0';
+    }
+
+    if (words > 0) {
+        *conf = (int) (sum / words + 0.5f);
+        *conf = *conf < 0 ? 0 : (*conf > 100 ? 100 : *conf);
+    }
+
+    return 0;
+}
+
+
+/*
+ * A line is kept if Tesseract is fairly sure of it (the mean confidence
+ * of its words is at least VW_OCR_MIN_LINE_CONF: textures and noise read
+ * as text score 10-30, real text 60-97) and it has a letter or a digit
+ * (any non-ASCII character counts).
+ */
+static int
+vw_ocr_line_keep(const char *p, size_t n, float conf_sum, int words)
+{
+    size_t         i;
+    unsigned char  ch;
+
+    if (words == 0 || conf_sum < (float) VW_OCR_MIN_LINE_CONF * words) {
+        return 0;
+    }
+
+    for (i = 0; i < n; i++) {
+        ch = (unsigned char) p[i];
+
+        if ((ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a'
+                                         && (ch | 0x20) <= 'z'))
+        {
+            return 1;
+        }
+
+        if (ch >= 0xc3 && ch < 0xf5) {
+            /* a non-ASCII letter, most likely (not punctuation U+2000+) */
+            if (ch != 0xe2) {
+                return 1;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
+static const char *
+vw_ocr_datapath(void)
+{
+    const char  *p;
+
+    p = getenv("TESSDATA_PREFIX");
+
+    return p != NULL && *p != '\0' ? p : VW_TESSDATA_DEFAULT;
+}
+
+
+/* Every part of "eng+deu" must have its traineddata file. */
+static int
+vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
+{
+    int             i, n;
+    char            path[1024], part[VO_LANG_MAX + 1], have[200];
+    char            langs[32][VO_LANG_MAX + 1];
+    size_t          len, plen;
+    DIR            *dir;
+    const char     *p, *q, *dot;
+    struct dirent  *de;
+
+    for (p = lang; *p != '\0'; p = *q ? q + 1 : q) {
+        q = strchr(p, '+');
+        if (q == NULL) {
+            q = p + strlen(p);
+        }
+
+        plen = (size_t) (q - p);
+        memcpy(part, p, plen);
+        part[plen] = '\0';
+
+        snprintf(path, sizeof(path), "%s/%s.traineddata", vw_ocr_datapath(),
+                 part);
+
+        if (access(path, R_OK) == 0) {
+            continue;
+        }
+
+        /* list what is installed, for a message the user can act on */
+
+        n = 0;
+        dir = opendir(vw_ocr_datapath());
+
+        while (dir != NULL && n < 32 && (de = readdir(dir)) != NULL) {
+            dot = strstr(de->d_name, ".traineddata");
+            if (dot == NULL || dot[12] != '\0' || dot == de->d_name
+                || (size_t) (dot - de->d_name) > VO_LANG_MAX
+                || strcmp(de->d_name, "osd.traineddata") == 0)
+            {
+                continue;
+            }
+
+            memcpy(langs[n], de->d_name, (size_t) (dot - de->d_name));
+            langs[n++][dot - de->d_name] = '\0';
+        }
+
+        if (dir != NULL) {
+            closedir(dir);
+        }
+
+        qsort(langs, (size_t) n, sizeof(langs[0]), vw_ocr_strcmp);
+
+        len = 0;
+        have[0] = '\0';
+
+        for (i = 0; i < n && len + strlen(langs[i]) + 3 < sizeof(have); i++) {
+            len += (size_t) snprintf(have + len, sizeof(have) - len, "%s%s",
+                                     i ? ", " : "", langs[i]);
+        }
+
+        return vw_reject(err, "unknown_language", "ocr \"%s\": language "
+                         "\"%s\" is not installed (installed: %s); use lang "
+                         "with installed Tesseract languages, e.g. "
+                         "lang=eng", name, part, len ? have : "none");
+    }
+
+    return 0;
+}
+
+
+static int
+vw_ocr_strcmp(const void *a, const void *b)
+{
+    return strcmp((const char *) a, (const char *) b);
+}

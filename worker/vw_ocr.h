@@ -1,0 +1,59 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The OCR stage: Tesseract through its C API.
+ *
+ * One engine per language string ("eng", "eng+deu"), created on first
+ * use and kept for the life of the process (an engine takes a fraction
+ * of a second and tens of megabytes to load, so a worker child reuses it
+ * across frames and jobs).  Each recognition runs under a monitor with a
+ * deadline: a runaway recognition is cancelled and the frame gets an
+ * empty text and the timed_out flag instead of failing the job.
+ */
+
+#ifndef _VW_OCR_H_INCLUDED_
+#define _VW_OCR_H_INCLUDED_
+
+
+#include "vw_core.h"
+#include "vw_frame.h"
+
+
+#define VW_OCR_ENGINES_MAX  8
+
+
+typedef struct vw_engine_s  vw_engine_t;
+
+typedef struct {
+    char     *text;          /* malloc'd UTF-8, "" when nothing was read */
+    int       confidence;    /* 0..100, mean over the words kept */
+    int       timed_out;     /* the deadline cancelled the recognition */
+    int64_t   ms;            /* wall time spent */
+} vw_ocr_result_t;
+
+
+/*
+ * The engine for lang (a valid vo_options lang), loading it on first
+ * use.  Rejects unknown_language when a part has no traineddata file;
+ * FAILED when Tesseract cannot load a file that exists.  name is the
+ * object the messages talk about.
+ */
+int vw_ocr_engine(const char *lang, const char *name, vw_engine_t **e,
+    vw_err_t *err);
+
+/*
+ * Recognises img.  timeout_ms bounds the recognition (0: no bound);
+ * poll is called while Tesseract works (about once per word, rate
+ * limited by the caller) and a non-zero return stops with VW_STOPPED.
+ * On success r->text must be released with vw_ocr_result_free.
+ */
+int vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
+    vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r, vw_err_t *err);
+
+void vw_ocr_result_free(vw_ocr_result_t *r);
+
+/* Ends and frees every engine (tests, clean exit). */
+void vw_ocr_shutdown(void);
+
+
+#endif /* _VW_OCR_H_INCLUDED_ */

@@ -1,0 +1,75 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The result writers: JSON (what `ocr --format json` prints and what the
+ * job status endpoint publishes, byte for byte), WebVTT, SubRip and
+ * plain text.  They take frame results (from memory or ledger rows) and
+ * merge them into segments themselves, so there is one way to go from
+ * frames to a result.  libc only: the nginx module may compile this file
+ * and vw_segments.c to render ?format= from frames or from a stored JSON
+ * result's inputs.
+ *
+ * The JSON result (one line, keys in this order):
+ *
+ *   {"plan_version":1,
+ *    "options":{"crop":null,"fps":1,"lang":"eng"},          (if known)
+ *    "inspection":{"container":"mp4","codec":"h264",...},   (if known)
+ *    "frames_planned":12,"frames_done":12,"ocr_calls":4,
+ *    "frames_reused":8,"frames_timed_out":0,
+ *    "segments":[{"start":0.5,"end":2.5,"text":"Hello","confidence":91},
+ *                ...],
+ *    "frames":[{"index":0,"t":0,"text":"","confidence":0,
+ *               "reused_from":null}, ...]}                   (if asked)
+ *
+ * start/end are seconds with at most 3 decimals; ocr_calls counts the
+ * frames whose text came from Tesseract (reused_from = -1, with a
+ * picture), frames_reused those that took it from an earlier frame.
+ */
+
+#ifndef _VW_OUTPUT_H_INCLUDED_
+#define _VW_OUTPUT_H_INCLUDED_
+
+
+#include "vo_edge.h"
+#include "vw_core.h"
+#include "vw_plan.h"
+#include "vw_segments.h"
+
+
+typedef enum {
+    VW_FORMAT_JSON = 0,
+    VW_FORMAT_VTT,
+    VW_FORMAT_SRT,
+    VW_FORMAT_TXT
+} vw_format_t;
+
+typedef struct {
+    const vw_plan_t          *plan;         /* required */
+    const vo_options_t       *options;      /* NULL: omitted */
+    const vw_inspection_t    *inspection;   /* NULL: omitted */
+    const vw_frame_result_t  *frames;       /* any order */
+    size_t                    nframes;
+    int                       with_frames;  /* JSON: add "frames" */
+} vw_result_t;
+
+
+/* "json", "vtt", "srt", "txt" -> 0 and *f; -1 otherwise. */
+int vw_format_parse(const char *name, vw_format_t *f);
+
+/* The Content-Type to serve a format with. */
+const char *vw_format_content_type(vw_format_t f);
+
+/*
+ * Appends the result in format f to out.  Returns -1 when out of memory
+ * (out is then in an unspecified state) or on a duplicate frame index.
+ */
+int vw_result_write(vw_buf_t *out, vw_format_t f, const vw_result_t *r);
+
+/* The inspection as a JSON object (what is recorded on the job). */
+void vw_inspection_json(vw_buf_t *out, const vw_inspection_t *in);
+
+/* s as a JSON string: quoted, escaped, invalid UTF-8 as U+FFFD. */
+void vw_json_string(vw_buf_t *out, const char *s);
+
+
+#endif /* _VW_OUTPUT_H_INCLUDED_ */

@@ -1,0 +1,128 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The pipeline: one upload in, one frame result per planned sample out,
+ * through hooks that let the caller keep the results (in memory for the
+ * ocr command, in the ledger for a worker child) and resume a job whose
+ * earlier attempt died.
+ *
+ *   inspect (vw_media) -> plan (vw_plan) -> OCR engine (vw_ocr)
+ *   -> ready hook -> for each sample i not known yet:
+ *        decode the frame shown at t_i -> crop, grey (vw_frame)
+ *        -> near-identical to the last OCR'd frame? reuse its text
+ *           : OCR it (vw_ocr) -> frame_done hook
+ *
+ * Frames are merged into segments afterwards, from the frame results
+ * alone (vw_segments_merge, vw_result_write), so they need not all come
+ * from one run.
+ */
+
+#ifndef _VW_PIPELINE_H_INCLUDED_
+#define _VW_PIPELINE_H_INCLUDED_
+
+
+#include "vo_edge.h"
+#include "vw_core.h"
+#include "vw_plan.h"
+#include "vw_segments.h"
+
+
+/* tick is called at least this often while the pipeline works */
+#define VW_TICK_MS      250
+
+/* a binarised reading less confident than this is retried in grey */
+#define VW_OCR_ACCEPT   85
+
+
+/*
+ * Every hook is optional (NULL) and gets data as its first argument.
+ * All are called on the thread that called vw_pipeline_run; tick may be
+ * called from inside a Tesseract recognition.
+ *
+ * ready(in, plan): the inspection and the plan, once, before any frame
+ *     is decoded; record them (frames_planned = plan->frames, plan
+ *     version = plan->version).  Non-zero stops the run.
+ *
+ * frame_known(index, known): 1 if the frame of this index is already
+ *     done (the ledger has its row): it is neither decoded nor OCR'd
+ *     again.  The hook fills known->text (valid until its next call),
+ *     known->confidence and known->reused_from from the row; the
+ *     pipeline uses them to resume exactly where a clean run would be:
+ *     before the first frame it must do after a known one, it decodes
+ *     (without OCR) the frame whose text the known one carries, so the
+ *     near-identical test compares against the same picture and a
+ *     resumed job makes the same OCR calls as an uninterrupted one.
+ *     When the known frames are a prefix, decoding seeks past them.
+ *     0 if not known; -1 on error (the run fails, VW_FAILED "hook").
+ *
+ * frame_done(f): a frame is done (f and f->text are valid during the
+ *     call only).  The row must be written before returning; non-zero
+ *     stops the run after this frame (lease lost, shutdown).
+ *
+ * tick(): called at least every VW_TICK_MS while work goes on (between
+ *     packets, frames, and the words Tesseract recognises): renew the
+ *     lease here.  Non-zero stops the run (VW_STOPPED).
+ */
+typedef struct {
+    void  *data;
+    int  (*ready)(void *data, const vw_inspection_t *in,
+                  const vw_plan_t *plan);
+    int  (*frame_known)(void *data, uint32_t index, vw_frame_result_t *known);
+    int  (*frame_done)(void *data, const vw_frame_result_t *f);
+    int  (*tick)(void *data);
+} vw_hooks_t;
+
+
+typedef struct {
+    const char          *name;      /* for messages: "job 9f2c", a path */
+    int                  fd;        /* the upload, open for reading */
+    const vo_options_t  *options;
+    const vw_limits_t   *limits;    /* NULL: vw_limits_init defaults */
+    const vw_hooks_t    *hooks;     /* NULL: no hooks */
+} vw_job_t;
+
+
+typedef struct {
+    uint32_t  frames_known;        /* skipped: frame_known said done */
+    uint32_t  frames_done;         /* frame_done calls */
+    uint32_t  ocr_calls;           /* frames sent to Tesseract */
+    uint32_t  ocr_passes;          /* recognitions (a frame may take 2) */
+    uint32_t  frames_reused;       /* near-identical: text reused */
+    uint32_t  frames_timed_out;
+    uint32_t  frames_no_picture;
+    uint32_t  refs_restored;       /* frames decoded only to resume */
+    uint64_t  packets;
+    uint64_t  frames_decoded;
+    uint64_t  decode_errors;
+    uint64_t  seeks;
+    int64_t   inspect_ms;
+    int64_t   decode_ms;           /* decoding, grey, similarity */
+    int64_t   ocr_ms;
+    int64_t   total_ms;
+    int64_t   cpu_ms;              /* process CPU time during the run */
+} vw_stats_t;
+
+
+typedef struct {
+    int              inspected;    /* inspection below is filled in */
+    int              planned;      /* plan below is filled in */
+    vw_inspection_t  inspection;
+    vw_plan_t        plan;
+    vw_stats_t       stats;
+} vw_run_t;
+
+
+/*
+ * Runs a job.  Returns 0 when every planned frame is done (known or
+ * reported through frame_done); -1 otherwise, with err->status
+ * REJECTED (invalid media, unknown language: do not retry), FAILED (a
+ * retry may succeed) or STOPPED (a hook asked).  run is always filled
+ * as far as the run got.  The fd stays open.
+ */
+int vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err);
+
+/* Frees the process-wide state (the OCR engines) before exiting. */
+void vw_pipeline_shutdown(void);
+
+
+#endif /* _VW_PIPELINE_H_INCLUDED_ */

@@ -1,0 +1,95 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Limits and the sampling plan (see vw_plan.h for plan version 1).  All
+ * arithmetic is integer: t_i = i * 10^9 / fps_milli microseconds, so the
+ * same job gives the same instants on every machine and in every
+ * attempt, which is what lets frame rows from an earlier attempt be
+ * trusted by a later one.
+ */
+
+#include "vw_plan.h"
+
+
+void
+vw_limits_init(vw_limits_t *l)
+{
+    l->max_duration_ms = VW_MAX_DURATION_MS_DEFAULT;
+    l->max_pixels = VW_MAX_PIXELS_DEFAULT;
+    l->max_frames = VW_MAX_FRAMES_DEFAULT;
+    l->frame_timeout_ms = VW_FRAME_TIMEOUT_MS_DEFAULT;
+    l->threads = 1;
+}
+
+
+int
+vw_plan_make(vw_plan_t *p, int64_t duration_ms, uint32_t fps_milli,
+    const vw_limits_t *l, const char *name, vw_err_t *err)
+{
+    int64_t  frames;
+
+    if (fps_milli == 0) {
+        return vw_fail(err, "internal", "plan \"%s\": fps is zero", name);
+    }
+
+    if (duration_ms <= 0) {
+        return vw_reject(err, "empty", "plan \"%s\": the video has no "
+                         "duration; upload a video at least one frame long",
+                         name);
+    }
+
+    if (l != NULL && duration_ms > l->max_duration_ms) {
+        return vw_reject(err, "too_long", "plan \"%s\": the video lasts "
+                         "%lld s, longer than the %lld s limit; split it "
+                         "into shorter parts", name,
+                         (long long) ((duration_ms + 999) / 1000),
+                         (long long) (l->max_duration_ms / 1000));
+    }
+
+    /* the number of i with i * 10^6 / fps_milli < duration_ms */
+
+    frames = (duration_ms * (int64_t) fps_milli + 999999) / 1000000;
+
+    if (l != NULL && frames > (int64_t) l->max_frames) {
+        return vw_reject(err, "too_many_frames", "plan \"%s\": sampling "
+                         "%lld s at %g fps makes %lld frames, more than the "
+                         "%u frame limit; lower fps", name,
+                         (long long) ((duration_ms + 999) / 1000),
+                         fps_milli / 1000.0, (long long) frames,
+                         l->max_frames);
+    }
+
+    if (frames > (int64_t) UINT32_MAX - 1) {
+        return vw_reject(err, "too_many_frames", "plan \"%s\": %lld frames "
+                         "is more than can be counted", name,
+                         (long long) frames);
+    }
+
+    p->version = VW_PLAN_VERSION;
+    p->fps_milli = fps_milli;
+    p->frames = (uint32_t) frames;
+    p->duration_ms = duration_ms;
+
+    return 0;
+}
+
+
+int64_t
+vw_plan_time_us(const vw_plan_t *p, uint32_t i)
+{
+    return (int64_t) i * 1000000000 / p->fps_milli;
+}
+
+
+int64_t
+vw_plan_time_ms(const vw_plan_t *p, uint32_t i)
+{
+    return (int64_t) i * 1000000 / p->fps_milli;
+}
+
+
+int64_t
+vw_plan_interval_us(const vw_plan_t *p)
+{
+    return (1000000000LL + p->fps_milli / 2) / p->fps_milli;
+}

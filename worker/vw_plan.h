@@ -1,0 +1,93 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The data that describes a job's media and its work, with no media
+ * library in sight (libc only), so that the ledger code and the result
+ * writers can use it on rows read back from the database:
+ *
+ *   vw_limits_t      what the worker is willing to process;
+ *   vw_inspection_t  the normalised inspection of an upload;
+ *   vw_plan_t        which instants are sampled (the frames of a job).
+ *
+ * Plan version 1: sample i is taken at t_i = i / fps seconds, for every
+ * i >= 0 with t_i < duration; fps is the canonical option (milli
+ * precision), duration the inspected one in milliseconds.  The frame used
+ * for sample i is the one a player shows at t_i: the last decoded frame
+ * whose presentation time is at or before t_i (times relative to the
+ * video stream's start).  Changing any of this changes the version.
+ */
+
+#ifndef _VW_PLAN_H_INCLUDED_
+#define _VW_PLAN_H_INCLUDED_
+
+
+#include <stdint.h>
+
+#include "vw_core.h"
+
+
+#define VW_PLAN_VERSION                1
+
+#define VW_MAX_DURATION_MS_DEFAULT     (3LL * 3600 * 1000)   /* 3 h */
+#define VW_MAX_PIXELS_DEFAULT          (3840LL * 2160)       /* 8.3 Mpx */
+#define VW_MAX_FRAMES_DEFAULT          20000
+#define VW_FRAME_TIMEOUT_MS_DEFAULT    10000
+#define VW_MAX_SIDE                    16384
+
+
+typedef struct {
+    int64_t   max_duration_ms;   /* longer videos are rejected: too_long */
+    int64_t   max_pixels;        /* width x height: too_large */
+    uint32_t  max_frames;        /* planned samples: too_many_frames */
+    int       frame_timeout_ms;  /* per OCR call; 0 = no limit */
+    int       threads;           /* decoder threads, 1 = no threads */
+} vw_limits_t;
+
+
+/* The normalised inspection of an upload; recorded on the job. */
+typedef struct {
+    char      container[16];     /* vo_container_name(): "mp4", "webm" */
+    char      demuxer[48];       /* the libavformat demuxer that read it */
+    char      codec[32];         /* "h264", "vp9", ... */
+    char      pix_fmt[32];       /* "yuv420p", ... ("" if unknown) */
+    int       stream_index;      /* the video stream used */
+    int       streams;           /* streams in the container */
+    int       width;             /* as declared by the container/codec */
+    int       height;
+    int64_t   duration_ms;       /* of the video stream if known */
+    int       fps_num;           /* average frame rate, 0/0 if unknown */
+    int       fps_den;
+    int64_t   bit_rate;          /* bits per second, 0 if unknown */
+    int64_t   size;              /* file size in bytes */
+} vw_inspection_t;
+
+
+typedef struct {
+    uint32_t  version;           /* VW_PLAN_VERSION */
+    uint32_t  fps_milli;         /* samples per second x 1000 */
+    uint32_t  frames;            /* samples planned */
+    int64_t   duration_ms;
+} vw_plan_t;
+
+
+/* Sets the defaults above. */
+void vw_limits_init(vw_limits_t *l);
+
+/*
+ * Makes the plan for a duration and a sampling rate.  Rejects
+ * (too_long, too_many_frames, empty) what the limits refuse; name is the
+ * object the messages talk about ("x.mp4", "job 9f2c").  l may be NULL
+ * (no limits: for rebuilding the plan of an accepted job).
+ */
+int vw_plan_make(vw_plan_t *p, int64_t duration_ms, uint32_t fps_milli,
+    const vw_limits_t *l, const char *name, vw_err_t *err);
+
+/* t_i in microseconds and in milliseconds (rounded down). */
+int64_t vw_plan_time_us(const vw_plan_t *p, uint32_t i);
+int64_t vw_plan_time_ms(const vw_plan_t *p, uint32_t i);
+
+/* The sampling interval 1/fps in microseconds (rounded). */
+int64_t vw_plan_interval_us(const vw_plan_t *p);
+
+
+#endif /* _VW_PLAN_H_INCLUDED_ */

@@ -1,0 +1,331 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Merging frame results into segments (the rules are in vw_segments.h).
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vw_segments.h"
+
+
+#define VW_DISTANCE_MAX_CP  4096    /* longer texts compare exactly */
+
+
+static int vw_frame_cmp(const void *a, const void *b);
+static uint32_t *vw_utf8_to_cps(const char *s, size_t *n);
+
+
+int
+vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
+    size_t n, vw_segment_t **out, size_t *nout)
+{
+    int                        ret;
+    size_t                     i, k, count;
+    int64_t                    half, sum, best, dur;
+    vw_segment_t              *segs, *s;
+    const vw_frame_result_t  **order, *f, *prev;
+
+    ret = -1;
+    segs = NULL;
+    order = NULL;
+    count = 0;
+    sum = 0;
+    best = -1;
+    s = NULL;
+
+    *out = NULL;
+    *nout = 0;
+
+    if (n == 0) {
+        return 0;
+    }
+
+    order = malloc(n * sizeof(*order));
+    segs = malloc(n * sizeof(*segs));
+    if (order == NULL || segs == NULL) {
+        goto done;
+    }
+
+    for (i = 0; i < n; i++) {
+        order[i] = &frames[i];
+    }
+
+    qsort(order, n, sizeof(*order), vw_frame_cmp);
+
+    half = vw_plan_interval_us(plan) / 2;
+    dur = plan->duration_ms * 1000;
+    prev = NULL;
+
+    for (i = 0; i < n; i++) {
+        f = order[i];
+
+        if (prev != NULL && prev->index == f->index) {
+            goto done;
+        }
+
+        if (s != NULL
+            && (f->text[0] == '\0' || f->index != prev->index + 1
+                || !vw_text_nearly_same(prev->text, f->text)))
+        {
+            /* close the open segment */
+            s->confidence = (int) ((sum + (int64_t) (s->last - s->first + 1)
+                                          / 2)
+                                   / (int64_t) (s->last - s->first + 1));
+            s = NULL;
+        }
+
+        prev = f;
+
+        if (f->text[0] == '\0') {
+            continue;
+        }
+
+        if (s == NULL) {
+            s = &segs[count++];
+            s->first = f->index;
+            s->text = f->text;
+            sum = 0;
+            best = -1;
+        }
+
+        s->last = f->index;
+        sum += f->confidence;
+
+        if (f->confidence > best) {
+            best = f->confidence;
+            s->text = f->text;
+        }
+    }
+
+    if (s != NULL) {
+        s->confidence = (int) ((sum + (int64_t) (s->last - s->first + 1) / 2)
+                               / (int64_t) (s->last - s->first + 1));
+    }
+
+    for (k = 0; k < count; k++) {
+        s = &segs[k];
+        s->start_ms = vw_plan_time_us(plan, s->first) - half;
+        s->end_ms = vw_plan_time_us(plan, s->last) + half;
+
+        if (s->start_ms < 0) {
+            s->start_ms = 0;
+        }
+
+        if (s->end_ms > dur) {
+            s->end_ms = dur;
+        }
+
+        s->start_ms = (s->start_ms + 500) / 1000;
+        s->end_ms = (s->end_ms + 500) / 1000;
+    }
+
+    if (count > 0) {
+        *out = segs;
+        *nout = count;
+        segs = NULL;
+    }
+
+    ret = 0;
+
+done:
+
+    free(segs);
+    free(order);
+
+    return ret;
+}
+
+
+static int
+vw_frame_cmp(const void *a, const void *b)
+{
+    const vw_frame_result_t  *fa, *fb;
+
+    fa = *(const vw_frame_result_t * const *) a;
+    fb = *(const vw_frame_result_t * const *) b;
+
+    return fa->index < fb->index ? -1 : (fa->index > fb->index);
+}
+
+
+int
+vw_text_nearly_same(const char *a, const char *b)
+{
+    size_t  d, la, lb, longer;
+
+    if (strcmp(a, b) == 0) {
+        return 1;
+    }
+
+    d = vw_text_distance(a, b);
+    if (d == (size_t) -1) {
+        return 0;
+    }
+
+    /* code point counts, for the proportion */
+
+    la = 0;
+    for (; *a; a++) {
+        la += ((unsigned char) *a & 0xc0) != 0x80;
+    }
+
+    lb = 0;
+    for (; *b; b++) {
+        lb += ((unsigned char) *b & 0xc0) != 0x80;
+    }
+
+    longer = la > lb ? la : lb;
+
+    return d * 100 <= longer * VW_NEARLY_PERCENT;
+}
+
+
+size_t
+vw_text_distance(const char *a, const char *b)
+{
+    size_t     i, j, na, nb, d, del, ins, sub;
+    size_t    *row;
+    uint32_t  *ca, *cb;
+
+    d = (size_t) -1;
+    row = NULL;
+    cb = NULL;
+
+    ca = vw_utf8_to_cps(a, &na);
+    cb = vw_utf8_to_cps(b, &nb);
+    if (ca == NULL || cb == NULL) {
+        goto done;
+    }
+
+    if (na > VW_DISTANCE_MAX_CP || nb > VW_DISTANCE_MAX_CP) {
+        d = (na == nb && memcmp(ca, cb, na * sizeof(uint32_t)) == 0)
+            ? 0 : (na > nb ? na : nb);
+        goto done;
+    }
+
+    row = malloc((nb + 1) * sizeof(size_t));
+    if (row == NULL) {
+        goto done;
+    }
+
+    for (j = 0; j <= nb; j++) {
+        row[j] = j;
+    }
+
+    for (i = 1; i <= na; i++) {
+        sub = row[0];       /* the diagonal: row[i-1][j-1] */
+        row[0] = i;
+
+        for (j = 1; j <= nb; j++) {
+            del = row[j] + 1;
+            ins = row[j - 1] + 1;
+            sub += ca[i - 1] != cb[j - 1];
+
+            d = del < ins ? del : ins;
+            d = d < sub ? d : sub;
+
+            sub = row[j];
+            row[j] = d;
+        }
+    }
+
+    d = row[nb];
+
+done:
+
+    free(row);
+    free(ca);
+    free(cb);
+
+    return d;
+}
+
+
+static uint32_t *
+vw_utf8_to_cps(const char *s, size_t *n)
+{
+    size_t                len, i, k;
+    uint32_t             *cps;
+    const unsigned char  *p;
+
+    p = (const unsigned char *) s;
+    len = strlen(s);
+
+    cps = malloc((len + 1) * sizeof(uint32_t));
+    if (cps == NULL) {
+        return NULL;
+    }
+
+    for (i = 0, k = 0; i < len; k++) {
+        i += vw_utf8_decode(p + i, len - i, &cps[k]);
+    }
+
+    *n = k;
+
+    return cps;
+}
+
+
+size_t
+vw_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
+{
+    size_t    len, i;
+    uint32_t  c, min;
+
+    if (n == 0) {
+        *cp = 0xfffd;
+        return 0;
+    }
+
+    c = p[0];
+
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+        c &= 0x1f;
+        min = 0x80;
+
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        c &= 0x0f;
+        min = 0x800;
+
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        c &= 0x07;
+        min = 0x10000;
+
+    } else {
+        goto bad;
+    }
+
+    if (len > n) {
+        goto bad;
+    }
+
+    for (i = 1; i < len; i++) {
+        if ((p[i] & 0xc0) != 0x80) {
+            goto bad;
+        }
+
+        c = (c << 6) | (p[i] & 0x3f);
+    }
+
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) {
+        goto bad;
+    }
+
+    *cp = c;
+    return len;
+
+bad:
+
+    *cp = 0xfffd;
+    return 1;
+}
