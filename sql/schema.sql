@@ -103,6 +103,8 @@ CREATE TABLE frames (
     text            TEXT    NOT NULL,
     confidence      REAL    NOT NULL,   -- 0..100, Tesseract's mean
     reused_from     INTEGER,            -- frame_index whose text was reused
+    flags           INTEGER NOT NULL DEFAULT 0,  -- 1 OCR timed out,
+                                                 -- 2 no picture at t_i
     attempt         INTEGER NOT NULL,   -- the attempt that wrote the row
     created_at      INTEGER NOT NULL,
     PRIMARY KEY (job_id, plan_version, frame_index)

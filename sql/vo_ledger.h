@@ -169,6 +169,7 @@ typedef struct {
     char        *text;
     double       confidence;       /* 0..100 */
     int64_t      reused_from;      /* frame whose text was reused, or -1 */
+    unsigned     flags;            /* the worker's, stored as they are */
 } vo_frame_row_t;
 
 

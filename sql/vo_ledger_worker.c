@@ -57,8 +57,8 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT - VO_STMT_WORKER_FIRST] = {
 
     /* VO_STMT_PUT_FRAME: a frame row is written once (invariant 8) */
     "INSERT INTO frames (job_id, plan_version, frame_index, pts_ms, text,"
-    " confidence, reused_from, attempt, created_at)"
-    " SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?2, ?9"
+    " confidence, reused_from, flags, attempt, created_at)"
+    " SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?2, ?9"
     " WHERE EXISTS (SELECT 1 FROM jobs" VO_FENCE ")"
     " ON CONFLICT DO NOTHING",
 
@@ -68,7 +68,8 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT - VO_STMT_WORKER_FIRST] = {
     " lease_expires_at = ?4, updated_at = ?5" VO_FENCE,
 
     /* VO_STMT_FRAMES */
-    "SELECT frame_index, pts_ms, text, confidence, reused_from FROM frames"
+    "SELECT frame_index, pts_ms, text, confidence, reused_from, flags"
+    " FROM frames"
     " WHERE job_id = ?1 AND plan_version = ?2 ORDER BY frame_index",
 
     /* VO_STMT_PUBLISH */
@@ -338,6 +339,7 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     }
 
     (void) sqlite3_bind_int64(s, 9, now_ms);
+    (void) sqlite3_bind_int(s, 10, (int) f->flags);
 
     lrc = vo_ledger_step_done(l, s, "put frame", err, err_size);
     if (lrc != VO_LEDGER_OK) {
@@ -422,6 +424,7 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
         r[count].text = strdup(text ? text : "");
         r[count].confidence = sqlite3_column_double(s, 3);
         r[count].reused_from = vo_ledger_int_or(s, 4, -1);
+        r[count].flags = (unsigned) sqlite3_column_int(s, 5);
 
         if (r[count].text == NULL) {
             snprintf(err, err_size, "frames of %s: out of memory", job_id);

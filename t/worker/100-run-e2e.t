@@ -1,0 +1,92 @@
+# End to end: an upload through the real nginx with the module, the real
+# worker pool claims it, decodes with FFmpeg, reads with Tesseract and
+# publishes; the status endpoint shows the text.  Retries of the upload,
+# during and after processing, create no work.
+
+use strict;
+use warnings;
+
+use Test::More;
+use VideoOCR::Media qw(make_video cer tmpdir);
+use VideoOCR::Stack;
+
+my $dir = tmpdir();
+my @spans = (
+    { start => 0.3, end => 2.6, text => 'The quick brown fox' },
+    { start => 3.2, end => 5.8, text => 'jumps over the lazy dog' },
+);
+my $file = make_video(path => "$dir/e2e.mp4", duration => 6,
+                      spans => \@spans);
+my $bytes = do { local (@ARGV, $/) = $file; <> };
+
+my $s = VideoOCR::Stack->new(workers => 2, worker_args => ['--verbose']);
+
+my $first = $s->upload('e2e-1', $bytes, args => 'fps=2');
+is($first->{status}, 202, 'upload accepted');
+my $job = JSON::PP::decode_json($first->{body})->{job_id};
+
+# a retry while the job is queued or running
+my $retry = $s->upload('e2e-1', $bytes, args => 'fps=2');
+is($retry->{status}, 202, 'retry during processing: 202');
+is($retry->{headers}{'idempotent-replayed'}, 'true', 'a replay');
+
+my $st = $s->wait_state($job, 'done|failed|rejected', 120);
+is($st->{state}, 'done', 'the job is done') or diag(explain($st));
+is($st->{attempts}, 1, 'in one attempt');
+is($st->{progress}{frames_planned}, 12, '6 s at 2 fps: 12 frames planned');
+is($st->{progress}{frames_done}, 12, 'all of them done');
+is($st->{media}{codec}, 'h264', 'the inspection is recorded');
+
+my @segments = @{ $st->{result}{segments} // [] };
+is(scalar @segments, 2, 'two segments') or diag(explain(\@segments));
+
+for my $i (0 .. $#spans) {
+    my $seg = $segments[$i] or next;
+    cmp_ok(cer($seg->{text}, $spans[$i]{text}), '<=', 0.05,
+           "segment $i reads \"$spans[$i]{text}\"")
+        or diag("read: \"$seg->{text}\"");
+    cmp_ok(abs($seg->{start} - $spans[$i]{start}), '<=', 0.5,
+           "segment $i starts within one sampling interval");
+    cmp_ok(abs($seg->{end} - $spans[$i]{end}), '<=', 0.5,
+           "segment $i ends within one sampling interval");
+}
+
+# a retry after the job is done: the same receipt, no new work
+my $late = $s->upload('e2e-1', $bytes, args => 'fps=2');
+is($late->{headers}{'idempotent-replayed'}, 'true', 'late retry: a replay');
+is(JSON::PP::decode_json($late->{body})->{job_id}, $job, 'same job');
+
+sleep 1;    # give an (unwanted) second claim time to show up
+
+my ($n) = $s->rows('SELECT count(*) AS n FROM jobs');
+is($n->{n}, 1, 'one job in the ledger');
+my @claims = $s->rows("SELECT * FROM events WHERE kind IN"
+                      . " ('claimed', 'taken_over')");
+is(scalar @claims, 1, 'claimed once');
+my @pub = $s->rows("SELECT * FROM events WHERE kind = 'published'");
+is(scalar @pub, 1, 'published once');
+my ($f) = $s->rows('SELECT count(*) AS n FROM frames WHERE job_id = ?',
+                   $job);
+is($f->{n}, 12, 'one frame row per planned frame');
+
+my $ocr_lines = () = $s->worker_log =~ /job=$job attempt=1 frame=\d+ \S+ ocr/g;
+my ($log_calls) = $s->worker_log =~ /job=$job .*event=published .*ocr_calls=(\d+)/;
+ok(defined $log_calls, 'the published line reports the OCR calls');
+is($ocr_lines, $log_calls, 'one frame line per OCR call');
+cmp_ok($log_calls, '<', 12, 'near-identical frames were not OCR\'d again');
+
+# the published formats
+my $vtt = $s->status($job, 'vtt');
+is($vtt->{status}, 200, 'vtt: 200');
+like($vtt->{body}, qr/^WEBVTT\n/, 'vtt: a WebVTT file');
+like($vtt->{body}, qr/00:00:0\d\.\d{3} --> 00:00:0\d\.\d{3}\n.*quick/si,
+     'vtt: cues with the text');
+my $srt = $s->status($job, 'srt');
+like($srt->{body}, qr/^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\n/,
+     'srt: numbered cues');
+my $txt = $s->status($job, 'txt');
+like($txt->{body}, qr/lazy dog/i, 'txt: the text');
+
+is($s->stop_worker, 0, 'the pool stops cleanly on SIGTERM');
+
+done_testing();

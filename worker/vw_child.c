@@ -1,0 +1,583 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * A worker child: claims a job, runs the pipeline on it with hooks that
+ * write every frame to the ledger under the claim's fencing token, and
+ * publishes the result only while it still holds the attempt.  One ledger
+ * connection and one set of Tesseract engines per child, reused across
+ * jobs.  See docs/ledger.md for the rules it follows.
+ *
+ * Signals: SIGTERM and SIGINT ask the child to stop; the pipeline's tick
+ * hook sees it within a frame, the job is released (it goes back to
+ * accepted without a failure counted) and the child exits.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vo_edge.h"
+#include "vo_ledger.h"
+#include "vw_core.h"
+#include "vw_output.h"
+#include "vw_pipeline.h"
+#include "vw_run.h"
+
+
+typedef struct {
+    const vw_run_conf_t  *conf;
+    vo_ledger_t          *ledger;
+    vo_claim_t            claim;
+    char                  owner[128];
+    char                  err[256];
+
+    vo_frame_row_t       *known;          /* rows of earlier attempts */
+    size_t                nknown;
+
+    int64_t               next_heartbeat;
+    int                   lost;           /* a write came back STALE */
+    int                   failed;         /* a write failed otherwise */
+    uint32_t              stored;         /* frames written this attempt */
+} vw_child_t;
+
+
+static volatile sig_atomic_t  vw_child_stop;
+
+
+static void vw_child_signal(int signo);
+static void vw_child_job(vw_child_t *ch);
+static int vw_child_publish(vw_child_t *ch, const vw_run_t *run,
+    const vo_options_t *options);
+static int vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc,
+    const char *what);
+static int vw_hook_ready(void *data, const vw_inspection_t *in,
+    const vw_plan_t *plan);
+static int vw_hook_frame_known(void *data, uint32_t index,
+    vw_frame_result_t *known);
+static int vw_hook_frame_done(void *data, const vw_frame_result_t *f);
+static int vw_hook_tick(void *data);
+static int64_t vw_wall_ms(void);
+static void vw_sleep_ms(int64_t ms);
+
+
+int
+vw_child_main(const vw_run_conf_t *conf)
+{
+    char              host[64];
+    vw_child_t        ch;
+    vo_ledger_rc_t    rc;
+    struct sigaction  sa;
+    vo_ledger_conf_t  lconf;
+
+    memset(&ch, 0, sizeof(ch));
+    ch.conf = conf;
+
+    /* no SA_RESTART: a signal cuts the idle sleep short */
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = vw_child_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+
+    if (gethostname(host, sizeof(host)) != 0) {
+        snprintf(host, sizeof(host), "localhost");
+    }
+
+    host[sizeof(host) - 1] = '\0';
+    snprintf(ch.owner, sizeof(ch.owner), "%s:%ld/%d", host, (long) getpid(),
+             conf->slot);
+
+    lconf.busy_timeout_ms = conf->busy_timeout_ms;
+    lconf.sync_full = 1;
+    lconf.migrate = 0;
+
+    if (vo_ledger_open(conf->ledger, &lconf, &ch.ledger, ch.err,
+                       sizeof(ch.err))
+        != VO_LEDGER_OK)
+    {
+        vw_log("slot %d: %s", conf->slot, ch.err);
+        return VW_EXIT_CONFIG;
+    }
+
+    vw_log("slot %d: child ready as %s", conf->slot, ch.owner);
+
+    while (!vw_child_stop) {
+
+        rc = vo_ledger_claim(ch.ledger, ch.owner, vw_wall_ms(),
+                             conf->lease_ms, &ch.claim, ch.err,
+                             sizeof(ch.err));
+
+        if (rc == VO_LEDGER_OK) {
+            vw_child_job(&ch);
+            continue;
+        }
+
+        if (rc != VO_LEDGER_NOT_FOUND) {
+            vw_log("slot %d: claim failed: %s", conf->slot, ch.err);
+        }
+
+        vw_sleep_ms(conf->poll_ms);
+    }
+
+    vw_log("slot %d: stopping", conf->slot);
+
+    vo_ledger_close(ch.ledger);
+    vw_pipeline_shutdown();
+
+    return VW_EXIT_OK;
+}
+
+
+static void
+vw_child_signal(int signo)
+{
+    (void) signo;
+    vw_child_stop = 1;
+}
+
+
+static void
+vw_child_job(vw_child_t *ch)
+{
+    int            fd, rc;
+    char           path[PATH_MAX], name[64];
+    int64_t        start, now, backoff;
+    vw_err_t       err;
+    vw_job_t       job;
+    vw_run_t       run;
+    vw_hooks_t     hooks;
+    vo_claim_t    *c;
+    vo_options_t   options;
+    vo_ledger_rc_t lrc;
+
+    c = &ch->claim;
+    start = vw_now_ms();
+    fd = -1;
+
+    ch->lost = 0;
+    ch->failed = 0;
+    ch->stored = 0;
+    ch->known = NULL;
+    ch->nknown = 0;
+    ch->next_heartbeat = start + ch->conf->heartbeat_ms;
+
+    vw_err_clear(&err);
+    memset(&run, 0, sizeof(run));
+
+    snprintf(name, sizeof(name), "job %s", c->job_id);
+
+    vw_log("job=%s attempt=%d event=%s owner=%s", c->job_id, c->attempt,
+           c->takeover ? "taken_over" : "claimed", ch->owner);
+
+    if (vo_options_from_canonical(&options, c->options, strlen(c->options),
+                                  err.msg, sizeof(err.msg))
+        != 0)
+    {
+        (void) vw_fail(&err, "bad_options", "job %s: stored options %s: %s",
+                       c->job_id, c->options, err.msg);
+        goto finish;
+    }
+
+    snprintf(path, sizeof(path), "%s/%s", ch->conf->store, c->input_path);
+
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd == -1) {
+        (void) vw_fail(&err, errno == ENOENT ? "input_missing" : "io",
+                       "job %s: open(\"%s\") failed: %s", c->job_id, path,
+                       strerror(errno));
+        goto finish;
+    }
+
+    /* what earlier attempts stored: those frames are not read again */
+
+    lrc = vo_ledger_frames(ch->ledger, c->job_id, VW_PLAN_VERSION,
+                           &ch->known, &ch->nknown, ch->err,
+                           sizeof(ch->err));
+    if (lrc != VO_LEDGER_OK) {
+        (void) vw_fail(&err, "ledger", "job %s: %s", c->job_id, ch->err);
+        goto finish;
+    }
+
+    memset(&hooks, 0, sizeof(hooks));
+    memset(&job, 0, sizeof(job));
+
+    hooks.data = ch;
+    hooks.ready = vw_hook_ready;
+    hooks.frame_known = vw_hook_frame_known;
+    hooks.frame_done = vw_hook_frame_done;
+    hooks.tick = vw_hook_tick;
+
+    job.name = name;
+    job.fd = fd;
+    job.options = &options;
+    job.limits = &ch->conf->limits;
+    job.hooks = &hooks;
+
+    rc = vw_pipeline_run(&job, &run, &err);
+
+    if (rc == 0 && !ch->lost && !ch->failed) {
+        if (vw_child_publish(ch, &run, &options) == 0) {
+            vw_log("job=%s attempt=%d event=published frames=%u known=%u "
+                   "ocr_calls=%u reused=%u restored=%u ms=%lld", c->job_id,
+                   c->attempt, run.plan.frames, run.stats.frames_known,
+                   run.stats.ocr_calls, run.stats.frames_reused,
+                   run.stats.refs_restored,
+                   (long long) (vw_now_ms() - start));
+        }
+
+        goto done;
+    }
+
+finish:
+
+    now = vw_wall_ms();
+
+    if (ch->lost) {
+        vw_log("job=%s attempt=%d event=lost: another attempt holds the "
+               "job; this attempt's writes were refused (frames=%u "
+               "ocr_calls=%u)", c->job_id, c->attempt, ch->stored,
+               run.stats.ocr_calls);
+        goto done;
+    }
+
+    if (err.status == VW_REJECTED) {
+        lrc = vo_ledger_reject(ch->ledger, c, err.code, err.msg, now,
+                               ch->err, sizeof(ch->err));
+        if (vw_child_ledger_rc(ch, lrc, "reject") == 0) {
+            vw_log("job=%s attempt=%d event=rejected code=%s: %s",
+                   c->job_id, c->attempt, err.code, err.msg);
+        }
+
+        goto done;
+    }
+
+    if (err.status == VW_STOPPED && vw_child_stop && !ch->failed) {
+        lrc = vo_ledger_release(ch->ledger, c, now, ch->err,
+                                sizeof(ch->err));
+        if (vw_child_ledger_rc(ch, lrc, "release") == 0) {
+            vw_log("job=%s attempt=%d event=released frames=%u",
+                   c->job_id, c->attempt, ch->stored);
+        }
+
+        goto done;
+    }
+
+    if (err.status == VW_OK || err.status == VW_STOPPED) {
+        /* a hook stopped the run: a ledger write failed */
+        (void) vw_fail(&err, "ledger", "job %s: %s", c->job_id, ch->err);
+    }
+
+    /* a transient failure: back to accepted after a backoff, or failed */
+
+    backoff = ch->conf->backoff_ms << (c->failures < 10 ? c->failures : 10);
+
+    {
+        int  gave_up;
+
+        lrc = vo_ledger_retry(ch->ledger, c, err.code, err.msg, now,
+                              now + backoff, &gave_up, ch->err,
+                              sizeof(ch->err));
+
+        if (vw_child_ledger_rc(ch, lrc, "retry") == 0) {
+            vw_log("job=%s attempt=%d event=%s code=%s: %s", c->job_id,
+                   c->attempt, gave_up ? "failed" : "retry", err.code,
+                   err.msg);
+        }
+    }
+
+done:
+
+    if (fd != -1) {
+        (void) close(fd);
+    }
+
+    vo_ledger_free_frames(ch->known, ch->nknown);
+    ch->known = NULL;
+    ch->nknown = 0;
+}
+
+
+/*
+ * Builds the result from every frame row of the job (those of earlier
+ * attempts too), renders it in each format, and publishes it with the
+ * move to done, under the fencing token.
+ */
+
+static int
+vw_child_publish(vw_child_t *ch, const vw_run_t *run,
+    const vo_options_t *options)
+{
+    int                 i, rc;
+    size_t              n, k;
+    vw_buf_t            bufs[4];
+    vw_result_t         res;
+    vo_frame_row_t     *rows;
+    vo_ledger_rc_t      lrc;
+    vo_result_body_t    bodies[4];
+    vw_frame_result_t  *frames;
+
+    static const char  *formats[] = { "json", "vtt", "srt", "txt" };
+    static const vw_format_t  kinds[] = { VW_FORMAT_JSON, VW_FORMAT_VTT,
+                                          VW_FORMAT_SRT, VW_FORMAT_TXT };
+
+    rc = -1;
+    frames = NULL;
+
+    for (i = 0; i < 4; i++) {
+        vw_buf_init(&bufs[i]);
+    }
+
+    lrc = vo_ledger_frames(ch->ledger, ch->claim.job_id, VW_PLAN_VERSION,
+                           &rows, &n, ch->err, sizeof(ch->err));
+    if (lrc != VO_LEDGER_OK) {
+        return vw_child_ledger_rc(ch, lrc, "read frames");
+    }
+
+    frames = calloc(n ? n : 1, sizeof(vw_frame_result_t));
+    if (frames == NULL) {
+        snprintf(ch->err, sizeof(ch->err), "publish: out of memory");
+        ch->failed = 1;
+        goto done;
+    }
+
+    for (k = 0; k < n; k++) {
+        frames[k].index = (uint32_t) rows[k].frame_index;
+        frames[k].t_ms = vw_plan_time_ms(&run->plan, frames[k].index);
+        frames[k].pts_ms = rows[k].pts_ms;
+        frames[k].text = rows[k].text;
+        frames[k].confidence = (int) (rows[k].confidence + 0.5);
+        frames[k].reused_from = rows[k].reused_from;
+        frames[k].flags = rows[k].flags;
+    }
+
+    res.plan = &run->plan;
+    res.options = options;
+    res.inspection = &run->inspection;
+    res.frames = frames;
+    res.nframes = n;
+    res.with_frames = 0;
+
+    for (i = 0; i < 4; i++) {
+        if (vw_result_write(&bufs[i], kinds[i], &res) != 0
+            || !vw_buf_ok(&bufs[i]))
+        {
+            snprintf(ch->err, sizeof(ch->err), "publish: cannot render %s",
+                     formats[i]);
+            ch->failed = 1;
+            goto done;
+        }
+
+        bodies[i].format = formats[i];
+        bodies[i].body = bufs[i].data ? bufs[i].data : "";
+        bodies[i].len = bufs[i].len;
+    }
+
+    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, 4, vw_wall_ms(),
+                            ch->err, sizeof(ch->err));
+
+    rc = vw_child_ledger_rc(ch, lrc, "publish");
+
+done:
+
+    for (i = 0; i < 4; i++) {
+        vw_buf_free(&bufs[i]);
+    }
+
+    free(frames);
+    vo_ledger_free_frames(rows, n);
+
+    if (rc != 0 && !ch->lost) {
+        /* the job stays running; its lease runs out and it is retried */
+        vw_log("job=%s attempt=%d event=publish_failed: %s",
+               ch->claim.job_id, ch->claim.attempt, ch->err);
+    }
+
+    return rc;
+}
+
+
+/* 0 for OK; notes a STALE (lost) or another failure and returns -1. */
+
+static int
+vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc, const char *what)
+{
+    if (rc == VO_LEDGER_OK) {
+        return 0;
+    }
+
+    if (rc == VO_LEDGER_STALE) {
+        if (!ch->lost) {
+            vw_log("job=%s attempt=%d event=stale_write op=%s: refused",
+                   ch->claim.job_id, ch->claim.attempt, what);
+        }
+
+        ch->lost = 1;
+        return -1;
+    }
+
+    vw_log("job=%s attempt=%d %s failed: %s", ch->claim.job_id,
+           ch->claim.attempt, what, ch->err);
+    ch->failed = 1;
+
+    return -1;
+}
+
+
+static int
+vw_hook_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
+{
+    vw_child_t      *ch = data;
+    vw_buf_t         b;
+    vo_ledger_rc_t   rc;
+
+    vw_buf_init(&b);
+    vw_inspection_json(&b, in);
+
+    if (!vw_buf_ok(&b)) {
+        vw_buf_free(&b);
+        snprintf(ch->err, sizeof(ch->err), "inspection: out of memory");
+        ch->failed = 1;
+        return -1;
+    }
+
+    rc = vo_ledger_set_plan(ch->ledger, &ch->claim, (int) plan->version,
+                            plan->frames, b.data, vw_wall_ms(),
+                            ch->conf->lease_ms, ch->err, sizeof(ch->err));
+    vw_buf_free(&b);
+
+    ch->next_heartbeat = vw_now_ms() + ch->conf->heartbeat_ms;
+
+    return vw_child_ledger_rc(ch, rc, "set plan");
+}
+
+
+static int
+vw_hook_frame_known(void *data, uint32_t index, vw_frame_result_t *known)
+{
+    vw_child_t      *ch = data;
+    size_t           lo, hi, mid;
+    vo_frame_row_t  *r;
+
+    /* the rows are in frame order: binary search */
+
+    lo = 0;
+    hi = ch->nknown;
+
+    while (lo < hi) {
+        mid = lo + (hi - lo) / 2;
+        r = &ch->known[mid];
+
+        if ((uint32_t) r->frame_index == index) {
+            known->index = index;
+            known->pts_ms = r->pts_ms;
+            known->text = r->text;
+            known->confidence = (int) (r->confidence + 0.5);
+            known->reused_from = r->reused_from;
+            known->flags = r->flags;
+            return 1;
+        }
+
+        if ((uint32_t) r->frame_index < index) {
+            lo = mid + 1;
+
+        } else {
+            hi = mid;
+        }
+    }
+
+    return 0;
+}
+
+
+static int
+vw_hook_frame_done(void *data, const vw_frame_result_t *f)
+{
+    vw_child_t      *ch = data;
+    vo_frame_row_t   row;
+    vo_ledger_rc_t   rc;
+
+    row.frame_index = f->index;
+    row.pts_ms = f->pts_ms;
+    row.text = (char *) f->text;
+    row.confidence = f->confidence;
+    row.reused_from = f->reused_from;
+    row.flags = f->flags;
+
+    rc = vo_ledger_put_frame(ch->ledger, &ch->claim, VW_PLAN_VERSION, &row,
+                             vw_wall_ms(), ch->conf->lease_ms, ch->err,
+                             sizeof(ch->err));
+
+    if (vw_child_ledger_rc(ch, rc, "put frame") != 0) {
+        return -1;
+    }
+
+    ch->stored++;
+    ch->next_heartbeat = vw_now_ms() + ch->conf->heartbeat_ms;
+
+    if (ch->conf->verbose) {
+        vw_log("job=%s attempt=%d frame=%u t=%lldms %s%s", ch->claim.job_id,
+               ch->claim.attempt, f->index, (long long) f->t_ms,
+               f->reused_from >= 0 ? "reused" : "ocr",
+               (f->flags & VW_FRAME_TIMED_OUT) ? " timed_out" : "");
+    }
+
+    return 0;
+}
+
+
+static int
+vw_hook_tick(void *data)
+{
+    vw_child_t      *ch = data;
+    int64_t          now;
+    vo_ledger_rc_t   rc;
+
+    if (vw_child_stop) {
+        return -1;
+    }
+
+    now = vw_now_ms();
+
+    if (now < ch->next_heartbeat) {
+        return 0;
+    }
+
+    rc = vo_ledger_heartbeat(ch->ledger, &ch->claim, vw_wall_ms(),
+                             ch->conf->lease_ms, ch->err, sizeof(ch->err));
+
+    ch->next_heartbeat = now + ch->conf->heartbeat_ms;
+
+    return vw_child_ledger_rc(ch, rc, "heartbeat");
+}
+
+
+/* Leases are wall-clock times in the ledger, shared by many processes. */
+
+static int64_t
+vw_wall_ms(void)
+{
+    struct timespec  ts;
+
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+
+static void
+vw_sleep_ms(int64_t ms)
+{
+    struct timespec  ts;
+
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (ms % 1000) * 1000000;
+
+    /* a signal ends it early, which is what a stopping child wants */
+    (void) nanosleep(&ts, NULL);
+}

@@ -1,0 +1,429 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The "run" and "child" subcommands: their options, their entry points,
+ * and the log line format of the worker pool.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vw_run.h"
+
+
+static int vw_parse_ms(const char *name, const char *v, int64_t min,
+    int64_t max, int64_t *out);
+static int vw_parse_int(const char *name, const char *v, long min, long max,
+    long *out);
+static void vw_run_usage(FILE *f);
+
+
+enum {
+    VW_OPT_LEDGER = 256,
+    VW_OPT_STORE,
+    VW_OPT_WORKERS,
+    VW_OPT_SLOT,
+    VW_OPT_LEASE,
+    VW_OPT_HEARTBEAT,
+    VW_OPT_POLL,
+    VW_OPT_BACKOFF,
+    VW_OPT_GRACE,
+    VW_OPT_BUSY_TIMEOUT,
+    VW_OPT_MAX_DURATION,
+    VW_OPT_MAX_PIXELS,
+    VW_OPT_MAX_FRAMES,
+    VW_OPT_FRAME_TIMEOUT,
+    VW_OPT_VERBOSE,
+    VW_OPT_HELP
+};
+
+
+static const struct option  vw_run_options[] = {
+    { "ledger",         required_argument, NULL, VW_OPT_LEDGER },
+    { "store",          required_argument, NULL, VW_OPT_STORE },
+    { "workers",        required_argument, NULL, VW_OPT_WORKERS },
+    { "slot",           required_argument, NULL, VW_OPT_SLOT },
+    { "lease",          required_argument, NULL, VW_OPT_LEASE },
+    { "heartbeat",      required_argument, NULL, VW_OPT_HEARTBEAT },
+    { "poll",           required_argument, NULL, VW_OPT_POLL },
+    { "retry-backoff",  required_argument, NULL, VW_OPT_BACKOFF },
+    { "grace",          required_argument, NULL, VW_OPT_GRACE },
+    { "busy-timeout",   required_argument, NULL, VW_OPT_BUSY_TIMEOUT },
+    { "max-duration",   required_argument, NULL, VW_OPT_MAX_DURATION },
+    { "max-pixels",     required_argument, NULL, VW_OPT_MAX_PIXELS },
+    { "max-frames",     required_argument, NULL, VW_OPT_MAX_FRAMES },
+    { "frame-timeout",  required_argument, NULL, VW_OPT_FRAME_TIMEOUT },
+    { "verbose",        no_argument,       NULL, VW_OPT_VERBOSE },
+    { "help",           no_argument,       NULL, VW_OPT_HELP },
+    { NULL, 0, NULL, 0 }
+};
+
+
+int
+vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
+{
+    int          opt, frame_timeout_set;
+    long         n;
+    int64_t      ms;
+    struct stat  st;
+
+    memset(conf, 0, sizeof(vw_run_conf_t));
+
+    conf->workers = 2;
+    conf->slot = -1;
+    conf->lease_ms = 30000;
+    conf->heartbeat_ms = 0;
+    conf->poll_ms = 1000;
+    conf->backoff_ms = 2000;
+    conf->grace_ms = 30000;
+    conf->busy_timeout_ms = 5000;
+    vw_limits_init(&conf->limits);
+
+    frame_timeout_set = 0;
+
+    optind = 1;
+    opterr = 0;
+
+    while ((opt = getopt_long(argc, argv, "", vw_run_options, NULL)) != -1) {
+
+        switch (opt) {
+
+        case VW_OPT_LEDGER:
+            conf->ledger = optarg;
+            break;
+
+        case VW_OPT_STORE:
+            conf->store = optarg;
+            break;
+
+        case VW_OPT_WORKERS:
+            if (vw_parse_int("--workers", optarg, 1, 256, &n) != 0) {
+                return -1;
+            }
+
+            conf->workers = (int) n;
+            break;
+
+        case VW_OPT_SLOT:
+            if (vw_parse_int("--slot", optarg, 0, 255, &n) != 0) {
+                return -1;
+            }
+
+            conf->slot = (int) n;
+            break;
+
+        case VW_OPT_LEASE:
+            if (vw_parse_ms("--lease", optarg, 1000, 86400000,
+                            &conf->lease_ms) != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_HEARTBEAT:
+            if (vw_parse_ms("--heartbeat", optarg, 100, 3600000,
+                            &conf->heartbeat_ms) != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_POLL:
+            if (vw_parse_ms("--poll", optarg, 10, 600000, &conf->poll_ms)
+                != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_BACKOFF:
+            if (vw_parse_ms("--retry-backoff", optarg, 0, 3600000,
+                            &conf->backoff_ms) != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_GRACE:
+            if (vw_parse_ms("--grace", optarg, 0, 3600000, &conf->grace_ms)
+                != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_BUSY_TIMEOUT:
+            if (vw_parse_ms("--busy-timeout", optarg, 0, 600000, &ms) != 0) {
+                return -1;
+            }
+
+            conf->busy_timeout_ms = (int) ms;
+            break;
+
+        case VW_OPT_MAX_DURATION:
+            if (vw_parse_ms("--max-duration", optarg, 1000, 86400000LL * 7,
+                            &conf->limits.max_duration_ms) != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_MAX_PIXELS:
+            if (vw_parse_int("--max-pixels", optarg, 1,
+                             (long) VW_MAX_SIDE * VW_MAX_SIDE, &n) != 0)
+            {
+                return -1;
+            }
+
+            conf->limits.max_pixels = n;
+            break;
+
+        case VW_OPT_MAX_FRAMES:
+            if (vw_parse_int("--max-frames", optarg, 1, 10000000, &n) != 0) {
+                return -1;
+            }
+
+            conf->limits.max_frames = (uint32_t) n;
+            break;
+
+        case VW_OPT_FRAME_TIMEOUT:
+            if (vw_parse_ms("--frame-timeout", optarg, 0, 3600000, &ms) != 0)
+            {
+                return -1;
+            }
+
+            conf->limits.frame_timeout_ms = (int) ms;
+            frame_timeout_set = 1;
+            break;
+
+        case VW_OPT_VERBOSE:
+            conf->verbose = 1;
+            break;
+
+        case VW_OPT_HELP:
+            vw_run_usage(stdout);
+            exit(VW_EXIT_OK);
+
+        default:
+            fprintf(stderr, "video-ocr-worker %s: unknown or incomplete "
+                    "option \"%s\"\n", argv[0], argv[optind - 1]);
+            vw_run_usage(stderr);
+            return -1;
+        }
+    }
+
+    if (optind < argc) {
+        fprintf(stderr, "video-ocr-worker %s: unexpected argument \"%s\"\n",
+                argv[0], argv[optind]);
+        return -1;
+    }
+
+    if (conf->ledger == NULL || conf->store == NULL) {
+        fprintf(stderr, "video-ocr-worker %s: --ledger FILE and --store DIR "
+                "are required (the same as nginx's video_ocr_ledger and "
+                "video_ocr_store)\n", argv[0]);
+        return -1;
+    }
+
+    if (stat(conf->store, &st) == -1 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "video-ocr-worker %s: --store \"%s\" is not a "
+                "directory\n", argv[0], conf->store);
+        return -1;
+    }
+
+    if (child && conf->slot < 0) {
+        fprintf(stderr, "video-ocr-worker child: --slot is required; "
+                "children are started by \"video-ocr-worker run\"\n");
+        return -1;
+    }
+
+    if (conf->heartbeat_ms == 0) {
+        conf->heartbeat_ms = conf->lease_ms / 3;
+    }
+
+    if (conf->heartbeat_ms >= conf->lease_ms) {
+        fprintf(stderr, "video-ocr-worker %s: --heartbeat must be shorter "
+                "than --lease\n", argv[0]);
+        return -1;
+    }
+
+    /* a short lease shortens the default OCR time limit with it */
+    if (!frame_timeout_set && conf->limits.frame_timeout_ms >= conf->lease_ms)
+    {
+        conf->limits.frame_timeout_ms = (int) (conf->lease_ms / 2);
+    }
+
+    if (conf->limits.frame_timeout_ms >= conf->lease_ms) {
+        fprintf(stderr, "video-ocr-worker %s: --frame-timeout must be "
+                "shorter than --lease, or a slow frame loses the job\n",
+                argv[0]);
+        return -1;
+    }
+
+    return 0;
+}
+
+
+int
+vw_cmd_run(int argc, char **argv)
+{
+    vw_run_conf_t  conf;
+
+    if (vw_run_parse(&conf, argc, argv, 0) != 0) {
+        return VW_EXIT_USAGE;
+    }
+
+    return vw_supervise(&conf, argc, argv);
+}
+
+
+int
+vw_cmd_child(int argc, char **argv)
+{
+    vw_run_conf_t  conf;
+
+    if (vw_run_parse(&conf, argc, argv, 1) != 0) {
+        return VW_EXIT_CONFIG;
+    }
+
+    return vw_child_main(&conf);
+}
+
+
+void
+vw_log(const char *fmt, ...)
+{
+    char             line[1024];
+    size_t           n;
+    va_list          args;
+    struct tm        tm;
+    struct timespec  ts;
+
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+    (void) gmtime_r(&ts.tv_sec, &tm);
+
+    n = strftime(line, sizeof(line), "%Y-%m-%dT%H:%M:%S", &tm);
+    n += (size_t) snprintf(line + n, sizeof(line) - n, ".%03ldZ [%ld] ",
+                           ts.tv_nsec / 1000000, (long) getpid());
+
+    va_start(args, fmt);
+    (void) vsnprintf(line + n, sizeof(line) - n - 1, fmt, args);
+    va_end(args);
+
+    n = strlen(line);
+    line[n++] = '\n';
+
+    /* one write(2) per line: lines of several processes do not mix */
+    (void) write(STDERR_FILENO, line, n);
+}
+
+
+/* "30s", "500ms", "2m", "1h"; a bare number is seconds. */
+
+static int
+vw_parse_ms(const char *name, const char *v, int64_t min, int64_t max,
+    int64_t *out)
+{
+    char       *end;
+    double      d, mul;
+
+    errno = 0;
+    d = strtod(v, &end);
+
+    if (end == v || errno != 0 || d < 0) {
+        goto bad;
+    }
+
+    if (strcmp(end, "") == 0 || strcmp(end, "s") == 0) {
+        mul = 1000;
+
+    } else if (strcmp(end, "ms") == 0) {
+        mul = 1;
+
+    } else if (strcmp(end, "m") == 0) {
+        mul = 60000;
+
+    } else if (strcmp(end, "h") == 0) {
+        mul = 3600000;
+
+    } else {
+        goto bad;
+    }
+
+    d *= mul;
+
+    if (d < (double) min || d > (double) max) {
+        goto bad;
+    }
+
+    *out = (int64_t) d;
+
+    return 0;
+
+bad:
+
+    fprintf(stderr, "video-ocr-worker: %s \"%s\" must be a time from %lldms "
+            "to %llds, such as 30s or 500ms\n", name, v, (long long) min,
+            (long long) (max / 1000));
+    return -1;
+}
+
+
+static int
+vw_parse_int(const char *name, const char *v, long min, long max, long *out)
+{
+    char  *end;
+    long   n;
+
+    errno = 0;
+    n = strtol(v, &end, 10);
+
+    if (end == v || *end != '\0' || errno != 0 || n < min || n > max) {
+        fprintf(stderr, "video-ocr-worker: %s \"%s\" must be a whole number "
+                "from %ld to %ld\n", name, v, min, max);
+        return -1;
+    }
+
+    *out = n;
+
+    return 0;
+}
+
+
+static void
+vw_run_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: video-ocr-worker run --ledger FILE --store DIR [options]\n"
+        "\n"
+        "  --workers N          children to run (default 2)\n"
+        "  --lease T            how long a claim lasts without renewal "
+        "(30s)\n"
+        "  --heartbeat T        how often a busy child renews it "
+        "(lease/3)\n"
+        "  --poll T             idle wait between claims (1s)\n"
+        "  --retry-backoff T    delay before the 1st retry, doubling (2s)\n"
+        "  --grace T            SIGTERM to SIGKILL at shutdown (30s)\n"
+        "  --busy-timeout T     SQLite busy timeout (5s)\n"
+        "  --max-duration T     longer videos are rejected (3h)\n"
+        "  --max-pixels N       bigger frames are rejected (8294400)\n"
+        "  --max-frames N       more samples are rejected (20000)\n"
+        "  --frame-timeout T    OCR time limit per frame (10s, at most "
+        "lease/2)\n"
+        "  --verbose            log every frame\n"
+        "\n"
+        "Times: 500ms, 30s, 2m, 1h; a bare number is seconds.\n");
+}

@@ -1,0 +1,56 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * "video-ocr-worker run": the supervised worker pool.  The supervisor
+ * (vw_super.c) fork+execs N children ("video-ocr-worker child", the same
+ * options plus --slot) and restarts them; each child (vw_child.c) claims
+ * jobs from the ledger and runs the pipeline on them.  Children are
+ * exec'd, not just forked, so no SQLite connection, Tesseract engine or
+ * library thread ever crosses a fork().
+ */
+
+#ifndef _VW_RUN_H_INCLUDED_
+#define _VW_RUN_H_INCLUDED_
+
+
+#include <stdint.h>
+
+#include "vw_cmd.h"
+#include "vw_plan.h"
+
+
+typedef struct {
+    const char   *ledger;
+    const char   *store;
+    int           workers;
+    int           slot;              /* child only: 0..workers-1 */
+    int64_t       lease_ms;          /* how long a claim lasts unrenewed */
+    int64_t       heartbeat_ms;      /* how often a child renews it */
+    int64_t       poll_ms;           /* idle wait between claims */
+    int64_t       backoff_ms;        /* first retry delay, doubles */
+    int64_t       grace_ms;          /* SIGTERM to SIGKILL at shutdown */
+    int           busy_timeout_ms;
+    int           verbose;
+    vw_limits_t   limits;            /* media limits, as for "ocr" */
+} vw_run_conf_t;
+
+
+/*
+ * Parses the options of "run" and "child" (argv[0] is the subcommand).
+ * Returns 0, or -1 after printing a message that names the bad option.
+ */
+int vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child);
+
+/* The supervisor and the child loop. */
+int vw_supervise(const vw_run_conf_t *conf, int argc, char **argv);
+int vw_child_main(const vw_run_conf_t *conf);
+
+/* One log line on stderr: time, pid, then the message. */
+void vw_log(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+
+#endif /* _VW_RUN_H_INCLUDED_ */

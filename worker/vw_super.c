@@ -1,0 +1,393 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The supervisor, in the manner of runit's runsv and nginx's master:
+ *
+ *   - signal handlers only set flags; the loop sleeps in ppoll() with the
+ *     signals unblocked atomically, so no signal is lost between a check
+ *     and the sleep;
+ *   - children are reaped with a waitpid(-1, WNOHANG) loop;
+ *   - a slot is restarted no faster than once a second, and a child that
+ *     keeps dying young backs off (1, 2, 4 ... 30 s);
+ *   - exit code 78 (EX_CONFIG) from a child means "fatal, do not respawn":
+ *     the whole pool stops, since every child shares the configuration;
+ *   - SIGTERM or SIGINT: SIGTERM to every child, which releases its job
+ *     and exits; SIGKILL to those still alive after --grace;
+ *   - children are fork+exec'd with PR_SET_PDEATHSIG, so none outlives a
+ *     supervisor that is killed outright.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vo_ledger.h"
+#include "vw_core.h"
+#include "vw_run.h"
+
+
+#define VW_RESTART_MIN_MS   1000
+#define VW_RESTART_MAX_MS   30000
+#define VW_HEALTHY_MS       10000    /* a child that lived this long is ok */
+
+
+typedef struct {
+    pid_t     pid;                   /* 0: not running */
+    int64_t   started_at;
+    int64_t   restart_at;
+    int64_t   backoff_ms;
+} vw_slot_t;
+
+
+static volatile sig_atomic_t  vw_got_child;
+static volatile sig_atomic_t  vw_got_stop;
+
+
+static void vw_super_signal(int signo);
+static pid_t vw_spawn(int slot, int argc, char **argv);
+static int vw_reap(vw_slot_t *slots, int n, int stopping);
+static void vw_signal_all(vw_slot_t *slots, int n, int signo);
+
+
+int
+vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
+{
+    int               i, running, fatal, stopping, killed;
+    char              err[256];
+    int64_t           now, wake, deadline;
+    sigset_t          block, orig;
+    vw_slot_t        *slots;
+    vo_ledger_t      *l;
+    struct timespec   ts;
+    vo_ledger_conf_t  lconf;
+    struct sigaction  sa;
+
+    /*
+     * The supervisor migrates the ledger once and closes it again before
+     * any fork: children open their own connections after exec.
+     */
+
+    lconf.busy_timeout_ms = conf->busy_timeout_ms;
+    lconf.sync_full = 1;
+    lconf.migrate = 1;
+
+    if (vo_ledger_open(conf->ledger, &lconf, &l, err, sizeof(err))
+        != VO_LEDGER_OK)
+    {
+        vw_log("supervisor: %s", err);
+        return VW_EXIT_CONFIG;
+    }
+
+    vo_ledger_close(l);
+
+    slots = calloc((size_t) conf->workers, sizeof(vw_slot_t));
+    if (slots == NULL) {
+        vw_log("supervisor: out of memory");
+        return VW_EXIT_FAILED;
+    }
+
+    sigemptyset(&block);
+    sigaddset(&block, SIGCHLD);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGINT);
+    sigprocmask(SIG_BLOCK, &block, &orig);
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = vw_super_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCHLD, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+
+    vw_log("supervisor: starting %d children, ledger \"%s\", store \"%s\"",
+           conf->workers, conf->ledger, conf->store);
+
+    now = vw_now_ms();
+
+    for (i = 0; i < conf->workers; i++) {
+        slots[i].backoff_ms = VW_RESTART_MIN_MS;
+        slots[i].restart_at = now;
+    }
+
+    fatal = 0;
+    stopping = 0;
+    killed = 0;
+    deadline = 0;
+
+    for ( ;; ) {
+
+        if (vw_got_child) {
+            vw_got_child = 0;
+
+            if (vw_reap(slots, conf->workers, stopping) != 0
+                && !stopping)
+            {
+                fatal = 1;
+                vw_got_stop = 1;
+            }
+        }
+
+        now = vw_now_ms();
+
+        if (vw_got_stop && !stopping) {
+            stopping = 1;
+            deadline = now + conf->grace_ms;
+
+            vw_log("supervisor: stopping: SIGTERM to the children, SIGKILL "
+                   "after %lldms", (long long) conf->grace_ms);
+
+            vw_signal_all(slots, conf->workers, SIGTERM);
+        }
+
+        running = 0;
+        wake = now + 60000;
+
+        for (i = 0; i < conf->workers; i++) {
+
+            if (slots[i].pid != 0) {
+                running++;
+                continue;
+            }
+
+            if (stopping) {
+                continue;
+            }
+
+            if (slots[i].restart_at <= now) {
+                slots[i].pid = vw_spawn(i, argc, argv);
+                slots[i].started_at = now;
+
+                if (slots[i].pid > 0) {
+                    running++;
+                    continue;
+                }
+
+                /* fork failed: try again after the backoff */
+                slots[i].pid = 0;
+                slots[i].restart_at = now + slots[i].backoff_ms;
+            }
+
+            if (slots[i].restart_at < wake) {
+                wake = slots[i].restart_at;
+            }
+        }
+
+        if (stopping) {
+            if (running == 0) {
+                break;
+            }
+
+            if (!killed && now >= deadline) {
+                vw_log("supervisor: %d children still running after the "
+                       "grace period: SIGKILL", running);
+                vw_signal_all(slots, conf->workers, SIGKILL);
+                killed = 1;
+            }
+
+            wake = killed ? now + 1000 : deadline;
+        }
+
+        if (vw_got_child || (vw_got_stop && !stopping)) {
+            continue;
+        }
+
+        if (wake < now) {
+            wake = now;
+        }
+
+        ts.tv_sec = (wake - now) / 1000;
+        ts.tv_nsec = ((wake - now) % 1000) * 1000000;
+
+        /* sleeps with the signals unblocked; they wake it up */
+        (void) ppoll(NULL, 0, &ts, &orig);
+    }
+
+    vw_log("supervisor: all children exited%s",
+           fatal ? " (a child reported a fatal configuration error)" : "");
+
+    free(slots);
+
+    return fatal ? VW_EXIT_CONFIG : VW_EXIT_OK;
+}
+
+
+static void
+vw_super_signal(int signo)
+{
+    if (signo == SIGCHLD) {
+        vw_got_child = 1;
+
+    } else {
+        vw_got_stop = 1;
+    }
+}
+
+
+static pid_t
+vw_spawn(int slot, int argc, char **argv)
+{
+    int                i, n;
+    char             **cargv, slot_arg[16];
+    pid_t              pid, parent;
+    sigset_t           none;
+    struct sigaction   sa;
+
+    /* video-ocr-worker child --slot N <the options given to run> */
+
+    cargv = calloc((size_t) argc + 4, sizeof(char *));
+    if (cargv == NULL) {
+        vw_log("supervisor: out of memory");
+        return -1;
+    }
+
+    snprintf(slot_arg, sizeof(slot_arg), "%d", slot);
+
+    n = 0;
+    cargv[n++] = "video-ocr-worker";
+    cargv[n++] = "child";
+    cargv[n++] = "--slot";
+    cargv[n++] = slot_arg;
+
+    for (i = 1; i < argc; i++) {
+        cargv[n++] = argv[i];
+    }
+
+    cargv[n] = NULL;
+
+    parent = getpid();
+    pid = fork();
+
+    if (pid == -1) {
+        vw_log("supervisor: fork() for slot %d failed: %s", slot,
+               strerror(errno));
+        free(cargv);
+        return -1;
+    }
+
+    if (pid == 0) {
+        /* die with the supervisor, whatever kills it */
+        (void) prctl(PR_SET_PDEATHSIG, SIGTERM);
+
+        if (getppid() != parent) {
+            _exit(VW_EXIT_FAILED);
+        }
+
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_handler = SIG_DFL;
+        sigaction(SIGCHLD, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+        sigaction(SIGINT, &sa, NULL);
+
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+
+        execv("/proc/self/exe", cargv);
+
+        vw_log("supervisor: exec for slot %d failed: %s", slot,
+               strerror(errno));
+        _exit(VW_EXIT_CONFIG);
+    }
+
+    free(cargv);
+
+    vw_log("supervisor: slot %d: started child %ld", slot, (long) pid);
+
+    return pid;
+}
+
+
+/*
+ * Collects every exited child and schedules its restart.  Returns -1 when
+ * a child exited with VW_EXIT_CONFIG.
+ */
+
+static int
+vw_reap(vw_slot_t *slots, int n, int stopping)
+{
+    int      i, status, rc;
+    pid_t    pid;
+    int64_t  now, lived;
+
+    rc = 0;
+
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+
+        now = vw_now_ms();
+
+        for (i = 0; i < n; i++) {
+            if (slots[i].pid == pid) {
+                break;
+            }
+        }
+
+        if (i == n) {
+            continue;
+        }
+
+        slots[i].pid = 0;
+        lived = now - slots[i].started_at;
+
+        if (WIFEXITED(status)) {
+            vw_log("supervisor: slot %d: child %ld exited with code %d "
+                   "after %lldms", i, (long) pid, WEXITSTATUS(status),
+                   (long long) lived);
+
+            if (WEXITSTATUS(status) == VW_EXIT_CONFIG) {
+                rc = -1;
+            }
+
+        } else if (WIFSIGNALED(status)) {
+            vw_log("supervisor: slot %d: child %ld killed by signal %d "
+                   "after %lldms", i, (long) pid, WTERMSIG(status),
+                   (long long) lived);
+        }
+
+        if (stopping) {
+            continue;
+        }
+
+        /* restart no sooner than a second after the last start, and
+         * twice as late each time a child dies young again */
+
+        if (lived >= VW_HEALTHY_MS) {
+            slots[i].backoff_ms = VW_RESTART_MIN_MS;
+        }
+
+        slots[i].restart_at = slots[i].started_at + slots[i].backoff_ms;
+
+        slots[i].backoff_ms *= 2;
+
+        if (slots[i].backoff_ms > VW_RESTART_MAX_MS) {
+            slots[i].backoff_ms = VW_RESTART_MAX_MS;
+        }
+
+        if (slots[i].restart_at > now) {
+            vw_log("supervisor: slot %d: restart in %lldms", i,
+                   (long long) (slots[i].restart_at - now));
+        }
+    }
+
+    return rc;
+}
+
+
+static void
+vw_signal_all(vw_slot_t *slots, int n, int signo)
+{
+    int  i;
+
+    for (i = 0; i < n; i++) {
+        if (slots[i].pid > 0) {
+            (void) kill(slots[i].pid, signo);
+        }
+    }
+}
+
