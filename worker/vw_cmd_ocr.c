@@ -48,17 +48,10 @@ static const char  vw_ocr_usage[] =
     "  --crop x,y,w,h        read only this rectangle, in pixels of the "
     "picture\n"
     "  --format F            json (default), vtt, srt or txt\n"
-    "  --frames              json: add every frame's result\n"
-    "  --max-duration S      refuse videos longer than S seconds "
-    "(default 10800)\n"
-    "  --max-pixels N        refuse pictures of more than N pixels "
-    "(default 8294400)\n"
-    "  --max-frames N        refuse plans of more than N frames "
-    "(default 20000)\n"
-    "  --frame-timeout-ms N  give up on one frame's OCR after N ms, 0 = "
-    "never\n"
-    "                        (default 10000)\n"
-    "  --threads N           decoder threads (default 1)\n"
+    "  --frames              json: add every frame's result\n";
+
+/* then vw_limits_usage, then: */
+static const char  vw_ocr_usage_tail[] =
     "  --stats               print what the run did as JSON on stderr\n"
     "  --verbose             let FFmpeg print its warnings on stderr\n"
     "  -h, --help            this text\n"
@@ -92,7 +85,7 @@ vw_cmd_ocr(int argc, char **argv)
     int            i, fd, rc, stats, verbose, with_frames, runs, r;
     char           msg[VO_ERR_MAX];
     size_t         k, n;
-    int64_t        v, resume_at;
+    int64_t        resume_at;
     vw_buf_t       out;
     vw_err_t       err;
     vw_run_t       run[2];
@@ -103,6 +96,7 @@ vw_cmd_ocr(int argc, char **argv)
     vo_options_t   options;
     vw_result_t    result;
     vw_ocr_mem_t   mem;
+    char           name[32];
     const char    *file, *flag, *val, *eq;
 
     rc = VW_EXIT_FAILED;
@@ -125,6 +119,8 @@ vw_cmd_ocr(int argc, char **argv)
 
         if (strcmp(flag, "-h") == 0 || strcmp(flag, "--help") == 0) {
             fputs(vw_ocr_usage, stdout);
+            fputs(vw_limits_usage, stdout);
+            fputs(vw_ocr_usage_tail, stdout);
             rc = VW_EXIT_OK;
             goto done;
         }
@@ -185,10 +181,15 @@ vw_cmd_ocr(int argc, char **argv)
             goto done;
         }
 
-#define VW_FLAG(name)                                                        \
-        ((eq != NULL && (size_t) (eq - flag) == sizeof(name) - 1              \
-          && memcmp(flag, name, sizeof(name) - 1) == 0)                      \
-         || (eq == NULL && strcmp(flag, name) == 0))
+#define VW_FLAG(f)                                                           \
+        ((eq != NULL && (size_t) (eq - flag) == sizeof(f) - 1                 \
+          && memcmp(flag, f, sizeof(f) - 1) == 0)                            \
+         || (eq == NULL && strcmp(flag, f) == 0))
+
+        n = eq ? (size_t) (eq - flag) : strlen(flag);
+        n = n < sizeof(name) ? n : sizeof(name) - 1;
+        memcpy(name, flag, n);
+        name[n] = '\0';
 
         if (VW_FLAG("--fps") || VW_FLAG("--lang") || VW_FLAG("--crop")) {
             /* the HTTP API's grammar and messages */
@@ -208,44 +209,14 @@ vw_cmd_ocr(int argc, char **argv)
                 goto done;
             }
 
-        } else if (VW_FLAG("--max-duration")) {
-            if (vw_ocr_number("--max-duration", val, 1, 1000000, &v) != 0) {
-                goto usage;
+        } else if ((r = vw_limits_flag(&limits, name, val, msg,
+                                       sizeof(msg)))
+                   != 0)
+        {
+            if (r < 0) {
+                rc = vw_ocr_usage_error("%s", msg, NULL);
+                goto done;
             }
-
-            limits.max_duration_ms = v * 1000;
-
-        } else if (VW_FLAG("--max-pixels")) {
-            if (vw_ocr_number("--max-pixels", val, 1,
-                              (int64_t) VW_MAX_SIDE * VW_MAX_SIDE, &v) != 0)
-            {
-                goto usage;
-            }
-
-            limits.max_pixels = v;
-
-        } else if (VW_FLAG("--max-frames")) {
-            if (vw_ocr_number("--max-frames", val, 1, 10000000, &v) != 0) {
-                goto usage;
-            }
-
-            limits.max_frames = (uint32_t) v;
-
-        } else if (VW_FLAG("--frame-timeout-ms")) {
-            if (vw_ocr_number("--frame-timeout-ms", val, 0, 3600000, &v)
-                != 0)
-            {
-                goto usage;
-            }
-
-            limits.frame_timeout_ms = (int) v;
-
-        } else if (VW_FLAG("--threads")) {
-            if (vw_ocr_number("--threads", val, 1, 64, &v) != 0) {
-                goto usage;
-            }
-
-            limits.threads = (int) v;
 
         } else if (VW_FLAG("--debug-resume-at")) {
             if (vw_ocr_number("--debug-resume-at", val, 1, 10000000,

@@ -8,6 +8,11 @@
  * trusted by a later one.
  */
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "vw_plan.h"
 
 
@@ -19,6 +24,69 @@ vw_limits_init(vw_limits_t *l)
     l->max_frames = VW_MAX_FRAMES_DEFAULT;
     l->frame_timeout_ms = VW_FRAME_TIMEOUT_MS_DEFAULT;
     l->threads = 1;
+}
+
+
+const char  vw_limits_usage[] =
+    "  --max-duration S      refuse videos longer than S seconds "
+    "(default 10800)\n"
+    "  --max-pixels N        refuse pictures of more than N pixels "
+    "(default 8294400)\n"
+    "  --max-frames N        refuse plans of more than N frames "
+    "(default 20000)\n"
+    "  --frame-timeout-ms N  give up on one frame's OCR after N ms, 0 = "
+    "never (default 10000)\n"
+    "  --threads N           decoder threads (default 1)\n";
+
+
+int
+vw_limits_flag(vw_limits_t *l, const char *name, const char *value,
+    char *err, size_t err_size)
+{
+    char        *end;
+    long long    n, min, max;
+
+    if (strcmp(name, "--max-duration") == 0) {
+        min = 1; max = 1000000;
+    } else if (strcmp(name, "--max-pixels") == 0) {
+        min = 1; max = (long long) VW_MAX_SIDE * VW_MAX_SIDE;
+    } else if (strcmp(name, "--max-frames") == 0) {
+        min = 1; max = 10000000;
+    } else if (strcmp(name, "--frame-timeout-ms") == 0) {
+        min = 0; max = 3600000;
+    } else if (strcmp(name, "--threads") == 0) {
+        min = 1; max = 64;
+    } else {
+        return 0;
+    }
+
+    errno = 0;
+    n = strtoll(value, &end, 10);
+
+    if (errno != 0 || end == value || *end != '\0' || n < min || n > max) {
+        snprintf(err, err_size, "%s must be a whole number from %lld to "
+                 "%lld, not \"%s\"", name, min, max, value);
+        return -1;
+    }
+
+    switch (name[2]) {
+    case 'f':
+        l->frame_timeout_ms = (int) n;
+        break;
+    case 't':
+        l->threads = (int) n;
+        break;
+    default:
+        if (name[6] == 'd') {
+            l->max_duration_ms = n * 1000;
+        } else if (name[6] == 'p') {
+            l->max_pixels = n;
+        } else {
+            l->max_frames = (uint32_t) n;
+        }
+    }
+
+    return 1;
 }
 
 

@@ -74,6 +74,19 @@ typedef struct {
 void vw_limits_init(vw_limits_t *l);
 
 /*
+ * The command line flags for the limits, shared by "ocr" and "run":
+ * --max-duration SECONDS, --max-pixels N, --max-frames N,
+ * --frame-timeout-ms MS, --threads N.  name is the flag with its dashes.
+ * Returns 1 when it set a limit, 0 when name is not one of these flags,
+ * -1 for a bad value (err then says which and why).
+ */
+int vw_limits_flag(vw_limits_t *l, const char *name, const char *value,
+    char *err, size_t err_size);
+
+/* The usage lines of those flags. */
+extern const char  vw_limits_usage[];
+
+/*
  * Makes the plan for a duration and a sampling rate.  Rejects
  * (too_long, too_many_frames, empty) what the limits refuse; name is the
  * object the messages talk about ("x.mp4", "job 9f2c").  l may be NULL

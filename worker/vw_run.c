@@ -36,10 +36,7 @@ enum {
     VW_OPT_BACKOFF,
     VW_OPT_GRACE,
     VW_OPT_BUSY_TIMEOUT,
-    VW_OPT_MAX_DURATION,
-    VW_OPT_MAX_PIXELS,
-    VW_OPT_MAX_FRAMES,
-    VW_OPT_FRAME_TIMEOUT,
+    VW_OPT_LIMIT,
     VW_OPT_VERBOSE,
     VW_OPT_HELP
 };
@@ -56,10 +53,11 @@ static const struct option  vw_run_options[] = {
     { "retry-backoff",  required_argument, NULL, VW_OPT_BACKOFF },
     { "grace",          required_argument, NULL, VW_OPT_GRACE },
     { "busy-timeout",   required_argument, NULL, VW_OPT_BUSY_TIMEOUT },
-    { "max-duration",   required_argument, NULL, VW_OPT_MAX_DURATION },
-    { "max-pixels",     required_argument, NULL, VW_OPT_MAX_PIXELS },
-    { "max-frames",     required_argument, NULL, VW_OPT_MAX_FRAMES },
-    { "frame-timeout",  required_argument, NULL, VW_OPT_FRAME_TIMEOUT },
+    { "max-duration",   required_argument, NULL, VW_OPT_LIMIT },
+    { "max-pixels",     required_argument, NULL, VW_OPT_LIMIT },
+    { "max-frames",     required_argument, NULL, VW_OPT_LIMIT },
+    { "frame-timeout-ms", required_argument, NULL, VW_OPT_LIMIT },
+    { "threads",        required_argument, NULL, VW_OPT_LIMIT },
     { "verbose",        no_argument,       NULL, VW_OPT_VERBOSE },
     { "help",           no_argument,       NULL, VW_OPT_HELP },
     { NULL, 0, NULL, 0 }
@@ -69,7 +67,8 @@ static const struct option  vw_run_options[] = {
 int
 vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
 {
-    int          opt, frame_timeout_set;
+    int          opt, index, frame_timeout_set;
+    char         name[32], err[160];
     long         n;
     int64_t      ms;
     struct stat  st;
@@ -91,7 +90,9 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
     optind = 1;
     opterr = 0;
 
-    while ((opt = getopt_long(argc, argv, "", vw_run_options, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "", vw_run_options, &index))
+           != -1)
+    {
 
         switch (opt) {
 
@@ -172,41 +173,21 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
             conf->busy_timeout_ms = (int) ms;
             break;
 
-        case VW_OPT_MAX_DURATION:
-            if (vw_parse_ms("--max-duration", optarg, 1000, 86400000LL * 7,
-                            &conf->limits.max_duration_ms) != 0)
+        case VW_OPT_LIMIT:
+            /* the same limits, spelled the same, as "ocr" */
+            snprintf(name, sizeof(name), "--%s", vw_run_options[index].name);
+
+            if (vw_limits_flag(&conf->limits, name, optarg, err, sizeof(err))
+                < 0)
             {
+                fprintf(stderr, "video-ocr-worker %s: %s\n", argv[0], err);
                 return -1;
             }
 
-            break;
-
-        case VW_OPT_MAX_PIXELS:
-            if (vw_parse_int("--max-pixels", optarg, 1,
-                             (long) VW_MAX_SIDE * VW_MAX_SIDE, &n) != 0)
-            {
-                return -1;
+            if (strcmp(name, "--frame-timeout-ms") == 0) {
+                frame_timeout_set = 1;
             }
 
-            conf->limits.max_pixels = n;
-            break;
-
-        case VW_OPT_MAX_FRAMES:
-            if (vw_parse_int("--max-frames", optarg, 1, 10000000, &n) != 0) {
-                return -1;
-            }
-
-            conf->limits.max_frames = (uint32_t) n;
-            break;
-
-        case VW_OPT_FRAME_TIMEOUT:
-            if (vw_parse_ms("--frame-timeout", optarg, 0, 3600000, &ms) != 0)
-            {
-                return -1;
-            }
-
-            conf->limits.frame_timeout_ms = (int) ms;
-            frame_timeout_set = 1;
             break;
 
         case VW_OPT_VERBOSE:
@@ -267,7 +248,7 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
     }
 
     if (conf->limits.frame_timeout_ms >= conf->lease_ms) {
-        fprintf(stderr, "video-ocr-worker %s: --frame-timeout must be "
+        fprintf(stderr, "video-ocr-worker %s: --frame-timeout-ms must be "
                 "shorter than --lease, or a slow frame loses the job\n",
                 argv[0]);
         return -1;
@@ -418,12 +399,10 @@ vw_run_usage(FILE *f)
         "  --retry-backoff T    delay before the 1st retry, doubling (2s)\n"
         "  --grace T            SIGTERM to SIGKILL at shutdown (30s)\n"
         "  --busy-timeout T     SQLite busy timeout (5s)\n"
-        "  --max-duration T     longer videos are rejected (3h)\n"
-        "  --max-pixels N       bigger frames are rejected (8294400)\n"
-        "  --max-frames N       more samples are rejected (20000)\n"
-        "  --frame-timeout T    OCR time limit per frame (10s, at most "
-        "lease/2)\n"
         "  --verbose            log every frame\n"
         "\n"
-        "Times: 500ms, 30s, 2m, 1h; a bare number is seconds.\n");
+        "T is a time: 500ms, 30s, 2m, 1h; a bare number is seconds.\n"
+        "The media limits, as for \"ocr\" (the OCR time limit defaults "
+        "to at most lease/2):\n");
+    fputs(vw_limits_usage, f);
 }
