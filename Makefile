@@ -7,13 +7,13 @@
 
 SHELL      := /bin/bash
 NGX_SRC    ?= /usr/share/nginx/src
-NGINX      ?= /usr/sbin/nginx
+NGINX_BIN  ?= /usr/sbin/nginx
 BUILD      ?= $(CURDIR)/build
 NGX_BUILD  := $(BUILD)/nginx
 MODULE_SO  := $(NGX_BUILD)/objs/ngx_http_video_ocr_module.so
 WORKER_BIN := $(BUILD)/video-ocr-worker
 
-export NGINX MODULE_SO WORKER_BIN BUILD
+export NGINX_BIN MODULE_SO WORKER_BIN BUILD
 
 .PHONY: all deps build module worker run test test-nginx test-worker clean
 

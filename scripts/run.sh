@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 run=$repo/run
 
-: "${NGINX:=/usr/sbin/nginx}"
+: "${NGINX_BIN:=/usr/sbin/nginx}"
 : "${BUILD:=$repo/build}"
 : "${MODULE_SO:=$BUILD/nginx/objs/ngx_http_video_ocr_module.so}"
 : "${WORKER_BIN:=$BUILD/video-ocr-worker}"
@@ -52,7 +52,7 @@ http {
 }
 CONF
 
-"$NGINX" -p "$run" -c "$run/nginx.conf" -t -q
+"$NGINX_BIN" -p "$run" -c "$run/nginx.conf" -t -q
 
 pids=()
 stop() {
@@ -66,7 +66,7 @@ stop() {
 }
 trap stop INT TERM EXIT
 
-"$NGINX" -p "$run" -c "$run/nginx.conf" -g "daemon off;" &
+"$NGINX_BIN" -p "$run" -c "$run/nginx.conf" -g "daemon off;" &
 pids+=($!)
 
 "$WORKER_BIN" run --ledger "$run/data/ledger.db" --store "$run/store" \

@@ -1,11 +1,11 @@
 #!/bin/bash
 # Runs the suites: "nginx" (Test::Nginx block files in t/), "worker"
 # (t/worker/), or all of them.  Expects "make build" to have run; the
-# Makefile exports NGINX, MODULE_SO, WORKER_BIN and BUILD.
+# Makefile exports NGINX_BIN, MODULE_SO, WORKER_BIN and BUILD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-: "${NGINX:=/usr/sbin/nginx}"
+: "${NGINX_BIN:=/usr/sbin/nginx}"
 : "${BUILD:=$PWD/build}"
 : "${MODULE_SO:=$BUILD/nginx/objs/ngx_http_video_ocr_module.so}"
 : "${WORKER_BIN:=$BUILD/video-ocr-worker}"
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 mkdir -p "$BUILD"
 cat > "$BUILD/nginx-for-tests" <<WRAPPER
 #!/bin/sh
-exec "$NGINX" -e logs/error.log "\$@"
+exec "$NGINX_BIN" -e logs/error.log "\$@"
 WRAPPER
 chmod +x "$BUILD/nginx-for-tests"
 

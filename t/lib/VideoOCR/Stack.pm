@@ -29,7 +29,7 @@ sub new {
     my ($class, %a) = @_;
 
     my $self = bless {
-        nginx   => $ENV{NGINX} // '/usr/sbin/nginx',
+        nginx   => $ENV{NGINX_BIN} // '/usr/sbin/nginx',
         module  => (split ' ', $ENV{TEST_NGINX_LOAD_MODULES}
                                // $ENV{MODULE_SO} // '')[0],
         worker  => $ENV{WORKER_BIN} // abs_path('build/video-ocr-worker'),
