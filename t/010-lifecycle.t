@@ -26,7 +26,6 @@ is($s->upload('lifecycle-1', $v)->{headers}{'idempotent-replayed'}, 'true',
    'a replay after reload');
 
 $s->stop_nginx;
-sleep 0.2 while kill 0, $pid;
 
 open my $fh, '<', $s->dir . '/logs/error.log' or die $!;
 my $log = do { local $/; <$fh> };

@@ -100,7 +100,15 @@ sub start_nginx {
     die "nginx did not start: $out\n" if $?;
 
     for (1 .. 100) {
-        return if -s "$d/logs/nginx.pid";
+        if (open my $fh, '<', "$d/logs/nginx.pid") {
+            my $pid = <$fh>;
+            if ($pid && $pid =~ /^(\d+)/) {
+                # kept here: at global destruction the directory (and the
+                # pid file) may already be gone
+                $self->{nginx_pid} = $1;
+                return;
+            }
+        }
         sleep 0.05;
     }
 
@@ -108,13 +116,7 @@ sub start_nginx {
 }
 
 
-sub nginx_pid {
-    my ($self) = @_;
-    open my $fh, '<', "$self->{dir}/logs/nginx.pid" or return;
-    my $pid = <$fh>;
-    chomp $pid if defined $pid;
-    return $pid;
-}
+sub nginx_pid { $_[0]{nginx_pid} }
 
 
 # "video-ocr-worker run" in the background, its log in logs/worker.log.
@@ -185,7 +187,7 @@ sub stop_worker {
 
 sub stop_nginx {
     my ($self) = @_;
-    my $pid = $self->nginx_pid or return;
+    my $pid = delete $self->{nginx_pid} or return;
 
     kill 'QUIT', $pid;
 
