@@ -39,12 +39,31 @@ vo_buf_free(vo_buf_t *b)
 }
 
 
+void
+vo_buf_reset(vo_buf_t *b)
+{
+    b->len = 0;
+    b->failed = 0;
+
+    if (b->data != NULL) {
+        b->data[0] = '\0';
+    }
+}
+
+
+int
+vo_buf_ok(const vo_buf_t *b)
+{
+    return !b->failed;
+}
+
+
 char *
 vo_buf_detach(vo_buf_t *b, size_t *len)
 {
     char  *p;
 
-    if (b->failed || vo_buf_reserve(b, 1) != 0) {
+    if (b->failed || vo_buf_reserve(b, 0) != 0) {
         vo_buf_free(b);
         return NULL;
     }
@@ -60,7 +79,7 @@ vo_buf_detach(vo_buf_t *b, size_t *len)
 
 
 void
-vo_buf_add(vo_buf_t *b, const char *p, size_t n)
+vo_buf_add(vo_buf_t *b, const void *p, size_t n)
 {
     if (vo_buf_reserve(b, n) != 0) {
         return;
@@ -68,6 +87,7 @@ vo_buf_add(vo_buf_t *b, const char *p, size_t n)
 
     memcpy(b->data + b->len, p, n);
     b->len += n;
+    b->data[b->len] = '\0';
 }
 
 
@@ -75,6 +95,13 @@ void
 vo_buf_adds(vo_buf_t *b, const char *s)
 {
     vo_buf_add(b, s, strlen(s));
+}
+
+
+void
+vo_buf_addc(vo_buf_t *b, char c)
+{
+    vo_buf_add(b, &c, 1);
 }
 
 
@@ -88,7 +115,7 @@ vo_buf_printf(vo_buf_t *b, const char *fmt, ...)
     n = vsnprintf(NULL, 0, fmt, args);
     va_end(args);
 
-    if (n < 0 || vo_buf_reserve(b, (size_t) n + 1) != 0) {
+    if (n < 0 || vo_buf_reserve(b, (size_t) n) != 0) {
         b->failed = 1;
         return;
     }
@@ -200,13 +227,20 @@ vo_buf_reserve(vo_buf_t *b, size_t n)
         return -1;
     }
 
-    if (b->len + n <= b->cap) {
+    /* room for n more bytes and the terminating NUL */
+
+    if (b->len + n + 1 <= b->cap) {
         return 0;
     }
 
     cap = b->cap ? b->cap : 256;
 
-    while (cap < b->len + n) {
+    while (cap < b->len + n + 1) {
+        if (cap > (size_t) -1 / 2) {
+            b->failed = 1;
+            return -1;
+        }
+
         cap *= 2;
     }
 

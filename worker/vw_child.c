@@ -315,7 +315,7 @@ vw_child_publish(vw_child_t *ch, const vw_run_t *run,
 {
     int                 i, rc;
     size_t              n, k;
-    vw_buf_t            bufs[4];
+    vo_buf_t            bufs[4];
     vw_result_t         res;
     vo_frame_row_t     *rows;
     vo_ledger_rc_t      lrc;
@@ -330,7 +330,7 @@ vw_child_publish(vw_child_t *ch, const vw_run_t *run,
     frames = NULL;
 
     for (i = 0; i < 4; i++) {
-        vw_buf_init(&bufs[i]);
+        vo_buf_init(&bufs[i]);
     }
 
     lrc = vo_ledger_frames(ch->ledger, ch->claim.job_id, VW_PLAN_VERSION,
@@ -365,7 +365,7 @@ vw_child_publish(vw_child_t *ch, const vw_run_t *run,
 
     for (i = 0; i < 4; i++) {
         if (vw_result_write(&bufs[i], kinds[i], &res) != 0
-            || !vw_buf_ok(&bufs[i]))
+            || !vo_buf_ok(&bufs[i]))
         {
             snprintf(ch->err, sizeof(ch->err), "publish: cannot render %s",
                      formats[i]);
@@ -386,7 +386,7 @@ vw_child_publish(vw_child_t *ch, const vw_run_t *run,
 done:
 
     for (i = 0; i < 4; i++) {
-        vw_buf_free(&bufs[i]);
+        vo_buf_free(&bufs[i]);
     }
 
     free(frames);
@@ -433,14 +433,14 @@ static int
 vw_hook_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 {
     vw_child_t      *ch = data;
-    vw_buf_t         b;
+    vo_buf_t         b;
     vo_ledger_rc_t   rc;
 
-    vw_buf_init(&b);
+    vo_buf_init(&b);
     vw_inspection_json(&b, in);
 
-    if (!vw_buf_ok(&b)) {
-        vw_buf_free(&b);
+    if (!vo_buf_ok(&b)) {
+        vo_buf_free(&b);
         snprintf(ch->err, sizeof(ch->err), "inspection: out of memory");
         ch->failed = 1;
         return -1;
@@ -449,7 +449,7 @@ vw_hook_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
     rc = vo_ledger_set_plan(ch->ledger, &ch->claim, (int) plan->version,
                             plan->frames, b.data, vw_wall_ms(),
                             ch->conf->lease_ms, ch->err, sizeof(ch->err));
-    vw_buf_free(&b);
+    vo_buf_free(&b);
 
     ch->next_heartbeat = vw_now_ms() + ch->conf->heartbeat_ms;
 

@@ -86,7 +86,7 @@ vw_cmd_ocr(int argc, char **argv)
     char           msg[VO_ERR_MAX];
     size_t         k, n;
     int64_t        resume_at;
-    vw_buf_t       out;
+    vo_buf_t       out;
     vw_err_t       err;
     vw_run_t       run[2];
     vw_job_t       job;
@@ -108,7 +108,7 @@ vw_cmd_ocr(int argc, char **argv)
     resume_at = 0;
     format = VW_FORMAT_JSON;
 
-    vw_buf_init(&out);
+    vo_buf_init(&out);
     memset(&mem, 0, sizeof(vw_ocr_mem_t));
     vo_options_init(&options);
     vw_limits_init(&limits);
@@ -333,7 +333,7 @@ done:
 
     free(mem.frames);
     free(mem.pos);
-    vw_buf_free(&out);
+    vo_buf_free(&out);
 
     if (fd >= 0) {
         close(fd);

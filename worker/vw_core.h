@@ -2,8 +2,8 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * What every stage of the worker shares: the error record that says what
- * failed, on which object and why (and whether a retry can help), a
- * growable byte buffer for the writers, and the monotonic clock.
+ * failed, on which object and why (and whether a retry can help), and
+ * the clocks.
  * libc only.
  */
 
@@ -14,6 +14,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "vo_json.h"
 
 
 #define VW_VERSION        "0.1.0"
@@ -70,27 +72,7 @@ int vw_stop(vw_err_t *e, const char *fmt, ...) VW_PRINTF(2, 3);
 const char *vw_status_name(vw_status_t s);
 
 
-/*
- * A growable buffer.  Appends never fail visibly: an allocation failure
- * sets the sticky oom flag and later appends do nothing, so a writer can
- * append freely and check vw_buf_ok() once at the end.  data is always
- * NUL-terminated when len > 0 and oom is 0.
- */
-typedef struct {
-    char    *data;
-    size_t   len;
-    size_t   cap;
-    int      oom;
-} vw_buf_t;
-
-void vw_buf_init(vw_buf_t *b);
-void vw_buf_free(vw_buf_t *b);
-void vw_buf_reset(vw_buf_t *b);
-void vw_buf_add(vw_buf_t *b, const void *p, size_t n);
-void vw_buf_adds(vw_buf_t *b, const char *s);
-void vw_buf_addc(vw_buf_t *b, char c);
-void vw_buf_addf(vw_buf_t *b, const char *fmt, ...) VW_PRINTF(2, 3);
-int vw_buf_ok(const vw_buf_t *b);
+/* The growable buffer is the ledger library's: vo_buf_t, sql/vo_json.h. */
 
 
 /*

@@ -64,7 +64,7 @@ static int vw_ocr_check_lang(const char *lang, const char *name,
     vw_err_t *err);
 static int vw_ocr_strcmp(const void *a, const void *b);
 static bool vw_ocr_cancel(void *data, int words);
-static int vw_ocr_collect(TessBaseAPI *api, vw_buf_t *text, int *conf);
+static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf);
 static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
     int words);
 
@@ -164,12 +164,12 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
 {
     int              rc, ret, conf;
     int64_t          start;
-    vw_buf_t         text;
+    vo_buf_t         text;
     ETEXT_DESC      *monitor;
     vw_ocr_watch_t   watch;
 
     ret = -1;
-    vw_buf_init(&text);
+    vo_buf_init(&text);
     monitor = NULL;
 
     r->text = NULL;
@@ -234,7 +234,7 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
         goto done;
     }
 
-    if (vw_ocr_collect(e->api, &text, &conf) != 0 || !vw_buf_ok(&text)) {
+    if (vw_ocr_collect(e->api, &text, &conf) != 0 || !vo_buf_ok(&text)) {
         vw_fail(err, "no_memory", "ocr: out of memory");
         goto done;
     }
@@ -263,7 +263,7 @@ done:
         }
 
     } else {
-        vw_buf_free(&text);
+        vo_buf_free(&text);
     }
 
     return ret;
@@ -307,7 +307,7 @@ vw_ocr_cancel(void *data, int words)
  * mean confidence of the words kept.
  */
 static int
-vw_ocr_collect(TessBaseAPI *api, vw_buf_t *text, int *conf)
+vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
 {
     int                  words, nline;
     char                *w;
@@ -345,7 +345,7 @@ vw_ocr_collect(TessBaseAPI *api, vw_buf_t *text, int *conf)
             if (vw_ocr_line_keep(text->data + line_start,
                                  text->len - line_start, line_sum, nline))
             {
-                vw_buf_addc(text, '\n');
+                vo_buf_addc(text, '\n');
                 sum += line_sum;
                 words += nline;
 
@@ -360,11 +360,11 @@ vw_ocr_collect(TessBaseAPI *api, vw_buf_t *text, int *conf)
 
         if (*w != '\0') {
             if (text->len > line_start) {
-                vw_buf_addc(text, ' ');
+                vo_buf_addc(text, ' ');
             }
 
             /* a lone vertical bar is a capital I that lost its serifs */
-            vw_buf_adds(text, strcmp(w, "|") == 0 ? "I" : w);
+            vo_buf_adds(text, strcmp(w, "|") == 0 ? "I" : w);
             line_sum += c;
             nline++;
         }

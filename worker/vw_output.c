@@ -22,10 +22,10 @@ typedef enum {
 } vw_text_mode_t;
 
 
-static void vw_decimal(vw_buf_t *out, int64_t milli);
-static void vw_timestamp(vw_buf_t *out, int64_t ms, char frac_sep);
-static void vw_text(vw_buf_t *out, const char *s, vw_text_mode_t mode);
-static void vw_result_json(vw_buf_t *out, const vw_result_t *r,
+static void vw_decimal(vo_buf_t *out, int64_t milli);
+static void vw_timestamp(vo_buf_t *out, int64_t ms, char frac_sep);
+static void vw_text(vo_buf_t *out, const char *s, vw_text_mode_t mode);
+static void vw_result_json(vo_buf_t *out, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs);
 
 
@@ -69,7 +69,7 @@ vw_format_content_type(vw_format_t f)
 
 
 int
-vw_result_write(vw_buf_t *out, vw_format_t f, const vw_result_t *r)
+vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
 {
     size_t         i, nsegs;
     vw_segment_t  *segs;
@@ -87,29 +87,29 @@ vw_result_write(vw_buf_t *out, vw_format_t f, const vw_result_t *r)
         break;
 
     case VW_FORMAT_VTT:
-        vw_buf_adds(out, "WEBVTT\n");
+        vo_buf_adds(out, "WEBVTT\n");
 
         for (i = 0; i < nsegs; i++) {
-            vw_buf_addc(out, '\n');
+            vo_buf_addc(out, '\n');
             vw_timestamp(out, segs[i].start_ms, '.');
-            vw_buf_adds(out, " --> ");
+            vo_buf_adds(out, " --> ");
             vw_timestamp(out, segs[i].end_ms, '.');
-            vw_buf_addc(out, '\n');
+            vo_buf_addc(out, '\n');
             vw_text(out, segs[i].text, VW_TEXT_VTT);
-            vw_buf_addc(out, '\n');
+            vo_buf_addc(out, '\n');
         }
 
         break;
 
     case VW_FORMAT_SRT:
         for (i = 0; i < nsegs; i++) {
-            vw_buf_addf(out, "%s%zu\n", i ? "\n" : "", i + 1);
+            vo_buf_printf(out, "%s%zu\n", i ? "\n" : "", i + 1);
             vw_timestamp(out, segs[i].start_ms, ',');
-            vw_buf_adds(out, " --> ");
+            vo_buf_adds(out, " --> ");
             vw_timestamp(out, segs[i].end_ms, ',');
-            vw_buf_addc(out, '\n');
+            vo_buf_addc(out, '\n');
             vw_text(out, segs[i].text, VW_TEXT_SRT);
-            vw_buf_addc(out, '\n');
+            vo_buf_addc(out, '\n');
         }
 
         break;
@@ -117,7 +117,7 @@ vw_result_write(vw_buf_t *out, vw_format_t f, const vw_result_t *r)
     case VW_FORMAT_TXT:
         for (i = 0; i < nsegs; i++) {
             vw_text(out, segs[i].text, VW_TEXT_TXT);
-            vw_buf_addc(out, '\n');
+            vo_buf_addc(out, '\n');
         }
 
         break;
@@ -126,14 +126,14 @@ vw_result_write(vw_buf_t *out, vw_format_t f, const vw_result_t *r)
     free(segs);
 
     /* an empty result is still a valid, NUL-terminated document */
-    vw_buf_add(out, "", 0);
+    vo_buf_add(out, "", 0);
 
-    return vw_buf_ok(out) ? 0 : -1;
+    return vo_buf_ok(out) ? 0 : -1;
 }
 
 
 static void
-vw_result_json(vw_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
+vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     size_t nsegs)
 {
     char                      opts[VO_OPTIONS_JSON_MAX];
@@ -159,92 +159,92 @@ vw_result_json(vw_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
         }
     }
 
-    vw_buf_addf(out, "{\"plan_version\":%u", (unsigned) r->plan->version);
+    vo_buf_printf(out, "{\"plan_version\":%u", (unsigned) r->plan->version);
 
     if (r->options != NULL
         && vo_options_canonical(r->options, opts, sizeof(opts)) > 0)
     {
-        vw_buf_adds(out, ",\"options\":");
-        vw_buf_adds(out, opts);
+        vo_buf_adds(out, ",\"options\":");
+        vo_buf_adds(out, opts);
     }
 
     if (r->inspection != NULL) {
-        vw_buf_adds(out, ",\"inspection\":");
+        vo_buf_adds(out, ",\"inspection\":");
         vw_inspection_json(out, r->inspection);
     }
 
-    vw_buf_addf(out, ",\"frames_planned\":%u,\"frames_done\":%zu,"
+    vo_buf_printf(out, ",\"frames_planned\":%u,\"frames_done\":%zu,"
                 "\"ocr_calls\":%zu,\"frames_reused\":%zu,"
                 "\"frames_timed_out\":%zu,\"segments\":[",
                 (unsigned) r->plan->frames, r->nframes, ocr, reused,
                 timed_out);
 
     for (i = 0; i < nsegs; i++) {
-        vw_buf_adds(out, i ? ",{\"start\":" : "{\"start\":");
+        vo_buf_adds(out, i ? ",{\"start\":" : "{\"start\":");
         vw_decimal(out, segs[i].start_ms);
-        vw_buf_adds(out, ",\"end\":");
+        vo_buf_adds(out, ",\"end\":");
         vw_decimal(out, segs[i].end_ms);
-        vw_buf_adds(out, ",\"text\":");
-        vw_json_string(out, segs[i].text);
-        vw_buf_addf(out, ",\"confidence\":%d}", segs[i].confidence);
+        vo_buf_adds(out, ",\"text\":");
+        vo_json_strz(out, segs[i].text);
+        vo_buf_printf(out, ",\"confidence\":%d}", segs[i].confidence);
     }
 
-    vw_buf_addc(out, ']');
+    vo_buf_addc(out, ']');
 
     if (r->with_frames) {
-        vw_buf_adds(out, ",\"frames\":[");
+        vo_buf_adds(out, ",\"frames\":[");
 
         for (i = 0; i < r->nframes; i++) {
             f = &r->frames[i];
 
-            vw_buf_addf(out, "%s{\"index\":%u,\"t\":", i ? "," : "",
+            vo_buf_printf(out, "%s{\"index\":%u,\"t\":", i ? "," : "",
                         (unsigned) f->index);
             vw_decimal(out, f->t_ms);
-            vw_buf_adds(out, ",\"pts\":");
+            vo_buf_adds(out, ",\"pts\":");
 
             if (f->pts_ms >= 0) {
                 vw_decimal(out, f->pts_ms);
 
             } else {
-                vw_buf_adds(out, "null");
+                vo_buf_adds(out, "null");
             }
 
-            vw_buf_adds(out, ",\"text\":");
-            vw_json_string(out, f->text);
-            vw_buf_addf(out, ",\"confidence\":%d,\"reused_from\":",
+            vo_buf_adds(out, ",\"text\":");
+            vo_json_strz(out, f->text);
+            vo_buf_printf(out, ",\"confidence\":%d,\"reused_from\":",
                         f->confidence);
 
             if (f->reused_from >= 0) {
-                vw_buf_addf(out, "%lld", (long long) f->reused_from);
+                vo_buf_printf(out, "%lld", (long long) f->reused_from);
 
             } else {
-                vw_buf_adds(out, "null");
+                vo_buf_adds(out, "null");
             }
 
-            vw_buf_addf(out, ",\"timed_out\":%s,\"no_picture\":%s}",
+            vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s}",
                         (f->flags & VW_FRAME_TIMED_OUT) ? "true" : "false",
                         (f->flags & VW_FRAME_NO_PICTURE) ? "true" : "false");
         }
 
-        vw_buf_addc(out, ']');
+        vo_buf_addc(out, ']');
     }
 
-    vw_buf_adds(out, "}\n");
+    vo_buf_adds(out, "}\n");
 }
 
 
 void
-vw_inspection_json(vw_buf_t *out, const vw_inspection_t *in)
+vw_inspection_json(vo_buf_t *out, const vw_inspection_t *in)
 {
-    vw_buf_adds(out, "{\"container\":");
-    vw_json_string(out, in->container);
-    vw_buf_adds(out, ",\"demuxer\":");
-    vw_json_string(out, in->demuxer);
-    vw_buf_adds(out, ",\"codec\":");
-    vw_json_string(out, in->codec);
-    vw_buf_adds(out, ",\"pix_fmt\":");
-    vw_json_string(out, in->pix_fmt);
-    vw_buf_addf(out, ",\"width\":%d,\"height\":%d,\"duration_ms\":%lld,"
+    vo_buf_adds(out, "{\"container\":");
+    vo_json_strz(out, in->container);
+    vo_buf_adds(out, ",\"demuxer\":");
+    vo_json_strz(out, in->demuxer);
+    vo_buf_adds(out, ",\"codec\":");
+    vo_json_strz(out, in->codec);
+    vo_buf_adds(out, ",\"pix_fmt\":");
+    vo_json_strz(out, in->pix_fmt);
+    vo_buf_printf(out, ",\"width\":%d,\"height\":%d,\"duration_ms\":%lld,"
                 "\"frame_rate\":", in->width, in->height,
                 (long long) in->duration_ms);
 
@@ -253,89 +253,41 @@ vw_inspection_json(vw_buf_t *out, const vw_inspection_t *in)
                         / in->fps_den);
 
     } else {
-        vw_buf_adds(out, "null");
+        vo_buf_adds(out, "null");
     }
 
-    vw_buf_addf(out, ",\"stream_index\":%d,\"streams\":%d,\"bit_rate\":%lld,"
+    vo_buf_printf(out, ",\"stream_index\":%d,\"streams\":%d,\"bit_rate\":%lld,"
                 "\"size\":%lld}", in->stream_index, in->streams,
                 (long long) in->bit_rate, (long long) in->size);
 }
 
 
-void
-vw_json_string(vw_buf_t *out, const char *s)
-{
-    size_t                n, len, i;
-    uint32_t              cp;
-    const unsigned char  *p;
-
-    p = (const unsigned char *) s;
-    len = strlen(s);
-
-    vw_buf_addc(out, '"');
-
-    for (i = 0; i < len; i += n) {
-        n = vw_utf8_decode(p + i, len - i, &cp);
-
-        switch (cp) {
-        case '"':
-            vw_buf_adds(out, "\\\"");
-            break;
-        case '\\':
-            vw_buf_adds(out, "\\\\");
-            break;
-        case '\n':
-            vw_buf_adds(out, "\\n");
-            break;
-        case '\r':
-            vw_buf_adds(out, "\\r");
-            break;
-        case '\t':
-            vw_buf_adds(out, "\\t");
-            break;
-        case 0xfffd:
-            vw_buf_adds(out, "\xef\xbf\xbd");
-            break;
-        default:
-            if (cp < 0x20 || cp == 0x7f) {
-                vw_buf_addf(out, "\\u%04x", (unsigned) cp);
-
-            } else {
-                vw_buf_add(out, p + i, n);
-            }
-        }
-    }
-
-    vw_buf_addc(out, '"');
-}
-
-
 /* milli / 1000 as a JSON number: "2", "2.5", "29.97", "0.04" */
 static void
-vw_decimal(vw_buf_t *out, int64_t milli)
+vw_decimal(vo_buf_t *out, int64_t milli)
 {
     int64_t  frac;
 
     if (milli < 0) {
-        vw_buf_addc(out, '-');
+        vo_buf_addc(out, '-');
         milli = -milli;
     }
 
     frac = milli % 1000;
 
     if (frac == 0) {
-        vw_buf_addf(out, "%lld", (long long) (milli / 1000));
+        vo_buf_printf(out, "%lld", (long long) (milli / 1000));
 
     } else if (frac % 100 == 0) {
-        vw_buf_addf(out, "%lld.%lld", (long long) (milli / 1000),
+        vo_buf_printf(out, "%lld.%lld", (long long) (milli / 1000),
                     (long long) (frac / 100));
 
     } else if (frac % 10 == 0) {
-        vw_buf_addf(out, "%lld.%02lld", (long long) (milli / 1000),
+        vo_buf_printf(out, "%lld.%02lld", (long long) (milli / 1000),
                     (long long) (frac / 10));
 
     } else {
-        vw_buf_addf(out, "%lld.%03lld", (long long) (milli / 1000),
+        vo_buf_printf(out, "%lld.%03lld", (long long) (milli / 1000),
                     (long long) frac);
     }
 }
@@ -343,13 +295,13 @@ vw_decimal(vw_buf_t *out, int64_t milli)
 
 /* HH:MM:SS.mmm (WebVTT) or HH:MM:SS,mmm (SubRip) */
 static void
-vw_timestamp(vw_buf_t *out, int64_t ms, char frac_sep)
+vw_timestamp(vo_buf_t *out, int64_t ms, char frac_sep)
 {
     if (ms < 0) {
         ms = 0;
     }
 
-    vw_buf_addf(out, "%02lld:%02lld:%02lld%c%03lld",
+    vo_buf_printf(out, "%02lld:%02lld:%02lld%c%03lld",
                 (long long) (ms / 3600000), (long long) (ms / 60000 % 60),
                 (long long) (ms / 1000 % 60), frac_sep,
                 (long long) (ms % 1000));
@@ -357,7 +309,7 @@ vw_timestamp(vw_buf_t *out, int64_t ms, char frac_sep)
 
 
 static void
-vw_text(vw_buf_t *out, const char *s, vw_text_mode_t mode)
+vw_text(vo_buf_t *out, const char *s, vw_text_mode_t mode)
 {
     int                   pending_nl, any;
     size_t                n, len, i;
@@ -382,33 +334,33 @@ vw_text(vw_buf_t *out, const char *s, vw_text_mode_t mode)
         }
 
         if (pending_nl) {
-            vw_buf_addc(out, mode == VW_TEXT_TXT ? ' ' : '\n');
+            vo_buf_addc(out, mode == VW_TEXT_TXT ? ' ' : '\n');
             pending_nl = 0;
         }
 
         any = 1;
 
         if (cp < 0x20 || cp == 0x7f) {
-            vw_buf_addc(out, ' ');
+            vo_buf_addc(out, ' ');
             continue;
         }
 
         if (mode == VW_TEXT_VTT && (cp == '&' || cp == '<' || cp == '>')) {
-            vw_buf_adds(out, cp == '&' ? "&amp;" : (cp == '<' ? "&lt;"
+            vo_buf_adds(out, cp == '&' ? "&amp;" : (cp == '<' ? "&lt;"
                                                               : "&gt;"));
             continue;
         }
 
         if (cp == 0xfffd) {
-            vw_buf_adds(out, "\xef\xbf\xbd");
+            vo_buf_adds(out, "\xef\xbf\xbd");
             continue;
         }
 
-        vw_buf_add(out, p + i, n);
+        vo_buf_add(out, p + i, n);
     }
 
     if (!any && mode != VW_TEXT_TXT) {
         /* a cue needs a payload line; segments never have empty text */
-        vw_buf_adds(out, "\xe2\x80\x8b");
+        vo_buf_adds(out, "\xe2\x80\x8b");
     }
 }

@@ -63,13 +63,11 @@ const char *vw_format_content_type(vw_format_t f);
  * Appends the result in format f to out.  Returns -1 when out of memory
  * (out is then in an unspecified state) or on a duplicate frame index.
  */
-int vw_result_write(vw_buf_t *out, vw_format_t f, const vw_result_t *r);
+int vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r);
 
 /* The inspection as a JSON object (what is recorded on the job). */
-void vw_inspection_json(vw_buf_t *out, const vw_inspection_t *in);
+void vw_inspection_json(vo_buf_t *out, const vw_inspection_t *in);
 
-/* s as a JSON string: quoted, escaped, invalid UTF-8 as U+FFFD. */
-void vw_json_string(vw_buf_t *out, const char *s);
 
 
 #endif /* _VW_OUTPUT_H_INCLUDED_ */
