@@ -101,6 +101,12 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT - VO_STMT_WORKER_FIRST] = {
 };
 
 
+static vo_ledger_rc_t vo_ledger_fence_begin(vo_ledger_t *l,
+    const vo_claim_t *c, int id, sqlite3_stmt **s, char *err,
+    size_t err_size);
+static vo_ledger_rc_t vo_ledger_fence_end(vo_ledger_t *l, const vo_claim_t *c,
+    vo_ledger_rc_t lrc, const char *what, const char *kind,
+    const char *detail, int64_t now_ms, char *err, size_t err_size);
 static vo_ledger_rc_t vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c,
     sqlite3_stmt *s, const char *what, char *err, size_t err_size);
 static void vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c,
@@ -311,19 +317,13 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     sqlite3_stmt    *s;
     vo_ledger_rc_t   lrc;
 
-    lrc = vo_ledger_begin(l, err, err_size);
+    lrc = vo_ledger_fence_begin(l, c, VO_STMT_PUT_FRAME, &s, err, err_size);
     if (lrc != VO_LEDGER_OK) {
-        return lrc;
+        goto done;
     }
 
-    s = vo_ledger_stmt(l, VO_STMT_PUT_FRAME, err, err_size);
-    if (s == NULL) {
-        lrc = VO_LEDGER_ERROR;
-        goto failed;
-    }
+    /* ?1 and ?2 are bound; the insert checks the fence itself */
 
-    (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int(s, 2, c->attempt);
     (void) sqlite3_bind_int(s, 3, plan_version);
     (void) sqlite3_bind_int64(s, 4, f->frame_index);
     (void) sqlite3_bind_int64(s, 5, f->pts_ms);
@@ -343,13 +343,13 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
 
     lrc = vo_ledger_step_done(l, s, "put frame", err, err_size);
     if (lrc != VO_LEDGER_OK) {
-        goto failed;
+        goto done;
     }
 
     s = vo_ledger_stmt(l, VO_STMT_PROGRESS, err, err_size);
     if (s == NULL) {
         lrc = VO_LEDGER_ERROR;
-        goto failed;
+        goto done;
     }
 
     (void) sqlite3_bind_int(s, 3, plan_version);
@@ -357,21 +357,11 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     (void) sqlite3_bind_int64(s, 5, now_ms);
 
     lrc = vo_ledger_fenced(l, c, s, "progress", err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        goto failed;
-    }
 
-    return vo_ledger_commit(l, err, err_size);
+done:
 
-failed:
-
-    vo_ledger_rollback(l);
-
-    if (lrc == VO_LEDGER_STALE) {
-        vo_ledger_stale(l, c, "put_frame", now_ms);
-    }
-
-    return lrc;
+    return vo_ledger_fence_end(l, c, lrc, "put_frame", NULL, NULL, now_ms,
+                               err, err_size);
 }
 
 
@@ -477,29 +467,20 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
     sqlite3_stmt    *s;
     vo_ledger_rc_t   lrc;
 
-    lrc = vo_ledger_begin(l, err, err_size);
+    lrc = vo_ledger_fence_begin(l, c, VO_STMT_PUBLISH, &s, err, err_size);
     if (lrc != VO_LEDGER_OK) {
-        return lrc;
-    }
-
-    s = vo_ledger_stmt(l, VO_STMT_PUBLISH, err, err_size);
-    if (s == NULL) {
-        lrc = VO_LEDGER_ERROR;
-        goto failed;
+        goto done;
     }
 
     (void) sqlite3_bind_int64(s, 3, now_ms);
 
     lrc = vo_ledger_fenced(l, c, s, "publish", err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        goto failed;
-    }
 
-    for (i = 0; i < n; i++) {
+    for (i = 0; lrc == VO_LEDGER_OK && i < n; i++) {
         s = vo_ledger_stmt(l, VO_STMT_PUT_RESULT, err, err_size);
         if (s == NULL) {
             lrc = VO_LEDGER_ERROR;
-            goto failed;
+            break;
         }
 
         (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
@@ -508,28 +489,12 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
                                  SQLITE_STATIC);
 
         lrc = vo_ledger_step_done(l, s, "put result", err, err_size);
-        if (lrc != VO_LEDGER_OK) {
-            goto failed;
-        }
     }
 
-    lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant, strlen(c->tenant),
-                          "published", c->attempt, NULL, err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        goto failed;
-    }
+done:
 
-    return vo_ledger_commit(l, err, err_size);
-
-failed:
-
-    vo_ledger_rollback(l);
-
-    if (lrc == VO_LEDGER_STALE) {
-        vo_ledger_stale(l, c, "publish", now_ms);
-    }
-
-    return lrc;
+    return vo_ledger_fence_end(l, c, lrc, "publish", "published", NULL,
+                               now_ms, err, err_size);
 }
 
 
@@ -546,68 +511,46 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
     *failed = 0;
 
-    lrc = vo_ledger_begin(l, err, err_size);
+    lrc = vo_ledger_fence_begin(l, c, VO_STMT_RETRY, &s, err, err_size);
     if (lrc != VO_LEDGER_OK) {
-        return lrc;
+        goto done;
     }
 
-    s = vo_ledger_stmt(l, VO_STMT_RETRY, err, err_size);
-    if (s == NULL) {
-        lrc = VO_LEDGER_ERROR;
-        goto failed;
-    }
-
-    (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int(s, 2, c->attempt);
     (void) sqlite3_bind_int64(s, 3, now_ms);
     (void) sqlite3_bind_int64(s, 4, not_before_ms);
     (void) sqlite3_bind_text(s, 5, code, -1, SQLITE_STATIC);
     (void) sqlite3_bind_text(s, 6, message, -1, SQLITE_STATIC);
 
+    /* RETURNING the new state: failed when no attempts are left */
+
     rc = sqlite3_step(s);
 
-    if (rc == SQLITE_DONE) {
-        (void) sqlite3_reset(s);
+    if (rc == SQLITE_ROW) {
+        state = (const char *) sqlite3_column_text(s, 0);
+        *failed = (state != NULL && strcmp(state, "failed") == 0);
+        rc = sqlite3_step(s);
+        lrc = VO_LEDGER_OK;
+
+    } else if (rc == SQLITE_DONE) {
         snprintf(err, err_size, "retry job %s: attempt %d no longer holds "
                  "it", c->job_id, c->attempt);
         lrc = VO_LEDGER_STALE;
-        goto failed;
-    }
 
-    if (rc != SQLITE_ROW) {
+    } else {
         snprintf(err, err_size, "retry job %s: %s", c->job_id,
                  sqlite3_errmsg(l->db));
-        (void) sqlite3_reset(s);
         lrc = vo_ledger_rc(rc);
-        goto failed;
     }
 
-    state = (const char *) sqlite3_column_text(s, 0);
-    *failed = (state != NULL && strcmp(state, "failed") == 0);
-
-    (void) sqlite3_step(s);
     (void) sqlite3_reset(s);
+
+done:
 
     snprintf(detail, sizeof(detail), "{\"code\":\"%.60s\"}", code);
 
-    lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant, strlen(c->tenant),
-                          *failed ? "failed" : "retried", c->attempt, detail,
-                          err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        goto failed;
-    }
-
-    return vo_ledger_commit(l, err, err_size);
-
-failed:
-
-    vo_ledger_rollback(l);
-
-    if (lrc == VO_LEDGER_STALE) {
-        vo_ledger_stale(l, c, "retry", now_ms);
-    }
-
-    return lrc;
+    return vo_ledger_fence_end(l, c, lrc, "retry",
+                               *failed ? "failed" : "retried", detail,
+                               now_ms, err, err_size);
 }
 
 
@@ -619,45 +562,20 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
     sqlite3_stmt    *s;
     vo_ledger_rc_t   lrc;
 
-    lrc = vo_ledger_begin(l, err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        return lrc;
-    }
+    lrc = vo_ledger_fence_begin(l, c, VO_STMT_REJECT, &s, err, err_size);
 
-    s = vo_ledger_stmt(l, VO_STMT_REJECT, err, err_size);
-    if (s == NULL) {
-        lrc = VO_LEDGER_ERROR;
-        goto failed;
-    }
+    if (lrc == VO_LEDGER_OK) {
+        (void) sqlite3_bind_int64(s, 3, now_ms);
+        (void) sqlite3_bind_text(s, 4, code, -1, SQLITE_STATIC);
+        (void) sqlite3_bind_text(s, 5, message, -1, SQLITE_STATIC);
 
-    (void) sqlite3_bind_int64(s, 3, now_ms);
-    (void) sqlite3_bind_text(s, 4, code, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 5, message, -1, SQLITE_STATIC);
-
-    lrc = vo_ledger_fenced(l, c, s, "reject", err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        goto failed;
+        lrc = vo_ledger_fenced(l, c, s, "reject", err, err_size);
     }
 
     snprintf(detail, sizeof(detail), "{\"code\":\"%.60s\"}", code);
 
-    lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant, strlen(c->tenant),
-                          "rejected", c->attempt, detail, err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        goto failed;
-    }
-
-    return vo_ledger_commit(l, err, err_size);
-
-failed:
-
-    vo_ledger_rollback(l);
-
-    if (lrc == VO_LEDGER_STALE) {
-        vo_ledger_stale(l, c, "reject", now_ms);
-    }
-
-    return lrc;
+    return vo_ledger_fence_end(l, c, lrc, "reject", "rejected", detail,
+                               now_ms, err, err_size);
 }
 
 
@@ -668,38 +586,70 @@ vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c, int64_t now_ms,
     sqlite3_stmt    *s;
     vo_ledger_rc_t   lrc;
 
+    lrc = vo_ledger_fence_begin(l, c, VO_STMT_RELEASE, &s, err, err_size);
+
+    if (lrc == VO_LEDGER_OK) {
+        (void) sqlite3_bind_int64(s, 3, now_ms);
+
+        lrc = vo_ledger_fenced(l, c, s, "release", err, err_size);
+    }
+
+    return vo_ledger_fence_end(l, c, lrc, "release", "released", NULL,
+                               now_ms, err, err_size);
+}
+
+
+/*
+ * The two ends of a fenced write transaction.  fence_begin opens it
+ * (BEGIN IMMEDIATE) and returns statement id with the fence bound: ?1 the
+ * job, ?2 the attempt.  fence_end takes the outcome of what was done in
+ * between: on success it appends the audit event kind (if any) and
+ * commits; otherwise it rolls back and, for a stale attempt, records the
+ * stale_write event.  It returns the final outcome.
+ */
+
+static vo_ledger_rc_t
+vo_ledger_fence_begin(vo_ledger_t *l, const vo_claim_t *c, int id,
+    sqlite3_stmt **s, char *err, size_t err_size)
+{
+    vo_ledger_rc_t  lrc;
+
     lrc = vo_ledger_begin(l, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;
     }
 
-    s = vo_ledger_stmt(l, VO_STMT_RELEASE, err, err_size);
-    if (s == NULL) {
-        lrc = VO_LEDGER_ERROR;
-        goto failed;
+    *s = vo_ledger_stmt(l, id, err, err_size);
+    if (*s == NULL) {
+        return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_int64(s, 3, now_ms);
+    (void) sqlite3_bind_text(*s, 1, c->job_id, -1, SQLITE_STATIC);
+    (void) sqlite3_bind_int(*s, 2, c->attempt);
 
-    lrc = vo_ledger_fenced(l, c, s, "release", err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        goto failed;
+    return VO_LEDGER_OK;
+}
+
+
+static vo_ledger_rc_t
+vo_ledger_fence_end(vo_ledger_t *l, const vo_claim_t *c, vo_ledger_rc_t lrc,
+    const char *what, const char *kind, const char *detail, int64_t now_ms,
+    char *err, size_t err_size)
+{
+    if (lrc == VO_LEDGER_OK && kind != NULL) {
+        lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant,
+                              strlen(c->tenant), kind, c->attempt, detail,
+                              err, err_size);
     }
 
-    lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant, strlen(c->tenant),
-                          "released", c->attempt, NULL, err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        goto failed;
+    if (lrc == VO_LEDGER_OK) {
+        return vo_ledger_commit(l, err, err_size);
     }
-
-    return vo_ledger_commit(l, err, err_size);
-
-failed:
 
     vo_ledger_rollback(l);
 
     if (lrc == VO_LEDGER_STALE) {
-        vo_ledger_stale(l, c, "release", now_ms);
+        vo_ledger_stale(l, c, what, now_ms);
     }
 
     return lrc;
