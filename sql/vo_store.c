@@ -34,8 +34,15 @@ static int vo_store_mkdirs(const char *store, const char *rel, int sync,
     char *dir, char *err, size_t err_size);
 static int vo_fsync_dir(const char *dir, char *err, size_t err_size);
 static int vo_write_all(int fd, const char *p, size_t n);
-static vo_store_rc_t vo_store_copy(int from, const char *path, int sync,
+static int vo_store_path(const char *store, const char *rel, char *path,
     char *err, size_t err_size);
+static vo_store_rc_t vo_store_prepare(const char *store, const char *rel,
+    int sync, char *path, char *dir, char *err, size_t err_size);
+static vo_store_rc_t vo_store_write_new(const char *path,
+    const vo_chunk_t *chunks, size_t n, int from, int sync, char *err,
+    size_t err_size);
+static vo_store_rc_t vo_store_sync_entry(const char *path, const char *dir,
+    int sync, char *err, size_t err_size);
 static vo_store_rc_t vo_store_errno(int err_no);
 
 
@@ -57,15 +64,9 @@ vo_store_place_file(const char *store, const char *rel, int fd,
 
     *copied = 0;
 
-    if (snprintf(path, sizeof(path), "%s/%s", store, rel)
-        >= (int) sizeof(path))
-    {
-        snprintf(err, err_size, "store path too long: \"%s/%s\"", store, rel);
-        return VO_STORE_ERROR;
-    }
-
-    if (vo_store_mkdirs(store, rel, sync, dir, err, err_size) != 0) {
-        return vo_store_errno(errno);
+    rc = vo_store_prepare(store, rel, sync, path, dir, err, err_size);
+    if (rc != VO_STORE_OK) {
+        return rc;
     }
 
     if (sync && fsync(fd) == -1) {
@@ -75,35 +76,26 @@ vo_store_place_file(const char *store, const char *rel, int fd,
         return vo_store_errno(e);
     }
 
-    if (rename(temp_path, path) == 0) {
-        goto placed;
+    if (rename(temp_path, path) == -1) {
+
+        if (errno != EXDEV) {
+            e = errno;
+            snprintf(err, err_size, "rename(\"%s\", \"%s\") failed: %s",
+                     temp_path, path, strerror(e));
+            return vo_store_errno(e);
+        }
+
+        /* client_body_temp_path is on another filesystem: copy, documented */
+
+        rc = vo_store_write_new(path, NULL, 0, fd, sync, err, err_size);
+        if (rc != VO_STORE_OK) {
+            return rc;
+        }
+
+        *copied = 1;
     }
 
-    if (errno != EXDEV) {
-        e = errno;
-        snprintf(err, err_size, "rename(\"%s\", \"%s\") failed: %s",
-                 temp_path, path, strerror(e));
-        return vo_store_errno(e);
-    }
-
-    /* client_body_temp_path is on another filesystem: copy, documented */
-
-    rc = vo_store_copy(fd, path, sync, err, err_size);
-    if (rc != VO_STORE_OK) {
-        return rc;
-    }
-
-    *copied = 1;
-
-placed:
-
-    if (sync && vo_fsync_dir(dir, err, err_size) != 0) {
-        e = errno;
-        (void) unlink(path);
-        return vo_store_errno(e);
-    }
-
-    return VO_STORE_OK;
+    return vo_store_sync_entry(path, dir, sync, err, err_size);
 }
 
 
@@ -111,73 +103,20 @@ vo_store_rc_t
 vo_store_place_chunks(const char *store, const char *rel,
     const vo_chunk_t *chunks, size_t n, int sync, char *err, size_t err_size)
 {
-    int            fd, e;
     char           dir[PATH_MAX], path[PATH_MAX];
-    size_t         i;
     vo_store_rc_t  rc;
 
-    if (snprintf(path, sizeof(path), "%s/%s", store, rel)
-        >= (int) sizeof(path))
-    {
-        snprintf(err, err_size, "store path too long: \"%s/%s\"", store, rel);
-        return VO_STORE_ERROR;
+    rc = vo_store_prepare(store, rel, sync, path, dir, err, err_size);
+    if (rc != VO_STORE_OK) {
+        return rc;
     }
 
-    if (vo_store_mkdirs(store, rel, sync, dir, err, err_size) != 0) {
-        return vo_store_errno(errno);
+    rc = vo_store_write_new(path, chunks, n, -1, sync, err, err_size);
+    if (rc != VO_STORE_OK) {
+        return rc;
     }
 
-    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, VO_FILE_MODE);
-    if (fd == -1) {
-        e = errno;
-        snprintf(err, err_size, "open(\"%s\") failed: %s", path, strerror(e));
-        return vo_store_errno(e);
-    }
-
-    for (i = 0; i < n; i++) {
-        if (vo_write_all(fd, chunks[i].data, chunks[i].len) != 0) {
-            e = errno;
-            snprintf(err, err_size, "write(\"%s\") failed: %s", path,
-                     strerror(e));
-            goto failed;
-        }
-    }
-
-    if (sync && fsync(fd) == -1) {
-        e = errno;
-        snprintf(err, err_size, "fsync(\"%s\") failed: %s", path,
-                 strerror(e));
-        goto failed;
-    }
-
-    if (close(fd) == -1) {
-        e = errno;
-        fd = -1;
-        snprintf(err, err_size, "close(\"%s\") failed: %s", path,
-                 strerror(e));
-        goto failed;
-    }
-
-    fd = -1;
-
-    if (sync && vo_fsync_dir(dir, err, err_size) != 0) {
-        e = errno;
-        goto failed;
-    }
-
-    return VO_STORE_OK;
-
-failed:
-
-    rc = vo_store_errno(e);
-
-    if (fd != -1) {
-        (void) close(fd);
-    }
-
-    (void) unlink(path);
-
-    return rc;
+    return vo_store_sync_entry(path, dir, sync, err, err_size);
 }
 
 
@@ -187,10 +126,7 @@ vo_store_remove(const char *store, const char *rel, char *err,
 {
     char  path[PATH_MAX];
 
-    if (snprintf(path, sizeof(path), "%s/%s", store, rel)
-        >= (int) sizeof(path))
-    {
-        snprintf(err, err_size, "store path too long: \"%s/%s\"", store, rel);
+    if (vo_store_path(store, rel, path, err, err_size) != 0) {
         return -1;
     }
 
@@ -360,72 +296,115 @@ vo_write_all(int fd, const char *p, size_t n)
 }
 
 
-static vo_store_rc_t
-vo_store_copy(int from, const char *path, int sync, char *err,
+/* "<store>/<rel>" into path (PATH_MAX bytes). */
+
+static int
+vo_store_path(const char *store, const char *rel, char *path, char *err,
     size_t err_size)
+{
+    if (snprintf(path, PATH_MAX, "%s/%s", store, rel) >= PATH_MAX) {
+        snprintf(err, err_size, "store path too long: \"%s/%s\"", store, rel);
+        return -1;
+    }
+
+    return 0;
+}
+
+
+/* The file's path and its directory, which exists when this returns. */
+
+static vo_store_rc_t
+vo_store_prepare(const char *store, const char *rel, int sync, char *path,
+    char *dir, char *err, size_t err_size)
+{
+    if (vo_store_path(store, rel, path, err, err_size) != 0) {
+        return VO_STORE_ERROR;
+    }
+
+    if (vo_store_mkdirs(store, rel, sync, dir, err, err_size) != 0) {
+        return vo_store_errno(errno);
+    }
+
+    return VO_STORE_OK;
+}
+
+
+/*
+ * Creates path (it must not exist) with the bytes of the n chunks, or
+ * those of the file open as from when chunks is NULL, and fsyncs it when
+ * sync is set.  On failure no file is left at path.
+ */
+
+static vo_store_rc_t
+vo_store_write_new(const char *path, const vo_chunk_t *chunks, size_t n,
+    int from, int sync, char *err, size_t err_size)
 {
     int            to, e;
     char          *buf;
     off_t          off;
-    ssize_t        n;
-    vo_store_rc_t  rc;
+    size_t         i;
+    ssize_t        got;
+    const char    *op;
 
-    buf = malloc(VO_COPY_BUF);
-    if (buf == NULL) {
-        snprintf(err, err_size, "copy to \"%s\": out of memory", path);
-        return VO_STORE_ERROR;
-    }
+    buf = NULL;
+    e = 0;
+    op = "write";
 
     to = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, VO_FILE_MODE);
     if (to == -1) {
         e = errno;
         snprintf(err, err_size, "open(\"%s\") failed: %s", path, strerror(e));
-        free(buf);
         return vo_store_errno(e);
     }
 
-    off = 0;
+    if (chunks != NULL) {
+        for (i = 0; i < n; i++) {
+            if (vo_write_all(to, chunks[i].data, chunks[i].len) != 0) {
+                goto failed;
+            }
+        }
 
-    for ( ;; ) {
-        n = pread(from, buf, VO_COPY_BUF, off);
+    } else {
+        buf = malloc(VO_COPY_BUF);
+        if (buf == NULL) {
+            e = ENOMEM;
+            op = "copy";
+            goto failed;
+        }
 
-        if (n == -1) {
-            if (errno == EINTR) {
+        for (off = 0; /* void */ ; off += got) {
+            got = pread(from, buf, VO_COPY_BUF, off);
+
+            if (got == -1 && errno == EINTR) {
+                got = 0;
                 continue;
             }
 
-            e = errno;
-            snprintf(err, err_size, "copy to \"%s\": read failed: %s", path,
-                     strerror(e));
-            goto failed;
-        }
+            if (got == -1) {
+                op = "copy: read";
+                goto failed;
+            }
 
-        if (n == 0) {
-            break;
-        }
+            if (got == 0) {
+                break;
+            }
 
-        if (vo_write_all(to, buf, (size_t) n) != 0) {
-            e = errno;
-            snprintf(err, err_size, "write(\"%s\") failed: %s", path,
-                     strerror(e));
-            goto failed;
+            if (vo_write_all(to, buf, (size_t) got) != 0) {
+                goto failed;
+            }
         }
-
-        off += n;
     }
 
+    op = "fsync";
+
     if (sync && fsync(to) == -1) {
-        e = errno;
-        snprintf(err, err_size, "fsync(\"%s\") failed: %s", path,
-                 strerror(e));
         goto failed;
     }
 
+    op = "close";
+
     if (close(to) == -1) {
-        e = errno;
         to = -1;
-        snprintf(err, err_size, "close(\"%s\") failed: %s", path,
-                 strerror(e));
         goto failed;
     }
 
@@ -435,7 +414,11 @@ vo_store_copy(int from, const char *path, int sync, char *err,
 
 failed:
 
-    rc = vo_store_errno(e);
+    if (e == 0) {
+        e = errno;
+    }
+
+    snprintf(err, err_size, "%s(\"%s\") failed: %s", op, path, strerror(e));
 
     if (to != -1) {
         (void) close(to);
@@ -444,7 +427,25 @@ failed:
     (void) unlink(path);
     free(buf);
 
-    return rc;
+    return vo_store_errno(e);
+}
+
+
+/* Makes the new directory entry durable; removes the file if it can't. */
+
+static vo_store_rc_t
+vo_store_sync_entry(const char *path, const char *dir, int sync, char *err,
+    size_t err_size)
+{
+    int  e;
+
+    if (sync && vo_fsync_dir(dir, err, err_size) != 0) {
+        e = errno;
+        (void) unlink(path);
+        return vo_store_errno(e);
+    }
+
+    return VO_STORE_OK;
 }
 
 
