@@ -14,6 +14,8 @@
 #include "ngx_http_video_ocr.h"
 
 
+static ngx_int_t ngx_http_video_ocr_send(ngx_http_request_t *r,
+    ngx_uint_t status, ngx_str_t *content_type, ngx_buf_t *b);
 static ngx_buf_t *ngx_http_video_ocr_problem_buf(ngx_http_request_t *r,
     ngx_uint_t status, ngx_str_t *type, ngx_str_t *detail,
     const char *job_id);
@@ -61,23 +63,7 @@ ngx_int_t
 ngx_http_video_ocr_send_body(ngx_http_request_t *r, ngx_uint_t status,
     ngx_str_t *content_type, u_char *body, size_t len)
 {
-    ngx_int_t                  rc;
-    ngx_buf_t                 *b;
-    ngx_chain_t                out;
-    ngx_http_video_ocr_ctx_t  *ctx;
-
-    ctx = ngx_http_video_ocr_get_ctx(r);
-    if (ctx == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    ctx->replied = 1;
-
-    r->headers_out.status = status;
-    r->headers_out.content_type = *content_type;
-    r->headers_out.content_type_len = content_type->len;
-    r->headers_out.content_type_lowcase = NULL;
-    r->headers_out.content_length_n = len;
+    ngx_buf_t  *b;
 
     b = ngx_calloc_buf(r->pool);
     if (b == NULL) {
@@ -87,19 +73,8 @@ ngx_http_video_ocr_send_body(ngx_http_request_t *r, ngx_uint_t status,
     b->pos = body;
     b->last = body + len;
     b->memory = 1;
-    b->last_buf = (r == r->main) ? 1 : 0;
-    b->last_in_chain = 1;
 
-    rc = ngx_http_send_header(r);
-
-    if (rc == NGX_ERROR || rc > NGX_OK || r->header_only) {
-        return rc;
-    }
-
-    out.buf = b;
-    out.next = NULL;
-
-    return ngx_http_output_filter(r, &out);
+    return ngx_http_video_ocr_send(r, status, content_type, b);
 }
 
 
@@ -114,10 +89,8 @@ ngx_int_t
 ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t status,
     const char *type, const char *detail, const char *job_id)
 {
-    ngx_int_t                  rc;
     ngx_str_t                  t, d;
     ngx_buf_t                 *b;
-    ngx_chain_t                out;
     ngx_http_video_ocr_ctx_t  *ctx;
 
     ctx = ngx_http_video_ocr_get_ctx(r);
@@ -128,8 +101,6 @@ ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t status,
     if ((u_char *) detail != ctx->problem_detail.data) {
         ngx_http_video_ocr_set_problem(r, type, detail);
     }
-
-    ctx->replied = 1;
 
     if (ngx_http_discard_request_body(r) != NGX_OK) {
         r->keepalive = 0;
@@ -151,16 +122,40 @@ ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t status,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    r->headers_out.status = status;
-
     if (status == NGX_HTTP_UNPROCESSABLE_ENTITY) {
         ngx_str_set(&r->headers_out.status_line, "422 Unprocessable Content");
     }
 
-    r->headers_out.content_type = ngx_http_video_ocr_problem_type;
-    r->headers_out.content_type_len = ngx_http_video_ocr_problem_type.len;
+    return ngx_http_video_ocr_send(r, status,
+                                   &ngx_http_video_ocr_problem_type, b);
+}
+
+
+/* Sends the header and the one buffer of a reply this module writes. */
+
+static ngx_int_t
+ngx_http_video_ocr_send(ngx_http_request_t *r, ngx_uint_t status,
+    ngx_str_t *content_type, ngx_buf_t *b)
+{
+    ngx_int_t                  rc;
+    ngx_chain_t                out;
+    ngx_http_video_ocr_ctx_t  *ctx;
+
+    ctx = ngx_http_video_ocr_get_ctx(r);
+    if (ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    ctx->replied = 1;
+
+    r->headers_out.status = status;
+    r->headers_out.content_type = *content_type;
+    r->headers_out.content_type_len = content_type->len;
     r->headers_out.content_type_lowcase = NULL;
     r->headers_out.content_length_n = b->last - b->pos;
+
+    b->last_buf = (r == r->main) ? 1 : 0;
+    b->last_in_chain = 1;
 
     rc = ngx_http_send_header(r);
 
