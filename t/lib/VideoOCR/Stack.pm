@@ -37,12 +37,15 @@ sub new {
                            CLEANUP => !$ENV{VIDEO_OCR_KEEP}),
         port    => $a{port} // 19000 + ($$ % 500) * 2 + $serial++,
         workers => $a{workers} // 2,
+        store   => $a{store},
         wargs   => $a{worker_args} // [],
     }, $class;
 
     my $d = $self->{dir};
-    mkdir "$d/$_" for qw(logs data store);
-    chmod 0777, $d, "$d/data", "$d/store";
+    $self->{store} //= "$d/store";
+    mkdir "$d/$_" for qw(logs data);
+    mkdir $self->{store};
+    chmod 0777, $d, "$d/data", $self->{store};
 
     $self->write_conf($a{http_config} // '');
     $self->start_nginx;
@@ -54,7 +57,7 @@ sub new {
 
 sub dir    { $_[0]{dir} }
 sub ledger { "$_[0]{dir}/data/ledger.db" }
-sub store  { "$_[0]{dir}/store" }
+sub store  { $_[0]{store} }
 sub port   { $_[0]{port} }
 
 
@@ -73,8 +76,8 @@ events { worker_connections 256; }
 http {
     access_log $d/logs/access.log;
     video_ocr_ledger $d/data/ledger.db;
-    video_ocr_store $d/store;
-    client_body_temp_path $d/store/.incoming;
+    video_ocr_store $self->{store};
+    client_body_temp_path $self->{store}/.incoming;
     $extra
     server {
         listen 127.0.0.1:$self->{port};
@@ -130,7 +133,7 @@ sub start_worker {
         open STDOUT, '>>', "$d/logs/worker.out" or die $!;
         open STDERR, '>>', "$d/logs/worker.log" or die $!;
         exec $self->{worker}, 'run', '--ledger', "$d/data/ledger.db",
-             '--store', "$d/store", '--workers', $self->{workers},
+             '--store', $self->{store}, '--workers', $self->{workers},
              '--poll', '100ms', @{ $self->{wargs} }, @extra
             or POSIX::_exit(127);
     }
