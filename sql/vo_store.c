@@ -44,6 +44,8 @@ static vo_store_rc_t vo_store_write_new(const char *path,
 static vo_store_rc_t vo_store_sync_entry(const char *path, const char *dir,
     int sync, char *err, size_t err_size);
 static vo_store_rc_t vo_store_errno(int err_no);
+static int vo_may(const struct stat *st, uid_t uid, const gid_t *groups,
+    int ngroups, mode_t bits);
 
 
 void
@@ -144,7 +146,8 @@ int
 vo_dir_writable_by(const char *dir, uid_t uid, gid_t gid, char *err,
     size_t err_size)
 {
-    int             i, ngroups, member;
+    int             ngroups;
+    char            path[PATH_MAX], *slash;
     gid_t           groups[256];
     struct stat     st;
     struct passwd  *pw;
@@ -165,49 +168,85 @@ vo_dir_writable_by(const char *dir, uid_t uid, gid_t gid, char *err,
     }
 
     pw = getpwuid(uid);
+    ngroups = (int) (sizeof(groups) / sizeof(groups[0]));
 
-    if (st.st_uid == uid) {
-        if ((st.st_mode & (S_IWUSR | S_IXUSR)) == (S_IWUSR | S_IXUSR)) {
-            return 1;
+    if (pw == NULL || getgrouplist(pw->pw_name, gid, groups, &ngroups) == -1)
+    {
+        groups[0] = gid;
+        ngroups = 1;
+    }
+
+    if (!vo_may(&st, uid, groups, ngroups, S_IWUSR | S_IXUSR)) {
+        snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode %04o) "
+                 "is not writable by user %s (uid %ld)", dir,
+                 (long) st.st_uid, (long) st.st_gid,
+                 (unsigned) (st.st_mode & 07777), pw ? pw->pw_name : "?",
+                 (long) uid);
+        return 0;
+    }
+
+    /* and every directory above it must let the user through */
+
+    if (snprintf(path, sizeof(path), "%s", dir) >= (int) sizeof(path)) {
+        snprintf(err, err_size, "path too long: \"%s\"", dir);
+        return -1;
+    }
+
+    while ((slash = strrchr(path, '/')) != NULL) {
+        if (slash == path) {
+            slash[1] = '\0';
+
+        } else {
+            *slash = '\0';
         }
 
-        goto denied;
-    }
+        if (stat(path, &st) == -1) {
+            snprintf(err, err_size, "stat(\"%s\") failed: %s", path,
+                     strerror(errno));
+            return -1;
+        }
 
-    member = (st.st_gid == gid);
+        if (!vo_may(&st, uid, groups, ngroups, S_IXUSR)) {
+            snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode "
+                     "%04o) cannot be entered by user %s (uid %ld)", path,
+                     (long) st.st_uid, (long) st.st_gid,
+                     (unsigned) (st.st_mode & 07777),
+                     pw ? pw->pw_name : "?", (long) uid);
+            return 0;
+        }
 
-    if (!member && pw != NULL) {
-        ngroups = (int) (sizeof(groups) / sizeof(groups[0]));
-
-        if (getgrouplist(pw->pw_name, gid, groups, &ngroups) != -1) {
-            for (i = 0; i < ngroups; i++) {
-                if (groups[i] == st.st_gid) {
-                    member = 1;
-                    break;
-                }
-            }
+        if (slash == path) {
+            break;
         }
     }
 
-    if (member) {
-        if ((st.st_mode & (S_IWGRP | S_IXGRP)) == (S_IWGRP | S_IXGRP)) {
-            return 1;
+    return 1;
+}
+
+
+/*
+ * Whether the user may do what bits (given as owner bits, S_I?USR) on a
+ * file with these stat results, by the owner, group or other class it
+ * falls in.
+ */
+
+static int
+vo_may(const struct stat *st, uid_t uid, const gid_t *groups, int ngroups,
+    mode_t bits)
+{
+    int  i;
+
+    if (st->st_uid == uid) {
+        return (st->st_mode & bits) == bits;
+    }
+
+    for (i = 0; i < ngroups; i++) {
+        if (groups[i] == st->st_gid) {
+            return (st->st_mode & (bits >> 3)) == (bits >> 3);
         }
-
-        goto denied;
     }
 
-    if ((st.st_mode & (S_IWOTH | S_IXOTH)) == (S_IWOTH | S_IXOTH)) {
-        return 1;
-    }
-
-denied:
-
-    snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode %04o) is not "
-             "writable by user %s (uid %ld)", dir, (long) st.st_uid,
-             (long) st.st_gid, (unsigned) (st.st_mode & 07777),
-             pw ? pw->pw_name : "?", (long) uid);
-    return 0;
+    return (st->st_mode & (bits >> 6)) == (bits >> 6);
 }
 
 

@@ -61,7 +61,8 @@ int vo_store_remove(const char *store, const char *rel, char *err,
     size_t err_size);
 
 /*
- * Whether user uid (primary group gid) may create files in dir, by the
+ * Whether user uid (primary group gid) may create files in dir, and
+ * reach it (search permission on every directory above), by the
  * permission bits and the user's groups (ACLs are not consulted).
  * Returns 1 yes, 0 no (err says why), -1 when dir cannot be examined.
  */

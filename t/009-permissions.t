@@ -51,6 +51,22 @@ is($? >> 8, 0, "once the directory is writable, nginx -t passes")
     or diag($out);
 ok(-e "$dir/ledger/ledger.db", "and the ledger exists");
 
+# a writable directory the user cannot reach is as good as none
+unlink "$dir/ledger/ledger.db";
+chmod 0700, $dir;
+$out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
+SKIP: {
+    skip "root reaches every directory: needs nginx started as root", 2
+        unless $> == 0;
+
+    isnt($? >> 8, 0, "a ledger directory below a 0700 directory: fails");
+    like($out, qr/"\Q$dir\E" \(owner \d+, group \d+, mode 0700\) cannot be entered by user nobody/,
+         "and says which directory blocks the way") or diag($out);
+}
+chmod 0755, $dir;
+$out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
+is($? >> 8, 0, "reachable again: passes") or diag($out);
+
 SKIP: {
     skip "the ownership hand-over happens only when nginx starts as root", 1
         unless $> == 0;
