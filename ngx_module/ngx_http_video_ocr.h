@@ -50,6 +50,7 @@
 
 typedef struct {
     ngx_str_t                  ledger;         /* video_ocr_ledger, C str */
+    ngx_str_t                  admit_lock;     /* "<ledger>-admit.lock" */
     ngx_path_t                *store;          /* video_ocr_store */
     ngx_msec_t                 busy_timeout;
     ngx_flag_t                 durable;        /* video_ocr_durability */

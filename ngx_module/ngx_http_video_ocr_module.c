@@ -543,6 +543,16 @@ ngx_http_video_ocr_ledger(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return NGX_CONF_ERROR;
     }
 
+    /* the lock the group commit leaders of all workers take turns on */
+
+    mcf->admit_lock.len = mcf->ledger.len + sizeof("-admit.lock") - 1;
+    mcf->admit_lock.data = ngx_pnalloc(cf->pool, mcf->admit_lock.len + 1);
+    if (mcf->admit_lock.data == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    ngx_sprintf(mcf->admit_lock.data, "%V-admit.lock%Z", &mcf->ledger);
+
     return NGX_CONF_OK;
 }
 

@@ -24,6 +24,7 @@
 #include <pthread.h>
 
 #include "ngx_http_video_ocr.h"
+#include "vo_group.h"
 
 
 static void ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log);
@@ -42,6 +43,10 @@ struct ngx_http_video_ocr_conn_s {
     ngx_http_video_ocr_conn_t  *next;
 };
 
+
+/* the admissions of this worker process's threads, committed in groups */
+static vo_group_t                  ngx_http_video_ocr_group =
+    VO_GROUP_INITIALIZER;
 
 /* this thread's connection, and every thread's, for the exit hook */
 static __thread vo_ledger_t       *ngx_http_video_ocr_ledger;
@@ -181,17 +186,19 @@ ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
 /*
  * The admission: a fast look for a live receipt (a replay costs no fsync
  * and no write lock), else the upload is made durable in the store and
- * the receipt committed.  Any outcome but CREATED removes the file placed
- * here, so a refused request leaves nothing behind.
+ * the receipt committed, in a group with the other threads' admissions
+ * (vo_group.h).  Any outcome but CREATED removes the file placed here,
+ * so a refused request leaves nothing behind.
  */
 
 static void
 ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
 {
-    int              sync;
-    char             err[64];
-    vo_ledger_t     *l;
-    vo_admission_t  *a;
+    char               err[64];
+    vo_ledger_t       *l;
+    vo_admission_t    *a;
+    vo_group_conf_t    gc;
+    vo_group_member_t  m;
 
     t->store_rc = VO_STORE_OK;
 
@@ -210,16 +217,16 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
         return;
     }
 
-    sync = t->mcf->durable ? 1 : 0;
+    /* no fsync here: the group's leader syncs the store for the batch */
 
     if (t->temp_fd != -1) {
         t->store_rc = vo_store_place_file(t->store, t->rel, t->temp_fd,
-                                          t->temp_path, sync, &t->copied,
+                                          t->temp_path, 0, &t->copied,
                                           t->err, sizeof(t->err));
 
     } else {
         t->store_rc = vo_store_place_chunks(t->store, t->rel, t->chunks,
-                                            t->nchunks, sync, t->err,
+                                            t->nchunks, 0, t->err,
                                             sizeof(t->err));
     }
 
@@ -227,8 +234,18 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
         return;
     }
 
-    t->ledger_rc = vo_ledger_admit(l, a, &t->receipt, t->err,
-                                   sizeof(t->err));
+    m.item.admission = a;
+    m.item.receipt = &t->receipt;
+    m.item.err = t->err;
+    m.item.err_size = sizeof(t->err);
+
+    gc.lock_path = (char *) t->mcf->admit_lock.data;
+    gc.store = t->store;
+    gc.sync = t->mcf->durable ? 1 : 0;
+
+    vo_group_admit(&ngx_http_video_ocr_group, l, &gc, &m);
+
+    t->ledger_rc = m.item.rc;
 
     if (t->ledger_rc != VO_LEDGER_OK
         || t->receipt.outcome != VO_ADMIT_CREATED)

@@ -42,6 +42,11 @@ static const char  *vo_ledger_sql[VO_STMT_WORKER_FIRST] = {
     /* VO_STMT_ROLLBACK */
     "ROLLBACK",
 
+    /* VO_STMT_SAVEPOINT, VO_STMT_ROLLBACK_TO, VO_STMT_RELEASE_TO */
+    "SAVEPOINT item",
+    "ROLLBACK TO item",
+    "RELEASE item",
+
     /* VO_STMT_FIND_RECEIPT */
     "SELECT input_digest, job_id, created_at, expires_at FROM requests"
     " WHERE tenant = ?1 AND request_key = ?2",
@@ -80,6 +85,8 @@ static const char  *vo_ledger_sql[VO_STMT_WORKER_FIRST] = {
 };
 
 
+static vo_ledger_rc_t vo_ledger_admit_one(vo_ledger_t *l,
+    const vo_admission_t *a, vo_receipt_t *r, char *err, size_t err_size);
 static vo_ledger_rc_t vo_ledger_migrate(vo_ledger_t *l, char *err,
     size_t err_size);
 static vo_ledger_rc_t vo_ledger_pragma_int(vo_ledger_t *l, const char *sql,
@@ -296,32 +303,114 @@ vo_ledger_rc_t
 vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
     char *err, size_t err_size)
 {
+    vo_admit_item_t   item, *items[1];
+
+    item.admission = a;
+    item.receipt = r;
+    item.err = err;
+    item.err_size = err_size;
+    items[0] = &item;
+
+    (void) vo_ledger_admit_batch(l, items, 1);
+
+    return item.rc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n)
+{
+    size_t           i;
+    char             err[VO_ERR_TEXT];
+    vo_ledger_rc_t   lrc;
+    vo_admit_item_t *it;
+
+    lrc = vo_ledger_begin(l, err, sizeof(err));
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    for (i = 0; i < n; i++) {
+        it = items[i];
+
+        /* a savepoint per item: one item's error leaves the others */
+
+        lrc = vo_ledger_step_done(l, vo_ledger_stmt(l, VO_STMT_SAVEPOINT,
+                                                    err, sizeof(err)),
+                                  "savepoint", err, sizeof(err));
+        if (lrc != VO_LEDGER_OK) {
+            goto failed;
+        }
+
+        it->rc = vo_ledger_admit_one(l, it->admission, it->receipt, it->err,
+                                     it->err_size);
+
+        if (it->rc != VO_LEDGER_OK) {
+            it->receipt->outcome = VO_ADMIT_NONE;
+            (void) vo_ledger_step_done(l,
+                       vo_ledger_stmt(l, VO_STMT_ROLLBACK_TO, err,
+                                      sizeof(err)),
+                       "rollback to savepoint", err, sizeof(err));
+        }
+
+        lrc = vo_ledger_step_done(l, vo_ledger_stmt(l, VO_STMT_RELEASE_TO,
+                                                    err, sizeof(err)),
+                                  "release savepoint", err, sizeof(err));
+        if (lrc != VO_LEDGER_OK) {
+            goto failed;
+        }
+    }
+
+    lrc = vo_ledger_commit(l, err, sizeof(err));
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
+    }
+
+    return VO_LEDGER_OK;
+
+failed:
+
+    /* the transaction is gone: nothing of it holds, for any item */
+
+    vo_ledger_rollback(l);
+
+    for (i = 0; i < n; i++) {
+        it = items[i];
+        it->rc = lrc;
+        it->receipt->outcome = VO_ADMIT_NONE;
+        snprintf(it->err, it->err_size, "%s", err);
+    }
+
+    return lrc;
+}
+
+
+/*
+ * One admission inside the caller's transaction: find the receipt of
+ * (tenant, key), or delete an expired one and insert the job, the
+ * receipt and the audit event.
+ */
+
+static vo_ledger_rc_t
+vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
+    vo_receipt_t *r, char *err, size_t err_size)
+{
     char            detail[128];
     sqlite3_stmt   *s;
     vo_ledger_rc_t  lrc;
-
-    lrc = vo_ledger_begin(l, err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        return lrc;
-    }
 
     if (a->key != NULL) {
 
         /* under the write lock the answer of the lookup is final */
 
         lrc = vo_ledger_lookup(l, a, r, err, err_size);
-        if (lrc != VO_LEDGER_OK) {
-            goto failed;
-        }
-
-        if (r->outcome != VO_ADMIT_NONE) {
-            return vo_ledger_commit(l, err, err_size);
+        if (lrc != VO_LEDGER_OK || r->outcome != VO_ADMIT_NONE) {
+            return lrc;
         }
 
         s = vo_ledger_stmt(l, VO_STMT_DELETE_RECEIPT, err, err_size);
         if (s == NULL) {
-            lrc = VO_LEDGER_ERROR;
-            goto failed;
+            return VO_LEDGER_ERROR;
         }
 
         (void) sqlite3_bind_text(s, 1, a->tenant, (int) a->tenant_len,
@@ -333,14 +422,13 @@ vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
         lrc = vo_ledger_step_done(l, s, "delete expired receipt", err,
                                   err_size);
         if (lrc != VO_LEDGER_OK) {
-            goto failed;
+            return lrc;
         }
     }
 
     s = vo_ledger_stmt(l, VO_STMT_INSERT_JOB, err, err_size);
     if (s == NULL) {
-        lrc = VO_LEDGER_ERROR;
-        goto failed;
+        return VO_LEDGER_ERROR;
     }
 
     (void) sqlite3_bind_text(s, 1, a->job_id, -1, SQLITE_STATIC);
@@ -356,14 +444,13 @@ vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
 
     lrc = vo_ledger_step_done(l, s, "insert job", err, err_size);
     if (lrc != VO_LEDGER_OK) {
-        goto failed;
+        return lrc;
     }
 
     if (a->key != NULL) {
         s = vo_ledger_stmt(l, VO_STMT_INSERT_RECEIPT, err, err_size);
         if (s == NULL) {
-            lrc = VO_LEDGER_ERROR;
-            goto failed;
+            return VO_LEDGER_ERROR;
         }
 
         (void) sqlite3_bind_text(s, 1, a->tenant, (int) a->tenant_len,
@@ -377,7 +464,7 @@ vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
 
         lrc = vo_ledger_step_done(l, s, "insert receipt", err, err_size);
         if (lrc != VO_LEDGER_OK) {
-            goto failed;
+            return lrc;
         }
     }
 
@@ -389,11 +476,6 @@ vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
     lrc = vo_ledger_event(l, a->now_ms, a->job_id, a->tenant, a->tenant_len,
                           "admitted", 0, detail, err, err_size);
     if (lrc != VO_LEDGER_OK) {
-        goto failed;
-    }
-
-    lrc = vo_ledger_commit(l, err, err_size);
-    if (lrc != VO_LEDGER_OK) {
         return lrc;
     }
 
@@ -403,12 +485,6 @@ vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
     r->expires_at = a->key ? a->now_ms + a->receipt_ttl_ms : -1;
 
     return VO_LEDGER_OK;
-
-failed:
-
-    vo_ledger_rollback(l);
-
-    return lrc;
 }
 
 
@@ -626,6 +702,11 @@ vo_ledger_step_done(vo_ledger_t *l, sqlite3_stmt *s, const char *what,
     char *err, size_t err_size)
 {
     int  rc;
+
+    if (s == NULL) {
+        /* vo_ledger_stmt() failed and said why in err */
+        return VO_LEDGER_ERROR;
+    }
 
     rc = sqlite3_step(s);
     (void) sqlite3_reset(s);

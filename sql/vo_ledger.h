@@ -27,6 +27,7 @@
 #define VO_DIGEST_HEX_LEN         64
 #define VO_JOB_ID_LEN             32     /* lowercase hex digits */
 #define VO_TENANT_MAX             255
+#define VO_ERR_TEXT               256    /* enough for any ledger error */
 
 
 typedef struct vo_ledger_s  vo_ledger_t;
@@ -116,6 +117,28 @@ vo_ledger_rc_t vo_ledger_lookup(vo_ledger_t *l, const vo_admission_t *a,
  */
 vo_ledger_rc_t vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a,
     vo_receipt_t *r, char *err, size_t err_size);
+
+
+/* One admission of a batch, and what became of it. */
+typedef struct {
+    const vo_admission_t  *admission;
+    vo_receipt_t          *receipt;
+    vo_ledger_rc_t         rc;
+    char                  *err;
+    size_t                 err_size;
+} vo_admit_item_t;
+
+/*
+ * Group commit: the admissions of n items in ONE transaction (one WAL
+ * fsync for all), each in a savepoint so that an item's failure leaves
+ * the others.  Every item gets its own rc and receipt; if the
+ * transaction itself fails (busy, disk full at COMMIT), every item gets
+ * that error and nothing of the batch is committed.  Returns the
+ * transaction's outcome.  Items with the same (tenant, key) are admitted
+ * in order: the first creates, the next see its receipt.
+ */
+vo_ledger_rc_t vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items,
+    size_t n);
 
 
 /*

@@ -1,0 +1,163 @@
+#!/bin/bash
+# The admission benchmark of issue 4: video-ocr's intake against bare
+# nginx receiving the same uploads into files, same load generator (wrk
+# with load.lua), same connections, measured back to back in one run.
+#
+#   bench/admission/run.sh [seconds per run] [sizes...]
+#   bench/admission/run.sh 10 4096 262144 8388608      (the default)
+#
+# ROUNDS (default 3) alternates baseline and video-ocr runs per size; the
+# table reports the median of each and their ratio, so a disturbance of
+# this shared machine during one run does not decide the result.  Before
+# each run the page cache is written back (sync), so the previous run's
+# writes are not paid by the next.
+#
+# The baseline is Debian's nginx with the echo module:
+# client_body_in_file_only + echo_read_request_body, no ledger.  video-ocr
+# runs with its defaults: durability full (uploads and receipts fsync'd
+# before the reply, SQLite synchronous=FULL).  Prints one RESULT line per
+# run and a table with the ratios.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+
+: "${NGINX_BIN:=/usr/sbin/nginx}"
+: "${MODULE_SO:=$repo/build/nginx/objs/ngx_http_video_ocr_module.so}"
+: "${ECHO_SO:=/usr/lib/nginx/modules/ngx_http_echo_module.so}"
+: "${CONNECTIONS:=16}"
+: "${NGINX_WORKERS:=2}"
+: "${PORT:=$((20000 + $$ % 1000))}"
+: "${ROUNDS:=3}"
+
+secs=${1:-10}
+shift || true
+sizes=("${@:-4096 262144 8388608}")
+# shellcheck disable=SC2206
+sizes=(${sizes[@]})
+
+for f in "$MODULE_SO" "$ECHO_SO" /usr/bin/wrk; do
+    [ -e "$f" ] || { echo "bench: $f is missing (make build; apt-get install wrk libnginx-mod-http-echo)" >&2; exit 1; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/video-ocr-bench-XXXXXX")
+# nginx's worker processes (nobody) must reach the ledger and the store
+chmod 0755 "$work"
+trap 'stop_nginx; rm -rf "$work"' EXIT
+
+nginx_pid=
+stop_nginx() {
+    if [ -n "$nginx_pid" ]; then
+        kill -QUIT "$nginx_pid" 2>/dev/null || true
+        for _ in $(seq 100); do
+            kill -0 "$nginx_pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        nginx_pid=
+    fi
+}
+
+# start_nginx MODE: a fresh directory, config and nginx for one run
+start_nginx() {
+    local mode=$1 d=$work/$1
+    rm -rf "$d"
+    mkdir -p "$d/logs" "$d/data" "$d/store"
+    chmod 0777 "$d/data" "$d/store"
+
+    if [ "$mode" = baseline ]; then
+        cat > "$d/nginx.conf" <<CONF
+load_module $ECHO_SO;
+worker_processes $NGINX_WORKERS;
+error_log $d/logs/error.log warn;
+pid $d/logs/nginx.pid;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $d/store/.incoming;
+    server {
+        listen 127.0.0.1:$PORT;
+        location = /upload {
+            client_max_body_size 64m;
+            client_body_in_file_only clean;
+            add_header X-Key \$http_idempotency_key always;
+            echo_read_request_body;
+            echo ok;
+        }
+    }
+}
+CONF
+    else
+        cat > "$d/nginx.conf" <<CONF
+load_module $MODULE_SO;
+worker_processes $NGINX_WORKERS;
+error_log $d/logs/error.log warn;
+pid $d/logs/nginx.pid;
+thread_pool video_ocr threads=32 max_queue=65536;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    video_ocr_ledger $d/data/ledger.db;
+    video_ocr_store $d/store;
+    video_ocr_thread_pool video_ocr;
+    client_body_temp_path $d/store/.incoming;
+    server {
+        listen 127.0.0.1:$PORT;
+        location = /upload {
+            client_max_body_size 64m;
+            add_header X-Key \$http_idempotency_key always;
+            video_ocr_intake;
+        }
+    }
+}
+CONF
+    fi
+
+    "$NGINX_BIN" -p "$d" -c "$d/nginx.conf"
+    for _ in $(seq 100); do
+        [ -s "$d/logs/nginx.pid" ] && break
+        sleep 0.05
+    done
+    nginx_pid=$(cat "$d/logs/nginx.pid")
+}
+
+results=()
+
+for size in "${sizes[@]}"; do
+  for round in $(seq "$ROUNDS"); do
+    for mode in baseline video-ocr; do
+        sync
+        sleep 1
+        start_nginx "$mode"
+        line=$(BODY_SIZE=$size MODE=$mode wrk -t"$CONNECTIONS" \
+                   -c"$CONNECTIONS" -d"${secs}s" --latency --timeout 30s \
+                   -s bench/admission/load.lua \
+                   "http://127.0.0.1:$PORT/upload" | grep -E '^(RESULT|WRONG)')
+        echo "round=$round $line"
+        results+=("$line")
+        stop_nginx
+        rm -rf "${work:?}/$mode"
+    done
+  done
+done
+
+# median FIELD MODE SIZE: the median of a RESULT field over the rounds
+median() {
+    printf '%s\n' "${results[@]}" | grep "mode=$2 size=$3 " \
+        | sed "s/.* $1=\([0-9.]*\).*/\1/" | sort -n \
+        | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# the table: one row per size, medians over the rounds
+printf '\n%-9s %11s %11s %7s %8s %8s %8s %6s\n' body "bare nginx" video-ocr \
+       ratio "MB/s" "p50 ms" "p99 ms" wrong
+for size in "${sizes[@]}"; do
+    base=$(median rps baseline "$size")
+    ours=$(median rps video-ocr "$size")
+    wrong=$(printf '%s\n' "${results[@]}" | grep "mode=video-ocr size=$size " \
+            | sed 's/.* wrong=\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s }')
+    printf '%-9s %11s %11s %7s %8s %8s %8s %6s\n' "$size" "$base" "$ours" \
+           "$(awk -v a="$ours" -v b="$base" 'BEGIN { printf "%.2f", a / b }')" \
+           "$(median mbps video-ocr "$size")" "$(median p50_ms video-ocr "$size")" \
+           "$(median p99_ms video-ocr "$size")" "$wrong"
+done
+echo "(medians of $ROUNDS rounds of ${secs}s, $CONNECTIONS connections," \
+     "$NGINX_WORKERS nginx workers; video-ocr: receipts and uploads fsync'd)"

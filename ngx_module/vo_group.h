@@ -1,0 +1,85 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Group commit of admissions, for the threads of one nginx worker
+ * process.  A thread with an admission to commit joins the group; the
+ * first to find no leader becomes it, takes every admission waiting at
+ * that moment and commits them in one ledger transaction (one WAL fsync
+ * instead of one per request), then hands each member its own outcome.
+ * Members wait on a condition variable until theirs is done, so every
+ * reply still follows its own commit.  While a leader commits, the next
+ * admissions queue up and form the next batch: under load batches grow,
+ * at rest a batch is one admission and costs no extra wait.
+ *
+ * Durability: members write and rename their uploads without fsync; the
+ * leader makes the whole batch durable with one syncfs() of the store's
+ * filesystem before the ledger transaction, so a batch costs two flushes
+ * (the store's, the WAL's) however many uploads it holds.
+ *
+ * Leaders of different worker processes take turns through an flock()
+ * on a lock file next to the ledger: a FIFO hand-over in the kernel,
+ * instead of SQLite's busy handler, whose growing sleeps would let one
+ * process starve the other (seconds of tail latency under load).
+ *
+ * Plain C and pthreads; no nginx types.
+ */
+
+#ifndef _VO_GROUP_H_INCLUDED_
+#define _VO_GROUP_H_INCLUDED_
+
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "vo_ledger.h"
+
+
+#define VO_GROUP_BATCH_MAX  256
+
+
+typedef struct vo_group_member_s  vo_group_member_t;
+
+struct vo_group_member_s {
+    vo_admit_item_t       item;
+    int                   done;
+    vo_group_member_t    *next;
+};
+
+
+typedef struct {
+    const char           *lock_path;   /* created if missing */
+    const char           *store;       /* syncfs()'d when sync is set */
+    int                   sync;
+} vo_group_conf_t;
+
+
+typedef struct {
+    pthread_mutex_t       mutex;
+    pthread_cond_t        cond;
+    vo_group_member_t    *head;
+    vo_group_member_t    *tail;
+    int                   leading;
+    int                   lock_fd;     /* -1 until the first batch */
+    int                   store_fd;
+
+    uint64_t              batches;     /* for metrics: committed batches */
+    uint64_t              members;     /* and the admissions in them */
+} vo_group_t;
+
+
+#define VO_GROUP_INITIALIZER                                                 \
+    { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0,    \
+      -1, -1, 0, 0 }
+
+
+/*
+ * Commits m->item through the group, using l (the calling thread's own
+ * connection) if this thread leads.  The caller has written the upload
+ * (not necessarily fsync'd: the leader syncs the store when conf->sync).
+ * Returns when m->item.rc and m->item.receipt hold the outcome.
+ */
+void vo_group_admit(vo_group_t *g, vo_ledger_t *l,
+    const vo_group_conf_t *conf, vo_group_member_t *m);
+
+
+#endif /* _VO_GROUP_H_INCLUDED_ */
