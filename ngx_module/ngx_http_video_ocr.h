@@ -44,7 +44,6 @@
 
 
 #define NGX_HTTP_VIDEO_OCR_ERR_LEN       256
-#define NGX_HTTP_VIDEO_OCR_KEY_HASH_LEN  16     /* key_hash[] holds + NUL */
 #define NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT  60000
 
 
@@ -133,7 +132,7 @@ typedef struct {
     ngx_str_t                        tenant;
     char                             key[VO_KEY_MAX];
     size_t                           key_len;
-    u_char                           key_hash[17];  /* 16 hex + NUL */
+    u_char                           key_hash[VO_KEY_HASH_LEN + 1];
     vo_options_t                     options;
     char                             options_json[VO_OPTIONS_JSON_MAX];
     char                             body_sha256[VO_DIGEST_HEX_LEN + 1];

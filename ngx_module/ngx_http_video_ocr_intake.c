@@ -16,7 +16,6 @@
  */
 
 
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
 #include "ngx_http_video_ocr.h"
@@ -234,28 +233,14 @@ static void
 ngx_http_video_ocr_key_hash(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx)
 {
-    u_char                           *p, msg[256 + VO_KEY_MAX];
-    u_char                            mac[EVP_MAX_MD_SIZE];
-    unsigned int                      mac_len;
-    ngx_http_video_ocr_main_conf_t   *mcf;
+    ngx_http_video_ocr_main_conf_t  *mcf;
 
     mcf = ngx_http_get_module_main_conf(r, ngx_http_video_ocr_module);
 
-    p = ngx_cpymem(msg, ctx->tenant.data, ctx->tenant.len);
-    *p++ = '\0';
-    p = ngx_cpymem(p, ctx->key, ctx->key_len);
-
-    if (HMAC(EVP_sha256(),
-             mcf->key_hash_secret.len ? mcf->key_hash_secret.data
-                                      : (u_char *) "",
-             (int) mcf->key_hash_secret.len, msg, p - msg, mac, &mac_len)
-        == NULL)
-    {
-        ngx_memset(mac, 0, NGX_HTTP_VIDEO_OCR_KEY_HASH_LEN / 2);
-    }
-
-    ngx_http_video_ocr_hex(ctx->key_hash, mac,
-                           NGX_HTTP_VIDEO_OCR_KEY_HASH_LEN / 2);
+    vo_key_hash((char *) mcf->key_hash_secret.data,
+                mcf->key_hash_secret.len, (char *) ctx->tenant.data,
+                ctx->tenant.len, ctx->key, ctx->key_len,
+                (char *) ctx->key_hash);
 }
 
 

@@ -318,7 +318,7 @@ ngx_http_video_ocr_variable(ngx_http_request_t *r,
         }
 
         v->data = ctx->key_hash;
-        v->len = NGX_HTTP_VIDEO_OCR_KEY_HASH_LEN;
+        v->len = VO_KEY_HASH_LEN;
         break;
     }
 

@@ -9,6 +9,8 @@
  * Every parser takes (pointer, length) input that need not be
  * NUL-terminated, never reads outside it, never allocates, and on failure
  * writes a short sentence for the client into err (always NUL-terminated).
+ * The key hash (vo_key_hash) needs OpenSSL's libcrypto; nothing else here
+ * does.
  */
 
 #ifndef _VO_EDGE_H_INCLUDED_
@@ -42,6 +44,18 @@
  */
 int vo_key_parse(const char *value, size_t len, char *out, size_t *out_len,
     char *err, size_t err_size);
+
+
+#define VO_KEY_HASH_LEN       16      /* hex digits, + NUL in buffers */
+
+/*
+ * The keyed hash that joins log lines of one intent without writing the
+ * key: HMAC-SHA256(secret, tenant NUL key), its first 8 bytes in hex, the
+ * same in nginx's $video_ocr_key_hash and in video-ocr-worker's logs.
+ * out holds VO_KEY_HASH_LEN + 1 bytes.
+ */
+void vo_key_hash(const char *secret, size_t secret_len, const char *tenant,
+    size_t tenant_len, const char *key, size_t key_len, char *out);
 
 
 /* The OCR options a request carries, with their defaults filled in. */

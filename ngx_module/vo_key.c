@@ -7,6 +7,10 @@
  */
 
 #include <stdio.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "vo_edge.h"
 
@@ -113,4 +117,38 @@ too_long:
     snprintf(err, err_size, "the Idempotency-Key is longer than %d "
              "characters", VO_KEY_MAX);
     return -1;
+}
+
+
+void
+vo_key_hash(const char *secret, size_t secret_len, const char *tenant,
+    size_t tenant_len, const char *key, size_t key_len, char *out)
+{
+    size_t          i, n;
+    unsigned char   msg[256 + 1 + VO_KEY_MAX], mac[EVP_MAX_MD_SIZE];
+    unsigned int    mac_len;
+
+    static const char  hex[] = "0123456789abcdef";
+
+    tenant_len = tenant_len > 256 ? 256 : tenant_len;
+    key_len = key_len > VO_KEY_MAX ? VO_KEY_MAX : key_len;
+
+    memcpy(msg, tenant, tenant_len);
+    msg[tenant_len] = '\0';
+    memcpy(msg + tenant_len + 1, key, key_len);
+    n = tenant_len + 1 + key_len;
+
+    if (HMAC(EVP_sha256(), secret_len ? secret : "", (int) secret_len, msg,
+             n, mac, &mac_len)
+        == NULL)
+    {
+        memset(mac, 0, VO_KEY_HASH_LEN / 2);
+    }
+
+    for (i = 0; i < VO_KEY_HASH_LEN / 2; i++) {
+        out[2 * i] = hex[mac[i] >> 4];
+        out[2 * i + 1] = hex[mac[i] & 0xf];
+    }
+
+    out[VO_KEY_HASH_LEN] = '\0';
 }

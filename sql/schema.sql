@@ -89,11 +89,25 @@ CREATE TABLE jobs (
     created_at      INTEGER NOT NULL,
     updated_at      INTEGER NOT NULL,
     started_at      INTEGER,
-    finished_at     INTEGER
+    finished_at     INTEGER,
+    deleted_at      INTEGER,            -- DELETE by its tenant: input,
+                                        -- frames and results are gone
+    media_deleted_at INTEGER            -- media retention: input and
+                                        -- frames are gone, results kept
 );
 
 -- What a claiming worker scans: claimable jobs in arrival order.
 CREATE INDEX jobs_by_state ON jobs (state, not_before, created_at);
+
+-- The oldest job in a state, for the metrics (a single index probe).
+CREATE INDEX jobs_by_age ON jobs (state, created_at);
+
+-- Finished jobs by age, for the media retention.
+CREATE INDEX jobs_by_finish ON jobs (finished_at)
+    WHERE finished_at IS NOT NULL AND media_deleted_at IS NULL;
+
+-- Receipts by expiry, for the janitor.
+CREATE INDEX requests_by_expiry ON requests (expires_at);
 
 CREATE TABLE frames (
     job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
@@ -133,3 +147,78 @@ CREATE TABLE events (
 );
 
 CREATE INDEX events_by_job ON events (job_id, id);
+
+
+-- METRICS
+--
+-- Kept current by the triggers below, in the transactions that change
+-- what they count, so that a metrics scrape reads a few dozen rows and
+-- never scans jobs or events (docs/operations.md lists the metrics).
+
+-- jobs by state, a gauge
+CREATE TABLE job_counts (
+    state           TEXT    PRIMARY KEY,
+    jobs            INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- events by kind, by the code (or op) and the step their detail names
+CREATE TABLE event_counts (
+    kind            TEXT    NOT NULL,
+    code            TEXT    NOT NULL,
+    step            TEXT    NOT NULL,
+    events          INTEGER NOT NULL,
+    PRIMARY KEY (kind, code, step)
+) WITHOUT ROWID;
+
+-- sums: OCR calls, bytes per artifact class, ...
+CREATE TABLE counters (
+    name            TEXT    PRIMARY KEY,
+    value           INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TRIGGER jobs_counted AFTER INSERT ON jobs BEGIN
+    INSERT INTO job_counts VALUES (NEW.state, 1)
+        ON CONFLICT (state) DO UPDATE SET jobs = jobs + 1;
+    INSERT INTO counters VALUES ('input_bytes', NEW.input_size)
+        ON CONFLICT (name) DO UPDATE SET value = value + NEW.input_size;
+END;
+
+CREATE TRIGGER jobs_moved AFTER UPDATE OF state ON jobs
+    WHEN OLD.state IS NOT NEW.state
+BEGIN
+    UPDATE job_counts SET jobs = jobs - 1 WHERE state = OLD.state;
+    INSERT INTO job_counts VALUES (NEW.state, 1)
+        ON CONFLICT (state) DO UPDATE SET jobs = jobs + 1;
+END;
+
+CREATE TRIGGER jobs_removed AFTER DELETE ON jobs BEGIN
+    UPDATE job_counts SET jobs = jobs - 1 WHERE state = OLD.state;
+END;
+
+CREATE TRIGGER frames_counted AFTER INSERT ON frames BEGIN
+    INSERT INTO counters VALUES ('frame_bytes', length(CAST(NEW.text AS BLOB)))
+        ON CONFLICT (name) DO UPDATE
+        SET value = value + length(CAST(NEW.text AS BLOB));
+END;
+
+CREATE TRIGGER results_counted AFTER INSERT ON results BEGIN
+    INSERT INTO counters VALUES ('result_bytes', length(CAST(NEW.body AS BLOB)))
+        ON CONFLICT (name) DO UPDATE
+        SET value = value + length(CAST(NEW.body AS BLOB));
+END;
+
+-- an attempt's last event carries what it did: ocr_calls, reused,
+-- ocr_ms, frames; the janitor's carry receipts, jobs, bytes
+CREATE TRIGGER events_counted AFTER INSERT ON events BEGIN
+    INSERT INTO event_counts VALUES (NEW.kind,
+            coalesce(json_extract(NEW.detail, '$.code'),
+                     json_extract(NEW.detail, '$.op'), ''),
+            coalesce(json_extract(NEW.detail, '$.step'), ''), 1)
+        ON CONFLICT (kind, code, step) DO UPDATE SET events = events + 1;
+    INSERT INTO counters
+        SELECT key, value FROM json_each(NEW.detail)
+        WHERE key IN ('ocr_calls', 'reused', 'ocr_ms', 'frames',
+                      'receipts', 'media_jobs', 'media_bytes')
+          AND json_valid(NEW.detail)
+        ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+END;

@@ -169,6 +169,7 @@ vo_ledger_rc_t vo_ledger_job_result(vo_ledger_t *l, const char *tenant,
  */
 
 #define VO_OPTIONS_MAX     256
+#define VO_KEY_BUF         256
 #define VO_INPUT_PATH_MAX  64
 
 
@@ -183,6 +184,9 @@ typedef struct {
     char         input_path[VO_INPUT_PATH_MAX];
     int64_t      input_size;
     char         container[16];
+    int64_t      created_at;
+    char         key[VO_KEY_BUF];      /* Idempotency-Key, "" if none: for
+                                          the keyed hash in logs only */
 } vo_claim_t;
 
 
@@ -194,6 +198,21 @@ typedef struct {
     int64_t      reused_from;      /* frame whose text was reused, or -1 */
     unsigned     flags;            /* the worker's, stored as they are */
 } vo_frame_row_t;
+
+
+/*
+ * What an attempt did, written into the event that ends it (published,
+ * retried, failed, rejected, released, lost): the metrics sum them.
+ */
+typedef struct {
+    const char  *step;             /* where it ended: start, inspect, plan,
+                                      ocr, publish */
+    uint32_t     frames;           /* frame rows this attempt stored */
+    uint32_t     ocr_calls;
+    uint32_t     reused;           /* frames that took a reference's text */
+    int64_t      ocr_ms;
+    int64_t      ms;               /* since the claim */
+} vo_attempt_stats_t;
 
 
 typedef struct {
@@ -239,8 +258,8 @@ void vo_ledger_free_frames(vo_frame_row_t *rows, size_t n);
 
 /* Publishes the result in every format and moves the job to done. */
 vo_ledger_rc_t vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
-    const vo_result_body_t *bodies, size_t n, int64_t now_ms, char *err,
-    size_t err_size);
+    const vo_result_body_t *bodies, size_t n, const vo_attempt_stats_t *st,
+    int64_t now_ms, char *err, size_t err_size);
 
 /*
  * A transient failure: counts it, and puts the job back for another
@@ -248,17 +267,28 @@ vo_ledger_rc_t vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
  * (*failed is then set).
  */
 vo_ledger_rc_t vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c,
-    const char *code, const char *message, int64_t now_ms,
-    int64_t not_before_ms, int *failed, char *err, size_t err_size);
+    const char *code, const char *message, const vo_attempt_stats_t *st,
+    int64_t now_ms, int64_t not_before_ms, int *failed, char *err,
+    size_t err_size);
 
 /* Invalid media: the job ends rejected with a reason a user can act on. */
 vo_ledger_rc_t vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c,
-    const char *code, const char *message, int64_t now_ms, char *err,
-    size_t err_size);
+    const char *code, const char *message, const vo_attempt_stats_t *st,
+    int64_t now_ms, char *err, size_t err_size);
 
 /* Gives the job back untouched (the worker is stopping): no failure. */
 vo_ledger_rc_t vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c,
-    int64_t now_ms, char *err, size_t err_size);
+    const vo_attempt_stats_t *st, int64_t now_ms, char *err,
+    size_t err_size);
+
+/*
+ * The attempt lost the job (another attempt holds it, or it was
+ * cancelled): records what it did, as an event only; it changes nothing
+ * of the job.
+ */
+vo_ledger_rc_t vo_ledger_lost(vo_ledger_t *l, const vo_claim_t *c,
+    const vo_attempt_stats_t *st, int64_t now_ms, char *err,
+    size_t err_size);
 
 
 #endif /* _VO_LEDGER_H_INCLUDED_ */

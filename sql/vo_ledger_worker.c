@@ -38,7 +38,8 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT - VO_STMT_WORKER_FIRST] = {
     " WHERE job_id = ?1 AND ((state = 'accepted' AND not_before <= ?2)"
     " OR (state = 'running' AND lease_expires_at < ?2))"
     " RETURNING tenant, attempt, failures, max_attempts, options,"
-    " input_path, input_size, container",
+    " input_path, input_size, container, created_at,"
+    " (SELECT request_key FROM requests r WHERE r.job_id = jobs.job_id)",
 
     /* VO_STMT_GIVE_UP: a lost attempt was the last one allowed */
     "UPDATE jobs SET state = 'failed', failures = failures + 1,"
@@ -112,6 +113,11 @@ static vo_ledger_rc_t vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c,
 static void vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c,
     const char *what, int64_t now_ms);
 static void vo_copy_column(char *dst, size_t size, sqlite3_stmt *s, int col);
+static void vo_ledger_detail(char *buf, size_t size, const char *code,
+    const vo_attempt_stats_t *st);
+
+
+#define VO_DETAIL_MAX  256
 
 
 vo_ledger_rc_t
@@ -223,6 +229,8 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
         vo_copy_column(c->input_path, sizeof(c->input_path), s, 5);
         c->input_size = sqlite3_column_int64(s, 6);
         vo_copy_column(c->container, sizeof(c->container), s, 7);
+        c->created_at = sqlite3_column_int64(s, 8);
+        vo_copy_column(c->key, sizeof(c->key), s, 9);
         c->takeover = takeover;
 
         (void) sqlite3_step(s);
@@ -460,9 +468,10 @@ vo_ledger_free_frames(vo_frame_row_t *rows, size_t n)
 
 vo_ledger_rc_t
 vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
-    const vo_result_body_t *bodies, size_t n, int64_t now_ms, char *err,
-    size_t err_size)
+    const vo_result_body_t *bodies, size_t n, const vo_attempt_stats_t *st,
+    int64_t now_ms, char *err, size_t err_size)
 {
+    char             detail[VO_DETAIL_MAX];
     size_t           i;
     sqlite3_stmt    *s;
     vo_ledger_rc_t   lrc;
@@ -493,18 +502,20 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
 
 done:
 
-    return vo_ledger_fence_end(l, c, lrc, "publish", "published", NULL,
+    vo_ledger_detail(detail, sizeof(detail), NULL, st);
+
+    return vo_ledger_fence_end(l, c, lrc, "publish", "published", detail,
                                now_ms, err, err_size);
 }
 
 
 vo_ledger_rc_t
 vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
-    const char *message, int64_t now_ms, int64_t not_before_ms, int *failed,
-    char *err, size_t err_size)
+    const char *message, const vo_attempt_stats_t *st, int64_t now_ms,
+    int64_t not_before_ms, int *failed, char *err, size_t err_size)
 {
     int              rc;
-    char             detail[128];
+    char             detail[VO_DETAIL_MAX];
     const char      *state;
     sqlite3_stmt    *s;
     vo_ledger_rc_t   lrc;
@@ -546,7 +557,7 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
 done:
 
-    snprintf(detail, sizeof(detail), "{\"code\":\"%.60s\"}", code);
+    vo_ledger_detail(detail, sizeof(detail), code, st);
 
     return vo_ledger_fence_end(l, c, lrc, "retry",
                                *failed ? "failed" : "retried", detail,
@@ -556,9 +567,10 @@ done:
 
 vo_ledger_rc_t
 vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
-    const char *message, int64_t now_ms, char *err, size_t err_size)
+    const char *message, const vo_attempt_stats_t *st, int64_t now_ms,
+    char *err, size_t err_size)
 {
-    char             detail[128];
+    char             detail[VO_DETAIL_MAX];
     sqlite3_stmt    *s;
     vo_ledger_rc_t   lrc;
 
@@ -572,7 +584,7 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
         lrc = vo_ledger_fenced(l, c, s, "reject", err, err_size);
     }
 
-    snprintf(detail, sizeof(detail), "{\"code\":\"%.60s\"}", code);
+    vo_ledger_detail(detail, sizeof(detail), code, st);
 
     return vo_ledger_fence_end(l, c, lrc, "reject", "rejected", detail,
                                now_ms, err, err_size);
@@ -580,9 +592,11 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
 
 vo_ledger_rc_t
-vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c, int64_t now_ms,
-    char *err, size_t err_size)
+vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c,
+    const vo_attempt_stats_t *st, int64_t now_ms, char *err,
+    size_t err_size)
 {
+    char             detail[VO_DETAIL_MAX];
     sqlite3_stmt    *s;
     vo_ledger_rc_t   lrc;
 
@@ -594,8 +608,54 @@ vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c, int64_t now_ms,
         lrc = vo_ledger_fenced(l, c, s, "release", err, err_size);
     }
 
-    return vo_ledger_fence_end(l, c, lrc, "release", "released", NULL,
+    vo_ledger_detail(detail, sizeof(detail), NULL, st);
+
+    return vo_ledger_fence_end(l, c, lrc, "release", "released", detail,
                                now_ms, err, err_size);
+}
+
+
+vo_ledger_rc_t
+vo_ledger_lost(vo_ledger_t *l, const vo_claim_t *c,
+    const vo_attempt_stats_t *st, int64_t now_ms, char *err,
+    size_t err_size)
+{
+    char  detail[VO_DETAIL_MAX];
+
+    vo_ledger_detail(detail, sizeof(detail), NULL, st);
+
+    return vo_ledger_event(l, now_ms, c->job_id, c->tenant,
+                           strlen(c->tenant), "lost", c->attempt, detail,
+                           err, err_size);
+}
+
+
+/* The detail JSON of an attempt's last event: its code and stats. */
+
+static void
+vo_ledger_detail(char *buf, size_t size, const char *code,
+    const vo_attempt_stats_t *st)
+{
+    int  n;
+
+    n = snprintf(buf, size, "{\"code\":\"%.40s\"", code ? code : "");
+
+    if (st != NULL && n > 0 && (size_t) n < size) {
+        n += snprintf(buf + n, size - (size_t) n,
+                      ",\"step\":\"%.20s\",\"frames\":%u,\"ocr_calls\":%u,"
+                      "\"reused\":%u,\"ocr_ms\":%lld,\"ms\":%lld",
+                      st->step ? st->step : "", (unsigned) st->frames,
+                      (unsigned) st->ocr_calls, (unsigned) st->reused,
+                      (long long) st->ocr_ms, (long long) st->ms);
+    }
+
+    if (n > 0 && (size_t) n + 2 <= size) {
+        buf[n++] = '}';
+        buf[n] = '\0';
+
+    } else {
+        snprintf(buf, size, "{}");
+    }
 }
 
 

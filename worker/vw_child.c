@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -40,6 +41,8 @@ typedef struct {
     vo_frame_row_t       *known;          /* rows of earlier attempts */
     size_t                nknown;
 
+    char                  key_hash[VO_KEY_HASH_LEN + 1];  /* or "-" */
+    int64_t               started;        /* vw_now_ms() at the claim */
     int64_t               next_heartbeat;
     int                   lost;           /* a write came back STALE */
     int                   failed;         /* a write failed otherwise */
@@ -53,7 +56,15 @@ static volatile sig_atomic_t  vw_child_stop;
 static void vw_child_signal(int signo);
 static void vw_child_job(vw_child_t *ch);
 static int vw_child_publish(vw_child_t *ch, const vw_run_t *run,
-    const vo_options_t *options);
+    const vo_options_t *options, const vo_attempt_stats_t *st);
+static void vw_child_stats(vw_child_t *ch, const vw_run_t *run,
+    const char *step, vo_attempt_stats_t *st);
+static void vw_child_event(vw_child_t *ch, const char *event,
+    const vo_attempt_stats_t *st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 static int vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc,
     const char *what);
 static int vw_hook_ready(void *data, const vw_inspection_t *in,
@@ -148,6 +159,8 @@ vw_child_job(vw_child_t *ch)
     int            fd, rc;
     char           path[PATH_MAX], name[64];
     int64_t        start, now, backoff;
+    const char    *step;
+    vo_attempt_stats_t  st;
     vw_err_t       err;
     vw_job_t       job;
     vw_run_t       run;
@@ -159,6 +172,7 @@ vw_child_job(vw_child_t *ch)
     c = &ch->claim;
     start = vw_now_ms();
     fd = -1;
+    step = "start";
 
     ch->lost = 0;
     ch->failed = 0;
@@ -172,8 +186,20 @@ vw_child_job(vw_child_t *ch)
 
     snprintf(name, sizeof(name), "job %s", c->job_id);
 
-    vw_log("job=%s attempt=%d event=%s owner=%s", c->job_id, c->attempt,
-           c->takeover ? "taken_over" : "claimed", ch->owner);
+    ch->started = start;
+
+    if (c->key[0] != '\0') {
+        vo_key_hash(ch->conf->key_hash_secret, ch->conf->key_hash_secret_len,
+                    c->tenant, strlen(c->tenant), c->key, strlen(c->key),
+                    ch->key_hash);
+
+    } else {
+        snprintf(ch->key_hash, sizeof(ch->key_hash), "-");
+    }
+
+    vw_child_event(ch, c->takeover ? "taken_over" : "claimed", NULL,
+                   "owner=%s age=%llds", ch->owner,
+                   (long long) ((vw_wall_ms() - c->created_at) / 1000));
 
     if (vo_options_from_canonical(&options, c->options, strlen(c->options),
                                   err.msg, sizeof(err.msg))
@@ -221,48 +247,51 @@ vw_child_job(vw_child_t *ch)
 
     rc = vw_pipeline_run(&job, &run, &err);
 
+    step = !run.inspected ? "inspect" : !run.planned ? "plan" : "ocr";
+
     if (rc == 0 && !ch->lost && !ch->failed) {
-        if (vw_child_publish(ch, &run, &options) == 0) {
-            vw_log("job=%s attempt=%d event=published frames=%u known=%u "
-                   "ocr_calls=%u reused=%u restored=%u ms=%lld", c->job_id,
-                   c->attempt, run.plan.frames, run.stats.frames_known,
-                   run.stats.ocr_calls, run.stats.frames_reused,
-                   run.stats.refs_restored,
-                   (long long) (vw_now_ms() - start));
+        vw_child_stats(ch, &run, "publish", &st);
+
+        if (vw_child_publish(ch, &run, &options, &st) == 0) {
+            vw_child_event(ch, "published", &st, "planned=%u known=%u "
+                           "restored=%u", run.plan.frames,
+                           run.stats.frames_known, run.stats.refs_restored);
+            goto done;
         }
 
-        goto done;
+        step = "publish";
     }
 
 finish:
 
     now = vw_wall_ms();
+    vw_child_stats(ch, &run, step, &st);
 
     if (ch->lost) {
-        vw_log("job=%s attempt=%d event=lost: another attempt holds the "
-               "job; this attempt's writes were refused (frames=%u "
-               "ocr_calls=%u)", c->job_id, c->attempt, ch->stored,
-               run.stats.ocr_calls);
+        /* another attempt holds the job, or it was cancelled */
+        (void) vo_ledger_lost(ch->ledger, c, &st, now, ch->err,
+                              sizeof(ch->err));
+        vw_child_event(ch, "lost", &st, "this attempt's writes were "
+                       "refused");
         goto done;
     }
 
     if (err.status == VW_REJECTED) {
-        lrc = vo_ledger_reject(ch->ledger, c, err.code, err.msg, now,
+        lrc = vo_ledger_reject(ch->ledger, c, err.code, err.msg, &st, now,
                                ch->err, sizeof(ch->err));
         if (vw_child_ledger_rc(ch, lrc, "reject") == 0) {
-            vw_log("job=%s attempt=%d event=rejected code=%s: %s",
-                   c->job_id, c->attempt, err.code, err.msg);
+            vw_child_event(ch, "rejected", &st, "code=%s: %s", err.code,
+                           err.msg);
         }
 
         goto done;
     }
 
     if (err.status == VW_STOPPED && vw_child_stop && !ch->failed) {
-        lrc = vo_ledger_release(ch->ledger, c, now, ch->err,
+        lrc = vo_ledger_release(ch->ledger, c, &st, now, ch->err,
                                 sizeof(ch->err));
         if (vw_child_ledger_rc(ch, lrc, "release") == 0) {
-            vw_log("job=%s attempt=%d event=released frames=%u",
-                   c->job_id, c->attempt, ch->stored);
+            vw_child_event(ch, "released", &st, "the worker is stopping");
         }
 
         goto done;
@@ -280,14 +309,13 @@ finish:
     {
         int  gave_up;
 
-        lrc = vo_ledger_retry(ch->ledger, c, err.code, err.msg, now,
+        lrc = vo_ledger_retry(ch->ledger, c, err.code, err.msg, &st, now,
                               now + backoff, &gave_up, ch->err,
                               sizeof(ch->err));
 
         if (vw_child_ledger_rc(ch, lrc, "retry") == 0) {
-            vw_log("job=%s attempt=%d event=%s code=%s: %s", c->job_id,
-                   c->attempt, gave_up ? "failed" : "retry", err.code,
-                   err.msg);
+            vw_child_event(ch, gave_up ? "failed" : "retried", &st,
+                           "code=%s: %s", err.code, err.msg);
         }
     }
 
@@ -311,7 +339,7 @@ done:
 
 static int
 vw_child_publish(vw_child_t *ch, const vw_run_t *run,
-    const vo_options_t *options)
+    const vo_options_t *options, const vo_attempt_stats_t *st)
 {
     int                 i, rc;
     size_t              n, k;
@@ -378,8 +406,8 @@ vw_child_publish(vw_child_t *ch, const vw_run_t *run,
         bodies[i].len = bufs[i].len;
     }
 
-    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, 4, vw_wall_ms(),
-                            ch->err, sizeof(ch->err));
+    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, 4, st,
+                            vw_wall_ms(), ch->err, sizeof(ch->err));
 
     rc = vw_child_ledger_rc(ch, lrc, "publish");
 
@@ -393,9 +421,8 @@ done:
     vo_ledger_free_frames(rows, n);
 
     if (rc != 0 && !ch->lost) {
-        /* the job stays running; its lease runs out and it is retried */
-        vw_log("job=%s attempt=%d event=publish_failed: %s",
-               ch->claim.job_id, ch->claim.attempt, ch->err);
+        /* the frames stay: a later attempt resumes and publishes */
+        vw_child_event(ch, "publish_failed", NULL, "%s", ch->err);
     }
 
     return rc;
@@ -413,8 +440,7 @@ vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc, const char *what)
 
     if (rc == VO_LEDGER_STALE) {
         if (!ch->lost) {
-            vw_log("job=%s attempt=%d event=stale_write op=%s: refused",
-                   ch->claim.job_id, ch->claim.attempt, what);
+            vw_child_event(ch, "stale_write", NULL, "op=%s: refused", what);
         }
 
         ch->lost = 1;
@@ -426,6 +452,52 @@ vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc, const char *what)
     ch->failed = 1;
 
     return -1;
+}
+
+
+/* What this attempt did, for its last event and its log line. */
+
+static void
+vw_child_stats(vw_child_t *ch, const vw_run_t *run, const char *step,
+    vo_attempt_stats_t *st)
+{
+    st->step = step;
+    st->frames = ch->stored;
+    st->ocr_calls = run->stats.ocr_calls;
+    st->reused = run->stats.frames_reused;
+    st->ocr_ms = run->stats.ocr_ms;
+    st->ms = vw_now_ms() - ch->started;
+}
+
+
+/*
+ * One log line per state change of a job: its id, the attempt, the keyed
+ * hash of its Idempotency-Key (never the key), the event, and for the
+ * end of an attempt the step it ended in, its duration and its work.
+ */
+
+static void
+vw_child_event(vw_child_t *ch, const char *event,
+    const vo_attempt_stats_t *st, const char *fmt, ...)
+{
+    char     what[600], work[160];
+    va_list  args;
+
+    va_start(args, fmt);
+    (void) vsnprintf(what, sizeof(what), fmt, args);
+    va_end(args);
+
+    work[0] = '\0';
+
+    if (st != NULL) {
+        snprintf(work, sizeof(work), " step=%s ms=%lld frames=%u "
+                 "ocr_calls=%u reused=%u", st->step, (long long) st->ms,
+                 (unsigned) st->frames, (unsigned) st->ocr_calls,
+                 (unsigned) st->reused);
+    }
+
+    vw_log("job=%s attempt=%d key=%s event=%s%s %s", ch->claim.job_id,
+           ch->claim.attempt, ch->key_hash, event, work, what);
 }
 
 
@@ -521,9 +593,9 @@ vw_hook_frame_done(void *data, const vw_frame_result_t *f)
     ch->next_heartbeat = vw_now_ms() + ch->conf->heartbeat_ms;
 
     if (ch->conf->verbose) {
-        vw_log("job=%s attempt=%d frame=%u t=%lldms %s%s", ch->claim.job_id,
-               ch->claim.attempt, f->index, (long long) f->t_ms,
-               f->reused_from >= 0 ? "reused" : "ocr",
+        vw_log("job=%s attempt=%d key=%s frame=%u t=%lldms %s%s",
+               ch->claim.job_id, ch->claim.attempt, ch->key_hash, f->index,
+               (long long) f->t_ms, f->reused_from >= 0 ? "reused" : "ocr",
                (f->flags & VW_FRAME_TIMED_OUT) ? " timed_out" : "");
     }
 

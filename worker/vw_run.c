@@ -23,6 +23,8 @@ static int vw_parse_ms(const char *name, const char *v, int64_t min,
 static int vw_parse_int(const char *name, const char *v, long min, long max,
     long *out);
 static void vw_run_usage(FILE *f);
+static int vw_read_secret(vw_run_conf_t *conf, const char *path,
+    const char *cmd);
 
 
 enum {
@@ -37,6 +39,7 @@ enum {
     VW_OPT_GRACE,
     VW_OPT_BUSY_TIMEOUT,
     VW_OPT_LIMIT,
+    VW_OPT_SECRET,
     VW_OPT_VERBOSE,
     VW_OPT_HELP
 };
@@ -58,6 +61,7 @@ static const struct option  vw_run_options[] = {
     { "max-frames",     required_argument, NULL, VW_OPT_LIMIT },
     { "frame-timeout-ms", required_argument, NULL, VW_OPT_LIMIT },
     { "threads",        required_argument, NULL, VW_OPT_LIMIT },
+    { "key-hash-secret-file", required_argument, NULL, VW_OPT_SECRET },
     { "verbose",        no_argument,       NULL, VW_OPT_VERBOSE },
     { "help",           no_argument,       NULL, VW_OPT_HELP },
     { NULL, 0, NULL, 0 }
@@ -190,6 +194,13 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
 
             break;
 
+        case VW_OPT_SECRET:
+            if (vw_read_secret(conf, optarg, argv[0]) != 0) {
+                return -1;
+            }
+
+            break;
+
         case VW_OPT_VERBOSE:
             conf->verbose = 1;
             break;
@@ -210,6 +221,13 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
         fprintf(stderr, "video-ocr-worker %s: unexpected argument \"%s\"\n",
                 argv[0], argv[optind]);
         return -1;
+    }
+
+    if (conf->key_hash_secret == NULL
+        && getenv("VIDEO_OCR_KEY_HASH_SECRET") != NULL)
+    {
+        conf->key_hash_secret = getenv("VIDEO_OCR_KEY_HASH_SECRET");
+        conf->key_hash_secret_len = strlen(conf->key_hash_secret);
     }
 
     if (conf->ledger == NULL || conf->store == NULL) {
@@ -312,6 +330,47 @@ vw_log(const char *fmt, ...)
 }
 
 
+/*
+ * The secret for the keyed hash of the logs, from a file (a secret on the
+ * command line would be in every process listing); one trailing newline
+ * is not part of it.
+ */
+
+static int
+vw_read_secret(vw_run_conf_t *conf, const char *path, const char *cmd)
+{
+    FILE    *f;
+    char     buf[4096];
+    size_t   n;
+
+    f = fopen(path, "re");
+    if (f == NULL) {
+        fprintf(stderr, "video-ocr-worker %s: --key-hash-secret-file "
+                "\"%s\": %s\n", cmd, path, strerror(errno));
+        return -1;
+    }
+
+    n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+
+    if (n > 0 && buf[n - 1] == '\n') {
+        n--;
+    }
+
+    conf->key_hash_secret = malloc(n + 1);
+    if (conf->key_hash_secret == NULL) {
+        fprintf(stderr, "video-ocr-worker %s: out of memory\n", cmd);
+        return -1;
+    }
+
+    memcpy(conf->key_hash_secret, buf, n);
+    conf->key_hash_secret[n] = '\0';
+    conf->key_hash_secret_len = n;
+
+    return 0;
+}
+
+
 /* "30s", "500ms", "2m", "1h"; a bare number is seconds. */
 
 static int
@@ -399,6 +458,11 @@ vw_run_usage(FILE *f)
         "  --retry-backoff T    delay before the 1st retry, doubling (2s)\n"
         "  --grace T            SIGTERM to SIGKILL at shutdown (30s)\n"
         "  --busy-timeout T     SQLite busy timeout (5s)\n"
+        "  --key-hash-secret-file FILE\n"
+        "                       the secret of nginx's video_ocr_key_hash_"
+        "secret,\n"
+        "                       for the key= field of the logs (or "
+        "$VIDEO_OCR_KEY_HASH_SECRET)\n"
         "  --verbose            log every frame\n"
         "\n"
         "T is a time: 500ms, 30s, 2m, 1h; a bare number is seconds.\n"

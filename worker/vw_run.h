@@ -32,6 +32,8 @@ typedef struct {
     int           busy_timeout_ms;
     int           verbose;
     vw_limits_t   limits;            /* media limits, as for "ocr" */
+    char         *key_hash_secret;   /* as nginx's video_ocr_key_hash_secret */
+    size_t        key_hash_secret_len;
 } vw_run_conf_t;
 
 

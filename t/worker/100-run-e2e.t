@@ -69,7 +69,7 @@ my ($f) = $s->rows('SELECT count(*) AS n FROM frames WHERE job_id = ?',
                    $job);
 is($f->{n}, 12, 'one frame row per planned frame');
 
-my $ocr_lines = () = $s->worker_log =~ /job=$job attempt=1 frame=\d+ \S+ ocr/g;
+my $ocr_lines = () = $s->worker_log =~ /job=$job attempt=1 key=\S+ frame=\d+ \S+ ocr/g;
 my ($log_calls) = $s->worker_log =~ /job=$job .*event=published .*ocr_calls=(\d+)/;
 ok(defined $log_calls, 'the published line reports the OCR calls');
 is($ocr_lines, $log_calls, 'one frame line per OCR call');

@@ -93,8 +93,8 @@ is($frames->{a}, 2, 'written partly by each attempt');
 my $log = $s->worker_log;
 like($log, qr/slot \d+: child $pid killed by signal 9/,
      'the supervisor saw the kill');
-like($log, qr/job=$job attempt=2 event=taken_over/, 'a child took it over');
-my ($known) = $log =~ /job=$job attempt=2 event=published .*known=(\d+)/;
+like($log, qr/job=$job attempt=2 key=\S+ event=taken_over/, 'a child took it over');
+my ($known) = $log =~ /job=$job attempt=2 key=\S+ event=published .*known=(\d+)/;
 cmp_ok($known // 0, '>=', 5, "the second attempt skipped the $known frames"
                              . " the first had stored");
 

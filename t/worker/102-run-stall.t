@@ -100,7 +100,7 @@ my @late = $s->rows('SELECT frame_index FROM frames WHERE job_id = ?'
                     $job, $taken->{at});
 is(scalar @late, 0, 'no frame of attempt 1 was stored after the takeover');
 
-like($s->worker_log, qr/job=$job attempt=1 event=stale_write/,
+like($s->worker_log, qr/job=$job attempt=1 key=\S+ event=stale_write/,
      'the stale child logged the refusal');
 
 is($s->stop_worker, 0, 'the pool stops cleanly');

@@ -92,7 +92,7 @@ my ($j) = $s->rows('SELECT state, lease_owner, failures FROM jobs'
 is($j->{state}, 'accepted', 'the running job was given back');
 ok(!defined $j->{lease_owner}, 'no lease is left on it');
 is($j->{failures}, 0, 'releasing is not a failure');
-like($s->worker_log, qr/job=$job attempt=1 event=released/, 'logged');
+like($s->worker_log, qr/job=$job attempt=1 key=\S+ event=released/, 'logged');
 
 # --- a fatal child exit code stops the pool ---------------------------------
 
