@@ -67,6 +67,7 @@ typedef struct {
 typedef struct {
     ngx_flag_t                 intake;         /* video_ocr_intake */
     ngx_flag_t                 jobs;           /* video_ocr_jobs */
+    ngx_flag_t                 metrics;        /* video_ocr_metrics */
     ngx_thread_pool_t         *thread_pool;
     ngx_http_complex_value_t  *tenant;
     ngx_flag_t                 key_required;
@@ -80,7 +81,9 @@ typedef struct {
 
 typedef enum {
     NGX_HTTP_VIDEO_OCR_TASK_ADMIT = 0,
-    NGX_HTTP_VIDEO_OCR_TASK_STATUS
+    NGX_HTTP_VIDEO_OCR_TASK_STATUS,
+    NGX_HTTP_VIDEO_OCR_TASK_DELETE,
+    NGX_HTTP_VIDEO_OCR_TASK_METRICS
 } ngx_http_video_ocr_task_kind_e;
 
 
@@ -108,7 +111,9 @@ typedef struct {
     size_t                           tenant_len;
     char                             job_id[VO_JOB_ID_LEN + 1];
     const char                      *format;        /* NULL: status JSON */
+    int64_t                          now_ms;        /* metrics */
     char                             state[16];     /* when NOT_READY */
+    int                              removed;       /* DELETE: input gone */
 
     /* results */
     vo_store_rc_t                    store_rc;
@@ -159,6 +164,9 @@ extern ngx_module_t  ngx_http_video_ocr_module;
 
 ngx_int_t ngx_http_video_ocr_intake_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r);
+ngx_int_t ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r);
+ngx_int_t ngx_http_video_ocr_metrics_init(ngx_conf_t *cf);
+ngx_atomic_t *ngx_http_video_ocr_batch_counters(ngx_atomic_t **batched);
 
 ngx_int_t ngx_http_video_ocr_body_filter_init(ngx_conf_t *cf);
 ngx_int_t ngx_http_video_ocr_problem_filter_init(ngx_conf_t *cf);

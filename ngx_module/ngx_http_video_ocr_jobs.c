@@ -49,9 +49,10 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_HEAD))) {
+    if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_HEAD|NGX_HTTP_DELETE))) {
         return ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_ALLOWED,
-                   "method-not-allowed", "read a job with GET", NULL);
+                   "method-not-allowed",
+                   "read a job with GET, delete it with DELETE", NULL);
     }
 
     rc = ngx_http_discard_request_body(r);
@@ -84,7 +85,10 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
     }
 
     t = task->ctx;
-    t->kind = NGX_HTTP_VIDEO_OCR_TASK_STATUS;
+    t->kind = (r->method & NGX_HTTP_DELETE) ? NGX_HTTP_VIDEO_OCR_TASK_DELETE
+                                            : NGX_HTTP_VIDEO_OCR_TASK_STATUS;
+    t->now_ms = (int64_t) ngx_time() * 1000
+                + (int64_t) ngx_timeofday()->msec;
 
     if (ngx_http_video_ocr_format(r, t) != NGX_OK) {
         return ngx_http_video_ocr_send_problem(r, NGX_HTTP_BAD_REQUEST,
@@ -195,9 +199,24 @@ ngx_http_video_ocr_status_done(ngx_http_request_t *r)
     ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
     t = ctx->task;
 
+    if (t->kind == NGX_HTTP_VIDEO_OCR_TASK_DELETE && t->err[0] != '\0'
+        && t->ledger_rc == VO_LEDGER_OK)
+    {
+        /* deleted in the ledger, but the input file stayed */
+        ngx_log_error(NGX_LOG_CRIT, r->connection->log, 0,
+                      "video_ocr: job %s deleted, its input not: %s",
+                      t->job_id, t->err);
+    }
+
     switch (t->ledger_rc) {
 
     case VO_LEDGER_OK:
+        if (t->kind == NGX_HTTP_VIDEO_OCR_TASK_DELETE) {
+            ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                          "video_ocr: job %s deleted by its tenant",
+                          t->job_id);
+        }
+
         p = ngx_pnalloc(r->pool, t->body_len);
         if (p == NULL) {
             rc = NGX_HTTP_INTERNAL_SERVER_ERROR;

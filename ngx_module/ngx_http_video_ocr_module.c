@@ -117,6 +117,13 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       offsetof(ngx_http_video_ocr_loc_conf_t, jobs),
       NULL },
 
+    { ngx_string("video_ocr_metrics"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_video_ocr_endpoint,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, metrics),
+      NULL },
+
     { ngx_string("video_ocr_thread_pool"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
       ngx_http_video_ocr_thread_pool,
@@ -347,6 +354,10 @@ ngx_http_video_ocr_init(ngx_conf_t *cf)
         return NGX_OK;
     }
 
+    if (ngx_http_video_ocr_metrics_init(cf) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
     return ngx_http_video_ocr_check_ledger(cf, mcf);
 }
 
@@ -434,6 +445,7 @@ ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf)
 
     vlcf->intake = NGX_CONF_UNSET;
     vlcf->jobs = NGX_CONF_UNSET;
+    vlcf->metrics = NGX_CONF_UNSET;
     vlcf->thread_pool = NGX_CONF_UNSET_PTR;
     vlcf->tenant = NGX_CONF_UNSET_PTR;
     vlcf->key_required = NGX_CONF_UNSET;
@@ -462,7 +474,7 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
                               NGX_HTTP_VIDEO_OCR_ALL_CONTAINERS);
     ngx_conf_merge_str_value(conf->jobs_url, prev->jobs_url, "/jobs/");
 
-    if (conf->intake != 1 && conf->jobs != 1) {
+    if (conf->intake != 1 && conf->jobs != 1 && conf->metrics != 1) {
         return NGX_CONF_OK;
     }
 
@@ -473,7 +485,8 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
                       "\"video_ocr_%s\" needs a ledger: add "
                       "\"video_ocr_ledger /var/lib/video-ocr/ledger.db;\" "
                       "to the http block, in %s:%ui",
-                      conf->intake == 1 ? "intake" : "jobs",
+                      conf->intake == 1 ? "intake"
+                      : conf->jobs == 1 ? "jobs" : "metrics",
                       conf->file, conf->line);
         return NGX_CONF_ERROR;
     }
@@ -664,10 +677,10 @@ ngx_http_video_ocr_endpoint(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
         return "is duplicate";
     }
 
-    if (vlcf->intake == 1 || vlcf->jobs == 1) {
+    if (vlcf->intake == 1 || vlcf->jobs == 1 || vlcf->metrics == 1) {
         return "cannot share a location with another video_ocr endpoint: "
-               "put video_ocr_intake and video_ocr_jobs in locations of "
-               "their own";
+               "put video_ocr_intake, video_ocr_jobs and video_ocr_metrics "
+               "in locations of their own";
     }
 
     clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
@@ -684,7 +697,8 @@ ngx_http_video_ocr_endpoint(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     vlcf->line = cf->conf_file->line;
 
     clcf->handler = (fp == &vlcf->intake) ? ngx_http_video_ocr_intake_handler
-                                          : ngx_http_video_ocr_jobs_handler;
+                    : (fp == &vlcf->jobs) ? ngx_http_video_ocr_jobs_handler
+                    : ngx_http_video_ocr_metrics_handler;
 
     return NGX_CONF_OK;
 }

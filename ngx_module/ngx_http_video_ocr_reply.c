@@ -344,6 +344,9 @@ ngx_http_video_ocr_allow(ngx_http_request_t *r)
     if (vlcf->intake == 1) {
         ngx_str_set(&h->value, "POST");
 
+    } else if (vlcf->jobs == 1) {
+        ngx_str_set(&h->value, "GET, HEAD, DELETE");
+
     } else {
         ngx_str_set(&h->value, "GET, HEAD");
     }
@@ -372,7 +375,7 @@ ngx_http_video_ocr_header_filter(ngx_http_request_t *r)
 
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 
-    if (vlcf->intake != 1 && vlcf->jobs != 1) {
+    if (vlcf->intake != 1 && vlcf->jobs != 1 && vlcf->metrics != 1) {
         return ngx_http_next_header_filter(r);
     }
 

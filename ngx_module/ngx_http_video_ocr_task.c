@@ -32,6 +32,8 @@ static void ngx_http_video_ocr_task_event_handler(ngx_event_t *ev);
 static void ngx_http_video_ocr_task_cleanup(void *data);
 static void ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t);
+static void ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t);
+static void ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t);
 static vo_ledger_t *ngx_http_video_ocr_thread_ledger(
     ngx_http_video_ocr_task_t *t);
 
@@ -174,11 +176,23 @@ ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
 {
     ngx_http_video_ocr_task_t  *t = data;
 
-    if (t->kind == NGX_HTTP_VIDEO_OCR_TASK_ADMIT) {
-        ngx_http_video_ocr_admit(t);
+    switch (t->kind) {
 
-    } else {
+    case NGX_HTTP_VIDEO_OCR_TASK_ADMIT:
+        ngx_http_video_ocr_admit(t);
+        break;
+
+    case NGX_HTTP_VIDEO_OCR_TASK_STATUS:
         ngx_http_video_ocr_status(t);
+        break;
+
+    case NGX_HTTP_VIDEO_OCR_TASK_DELETE:
+        ngx_http_video_ocr_delete(t);
+        break;
+
+    default: /* NGX_HTTP_VIDEO_OCR_TASK_METRICS */
+        ngx_http_video_ocr_metrics(t);
+        break;
     }
 }
 
@@ -242,6 +256,7 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
     gc.lock_path = (char *) t->mcf->admit_lock.data;
     gc.store = t->store;
     gc.sync = t->mcf->durable ? 1 : 0;
+    gc.batches = ngx_http_video_ocr_batch_counters(&gc.batched);
 
     vo_group_admit(&ngx_http_video_ocr_group, l, &gc, &m);
 
@@ -287,6 +302,84 @@ ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t)
             t->ledger_rc = VO_LEDGER_ERROR;
             snprintf(t->err, sizeof(t->err), "job %s: out of memory",
                      t->job_id);
+        }
+
+    } else {
+        vo_buf_free(&b);
+    }
+}
+
+
+/*
+ * DELETE: the ledger first (cancel, forget frames and results, keep the
+ * receipt), then the stored input; a failure to unlink is reported and
+ * left for the janitor, which removes inputs of deleted jobs.
+ */
+
+static void
+ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t)
+{
+    char          input[VO_INPUT_PATH_MAX], err[64];
+    vo_buf_t      b;
+    vo_ledger_t  *l;
+
+    l = ngx_http_video_ocr_thread_ledger(t);
+    if (l == NULL) {
+        return;
+    }
+
+    vo_buf_init(&b);
+
+    t->ledger_rc = vo_ledger_delete_job(l, t->tenant, t->tenant_len,
+                                        t->job_id, t->now_ms, input,
+                                        sizeof(input), &b, t->err,
+                                        sizeof(t->err));
+
+    if (t->ledger_rc != VO_LEDGER_OK) {
+        vo_buf_free(&b);
+        return;
+    }
+
+    t->body = vo_buf_detach(&b, &t->body_len);
+
+    if (t->body == NULL) {
+        t->ledger_rc = VO_LEDGER_ERROR;
+        snprintf(t->err, sizeof(t->err), "delete: out of memory");
+        return;
+    }
+
+    if (input[0] != '\0') {
+        t->removed = (vo_store_remove(t->store, input, err, sizeof(err)) == 0);
+
+        if (!t->removed) {
+            snprintf(t->err, sizeof(t->err), "%s", err);
+        }
+    }
+}
+
+
+static void
+ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t)
+{
+    vo_buf_t      b;
+    vo_ledger_t  *l;
+
+    l = ngx_http_video_ocr_thread_ledger(t);
+    if (l == NULL) {
+        return;
+    }
+
+    vo_buf_init(&b);
+
+    t->ledger_rc = vo_ledger_metrics(l, t->now_ms, &b, t->err,
+                                     sizeof(t->err));
+
+    if (t->ledger_rc == VO_LEDGER_OK) {
+        t->body = vo_buf_detach(&b, &t->body_len);
+
+        if (t->body == NULL) {
+            t->ledger_rc = VO_LEDGER_ERROR;
+            snprintf(t->err, sizeof(t->err), "metrics: out of memory");
         }
 
     } else {

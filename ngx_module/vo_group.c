@@ -92,8 +92,11 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
             p->done = 1;
         }
 
-        g->batches++;
-        g->members += n;
+        if (conf->batches != NULL) {
+            (void) __atomic_add_fetch(conf->batches, 1, __ATOMIC_RELAXED);
+            (void) __atomic_add_fetch(conf->batched, n, __ATOMIC_RELAXED);
+        }
+
         g->leading = 0;
 
         /* the members of the batch, and whoever leads the next one */

@@ -50,6 +50,8 @@ typedef struct {
     const char           *lock_path;   /* created if missing */
     const char           *store;       /* syncfs()'d when sync is set */
     int                   sync;
+    volatile unsigned long  *batches;  /* if not NULL: batches committed */
+    volatile unsigned long  *batched;  /* and the admissions in them */
 } vo_group_conf_t;
 
 
@@ -62,14 +64,12 @@ typedef struct {
     int                   lock_fd;     /* -1 until the first batch */
     int                   store_fd;
 
-    uint64_t              batches;     /* for metrics: committed batches */
-    uint64_t              members;     /* and the admissions in them */
 } vo_group_t;
 
 
 #define VO_GROUP_INITIALIZER                                                 \
     { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0,    \
-      -1, -1, 0, 0 }
+      -1, -1 }
 
 
 /*

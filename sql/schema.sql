@@ -195,6 +195,15 @@ CREATE TRIGGER jobs_removed AFTER DELETE ON jobs BEGIN
     UPDATE job_counts SET jobs = jobs - 1 WHERE state = OLD.state;
 END;
 
+CREATE TRIGGER receipts_counted AFTER INSERT ON requests BEGIN
+    INSERT INTO counters VALUES ('receipts', 1)
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+END;
+
+CREATE TRIGGER receipts_removed AFTER DELETE ON requests BEGIN
+    UPDATE counters SET value = value - 1 WHERE name = 'receipts';
+END;
+
 CREATE TRIGGER frames_counted AFTER INSERT ON frames BEGIN
     INSERT INTO counters VALUES ('frame_bytes', length(CAST(NEW.text AS BLOB)))
         ON CONFLICT (name) DO UPDATE
@@ -208,7 +217,8 @@ CREATE TRIGGER results_counted AFTER INSERT ON results BEGIN
 END;
 
 -- an attempt's last event carries what it did: ocr_calls, reused,
--- ocr_ms, frames; the janitor's carry receipts, jobs, bytes
+-- ocr_ms, frames; the janitor's and deletions carry receipts_expired,
+-- media_jobs, media_bytes
 CREATE TRIGGER events_counted AFTER INSERT ON events BEGIN
     INSERT INTO event_counts VALUES (NEW.kind,
             coalesce(json_extract(NEW.detail, '$.code'),
@@ -218,7 +228,7 @@ CREATE TRIGGER events_counted AFTER INSERT ON events BEGIN
     INSERT INTO counters
         SELECT key, value FROM json_each(NEW.detail)
         WHERE key IN ('ocr_calls', 'reused', 'ocr_ms', 'frames',
-                      'receipts', 'media_jobs', 'media_bytes')
+                      'receipts_expired', 'media_jobs', 'media_bytes')
           AND json_valid(NEW.detail)
         ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
 END;

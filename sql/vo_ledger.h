@@ -152,6 +152,30 @@ vo_ledger_rc_t vo_ledger_job_status(vo_ledger_t *l, const char *tenant,
 
 
 /*
+ * DELETE of a job by its tenant: an unfinished job is cancelled (a worker
+ * on it is fenced out at its next write), its frames and results are
+ * deleted and the job is marked deleted; the receipt stays, so a retry
+ * of the same key is answered and starts no new work.  An audit event
+ * records it.  On success *input is set to the stored input to remove
+ * (relative to the store; "" if the media was already gone) and the
+ * job's status document is rendered into out.  Deleting twice is not an
+ * error.  NOT_FOUND for unknown ids and other tenants' jobs.
+ */
+vo_ledger_rc_t vo_ledger_delete_job(vo_ledger_t *l, const char *tenant,
+    size_t tenant_len, const char *job_id, int64_t now_ms, char *input,
+    size_t input_size, vo_buf_t *out, char *err, size_t err_size);
+
+
+/*
+ * The ledger's metrics in the Prometheus text format, appended to b
+ * (docs/operations.md).  Cheap: reads a few dozen rows the schema's
+ * triggers keep current, never a scan of jobs or events.
+ */
+vo_ledger_rc_t vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b,
+    char *err, size_t err_size);
+
+
+/*
  * One published output of a done job: format is "json", "vtt", "srt" or
  * "txt".  NOT_FOUND as for the status; NOT_READY when the job has no
  * result, with its state copied to state.
@@ -289,6 +313,106 @@ vo_ledger_rc_t vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c,
 vo_ledger_rc_t vo_ledger_lost(vo_ledger_t *l, const vo_claim_t *c,
     const vo_attempt_stats_t *st, int64_t now_ms, char *err,
     size_t err_size);
+
+
+/*
+ * The janitor's side (vo_ledger_janitor.c).
+ */
+
+typedef struct {
+    char         job_id[VO_JOB_ID_LEN + 1];
+    char         input_path[VO_INPUT_PATH_MAX];
+    int64_t      input_size;
+} vo_media_t;
+
+
+typedef enum {
+    VO_MEDIA_NO_JOB = 0,           /* no job has this id */
+    VO_MEDIA_LIVE,                 /* the job's input is kept */
+    VO_MEDIA_DELETED               /* the job's input should be gone */
+} vo_media_state_e;
+
+
+/*
+ * Forgets up to limit receipts whose expires_at has passed (the same key
+ * is new intent from then on); *n says how many, an event records it.
+ */
+vo_ledger_rc_t vo_ledger_expire_receipts(vo_ledger_t *l, int64_t now_ms,
+    int limit, int *n, char *err, size_t err_size);
+
+/* Finished jobs (done, failed, rejected, cancelled) whose media is due:
+ * finished at or before before_ms, input not yet deleted. */
+vo_ledger_rc_t vo_ledger_media_due(vo_ledger_t *l, int64_t before_ms,
+    vo_media_t *rows, size_t max, size_t *n, char *err, size_t err_size);
+
+/* After the input file is gone: frame rows deleted, the job marked, an
+ * event with the bytes freed. */
+vo_ledger_rc_t vo_ledger_media_deleted(vo_ledger_t *l, const vo_media_t *m,
+    int64_t now_ms, char *err, size_t err_size);
+
+/* For a file found in the store: whether its job keeps it. */
+vo_ledger_rc_t vo_ledger_media_of(vo_ledger_t *l, const char *job_id,
+    int *state, char *err, size_t err_size);
+
+
+/*
+ * The operator's side (vo_ledger_admin.c).
+ */
+
+typedef struct {
+    const char  *state;            /* NULL: any */
+    const char  *tenant;           /* NULL: any */
+    int          stuck;            /* only running jobs past their lease and
+                                      accepted jobs waiting too long */
+    int64_t      now_ms;
+    int64_t      stuck_after_ms;   /* "too long" for accepted jobs */
+    int          limit;
+} vo_job_filter_t;
+
+
+typedef struct {
+    char         job_id[VO_JOB_ID_LEN + 1];
+    char         tenant[VO_TENANT_MAX + 1];
+    char         state[16];
+    int          attempt;
+    int          failures;
+    int          max_attempts;
+    char         lease_owner[128];
+    int64_t      lease_expires_at;  /* -1: none */
+    int64_t      frames_done;
+    int64_t      frames_planned;    /* -1: not planned yet */
+    char         error_code[32];
+    int64_t      created_at;
+    int64_t      updated_at;        /* the last write: claim, heartbeat... */
+} vo_job_row_t;
+
+
+typedef int (*vo_job_cb_pt)(void *data, const vo_job_row_t *row);
+typedef int (*vo_event_cb_pt)(void *data, int64_t at, const char *kind,
+    int attempt, const char *detail);
+
+
+/* Newest first; cb returns non-zero to stop. */
+vo_ledger_rc_t vo_ledger_list_jobs(vo_ledger_t *l, const vo_job_filter_t *f,
+    vo_job_cb_pt cb, void *data, char *err, size_t err_size);
+
+/* A job's audit trail, oldest first; NOT_FOUND when it has none. */
+vo_ledger_rc_t vo_ledger_list_events(vo_ledger_t *l, const char *job_id,
+    vo_event_cb_pt cb, void *data, char *err, size_t err_size);
+
+/*
+ * retry: a failed, rejected or stuck job goes back to accepted with its
+ * failures reset (not once its media is deleted).  abandon: an unfinished
+ * job ends failed with code "abandoned" and the reason as its message.
+ * Both record an event with the reason.  NOT_FOUND for an unknown job,
+ * NOT_READY when its state (copied to state) does not allow the action.
+ */
+vo_ledger_rc_t vo_ledger_operator_retry(vo_ledger_t *l, const char *job_id,
+    const char *reason, int64_t now_ms, char *state, size_t state_size,
+    char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
+    const char *reason, int64_t now_ms, char *state, size_t state_size,
+    char *err, size_t err_size);
 
 
 #endif /* _VO_LEDGER_H_INCLUDED_ */

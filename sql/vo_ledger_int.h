@@ -17,8 +17,9 @@
 
 /*
  * Every statement the ledger prepares.  The SQL texts are in the file
- * that uses them, in this order: vo_ledger.c up to VO_STMT_WORKER_FIRST,
- * vo_ledger_worker.c from there.
+ * that uses them, each file's in one range, in this order: vo_ledger.c,
+ * vo_ledger_admit.c, vo_ledger_jobs.c, vo_ledger_worker.c,
+ * vo_ledger_janitor.c.
  */
 typedef enum {
     VO_STMT_BEGIN = 0,
@@ -27,13 +28,21 @@ typedef enum {
     VO_STMT_SAVEPOINT,
     VO_STMT_ROLLBACK_TO,
     VO_STMT_RELEASE_TO,
-    VO_STMT_FIND_RECEIPT,
+    VO_STMT_INSERT_EVENT,
+
+    VO_STMT_ADMIT_FIRST,
+    VO_STMT_FIND_RECEIPT = VO_STMT_ADMIT_FIRST,
     VO_STMT_DELETE_RECEIPT,
     VO_STMT_INSERT_JOB,
     VO_STMT_INSERT_RECEIPT,
-    VO_STMT_INSERT_EVENT,
-    VO_STMT_JOB_STATUS,
+
+    VO_STMT_JOBS_FIRST,
+    VO_STMT_JOB_STATUS = VO_STMT_JOBS_FIRST,
     VO_STMT_JOB_RESULT,
+    VO_STMT_DELETE_FIND,
+    VO_STMT_DELETE_MARK,
+    VO_STMT_DELETE_FRAMES,
+    VO_STMT_DELETE_RESULTS,
 
     VO_STMT_WORKER_FIRST,
     VO_STMT_CLAIM_CANDIDATE = VO_STMT_WORKER_FIRST,
@@ -49,11 +58,25 @@ typedef enum {
     VO_STMT_RETRY,
     VO_STMT_REJECT,
     VO_STMT_RELEASE,
+
+    VO_STMT_JANITOR_FIRST,
+    VO_STMT_EXPIRE_RECEIPTS = VO_STMT_JANITOR_FIRST,
+    VO_STMT_MEDIA_DUE,
+    VO_STMT_MEDIA_DELETED,
+    VO_STMT_MEDIA_FRAMES,
+    VO_STMT_MEDIA_OF,
     VO_STMT_COUNT
 } vo_ledger_stmt_e;
 
 
-extern const char  *vo_ledger_worker_sql[VO_STMT_COUNT - VO_STMT_WORKER_FIRST];
+extern const char  *vo_ledger_admit_sql[VO_STMT_JOBS_FIRST
+                                        - VO_STMT_ADMIT_FIRST];
+extern const char  *vo_ledger_jobs_sql[VO_STMT_WORKER_FIRST
+                                       - VO_STMT_JOBS_FIRST];
+extern const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
+                                         - VO_STMT_WORKER_FIRST];
+extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT
+                                          - VO_STMT_JANITOR_FIRST];
 
 
 struct vo_ledger_s {

@@ -22,7 +22,8 @@
 #define VO_CLAIM_ROUNDS  16
 
 
-const char  *vo_ledger_worker_sql[VO_STMT_COUNT - VO_STMT_WORKER_FIRST] = {
+const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
+                                  - VO_STMT_WORKER_FIRST] = {
 
     /* VO_STMT_CLAIM_CANDIDATE */
     "SELECT job_id, state, failures, max_attempts FROM jobs"

@@ -150,7 +150,7 @@ Idempotency-Key: method
 --- error_code eval
 [405, 405, 405]
 --- response_headers eval
-["Allow: POST", "Allow: POST", "Allow: GET, HEAD"]
+["Allow: POST", "Allow: POST", "Allow: GET, HEAD, DELETE"]
 --- response_body_like eval
 ["method-not-allowed", "method-not-allowed", "method-not-allowed"]
 --- ledger_check eval: $::nothing_left

@@ -122,9 +122,18 @@ sub {
 
 
 
-=== TEST 5: the jobs endpoint takes GET and HEAD only
+=== TEST 5: the jobs endpoint takes GET, HEAD and DELETE
 --- request
-DELETE /jobs/0123456789abcdef0123456789abcdef
+PUT /jobs/0123456789abcdef0123456789abcdef
+x
 --- error_code: 405
 --- response_headers
-Allow: GET, HEAD
+Allow: GET, HEAD, DELETE
+
+
+
+=== TEST 6: DELETE of an unknown job or another tenant's: 404
+--- request
+DELETE /jobs/0123456789abcdef0123456789abcdef
+--- error_code: 404
+--- response_body_like: no-such-job

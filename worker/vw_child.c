@@ -73,8 +73,6 @@ static int vw_hook_frame_known(void *data, uint32_t index,
     vw_frame_result_t *known);
 static int vw_hook_frame_done(void *data, const vw_frame_result_t *f);
 static int vw_hook_tick(void *data);
-static int64_t vw_wall_ms(void);
-static void vw_sleep_ms(int64_t ms);
 
 
 int
@@ -626,30 +624,4 @@ vw_hook_tick(void *data)
     ch->next_heartbeat = now + ch->conf->heartbeat_ms;
 
     return vw_child_ledger_rc(ch, rc, "heartbeat");
-}
-
-
-/* Leases are wall-clock times in the ledger, shared by many processes. */
-
-static int64_t
-vw_wall_ms(void)
-{
-    struct timespec  ts;
-
-    (void) clock_gettime(CLOCK_REALTIME, &ts);
-
-    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-
-static void
-vw_sleep_ms(int64_t ms)
-{
-    struct timespec  ts;
-
-    ts.tv_sec = ms / 1000;
-    ts.tv_nsec = (ms % 1000) * 1000000;
-
-    /* a signal ends it early, which is what a stopping child wants */
-    (void) nanosleep(&ts, NULL);
 }

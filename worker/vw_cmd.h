@@ -33,6 +33,13 @@ int vw_cmd_ocr(int argc, char **argv);
  * child: one of its children, exec'd by run (vw_run.c). */
 int vw_cmd_run(int argc, char **argv);
 int vw_cmd_child(int argc, char **argv);
+int vw_cmd_janitor(int argc, char **argv);
+
+/* The operator's commands (vw_admin.c). */
+int vw_cmd_jobs(int argc, char **argv);
+int vw_cmd_events(int argc, char **argv);
+int vw_cmd_retry(int argc, char **argv);
+int vw_cmd_abandon(int argc, char **argv);
 
 /* Prints "video-ocr-worker: <status>: <code>: <message>" and returns the
  * exit code for err. */

@@ -24,6 +24,12 @@ static const vw_command_t  vw_commands[] = {
     { "ocr", vw_cmd_ocr, "read the text of one video file, print it" },
     { "run", vw_cmd_run, "run the worker pool on a ledger and a store" },
     { "child", vw_cmd_child, "one child of the pool (started by run)" },
+    { "janitor", vw_cmd_janitor,
+      "expiry and retention of the pool (started by run)" },
+    { "jobs", vw_cmd_jobs, "list jobs: --state, --stuck, --tenant" },
+    { "events", vw_cmd_events, "print a job's audit trail" },
+    { "retry", vw_cmd_retry, "put a failed or stuck job back in line" },
+    { "abandon", vw_cmd_abandon, "end an unfinished job as failed" },
     { NULL, NULL, NULL }
 };
 

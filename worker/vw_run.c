@@ -40,6 +40,10 @@ enum {
     VW_OPT_BUSY_TIMEOUT,
     VW_OPT_LIMIT,
     VW_OPT_SECRET,
+    VW_OPT_NO_JANITOR,
+    VW_OPT_MEDIA_RETENTION,
+    VW_OPT_JANITOR_INTERVAL,
+    VW_OPT_ORPHAN_AGE,
     VW_OPT_VERBOSE,
     VW_OPT_HELP
 };
@@ -62,6 +66,10 @@ static const struct option  vw_run_options[] = {
     { "frame-timeout-ms", required_argument, NULL, VW_OPT_LIMIT },
     { "threads",        required_argument, NULL, VW_OPT_LIMIT },
     { "key-hash-secret-file", required_argument, NULL, VW_OPT_SECRET },
+    { "no-janitor",     no_argument,       NULL, VW_OPT_NO_JANITOR },
+    { "media-retention", required_argument, NULL, VW_OPT_MEDIA_RETENTION },
+    { "janitor-interval", required_argument, NULL, VW_OPT_JANITOR_INTERVAL },
+    { "orphan-age",     required_argument, NULL, VW_OPT_ORPHAN_AGE },
     { "verbose",        no_argument,       NULL, VW_OPT_VERBOSE },
     { "help",           no_argument,       NULL, VW_OPT_HELP },
     { NULL, 0, NULL, 0 }
@@ -87,6 +95,10 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
     conf->backoff_ms = 2000;
     conf->grace_ms = 30000;
     conf->busy_timeout_ms = 5000;
+    conf->janitor = 1;
+    conf->media_retention_ms = 7LL * 86400 * 1000;
+    conf->janitor_interval_ms = 60000;
+    conf->orphan_age_ms = 3600 * 1000;
     vw_limits_init(&conf->limits);
 
     frame_timeout_set = 0;
@@ -194,6 +206,38 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
 
             break;
 
+        case VW_OPT_NO_JANITOR:
+            conf->janitor = 0;
+            break;
+
+        case VW_OPT_MEDIA_RETENTION:
+            if (vw_parse_ms("--media-retention", optarg, 0,
+                            3650LL * 86400 * 1000,
+                            &conf->media_retention_ms) != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_JANITOR_INTERVAL:
+            if (vw_parse_ms("--janitor-interval", optarg, 100, 86400000,
+                            &conf->janitor_interval_ms) != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_ORPHAN_AGE:
+            if (vw_parse_ms("--orphan-age", optarg, 0, 30LL * 86400 * 1000,
+                            &conf->orphan_age_ms) != 0)
+            {
+                return -1;
+            }
+
+            break;
+
         case VW_OPT_SECRET:
             if (vw_read_secret(conf, optarg, argv[0]) != 0) {
                 return -1;
@@ -290,6 +334,19 @@ vw_cmd_run(int argc, char **argv)
 
 
 int
+vw_cmd_janitor(int argc, char **argv)
+{
+    vw_run_conf_t  conf;
+
+    if (vw_run_parse(&conf, argc, argv, 1) != 0) {
+        return VW_EXIT_CONFIG;
+    }
+
+    return vw_janitor_main(&conf);
+}
+
+
+int
 vw_cmd_child(int argc, char **argv)
 {
     vw_run_conf_t  conf;
@@ -327,6 +384,32 @@ vw_log(const char *fmt, ...)
 
     /* one write(2) per line: lines of several processes do not mix */
     (void) write(STDERR_FILENO, line, n);
+}
+
+
+/* Leases are wall-clock times in the ledger, shared by many processes. */
+
+int64_t
+vw_wall_ms(void)
+{
+    struct timespec  ts;
+
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+
+void
+vw_sleep_ms(int64_t ms)
+{
+    struct timespec  ts;
+
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (ms % 1000) * 1000000;
+
+    /* a signal ends it early, which is what a stopping process wants */
+    (void) nanosleep(&ts, NULL);
 }
 
 
@@ -399,6 +482,9 @@ vw_parse_ms(const char *name, const char *v, int64_t min, int64_t max,
     } else if (strcmp(end, "h") == 0) {
         mul = 3600000;
 
+    } else if (strcmp(end, "d") == 0) {
+        mul = 86400000;
+
     } else {
         goto bad;
     }
@@ -464,8 +550,16 @@ vw_run_usage(FILE *f)
         "                       for the key= field of the logs (or "
         "$VIDEO_OCR_KEY_HASH_SECRET)\n"
         "  --verbose            log every frame\n"
+        "  --media-retention T  delete the input and frames of finished "
+        "jobs\n"
+        "                       this long after they finished (7d; 0 = at "
+        "once)\n"
+        "  --janitor-interval T how often the janitor runs (60s)\n"
+        "  --orphan-age T       delete store files no job owns once this "
+        "old (1h)\n"
+        "  --no-janitor         run no janitor (another host runs it)\n"
         "\n"
-        "T is a time: 500ms, 30s, 2m, 1h; a bare number is seconds.\n"
+        "T is a time: 500ms, 30s, 2m, 1h, 7d; a bare number is seconds.\n"
         "The media limits, as for \"ocr\" (the OCR time limit defaults "
         "to at most lease/2):\n");
     fputs(vw_limits_usage, f);

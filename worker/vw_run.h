@@ -3,8 +3,10 @@
  *
  * "video-ocr-worker run": the supervised worker pool.  The supervisor
  * (vw_super.c) fork+execs N children ("video-ocr-worker child", the same
- * options plus --slot) and restarts them; each child (vw_child.c) claims
- * jobs from the ledger and runs the pipeline on them.  Children are
+ * options plus --slot) and one janitor ("video-ocr-worker janitor") and
+ * restarts them; each child (vw_child.c) claims jobs from the ledger and
+ * runs the pipeline on them; the janitor (vw_janitor.c) expires receipts
+ * and deletes media past its retention.  Children are
  * exec'd, not just forked, so no SQLite connection, Tesseract engine or
  * library thread ever crosses a fork().
  */
@@ -34,6 +36,11 @@ typedef struct {
     vw_limits_t   limits;            /* media limits, as for "ocr" */
     char         *key_hash_secret;   /* as nginx's video_ocr_key_hash_secret */
     size_t        key_hash_secret_len;
+
+    int           janitor;           /* run the janitor child */
+    int64_t       media_retention_ms;
+    int64_t       janitor_interval_ms;
+    int64_t       orphan_age_ms;     /* store files without a job, older */
 } vw_run_conf_t;
 
 
@@ -43,9 +50,15 @@ typedef struct {
  */
 int vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child);
 
-/* The supervisor and the child loop. */
+/* The supervisor, the OCR child loop and the janitor. */
 int vw_supervise(const vw_run_conf_t *conf, int argc, char **argv);
 int vw_child_main(const vw_run_conf_t *conf);
+int vw_janitor_main(const vw_run_conf_t *conf);
+
+/* Wall-clock milliseconds (leases and ledger times) and an interruptible
+ * sleep (a signal ends it early). */
+int64_t vw_wall_ms(void);
+void vw_sleep_ms(int64_t ms);
 
 /* One log line on stderr: time, pid, then the message. */
 void vw_log(const char *fmt, ...)

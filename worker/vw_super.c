@@ -52,7 +52,7 @@ static volatile sig_atomic_t  vw_got_stop;
 
 
 static void vw_super_signal(int signo);
-static pid_t vw_spawn(int slot, int argc, char **argv);
+static pid_t vw_spawn(int slot, const char *cmd, int argc, char **argv);
 static int vw_reap(vw_slot_t *slots, int n, int stopping);
 static void vw_signal_all(vw_slot_t *slots, int n, int signo);
 
@@ -60,7 +60,7 @@ static void vw_signal_all(vw_slot_t *slots, int n, int signo);
 int
 vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
 {
-    int               i, running, fatal, stopping, killed;
+    int               i, n, running, fatal, stopping, killed;
     char              err[256];
     int64_t           now, wake, deadline;
     sigset_t          block, orig;
@@ -88,7 +88,11 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
 
     vo_ledger_close(l);
 
-    slots = calloc((size_t) conf->workers, sizeof(vw_slot_t));
+    /* the OCR children, then the janitor in the last slot */
+
+    n = conf->workers + (conf->janitor ? 1 : 0);
+
+    slots = calloc((size_t) n, sizeof(vw_slot_t));
     if (slots == NULL) {
         vw_log("supervisor: out of memory");
         return VW_EXIT_FAILED;
@@ -107,12 +111,13 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
 
-    vw_log("supervisor: starting %d children, ledger \"%s\", store \"%s\"",
-           conf->workers, conf->ledger, conf->store);
+    vw_log("supervisor: starting %d children%s, ledger \"%s\", store "
+           "\"%s\"", conf->workers, conf->janitor ? " and the janitor" : "",
+           conf->ledger, conf->store);
 
     now = vw_now_ms();
 
-    for (i = 0; i < conf->workers; i++) {
+    for (i = 0; i < n; i++) {
         slots[i].backoff_ms = VW_RESTART_MIN_MS;
         slots[i].restart_at = now;
     }
@@ -127,7 +132,7 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
         if (vw_got_child) {
             vw_got_child = 0;
 
-            if (vw_reap(slots, conf->workers, stopping) != 0
+            if (vw_reap(slots, n, stopping) != 0
                 && !stopping)
             {
                 fatal = 1;
@@ -144,13 +149,13 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
             vw_log("supervisor: stopping: SIGTERM to the children, SIGKILL "
                    "after %lldms", (long long) conf->grace_ms);
 
-            vw_signal_all(slots, conf->workers, SIGTERM);
+            vw_signal_all(slots, n, SIGTERM);
         }
 
         running = 0;
         wake = now + 60000;
 
-        for (i = 0; i < conf->workers; i++) {
+        for (i = 0; i < n; i++) {
 
             if (slots[i].pid != 0) {
                 running++;
@@ -162,7 +167,9 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
             }
 
             if (slots[i].restart_at <= now) {
-                slots[i].pid = vw_spawn(i, argc, argv);
+                slots[i].pid = vw_spawn(i, i < conf->workers ? "child"
+                                                             : "janitor",
+                                        argc, argv);
                 slots[i].started_at = now;
 
                 if (slots[i].pid > 0) {
@@ -188,7 +195,7 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
             if (!killed && now >= deadline) {
                 vw_log("supervisor: %d children still running after the "
                        "grace period: SIGKILL", running);
-                vw_signal_all(slots, conf->workers, SIGKILL);
+                vw_signal_all(slots, n, SIGKILL);
                 killed = 1;
             }
 
@@ -232,7 +239,7 @@ vw_super_signal(int signo)
 
 
 static pid_t
-vw_spawn(int slot, int argc, char **argv)
+vw_spawn(int slot, const char *cmd, int argc, char **argv)
 {
     int                i, n;
     char             **cargv, slot_arg[16];
@@ -240,7 +247,7 @@ vw_spawn(int slot, int argc, char **argv)
     sigset_t           none;
     struct sigaction   sa;
 
-    /* video-ocr-worker child --slot N <the options given to run> */
+    /* video-ocr-worker child|janitor --slot N <the options given to run> */
 
     cargv = calloc((size_t) argc + 4, sizeof(char *));
     if (cargv == NULL) {
@@ -252,7 +259,7 @@ vw_spawn(int slot, int argc, char **argv)
 
     n = 0;
     cargv[n++] = "video-ocr-worker";
-    cargv[n++] = "child";
+    cargv[n++] = (char *) cmd;
     cargv[n++] = "--slot";
     cargv[n++] = slot_arg;
 
@@ -298,7 +305,7 @@ vw_spawn(int slot, int argc, char **argv)
 
     free(cargv);
 
-    vw_log("supervisor: slot %d: started child %ld", slot, (long) pid);
+    vw_log("supervisor: slot %d: started %s %ld", slot, cmd, (long) pid);
 
     return pid;
 }

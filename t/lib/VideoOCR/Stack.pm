@@ -65,6 +65,8 @@ sub write_conf {
     my ($self, $extra) = @_;
     my $d = $self->{dir};
 
+    $extra =~ s/%DIR%/$d/g;
+
     # as root, nginx's workers run as nobody: the directories are 0777
     open my $fh, '>', "$d/nginx.conf" or die "$d/nginx.conf: $!";
     print {$fh} <<"CONF";
@@ -87,6 +89,9 @@ http {
         }
         location /jobs/ {
             video_ocr_jobs;
+        }
+        location = /metrics {
+            video_ocr_metrics;
         }
     }
 }

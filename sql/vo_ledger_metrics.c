@@ -1,0 +1,352 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The ledger's part of the Prometheus metrics: read from the tables the
+ * schema's triggers keep current (job_counts, event_counts, counters) and
+ * two index probes for the oldest jobs, in one statement, so one short
+ * read transaction.  In WAL mode a reader never blocks a writer nor waits
+ * for one, and no query here scans jobs or events: a scrape costs the
+ * same with ten jobs or ten million.  docs/operations.md describes every
+ * metric.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vo_ledger.h"
+#include "vo_ledger_int.h"
+
+
+#define VO_METRIC_ROWS  512
+
+
+typedef struct {
+    char         what[8];     /* state, event, counter, oldest */
+    char         name[40];    /* the state, event kind or counter */
+    char         code[48];    /* events: the reason or op */
+    char         step[24];    /* events: the step an attempt ended in */
+    int64_t      value;
+    int          null;
+} vo_metric_row_t;
+
+
+typedef struct {
+    vo_metric_row_t  rows[VO_METRIC_ROWS];
+    int              n;
+} vo_metric_rows_t;
+
+
+static const char  *vo_metrics_sql =
+    "SELECT 'state', state, '', '', jobs FROM job_counts"
+    " UNION ALL SELECT 'event', kind, code, step, events FROM event_counts"
+    " UNION ALL SELECT 'counter', name, '', '', value FROM counters"
+    " UNION ALL SELECT 'oldest', 'accepted', '', '',"
+    " (SELECT min(created_at) FROM jobs WHERE state = 'accepted')"
+    " UNION ALL SELECT 'oldest', 'running', '', '',"
+    " (SELECT min(created_at) FROM jobs WHERE state = 'running')";
+
+
+static const char  *vo_job_states[] = {
+    "accepted", "running", "done", "failed", "rejected", "cancelled", NULL
+};
+
+/* the events that end an attempt, and the outcome label they give */
+static const char  *vo_attempt_ends[] = {
+    "published", "retried", "failed", "rejected", "released", "lost", NULL
+};
+
+
+static int64_t vo_metrics_sum(const vo_metric_rows_t *m, const char *what,
+    const char *name);
+static void vo_metrics_head(vo_buf_t *b, const char *name, const char *type,
+    const char *help);
+static void vo_metrics_label(vo_buf_t *b, const char *s);
+static void vo_metrics_finished(vo_buf_t *b, const vo_metric_rows_t *m);
+static void vo_metrics_sums(vo_buf_t *b, const vo_metric_rows_t *m);
+
+
+vo_ledger_rc_t
+vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
+    size_t err_size)
+{
+    int                i, k, rc;
+    sqlite3_stmt      *s;
+    vo_metric_row_t   *r;
+    vo_metric_rows_t  *m;
+
+    m = calloc(1, sizeof(vo_metric_rows_t));
+    if (m == NULL) {
+        snprintf(err, err_size, "metrics: out of memory");
+        return VO_LEDGER_ERROR;
+    }
+
+    rc = sqlite3_prepare_v2(l->db, vo_metrics_sql, -1, &s, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, err_size, "metrics: %s", sqlite3_errmsg(l->db));
+        free(m);
+        return vo_ledger_rc(rc);
+    }
+
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW && m->n < VO_METRIC_ROWS) {
+        r = &m->rows[m->n++];
+
+        for (k = 0; k < 4; k++) {
+            const char  *v = (const char *) sqlite3_column_text(s, k);
+            char        *d[] = { r->what, r->name, r->code, r->step };
+            size_t       z[] = { sizeof(r->what), sizeof(r->name),
+                                 sizeof(r->code), sizeof(r->step) };
+
+            snprintf(d[k], z[k], "%s", v ? v : "");
+        }
+
+        r->null = sqlite3_column_type(s, 4) == SQLITE_NULL;
+        r->value = sqlite3_column_int64(s, 4);
+    }
+
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        snprintf(err, err_size, "metrics: %s", sqlite3_errmsg(l->db));
+        (void) sqlite3_finalize(s);
+        free(m);
+        return vo_ledger_rc(rc);
+    }
+
+    (void) sqlite3_finalize(s);
+
+    vo_metrics_head(b, "video_ocr_jobs", "gauge",
+                    "Jobs in the ledger by state.");
+
+    for (k = 0; vo_job_states[k] != NULL; k++) {
+        vo_buf_printf(b, "video_ocr_jobs{state=\"%s\"} %lld\n",
+                      vo_job_states[k],
+                      (long long) vo_metrics_sum(m, "state",
+                                                 vo_job_states[k]));
+    }
+
+    vo_metrics_head(b, "video_ocr_queue_depth", "gauge",
+                    "Jobs waiting for a worker (accepted, including those "
+                    "waiting out a retry backoff).");
+    vo_buf_printf(b, "video_ocr_queue_depth %lld\n",
+                  (long long) vo_metrics_sum(m, "state", "accepted"));
+
+    vo_metrics_head(b, "video_ocr_oldest_job_age_seconds", "gauge",
+                    "Age of the oldest job in a state, 0 when there is "
+                    "none.");
+
+    for (i = 0; i < m->n; i++) {
+        r = &m->rows[i];
+
+        if (strcmp(r->what, "oldest") == 0) {
+            vo_buf_printf(b, "video_ocr_oldest_job_age_seconds{state=\"%s\"} "
+                          "%.3f\n", r->name,
+                          r->null ? 0.0 : (double) (now_ms - r->value) / 1000);
+        }
+    }
+
+    vo_metrics_head(b, "video_ocr_receipts", "gauge",
+                    "Receipts kept for Idempotency-Keys (not yet expired).");
+    vo_buf_printf(b, "video_ocr_receipts %lld\n",
+                  (long long) vo_metrics_sum(m, "counter", "receipts"));
+
+    vo_metrics_head(b, "video_ocr_jobs_created_total", "counter",
+                    "Jobs created by admissions.");
+    vo_buf_printf(b, "video_ocr_jobs_created_total %lld\n",
+                  (long long) vo_metrics_sum(m, "event", "admitted"));
+
+    vo_metrics_finished(b, m);
+
+    vo_metrics_head(b, "video_ocr_attempts_total", "counter",
+                    "Worker attempts by how they ended and the step they "
+                    "ended in.");
+
+    for (k = 0; vo_attempt_ends[k] != NULL; k++) {
+        for (i = 0; i < m->n; i++) {
+            r = &m->rows[i];
+
+            if (strcmp(r->what, "event") != 0
+                || strcmp(r->name, vo_attempt_ends[k]) != 0)
+            {
+                continue;
+            }
+
+            vo_buf_printf(b, "video_ocr_attempts_total{outcome=\"%s\","
+                          "step=\"", vo_attempt_ends[k]);
+            vo_metrics_label(b, r->step);
+            vo_buf_printf(b, "\"} %lld\n", (long long) r->value);
+        }
+    }
+
+    vo_metrics_head(b, "video_ocr_lease_takeovers_total", "counter",
+                    "Jobs claimed from an attempt whose lease had expired.");
+    vo_buf_printf(b, "video_ocr_lease_takeovers_total %lld\n",
+                  (long long) vo_metrics_sum(m, "event", "taken_over"));
+
+    vo_metrics_head(b, "video_ocr_stale_writes_total", "counter",
+                    "Writes refused because the attempt no longer held the "
+                    "job, by operation.");
+
+    for (i = 0; i < m->n; i++) {
+        r = &m->rows[i];
+
+        if (strcmp(r->what, "event") == 0
+            && strcmp(r->name, "stale_write") == 0)
+        {
+            vo_buf_adds(b, "video_ocr_stale_writes_total{op=\"");
+            vo_metrics_label(b, r->code);
+            vo_buf_printf(b, "\"} %lld\n", (long long) r->value);
+        }
+    }
+
+    vo_metrics_sums(b, m);
+
+    free(m);
+
+    if (!vo_buf_ok(b)) {
+        snprintf(err, err_size, "metrics: out of memory");
+        return VO_LEDGER_ERROR;
+    }
+
+    return VO_LEDGER_OK;
+}
+
+
+/* Terminal states reached, by state and reason (the event's code). */
+
+static void
+vo_metrics_finished(vo_buf_t *b, const vo_metric_rows_t *m)
+{
+    int                     i, k;
+    const vo_metric_row_t  *r;
+
+    static const char  *kinds[][2] = {
+        { "published", "done" }, { "failed", "failed" },
+        { "rejected", "rejected" }, { "cancelled", "cancelled" },
+        { NULL, NULL }
+    };
+
+    vo_metrics_head(b, "video_ocr_jobs_finished_total", "counter",
+                    "Jobs that reached a terminal state, by state and "
+                    "reason.");
+
+    for (k = 0; kinds[k][0] != NULL; k++) {
+        for (i = 0; i < m->n; i++) {
+            r = &m->rows[i];
+
+            if (strcmp(r->what, "event") != 0
+                || strcmp(r->name, kinds[k][0]) != 0)
+            {
+                continue;
+            }
+
+            vo_buf_printf(b, "video_ocr_jobs_finished_total{state=\"%s\","
+                          "reason=\"", kinds[k][1]);
+            vo_metrics_label(b, r->code);
+            vo_buf_printf(b, "\"} %lld\n", (long long) r->value);
+        }
+    }
+}
+
+
+/* The sums the counters table keeps. */
+
+static void
+vo_metrics_sums(vo_buf_t *b, const vo_metric_rows_t *m)
+{
+    int      k;
+    int64_t  v;
+
+    static const struct {
+        const char  *counter;
+        const char  *metric;
+        const char  *labels;
+        int          ms;          /* a time in ms, shown in seconds */
+        const char  *help;        /* NULL: same metric as the one above */
+    } sums[] = {
+        { "ocr_calls", "video_ocr_ocr_calls_total", "", 0,
+          "Tesseract recognitions made by attempts that ended (a crashed "
+          "attempt's are not counted)." },
+        { "reused", "video_ocr_frames_reused_total", "", 0,
+          "Frames that took the text of a near-identical frame instead of "
+          "an OCR call." },
+        { "frames", "video_ocr_frames_stored_total", "", 0,
+          "Frame rows stored by attempts that ended." },
+        { "ocr_ms", "video_ocr_ocr_seconds_total", "", 1,
+          "Time spent in Tesseract by attempts that ended." },
+        { "input_bytes", "video_ocr_artifact_bytes_total",
+          "{class=\"input\"}", 0, "Bytes stored, by artifact class." },
+        { "frame_bytes", "video_ocr_artifact_bytes_total",
+          "{class=\"frame\"}", 0, NULL },
+        { "result_bytes", "video_ocr_artifact_bytes_total",
+          "{class=\"result\"}", 0, NULL },
+        { "receipts_expired", "video_ocr_receipts_expired_total", "", 0,
+          "Receipts the janitor removed after video_ocr_receipt_ttl." },
+        { "media_jobs", "video_ocr_media_deleted_jobs_total", "", 0,
+          "Jobs whose stored input and frames were deleted, by the media "
+          "retention or a DELETE." },
+        { "media_bytes", "video_ocr_media_deleted_bytes_total", "", 0,
+          "Bytes of stored inputs deleted." },
+        { NULL, NULL, NULL, 0, NULL }
+    };
+
+    for (k = 0; sums[k].counter != NULL; k++) {
+
+        if (sums[k].help != NULL) {
+            vo_metrics_head(b, sums[k].metric, "counter", sums[k].help);
+        }
+
+        v = vo_metrics_sum(m, "counter", sums[k].counter);
+
+        if (sums[k].ms) {
+            vo_buf_printf(b, "%s%s %.3f\n", sums[k].metric, sums[k].labels,
+                          (double) v / 1000);
+
+        } else {
+            vo_buf_printf(b, "%s%s %lld\n", sums[k].metric, sums[k].labels,
+                          (long long) v);
+        }
+    }
+}
+
+
+static int64_t
+vo_metrics_sum(const vo_metric_rows_t *m, const char *what, const char *name)
+{
+    int      i;
+    int64_t  v;
+
+    v = 0;
+
+    for (i = 0; i < m->n; i++) {
+        if (strcmp(m->rows[i].what, what) == 0
+            && strcmp(m->rows[i].name, name) == 0)
+        {
+            v += m->rows[i].value;
+        }
+    }
+
+    return v;
+}
+
+
+static void
+vo_metrics_head(vo_buf_t *b, const char *name, const char *type,
+    const char *help)
+{
+    vo_buf_printf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+
+/* A label value: backslash, quote and newline escaped. */
+
+static void
+vo_metrics_label(vo_buf_t *b, const char *s)
+{
+    for ( /* void */ ; *s; s++) {
+        switch (*s) {
+        case '\\': vo_buf_adds(b, "\\\\"); break;
+        case '"':  vo_buf_adds(b, "\\\""); break;
+        case '\n': vo_buf_adds(b, "\\n"); break;
+        default:   vo_buf_addc(b, *s);
+        }
+    }
+}

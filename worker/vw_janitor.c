@@ -1,0 +1,298 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The janitor: one child of the pool ("video-ocr-worker janitor") that,
+ * every --janitor-interval,
+ *
+ *   1. forgets receipts past their expires_at (nginx's
+ *      video_ocr_receipt_ttl): the same Idempotency-Key is new intent
+ *      from then on;
+ *   2. deletes the stored input and the frame rows of jobs finished more
+ *      than --media-retention ago (their results stay);
+ *   3. less often (every --orphan-age / 2), removes store files no job
+ *      keeps: an upload placed by an nginx that died before its commit,
+ *      or the input of a deleted job whose unlink failed.  Only files
+ *      older than --orphan-age are touched, so an admission in flight is
+ *      never raced.
+ *
+ * Each step leaves audit events (the metrics count them) and a log line.
+ * Several janitors on one ledger are safe: every step is a transaction
+ * that checks the state it changes.
+ */
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vo_ledger.h"
+#include "vo_store.h"
+#include "vw_core.h"
+#include "vw_run.h"
+
+
+#define VW_EXPIRE_BATCH  1000
+#define VW_MEDIA_BATCH   100
+
+
+static volatile sig_atomic_t  vw_janitor_stop;
+
+
+static void vw_janitor_signal(int signo);
+static void vw_janitor_receipts(vo_ledger_t *l);
+static void vw_janitor_media(const vw_run_conf_t *conf, vo_ledger_t *l);
+static void vw_janitor_orphans(const vw_run_conf_t *conf, vo_ledger_t *l);
+static int vw_is_job_id(const char *s, size_t n);
+
+
+int
+vw_janitor_main(const vw_run_conf_t *conf)
+{
+    char              err[VO_ERR_TEXT];
+    int64_t           next_sweep;
+    vo_ledger_t      *l;
+    struct sigaction  sa;
+    vo_ledger_conf_t  lconf;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = vw_janitor_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+
+    lconf.busy_timeout_ms = conf->busy_timeout_ms;
+    lconf.sync_full = 1;
+    lconf.migrate = 0;
+
+    if (vo_ledger_open(conf->ledger, &lconf, &l, err, sizeof(err))
+        != VO_LEDGER_OK)
+    {
+        vw_log("janitor: %s", err);
+        return VW_EXIT_CONFIG;
+    }
+
+    vw_log("janitor: ready: media retention %llds, orphans after %llds",
+           (long long) (conf->media_retention_ms / 1000),
+           (long long) (conf->orphan_age_ms / 1000));
+
+    next_sweep = vw_now_ms() + conf->orphan_age_ms / 2;
+
+    while (!vw_janitor_stop) {
+
+        vw_janitor_receipts(l);
+        vw_janitor_media(conf, l);
+
+        if (vw_now_ms() >= next_sweep) {
+            vw_janitor_orphans(conf, l);
+            next_sweep = vw_now_ms() + conf->orphan_age_ms / 2;
+        }
+
+        if (!vw_janitor_stop) {
+            vw_sleep_ms(conf->janitor_interval_ms);
+        }
+    }
+
+    vw_log("janitor: stopping");
+
+    vo_ledger_close(l);
+
+    return VW_EXIT_OK;
+}
+
+
+static void
+vw_janitor_signal(int signo)
+{
+    (void) signo;
+    vw_janitor_stop = 1;
+}
+
+
+static void
+vw_janitor_receipts(vo_ledger_t *l)
+{
+    int             n, total;
+    char            err[VO_ERR_TEXT];
+    vo_ledger_rc_t  rc;
+
+    total = 0;
+
+    do {
+        rc = vo_ledger_expire_receipts(l, vw_wall_ms(), VW_EXPIRE_BATCH, &n,
+                                       err, sizeof(err));
+        if (rc != VO_LEDGER_OK) {
+            vw_log("janitor: expire receipts: %s", err);
+            return;
+        }
+
+        total += n;
+
+    } while (n == VW_EXPIRE_BATCH && !vw_janitor_stop);
+
+    if (total > 0) {
+        vw_log("janitor: event=receipts_expired receipts=%d", total);
+    }
+}
+
+
+/* Input first, then the ledger: a job marked has no file left behind. */
+
+static void
+vw_janitor_media(const vw_run_conf_t *conf, vo_ledger_t *l)
+{
+    char            err[VO_ERR_TEXT];
+    size_t          i, n;
+    int64_t         bytes;
+    vo_media_t      rows[VW_MEDIA_BATCH];
+    vo_ledger_rc_t  rc;
+
+    do {
+        rc = vo_ledger_media_due(l, vw_wall_ms() - conf->media_retention_ms,
+                                 rows, VW_MEDIA_BATCH, &n, err, sizeof(err));
+        if (rc != VO_LEDGER_OK) {
+            vw_log("janitor: media due: %s", err);
+            return;
+        }
+
+        bytes = 0;
+
+        for (i = 0; i < n && !vw_janitor_stop; i++) {
+            if (vo_store_remove(conf->store, rows[i].input_path, err,
+                                sizeof(err))
+                != 0)
+            {
+                vw_log("janitor: job=%s media: %s", rows[i].job_id, err);
+                return;
+            }
+
+            rc = vo_ledger_media_deleted(l, &rows[i], vw_wall_ms(), err,
+                                         sizeof(err));
+            if (rc != VO_LEDGER_OK) {
+                vw_log("janitor: job=%s media: %s", rows[i].job_id, err);
+                return;
+            }
+
+            bytes += rows[i].input_size;
+        }
+
+        if (i > 0) {
+            vw_log("janitor: event=media_deleted jobs=%zu bytes=%lld", i,
+                   (long long) bytes);
+        }
+
+    } while (n == VW_MEDIA_BATCH && !vw_janitor_stop);
+}
+
+
+/* Store files "<xx>/<job_id>.video" that no job keeps any more. */
+
+static void
+vw_janitor_orphans(const vw_run_conf_t *conf, vo_ledger_t *l)
+{
+    int             state, removed;
+    DIR            *top, *sub;
+    char            path[PATH_MAX], job_id[VO_JOB_ID_LEN + 1];
+    char            err[VO_ERR_TEXT];
+    size_t          len;
+    int64_t         now;
+    struct stat     st;
+    struct dirent  *d, *e;
+
+    top = opendir(conf->store);
+    if (top == NULL) {
+        vw_log("janitor: opendir(\"%s\") failed: %s", conf->store,
+               strerror(errno));
+        return;
+    }
+
+    now = vw_wall_ms();
+    removed = 0;
+
+    while ((d = readdir(top)) != NULL && !vw_janitor_stop) {
+
+        /* the fan-out directories: two hex digits */
+
+        if (strlen(d->d_name) != 2 || !vw_is_job_id(d->d_name, 2)) {
+            continue;
+        }
+
+        snprintf(path, sizeof(path), "%s/%s", conf->store, d->d_name);
+
+        sub = opendir(path);
+        if (sub == NULL) {
+            continue;
+        }
+
+        while ((e = readdir(sub)) != NULL) {
+            len = strlen(e->d_name);
+
+            if (len != VO_JOB_ID_LEN + sizeof(".video") - 1
+                || strcmp(e->d_name + VO_JOB_ID_LEN, ".video") != 0
+                || !vw_is_job_id(e->d_name, VO_JOB_ID_LEN))
+            {
+                continue;
+            }
+
+            snprintf(path, sizeof(path), "%s/%s/%s", conf->store, d->d_name,
+                     e->d_name);
+
+            if (stat(path, &st) == -1
+                || (int64_t) st.st_mtime * 1000 > now - conf->orphan_age_ms)
+            {
+                continue;
+            }
+
+            memcpy(job_id, e->d_name, VO_JOB_ID_LEN);
+            job_id[VO_JOB_ID_LEN] = '\0';
+
+            if (vo_ledger_media_of(l, job_id, &state, err, sizeof(err))
+                != VO_LEDGER_OK)
+            {
+                vw_log("janitor: orphans: %s", err);
+                break;
+            }
+
+            if (state == VO_MEDIA_LIVE) {
+                continue;
+            }
+
+            if (unlink(path) == 0) {
+                removed++;
+                vw_log("janitor: event=orphan_removed file=%s/%s reason=%s",
+                       d->d_name, e->d_name,
+                       state == VO_MEDIA_NO_JOB ? "no_job" : "job_deleted");
+
+            } else {
+                vw_log("janitor: unlink(\"%s\") failed: %s", path,
+                       strerror(errno));
+            }
+        }
+
+        closedir(sub);
+    }
+
+    closedir(top);
+
+    if (removed > 0) {
+        vw_log("janitor: event=orphans_removed files=%d", removed);
+    }
+}
+
+
+static int
+vw_is_job_id(const char *s, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) {
+            return 0;
+        }
+    }
+
+    return 1;
+}
