@@ -21,10 +21,13 @@
 --                                   another child (a takeover: the dead
 --                                   attempt counts as a failure; with no
 --                                   failures left the job is failed)
---      accepted, running --cancel--> cancelled
+--      accepted, running --DELETE by its tenant--> cancelled
+--      accepted, running --operator abandon--> failed
+--      failed, rejected, running --operator retry--> accepted
 --
---   done, failed, rejected and cancelled are terminal: no transition leaves
---   them, and no worker write touches a job in one of them.
+--   done, failed, rejected and cancelled are terminal for the system: no
+--   worker write touches a job in one of them, and only an operator's
+--   retry (recorded as an event with its reason) moves one back.
 --
 -- INVARIANTS (every writer keeps them; tests check them)
 --
