@@ -11,9 +11,11 @@
  *      than --media-retention ago (their results stay);
  *   3. less often (every --orphan-age / 2), removes store files no job
  *      keeps: an upload placed by an nginx that died before its commit,
- *      or the input of a deleted job whose unlink failed.  Only files
- *      older than --orphan-age are touched, so an admission in flight is
- *      never raced.
+ *      or the input of a deleted job whose unlink failed; and the client
+ *      body temp files an nginx worker killed outright leaves in
+ *      <store>/.incoming (the recommended client_body_temp_path), which
+ *      nginx itself never removes.  Only files older than --orphan-age
+ *      are touched, so an upload in flight is never raced.
  *
  * Each step leaves audit events (the metrics count them) and a log line.
  * Several janitors on one ledger are safe: every step is a transaction
@@ -22,6 +24,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,6 +50,13 @@ static void vw_janitor_receipts(vo_ledger_t *l);
 static void vw_janitor_media(const vw_run_conf_t *conf, vo_ledger_t *l);
 static void vw_janitor_orphans(const vw_run_conf_t *conf, vo_ledger_t *l);
 static int vw_is_job_id(const char *s, size_t n);
+static int vw_janitor_temp(const char *path, const struct stat *st,
+    int type, struct FTW *ftw);
+
+
+/* nftw() takes no context: the limits of the sweep under way */
+static int64_t  vw_temp_before;
+static int      vw_temp_removed;
 
 
 int
@@ -280,6 +290,45 @@ vw_janitor_orphans(const vw_run_conf_t *conf, vo_ledger_t *l)
     if (removed > 0) {
         vw_log("janitor: event=orphans_removed files=%d", removed);
     }
+
+    /* the temp files of nginx workers that died in an upload */
+
+    snprintf(path, sizeof(path), "%s/.incoming", conf->store);
+
+    vw_temp_before = now - conf->orphan_age_ms;
+    vw_temp_removed = 0;
+
+    if (access(path, F_OK) == 0
+        && nftw(path, vw_janitor_temp, 16, FTW_PHYS) == -1)
+    {
+        vw_log("janitor: walking \"%s\" failed: %s", path, strerror(errno));
+    }
+
+    if (vw_temp_removed > 0) {
+        vw_log("janitor: event=temp_files_removed files=%d", vw_temp_removed);
+    }
+}
+
+
+static int
+vw_janitor_temp(const char *path, const struct stat *st, int type,
+    struct FTW *ftw)
+{
+    (void) ftw;
+
+    if (type == FTW_F && S_ISREG(st->st_mode)
+        && (int64_t) st->st_mtime * 1000 <= vw_temp_before)
+    {
+        if (unlink(path) == 0) {
+            vw_temp_removed++;
+
+        } else {
+            vw_log("janitor: unlink(\"%s\") failed: %s", path,
+                   strerror(errno));
+        }
+    }
+
+    return vw_janitor_stop ? 1 : 0;
 }
 
 

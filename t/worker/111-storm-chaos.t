@@ -1,0 +1,92 @@
+# The admission storm while nginx worker processes are killed with
+# SIGKILL every 200 ms and nginx is reloaded twice.  The master
+# respawns its workers; nothing acknowledged is lost; every invariant
+# holds once the janitor has swept what the killed workers left (temp
+# files, uploads placed without a commit).
+
+use strict;
+use warnings;
+
+use Test::More;
+use Time::HiRes qw(sleep time);
+use VideoOCR::Stack;
+use VideoOCR::Storm;
+
+my $uploads = $ENV{STORM_UPLOADS} // 4096;
+
+my $s = VideoOCR::Stack->new(no_worker => 1);
+my $master = $s->nginx_pid;
+
+sub workers_of {
+    my ($ppid) = @_;
+    my @w;
+    for my $stat (glob '/proc/[0-9]*/stat') {
+        open my $fh, '<', $stat or next;
+        my $line = <$fh> // next;
+        my ($pid, $ppid_of) = $line =~ /^(\d+) \(.*\) \S (\d+)/ or next;
+        push @w, $pid if $ppid_of == $ppid;
+    }
+    return @w;
+}
+
+my ($kills, $reloads, $next) = (0, 0, time + 0.2);
+my $chaos = sub {
+    return if time < $next;
+    $next = time + 0.2;
+    if (($kills == 2 && $reloads == 0) || ($kills == 5 && $reloads == 1)) {
+        kill 'HUP', $master and $reloads++;
+    }
+    my @w = workers_of($master);
+    if (@w) {
+        kill 'KILL', $w[rand @w] and $kills++;
+    }
+};
+
+my $run = VideoOCR::Storm::run($s, clients => 64, uploads => $uploads,
+                               chaos => $chaos);
+
+cmp_ok($kills, '>=', 6, "$kills nginx worker processes killed with SIGKILL");
+is($reloads, 2, 'and nginx reloaded twice during the storm');
+
+sleep 1;
+my @w = workers_of($master);
+is(scalar @w, 2, 'the master respawned its workers');
+is($s->http(uri => '/jobs/00000000000000000000000000000000')->{status}, 404,
+   'and they serve');
+
+# the janitor sweeps what the killed workers left behind
+my $janitor = fork // die;
+if ($janitor == 0) {
+    open STDERR, '>>', $s->dir . '/logs/janitor.log';
+    exec $ENV{WORKER_BIN} // 'build/video-ocr-worker', 'janitor', '--slot',
+         '0', '--ledger', $s->ledger, '--store', $s->store,
+         '--orphan-age', '0', '--janitor-interval', '1h';
+    POSIX::_exit(127);
+}
+my $deadline = time + 20;
+my $log = '';
+while (time < $deadline) {
+    $log = do { local (@ARGV, $/) = $s->dir . '/logs/janitor.log'; <> } // '';
+    last if $log =~ /janitor: ready/ && $log =~ /orphans_removed|temp_files_removed|\n.*\n.*\n/;
+    sleep 0.2;
+}
+sleep 1;
+kill 'TERM', $janitor;
+waitpid $janitor, 0;
+
+my %stats;
+my @problems = VideoOCR::Storm::check($s, $run, \%stats);
+
+diag(sprintf('%d uploads in %.1f s, %d receipts; %s', $stats{uploads},
+             $stats{seconds}, $stats{receipts},
+             join(', ', map { "$_: $stats{$_}" } sort grep { /^status/ }
+                            keys %stats)));
+diag($_) for grep { /orphans_removed|temp_files_removed/ } split /\n/, $log;
+
+is(scalar @problems, 0, 'every invariant holds: nothing acknowledged lost')
+    or diag(join("\n", @problems[0 .. ($#problems > 20 ? 20 : $#problems)]));
+my @left = glob($s->store . '/.incoming/*');
+is(scalar @left, 0, 'no temp file left after the sweep')
+    or diag(join "\n", map { "$_ " . (-s $_) . ' bytes, mtime ' . (stat $_)[9] } @left);
+
+done_testing();
