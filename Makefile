@@ -2,6 +2,7 @@
 #
 #   make run     install what is missing, build, start nginx + workers
 #   make test    install what is missing, build, run every suite
+#                (the browser suite too: make test-browser runs it alone)
 #
 # Everything built lands in build/; nothing is installed outside it.
 
@@ -15,7 +16,8 @@ WORKER_BIN := $(BUILD)/video-ocr-worker
 
 export NGINX_BIN MODULE_SO WORKER_BIN BUILD
 
-.PHONY: all deps build module worker run test test-nginx test-worker clean
+.PHONY: all deps deps-browser build module worker run test test-nginx test-worker \
+        test-browser clean
 
 all: build
 
@@ -46,7 +48,7 @@ worker:
 run: build
 	scripts/run.sh
 
-test: build
+test: build deps-browser
 	scripts/test.sh
 
 test-nginx: build
@@ -54,6 +56,13 @@ test-nginx: build
 
 test-worker: build
 	scripts/test.sh worker
+
+# the demo page in Debian's chromium (t/browser/, playwright-core from npm)
+test-browser: build deps-browser
+	scripts/test.sh browser
+
+deps-browser:
+	@scripts/deps.sh browser
 
 clean:
 	rm -rf $(BUILD) t/servroot*

@@ -18,8 +18,18 @@ TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
       libdbd-sqlite3-perl libjson-pp-perl ffmpeg curl fonts-dejavu-core
       fonts-liberation2 procps psmisc"
 
+# browser tests ("scripts/deps.sh browser", for make test and
+# test-browser): Debian's chromium, and node + npm for playwright-core when
+# the machine has none (Debian 12's nodejs 18 and npm 9 will do)
+BROWSER=""
+if [ "${1:-}" = browser ]; then
+    BROWSER="chromium"
+    command -v node >/dev/null 2>&1 || BROWSER="$BROWSER nodejs"
+    command -v npm >/dev/null 2>&1 || BROWSER="$BROWSER npm"
+fi
+
 missing=""
-for p in $BUILD $WORKER $TEST; do
+for p in $BUILD $WORKER $TEST $BROWSER; do
     status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
     case "$status" in
         ii*) ;;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs the suites: "nginx" (Test::Nginx block files in t/), "worker"
-# (t/worker/), or all of them.  Expects "make build" to have run; the
+# (t/worker/), "browser" (t/browser/, the demo page in chromium), or all
+# of them.  Expects "make build" to have run; the
 # Makefile exports NGINX_BIN, MODULE_SO, WORKER_BIN and BUILD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,13 +35,38 @@ if ! perl -MTest::Nginx::Socket -e 1 2>/dev/null; then
 fi
 export PERL5LIB
 
+# The browser suite (t/browser/, node's test runner): Debian's chromium
+# driven by playwright-core, pinned in t/browser/package-lock.json.
+# "npm ci" runs only when that lockfile changed since the last install.
+browser_suite() {
+    local dir=t/browser stamp=t/browser/node_modules/.video-ocr-lock want
+    for c in node npm; do
+        command -v "$c" >/dev/null || {
+            echo "$0: $c not found: run scripts/deps.sh browser" >&2
+            return 1
+        }
+    done
+    want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+        (cd "$dir" && npm ci --prefer-offline --no-audit --no-fund) || return 1
+        echo "$want" > "$stamp"
+    fi
+    NGINX_BIN="$NGINX_BIN" node --test "$dir"/*.test.mjs
+}
+
 what=${1:-all}
 suites=()
 case "$what" in
-    nginx)  suites=(t/*.t) ;;
-    worker) suites=(t/worker/*.t) ;;
-    all)    suites=(t/*.t t/worker/*.t) ;;
-    *)      echo "usage: $0 [nginx|worker|all]" >&2; exit 2 ;;
+    nginx)   suites=(t/*.t) ;;
+    worker)  suites=(t/worker/*.t) ;;
+    browser) browser_suite; exit ;;
+    all)     suites=(t/*.t t/worker/*.t) ;;
+    *)       echo "usage: $0 [nginx|worker|browser|all]" >&2; exit 2 ;;
 esac
 
-exec prove -j1 --timer "${suites[@]}"
+[ "$what" = all ] || exec prove -j1 --timer "${suites[@]}"
+
+rc=0
+prove -j1 --timer "${suites[@]}" || rc=$?
+browser_suite || rc=$?
+exit "$rc"

@@ -1,0 +1,747 @@
+/* video-ocr demo page: idempotent uploads with retries, job progress, the
+ * text as a timeline.  Plain browser JavaScript, no build step.
+ *
+ * The contract (docs/http-api.md): POST the file as the body to
+ * /api/videos?lang=..&fps=..[&crop=..] with an Idempotency-Key.  One key
+ * per (file, options), made with crypto.randomUUID() and kept in
+ * sessionStorage: a retry, and a new upload of the same file with the same
+ * options after a reload, send the same key, and the server answers with
+ * the receipt it stored (Idempotent-Replayed: true) instead of making a
+ * second job.
+ */
+'use strict';
+
+(function () {
+  const INTAKE = document.body.dataset.intake || '/api/videos';
+  const JOBS = document.body.dataset.jobs || '/api/jobs/';
+
+  // Retries of an upload: exponential backoff with jitter, or what the
+  // server asks for (Retry-After); a transient failure is retried this many
+  // times in all before the page gives up and offers a button.
+  const RETRY = { first: 1000, factor: 2, max: 30000, attempts: 8 };
+  // After the last byte is sent, how long to wait for the answer before
+  // calling the response lost (and retrying with the same key).
+  const ANSWER_TIMEOUT = 60000;
+  // Job polling: starts quick, slows down to this.
+  const POLL = { first: 500, max: 3000 };
+
+  const KEYS = 'video-ocr:keys';   // fingerprint -> Idempotency-Key
+  const JOBLIST = 'video-ocr:jobs'; // receipts of this session, for reloads
+
+  const $ = (sel, root) => (root || document).querySelector(sel);
+
+  const form = $('#upload-form');
+  const filesInput = $('#files');
+  const formError = $('#form-error');
+  const list = $('#items');
+  const template = $('#item-template');
+  const items = new Map();          // fingerprint -> item
+  const queue = [];
+  let uploading = false;
+
+  /* ---------- keys and session storage ---------- */
+
+  function uuid() {
+    if (window.crypto && typeof crypto.randomUUID === 'function') {
+      return crypto.randomUUID();
+    }
+    // crypto.randomUUID needs a secure context (https or localhost); the
+    // same UUIDv4 from getRandomValues elsewhere.
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  function load(name, fallback) {
+    try {
+      const v = JSON.parse(sessionStorage.getItem(name));
+      return v === null ? fallback : v;
+    } catch (e) {
+      return fallback;
+    }
+  }
+
+  function save(name, value) {
+    try {
+      sessionStorage.setItem(name, JSON.stringify(value));
+    } catch (e) {
+      /* private mode or full: keys then live as long as the page */
+    }
+  }
+
+  // What identifies an upload intent on this side: the file (name, size,
+  // modification time) and the canonical options.
+  function fingerprint(file, options) {
+    return JSON.stringify([file.name, file.size, file.lastModified,
+                           options.lang, options.fps, options.crop]);
+  }
+
+  function keyFor(fp, fresh) {
+    const keys = load(KEYS, {});
+    if (fresh || !keys[fp]) {
+      keys[fp] = uuid();
+      save(KEYS, keys);
+    }
+    return keys[fp];
+  }
+
+  function remember(item) {
+    const jobs = load(JOBLIST, []).filter((j) => j.fp !== item.fp);
+    jobs.push({ fp: item.fp, name: item.name, size: item.size,
+                options: item.options, key: item.key,
+                receipt: item.receipt, replayed: item.replayed });
+    save(JOBLIST, jobs);
+  }
+
+  /* ---------- options ---------- */
+
+  function readOptions() {
+    const lang = $('#lang').value;
+    const fpsText = $('#fps').value.trim();
+    const fps = Number(fpsText);
+    if (fpsText === '' || !Number.isFinite(fps) || fps < 0.01 || fps > 60
+        || Math.round(fps * 1000) !== fps * 1000) {
+      return { error: 'Frames per second must be a number from 0.01 to 60, with at most 3 decimals.', field: $('#fps') };
+    }
+    let crop = $('#crop').value.replace(/\s+/g, '');
+    if (crop !== '' && !/^\d+,\d+,\d+,\d+$/.test(crop)) {
+      return { error: 'Crop must be four whole numbers: x,y,width,height (for example 0,260,640,100), or empty.', field: $('#crop') };
+    }
+    // numbers in one spelling, as the server canonicalises them
+    return { lang, fps: String(fps), crop: crop || null };
+  }
+
+  function query(o) {
+    const q = new URLSearchParams({ lang: o.lang, fps: o.fps });
+    if (o.crop) q.set('crop', o.crop);
+    return q.toString();
+  }
+
+  function describeOptions(o) {
+    const lang = { eng: 'English', deu: 'German', 'eng+deu': 'English + German' }[o.lang] || o.lang;
+    return `${lang}, ${o.fps} frame${o.fps === '1' ? '' : 's'}/s${o.crop ? `, crop ${o.crop}` : ''}`;
+  }
+
+  /* ---------- formatting ---------- */
+
+  function bytes(n) {
+    if (n < 1024) return `${n} B`;
+    const u = ['KB', 'MB', 'GB', 'TB'];
+    let i = -1;
+    do { n /= 1024; i++; } while (n >= 1024 && i < u.length - 1);
+    return `${n.toFixed(n < 10 ? 1 : 0)} ${u[i]}`;
+  }
+
+  function clock(t) {
+    const m = Math.floor(t / 60);
+    const s = t - m * 60;
+    return `${String(m).padStart(2, '0')}:${s.toFixed(1).padStart(4, '0')}`;
+  }
+
+  function seconds(ms) {
+    const s = Math.ceil(ms / 1000);
+    return `${s} s`;
+  }
+
+  /* ---------- items (one per file and options) ---------- */
+
+  function createItem(fp, name, size, options) {
+    const li = template.content.firstElementChild.cloneNode(true);
+    const item = {
+      fp, name, size, options, li,
+      file: null, key: null, receipt: null, replayed: false,
+      attempt: 0, busy: false, polling: false, wake: null, url: null,
+      el: {
+        name: $('.name', li), video: $('.preview', li), noPreview: $('.no-preview', li),
+        status: $('.status', li), upBar: $('.upload-bar', li),
+        upProgress: $('.upload-progress', li), upText: $('.upload-text', li),
+        problem: $('.problem', li), actions: $('.actions', li),
+        retryNow: $('.retry-now', li), newKey: $('.new-key', li),
+        receipt: $('.receipt', li), replayed: $('.replayed', li),
+        jobId: $('.job-id', li), key: $('.key', li), opts: $('.opts', li),
+        jobBar: $('.job-bar', li), jobProgress: $('.job-progress', li),
+        jobText: $('.job-text', li), attempts: $('.attempts', li),
+        result: $('.result', li), timeline: $('.timeline', li),
+      },
+    };
+    item.el.name.textContent = `${name} (${bytes(size)})`;
+    item.el.opts.textContent = describeOptions(options);
+    item.el.retryNow.addEventListener('click', () => item.wake && item.wake());
+    item.el.newKey.addEventListener('click', () => {
+      if (!item.file) {
+        showProblem(item, 'Choose this file again first.', 'After a reload the page no longer has the file itself.');
+        return;
+      }
+      item.key = keyFor(item.fp, true);
+      log(item, 'New key for a new job.');
+      hideProblem(item);
+      item.el.newKey.hidden = true;
+      item.el.actions.hidden = true;
+      enqueue(item);
+    });
+    item.el.video.addEventListener('timeupdate', () => highlight(item));
+    item.el.video.addEventListener('error', () => {
+      // not a format this browser plays (or not a video at all)
+      item.el.video.hidden = true;
+      item.el.noPreview.textContent = 'This browser cannot show a preview of this file.';
+      item.el.noPreview.hidden = false;
+    });
+    items.set(fp, item);
+    list.append(li);
+    $('#empty').hidden = true;
+    return item;
+  }
+
+  function setState(item, state, text) {
+    item.li.dataset.state = state;
+    if (text !== undefined && item.el.status.textContent !== text) {
+      item.el.status.textContent = text;
+    }
+  }
+
+  function log(item, text) {
+    const li = document.createElement('li');
+    li.textContent = text;
+    item.el.attempts.append(li);
+  }
+
+  function showProblem(item, title, detail) {
+    const p = item.el.problem;
+    p.replaceChildren();
+    const strong = document.createElement('strong');
+    strong.textContent = title;
+    p.append(strong);
+    if (detail) {
+      const span = document.createElement('span');
+      span.textContent = detail;
+      p.append(span);
+    }
+    p.hidden = false;
+  }
+
+  function hideProblem(item) {
+    item.el.problem.hidden = true;
+    item.el.problem.replaceChildren();
+  }
+
+  function attachFile(item, file) {
+    item.file = file;
+    const old = item.url;
+    item.url = URL.createObjectURL(file);
+    item.el.video.src = item.url;
+    if (old) URL.revokeObjectURL(old);
+    item.el.video.hidden = false;
+    item.el.noPreview.hidden = true;
+    item.el.noPreview.textContent = 'Choose this file again to preview it here.';
+    item.el.video.setAttribute('aria-label', `Preview of ${file.name}`);
+    if (item.receipt && item.li.dataset.state === 'done') addTrack(item);
+  }
+
+  /* ---------- uploads ---------- */
+
+  function enqueue(item) {
+    if (item.busy) return;
+    item.busy = true;
+    hideProblem(item);
+    setState(item, 'queued', 'Waiting for the uploads before it.');
+    queue.push(item);
+    pump();
+  }
+
+  async function pump() {
+    if (uploading) return;
+    uploading = true;
+    while (queue.length) {
+      const item = queue.shift();
+      try {
+        await upload(item);
+      } catch (e) {
+        setState(item, 'refused', 'Upload failed.');
+        showProblem(item, 'Something went wrong on this page.', String(e));
+      }
+      item.busy = false;
+    }
+    uploading = false;
+  }
+
+  // One attempt: resolves with { status, headers, text, sent, error }.
+  function send(item) {
+    return new Promise((resolve) => {
+      const xhr = new XMLHttpRequest();
+      let sent = false;
+      let watchdog = null;
+      let lost = null;
+
+      xhr.open('POST', `${INTAKE}?${query(item.options)}`);
+      xhr.setRequestHeader('Idempotency-Key', item.key);
+
+      xhr.upload.onprogress = (e) => {
+        if (!e.lengthComputable) return;
+        const pct = e.total ? Math.floor((e.loaded / e.total) * 100) : 100;
+        item.el.upProgress.value = pct;
+        item.el.upText.textContent = `${pct}% of ${bytes(e.total)}`;
+      };
+      xhr.upload.onload = () => {
+        sent = true;
+        item.el.upProgress.value = 100;
+        item.el.upText.textContent = `100% of ${bytes(item.size)}`;
+        setState(item, 'uploading', 'Sent; waiting for the receipt…');
+        watchdog = setTimeout(() => {
+          lost = `no answer ${seconds(ANSWER_TIMEOUT)} after the upload`;
+          xhr.abort();
+        }, ANSWER_TIMEOUT);
+      };
+
+      const done = (r) => {
+        clearTimeout(watchdog);
+        resolve(Object.assign({ sent }, r));
+      };
+      xhr.onload = () => done({
+        status: xhr.status,
+        text: xhr.responseText,
+        type: xhr.getResponseHeader('Content-Type') || '',
+        replayed: (xhr.getResponseHeader('Idempotent-Replayed') || '').trim() === 'true',
+        retryAfter: xhr.getResponseHeader('Retry-After'),
+      });
+      xhr.onerror = () => done({ status: 0, error: 'connection lost' });
+      xhr.onabort = () => done({ status: 0, error: lost || 'aborted' });
+
+      item.el.upProgress.value = 0;
+      item.el.upText.textContent = `0% of ${bytes(item.size)}`;
+      xhr.send(item.file);
+    });
+  }
+
+  function problemOf(r) {
+    if (/json/i.test(r.type)) {
+      try { return JSON.parse(r.text) || {}; } catch (e) { /* not JSON */ }
+    }
+    return {};
+  }
+
+  function problemName(p) {
+    return typeof p.type === 'string' ? p.type.replace(/^urn:video-ocr:problem:/, '') : '';
+  }
+
+  // Statuses worth another try with the same key: nothing was committed
+  // (docs/http-api.md), or the answer came from a proxy in between.
+  const TRANSIENT = new Set([0, 408, 429, 500, 502, 503, 504, 507]);
+
+  function backoff(n) {
+    const base = Math.min(RETRY.max, RETRY.first * RETRY.factor ** (n - 1));
+    return Math.round(base * (0.8 + Math.random() * 0.4));
+  }
+
+  function retryAfterMs(v) {
+    if (!v) return null;
+    if (/^\d+$/.test(v.trim())) return Number(v) * 1000;
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? null : Math.max(0, t - Date.now());
+  }
+
+  function wait(item, ms, why) {
+    return new Promise((resolve) => {
+      const until = Date.now() + ms;
+      let timer = null;
+      const finish = () => {
+        clearTimeout(timer);
+        item.wake = null;
+        item.el.retryNow.hidden = true;
+        item.el.actions.hidden = true;
+        resolve();
+      };
+      // the countdown is on the button: the status (a live region) is
+      // announced once, not every second
+      const tick = () => {
+        const left = until - Date.now();
+        if (left <= 0) return finish();
+        item.el.retryNow.textContent = `Retry now (${seconds(left)})`;
+        timer = setTimeout(tick, Math.min(1000, left));
+        return undefined;
+      };
+      setState(item, 'waiting', `${why} Retrying with the same key in ${seconds(ms)} (attempt ${item.attempt + 1} of ${RETRY.attempts}).`);
+      item.wake = finish;
+      item.el.actions.hidden = false;
+      item.el.retryNow.hidden = false;
+      tick();
+    });
+  }
+
+  async function upload(item) {
+    if (!item.file) return;
+    item.el.upBar.hidden = false;
+    item.el.key.textContent = item.key;
+
+    for (item.attempt = 1; ; item.attempt++) {
+      setState(item, 'uploading', item.attempt === 1 ? 'Uploading…' : `Uploading again (attempt ${item.attempt}), same key…`);
+      const r = await send(item);
+
+      if (r.status === 202 || r.status === 200) {
+        let receipt;
+        try { receipt = JSON.parse(r.text); } catch (e) { receipt = null; }
+        if (receipt && receipt.job_id) {
+          log(item, `Attempt ${item.attempt}: ${r.replayed ? 'the server replayed the receipt it had stored' : 'accepted'} (${r.status}), job ${receipt.job_id}.`);
+          accepted(item, receipt, r.replayed);
+          return;
+        }
+        r.status = 0;
+        r.error = 'an answer that is not a receipt';
+      }
+
+      const p = problemOf(r);
+      const name = problemName(p);
+      const what = r.status === 0
+        ? (r.sent ? `${r.error} after the file was sent` : `${r.error} during the upload`)
+        : `${r.status}${name ? ` ${name}` : ''}`;
+      log(item, `Attempt ${item.attempt}: ${what}.`);
+
+      if (!TRANSIENT.has(r.status)) {
+        refused(item, r, p, name);
+        return;
+      }
+      if (item.attempt >= RETRY.attempts) {
+        setState(item, 'refused', 'Gave up for now.');
+        showProblem(item, `No answer after ${item.attempt} attempts.`,
+          'Nothing is lost: the next try sends the same key, so an upload the server did store is not stored twice.');
+        offerRetry(item);
+        return;
+      }
+
+      const ra = retryAfterMs(r.retryAfter);
+      const delay = ra !== null ? Math.max(ra, 250) : backoff(item.attempt);
+      await wait(item, delay, transientMessage(r, p, name));
+    }
+  }
+
+  function transientMessage(r, p, name) {
+    if (r.status === 0) {
+      return r.sent
+        ? 'The connection was lost after the file was sent, before the answer came: the server may have it, the retry will tell.'
+        : `The connection was lost during the upload (${r.error}).`;
+    }
+    if (name === 'busy') return 'The server is busy right now; nothing was stored.';
+    if (name === 'disk-full') return 'The server is out of disk space; nothing was stored.';
+    if (name === 'internal') return 'The server had an internal error; nothing was stored.';
+    return `The server answered ${r.status}${p.title ? ` (${p.title})` : ''}.`;
+  }
+
+  function offerRetry(item) {
+    item.el.actions.hidden = false;
+    item.el.retryNow.hidden = false;
+    item.el.retryNow.textContent = 'Retry now';
+    item.wake = () => {
+      item.wake = null;
+      item.el.retryNow.hidden = true;
+      item.el.actions.hidden = true;
+      hideProblem(item);
+      enqueue(item);
+    };
+  }
+
+  // The messages for every refusal of the upload endpoint
+  // (docs/http-api.md, "Errors").
+  function refused(item, r, p, name) {
+    const file = `“${item.name}”`;
+    const detail = p.detail ? `The server says: ${p.detail}` : '';
+    let title;
+    let more = detail;
+    switch (name) {
+      case 'not-a-video':
+        title = `${file} is not a video this server accepts.`;
+        more = 'Its first bytes are not a known video container (MP4, MOV, Matroska/WebM, AVI, MPEG-TS, MPEG-PS, FLV, Ogg or ASF). Nothing was stored.';
+        break;
+      case 'too-large':
+        title = `${file} (${bytes(item.size)}) is larger than this server accepts.`;
+        more = 'Nothing was stored. Shorten or compress the video, then upload it again.';
+        break;
+      case 'key-reused':
+        title = 'This upload’s key was already used for a different file or different options.';
+        more = `Nothing was stored${p.job_id ? ` (the key belongs to job ${p.job_id})` : ''}. The file may have changed since it was first sent. Send it as a new job to use a fresh key.`;
+        item.el.actions.hidden = false;
+        item.el.newKey.hidden = false;
+        break;
+      case 'bad-options':
+        title = 'The server did not accept the options.';
+        break;
+      case 'empty-body':
+        title = `${file} is empty.`;
+        more = 'Choose a video file with content.';
+        break;
+      case 'no-tenant':
+        title = 'You are not signed in for uploads here.';
+        more = 'Sign in to the site, then upload again: the same key is kept.';
+        break;
+      case 'missing-key':
+      case 'bad-key':
+      case 'bad-request':
+        title = `The server refused the request (${p.title || r.status}).`;
+        break;
+      default:
+        if (r.status === 401) {
+          title = 'Sign-in required.';
+          more = 'Sign in to the site, then upload again: the same key is kept.';
+        } else if (r.status === 413) {
+          title = `${file} (${bytes(item.size)}) is larger than this server accepts.`;
+          more = 'Nothing was stored.';
+        } else {
+          title = `The server refused the upload: ${r.status}${p.title ? ` ${p.title}` : ''}.`;
+        }
+    }
+    item.el.upBar.hidden = true;
+    setState(item, 'refused', `Refused (${r.status}).`);
+    showProblem(item, title, more);
+  }
+
+  /* ---------- receipts and jobs ---------- */
+
+  function accepted(item, receipt, replayed) {
+    if (item.receipt && item.receipt.job_id !== receipt.job_id) {
+      // a new job for this card (sent with a new key): forget the old one
+      item.segments = null;
+      item.el.result.hidden = true;
+      item.el.timeline.replaceChildren();
+      item.el.video.querySelectorAll('track').forEach((t) => t.remove());
+    }
+    item.receipt = receipt;
+    item.replayed = replayed;
+    remember(item);
+    showReceipt(item);
+    item.el.upBar.hidden = true;
+    follow(item);
+  }
+
+  function showReceipt(item) {
+    const r = item.receipt;
+    item.el.receipt.hidden = false;
+    item.el.jobId.textContent = r.job_id;
+    item.el.key.textContent = item.key;
+    item.el.replayed.hidden = !item.replayed;
+    if (item.replayed) {
+      item.el.replayed.textContent = 'Replayed: the server already had this upload and answered with the receipt it stored for this key (Idempotent-Replayed: true). No second job was made.';
+    }
+    for (const a of item.li.querySelectorAll('a.dl')) {
+      const f = a.dataset.format;
+      a.href = `${statusUrl(item)}?format=${f}`;
+      a.download = `${item.name.replace(/\.[^.]*$/, '')}.${f}`;
+    }
+  }
+
+  function statusUrl(item) {
+    return item.receipt.status_url || `${JOBS}${item.receipt.job_id}`;
+  }
+
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  async function follow(item) {
+    if (item.polling) return;
+    item.polling = true;
+    setState(item, 'admitted', item.replayed ? 'Accepted earlier (replayed receipt).' : 'Accepted.');
+    item.el.jobBar.hidden = false;
+    let delay = POLL.first;
+    let failures = 0;
+
+    for (;;) {
+      let job = null;
+      try {
+        const res = await fetch(statusUrl(item), { cache: 'no-store', headers: { Accept: 'application/json' } });
+        if (res.status === 404) {
+          item.el.jobBar.hidden = true;
+          setState(item, 'failed', 'Job not found.');
+          showProblem(item, 'The server no longer knows this job.', 'Its receipt may have expired. Upload the file again as a new job.');
+          item.el.actions.hidden = false;
+          item.el.newKey.hidden = false;
+          break;
+        }
+        if (res.ok) job = await res.json();
+        failures = res.ok ? 0 : failures + 1;
+      } catch (e) {
+        failures++;
+      }
+
+      if (job) {
+        if (showJob(item, job)) break;
+      } else if (failures > 2) {
+        item.el.jobText.textContent = 'status unreachable, still trying…';
+      }
+      await sleep(delay);
+      delay = Math.min(POLL.max, Math.round(delay * 1.5));
+    }
+    item.polling = false;
+  }
+
+  // Shows a status document; true when the job is finished.
+  function showJob(item, job) {
+    const pr = job.progress || {};
+    const planned = pr.frames_planned;
+    const doneFrames = pr.frames_done || 0;
+    const bar = item.el.jobProgress;
+
+    if (planned) {
+      bar.max = planned;
+      bar.value = Math.min(doneFrames, planned);
+      item.el.jobText.textContent = `${doneFrames} / ${planned} frames`;
+    } else {
+      bar.removeAttribute('value');   // indeterminate
+      item.el.jobText.textContent = '';
+    }
+    bar.setAttribute('aria-label', `Frames read in ${item.name}`);
+
+    switch (job.state) {
+      case 'accepted':
+        setState(item, 'admitted', job.error ? `Queued again after an error: ${job.error.message}` : 'Queued: waiting for a worker.');
+        return false;
+      case 'running':
+        setState(item, 'running', planned ? `Reading the text: frame ${doneFrames} of ${planned}.` : 'Reading the text: looking at the video.');
+        return false;
+      case 'done':
+        bar.max = 1;
+        bar.value = 1;
+        showResult(item, job.result || {});
+        return true;
+      case 'failed':
+      case 'rejected':
+        item.el.jobBar.hidden = true;
+        setState(item, 'failed', job.state === 'rejected' ? 'The worker could not read this video.' : 'Reading failed.');
+        showProblem(item, job.state === 'rejected' ? 'This file was stored but is not a video the worker can read.' : `Reading failed after ${job.failures || job.attempts} attempt(s).`,
+          job.error ? `${job.error.message} (${job.error.code})` : '');
+        return true;
+      case 'cancelled':
+        item.el.jobBar.hidden = true;
+        setState(item, 'failed', 'Cancelled.');
+        return true;
+      default:
+        setState(item, 'admitted', `State: ${job.state}`);
+        return false;
+    }
+  }
+
+  function showResult(item, result) {
+    const segs = Array.isArray(result.segments) ? result.segments : [];
+    item.segments = segs;
+    setState(item, 'done', segs.length
+      ? `Done: ${segs.length} line${segs.length === 1 ? '' : 's'} of text.`
+      : 'Done: no text found in the frames read.');
+    const tl = item.el.timeline;
+    tl.replaceChildren();
+    segs.forEach((s, i) => {
+      const li = document.createElement('li');
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'segment';
+      b.dataset.index = i;
+      const t = document.createElement('time');
+      t.textContent = `${clock(s.start)}–${clock(s.end)}`;
+      const span = document.createElement('span');
+      span.className = 'text';
+      span.textContent = s.text;
+      const c = document.createElement('span');
+      c.className = 'conf';
+      c.textContent = `${s.confidence}%`;
+      c.title = 'OCR confidence';
+      b.append(t, span, c);
+      b.setAttribute('aria-label', `${clock(s.start)} to ${clock(s.end)}: ${s.text}`);
+      b.addEventListener('click', () => seek(item, s));
+      li.append(b);
+      tl.append(li);
+    });
+    item.el.result.hidden = false;
+    if (item.file) addTrack(item);
+  }
+
+  function seek(item, s) {
+    const v = item.el.video;
+    if (!item.file) {
+      item.el.noPreview.hidden = false;
+      return;
+    }
+    // a hair past the start: the sample at exactly 'start' shows the text
+    v.currentTime = s.start + 0.001;
+    highlight(item, s);
+  }
+
+  function highlight(item, forced) {
+    if (!item.segments) return;
+    const t = item.el.video.currentTime;
+    item.el.timeline.querySelectorAll('button.segment').forEach((b) => {
+      const s = item.segments[b.dataset.index];
+      const on = forced ? s === forced : t >= s.start && t <= s.end;
+      if (on) b.setAttribute('aria-current', 'true');
+      else b.removeAttribute('aria-current');
+    });
+  }
+
+  function addTrack(item) {
+    const v = item.el.video;
+    if (v.querySelector('track')) return;
+    const tr = document.createElement('track');
+    tr.kind = 'subtitles';
+    tr.label = 'Text read by video-ocr';
+    tr.srclang = item.options.lang.split('+')[0].slice(0, 2);
+    tr.src = `${statusUrl(item)}?format=vtt`;
+    tr.default = true;
+    v.append(tr);
+  }
+
+  /* ---------- the form ---------- */
+
+  function addFiles(files) {
+    formError.hidden = true;
+    const options = readOptions();
+    if (options.error) {
+      formError.textContent = options.error;
+      formError.hidden = false;
+      options.field.focus();
+      return;
+    }
+    if (!files.length) {
+      formError.textContent = 'Choose at least one video file first.';
+      formError.hidden = false;
+      filesInput.focus();
+      return;
+    }
+    let first = null;
+    for (const file of files) {
+      const fp = fingerprint(file, options);
+      let item = items.get(fp);
+      if (!item) item = createItem(fp, file.name, file.size, options);
+      if (!item.key) item.key = keyFor(fp);
+      attachFile(item, file);
+      // a finished or running job of the same intent is sent again all
+      // the same: the server replays its receipt, nothing is redone
+      if (!item.busy) enqueue(item);
+      first = first || item;
+    }
+    filesInput.value = '';
+    if (first) first.li.scrollIntoView({ block: 'nearest' });
+  }
+
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    addFiles(Array.from(filesInput.files));
+  });
+
+  const drop = $('#drop');
+  drop.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    addFiles(Array.from(e.dataTransfer.files));
+  });
+
+  // Receipts of this session survive a reload: show them and follow
+  // their jobs; choosing the same file again brings back its preview.
+  for (const j of load(JOBLIST, [])) {
+    if (!j || !j.receipt || items.has(j.fp)) continue;
+    const item = createItem(j.fp, j.name, j.size, j.options);
+    item.key = j.key;
+    item.el.noPreview.hidden = false;
+    accepted(item, j.receipt, j.replayed);
+    log(item, 'Restored after a reload.');
+  }
+}());

@@ -1,0 +1,467 @@
+// The demo page (conf.d/html) in a real browser: Debian's chromium driven
+// by playwright-core, against the real nginx with the module serving the
+// demo site of "make run" and a real worker pool (lib/stack.mjs).
+//
+//   scripts/test.sh browser      (make test runs it too)
+//
+// VIDEO_OCR_SCREENSHOT=path saves the screenshot of the finished page
+// there (default build/browser/screenshot.png); VIDEO_OCR_KEEP=1 keeps the
+// stack's directory (logs, ledger).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+import { Stack, REPO, holdWriteLock } from './lib/stack.mjs';
+import { LossyProxy } from './lib/lossy-proxy.mjs';
+import { makeVideo, sha256File, cer } from './lib/media.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
+const OUT = path.join(REPO, 'build/browser');
+const SCREENSHOT = process.env.VIDEO_OCR_SCREENSHOT
+  ? path.resolve(process.env.VIDEO_OCR_SCREENSHOT) : path.join(OUT, 'screenshot.png');
+const JOB_TIMEOUT = 90000;
+
+let stack;
+let browser;
+let dir;
+
+before(async () => {
+  fs.mkdirSync(OUT, { recursive: true });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'video-ocr-browser-media-'));
+  // keepalive_timeout 0: one request per connection, so that Chromium never
+  // sends an upload on a reused keep-alive connection.  When such a
+  // connection dies before any answer, Chromium silently sends the request
+  // again on a new one, which would hide the page's own retry in the
+  // lost-response test.  A short busy timeout for the 503 test.
+  stack = await new Stack({
+    workers: 2,
+    httpExtra: 'keepalive_timeout 0;\n    video_ocr_busy_timeout 500ms;',
+  }).start();
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (stack) await stack.stop();
+  if (dir && !process.env.VIDEO_OCR_KEEP) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// A page in a fresh browser context (its own sessionStorage), with the
+// page's uncaught errors collected: every test ends with none.
+async function openPage(url, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  // (Chromium logs every answer >= 400 and every failed request as a
+  // console error "Failed to load resource": the tests provoke those)
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/^Failed to load resource:/.test(m.text())) page.errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(`${url}/`);
+  return page;
+}
+
+async function closePage(page) {
+  await page.context().close();
+  assert.deepEqual(page.errors, [], 'no errors on the page');
+}
+
+async function chooseAndUpload(page, files, { lang = 'eng', fps = '1' } = {}) {
+  await page.getByLabel('Videos').setInputFiles(files);
+  await page.getByLabel('Language of the text').selectOption(lang);
+  await page.getByLabel('Frames read per second').fill(fps);
+  await page.getByRole('button', { name: 'Upload and read the text' }).click();
+}
+
+function card(page, name) {
+  return page.locator('#items > li').filter({ has: page.locator('h3', { hasText: name }) });
+}
+
+async function segmentsOf(item) {
+  return item.locator('.timeline button.segment').evaluateAll((bs) => bs.map((b) => ({
+    time: b.querySelector('time').textContent,
+    text: b.querySelector('.text').textContent,
+  })));
+}
+
+function jobsOf(file) {
+  return stack.rows(`SELECT job_id, state FROM jobs WHERE input_sha256 = '${sha256File(file)}'`);
+}
+
+// The access log lines (conf.d/video-ocr-log.conf's format) of uploads.
+function uploads() {
+  return stack.accessLog().split('\n').filter((l) => l.includes('"POST /api/videos')).map((l) => ({
+    status: Number(l.match(/" (\d{3}) /)[1]),
+    key: l.match(/key=(\S*)/)[1],
+    job: l.match(/job=(\S*)/)[1],
+    admission: l.match(/admission=(\S*)/)[1],
+  }));
+}
+
+const SPANS = [
+  { start: 0.2, end: 1.8, text: 'Hello from the browser' },
+  { start: 2.2, end: 3.8, text: 'Retries are safe here' },
+];
+
+test('a video with known text: its text appears as a timeline, a line seeks the preview, downloads, screenshot',
+  { timeout: JOB_TIMEOUT + 30000 }, async () => {
+    const file = makeVideo(path.join(dir, 'hello.mp4'), SPANS, { duration: 4 });
+    const page = await openPage(stack.url);
+    await chooseAndUpload(page, file, { fps: '2' });
+
+    const item = card(page, 'hello.mp4');
+    await item.locator('.timeline button.segment').first().waitFor({ timeout: JOB_TIMEOUT });
+
+    assert.match(await item.locator('.status').textContent(), /^Done: 2 lines of text\.$/);
+    const segs = await segmentsOf(item);
+    assert.equal(segs.length, 2, `two lines: ${JSON.stringify(segs)}`);
+    SPANS.forEach((s, i) => {
+      assert.ok(cer(segs[i].text, s.text) <= 0.1, `line ${i} reads "${s.text}": "${segs[i].text}"`);
+    });
+    assert.match(segs[0].time, /^00:00\.\d–00:0\d\.\d$/);
+    // 4 s at 2 frames/s: 8 frames planned, all done
+    assert.equal(await item.locator('.job-text').textContent(), '8 / 8 frames');
+    assert.equal(await item.locator('.replayed').isVisible(), false, 'a first upload is no replay');
+
+    // the job on the page is the one job in the ledger for these bytes
+    const jobs = jobsOf(file);
+    assert.equal(jobs.length, 1);
+    assert.equal(await item.locator('.job-id').textContent(), jobs[0].job_id);
+    assert.equal(jobs[0].state, 'done');
+
+    // choosing a line seeks the local preview to where the job says the
+    // line starts, and marks it
+    const status = await (await page.request.get(`${stack.url}/api/jobs/${jobs[0].job_id}`)).json();
+    const start = status.result.segments[1].start;
+    assert.ok(Math.abs(start - SPANS[1].start) <= 0.5, `line 1 starts within a sampling interval: ${start}`);
+    const video = item.locator('video.preview');
+    await item.locator('.timeline button.segment').nth(1).click();
+    await page.waitForFunction(([v, t]) => !v.seeking && Math.abs(v.currentTime - t) < 0.05,
+                               [await video.elementHandle(), start], { timeout: 10000 });
+    assert.equal(await item.locator('.timeline button.segment').nth(1).getAttribute('aria-current'), 'true');
+    // the subtitles track comes from the job's WebVTT
+    assert.match(await video.locator('track').getAttribute('src'), /\?format=vtt$/);
+
+    // downloads: WebVTT by a click on the link, the others by their links
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      item.getByRole('link', { name: 'WebVTT' }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'hello.vtt');
+    const vtt = fs.readFileSync(await download.path(), 'utf8');
+    assert.match(vtt, /^WEBVTT\n/);
+    assert.match(vtt, /00:00:0\d\.\d{3} --> 00:00:0\d\.\d{3}\n.*browser/i);
+    for (const [name, type, body] of [['SRT', /x-subrip/, /^1\n00:00:0\d,\d{3} --> /],
+                                      ['Text', /text\/plain/, /safe/i],
+                                      ['JSON', /json/, /"state":"done"/]]) {
+      const href = await item.getByRole('link', { name }).getAttribute('href');
+      const r = await page.request.get(`${stack.url}${href}`);
+      assert.equal(r.status(), 200, `${name}: 200`);
+      assert.match(r.headers()['content-type'], type, `${name}: content type`);
+      assert.match(await r.text(), body, `${name}: content`);
+    }
+
+    // a reload keeps the key: the receipt is shown again, and the same
+    // file with the same options is the same intent, answered by a replay
+    const key = await item.locator('.key').textContent();
+    await page.reload();
+    const again = card(page, 'hello.mp4');
+    await again.locator('.timeline button.segment').first().waitFor({ timeout: 10000 });
+    assert.equal(await again.locator('.job-id').textContent(), jobs[0].job_id, 'restored after the reload');
+    await chooseAndUpload(page, file, { fps: '2' });
+    await again.locator('.replayed').waitFor({ timeout: 20000 });
+    assert.equal(await again.locator('.key').textContent(), key, 'the same key after the reload');
+    assert.equal(await again.locator('.job-id').textContent(), jobs[0].job_id, 'the same job');
+    assert.equal(jobsOf(file).length, 1, 'still one job');
+    const mine = uploads().filter((u) => u.job === jobs[0].job_id);
+    assert.deepEqual(mine.map((u) => u.admission), ['created', 'replayed']);
+    await again.locator('.timeline button.segment').first().waitFor({ timeout: 10000 });
+
+    // the finished page, for the README: the replayed receipt, the
+    // attempts, the timeline
+    await again.locator('.log summary').click();
+    await again.locator('.timeline button.segment').first().click();
+    await page.waitForFunction((v) => !v.seeking && v.readyState >= 2 && v.currentTime > 0,
+                               await again.locator('video.preview').elementHandle(), { timeout: 10000 });
+    await page.evaluate(() => document.activeElement && document.activeElement.blur());
+    await page.waitForTimeout(500);   // the seeked frame painted
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    assert.ok(fs.statSync(SCREENSHOT).size > 10000, `screenshot saved in ${SCREENSHOT}`);
+    await closePage(page);
+  });
+
+test('through the front door (conf.d/sites/front-door.conf): the application serves the page, nginx takes the upload',
+  { timeout: JOB_TIMEOUT + 30000 }, async () => {
+    // the application behind the front door: here it serves the page
+    const seen = [];
+    const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+    const app = http.createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const file = path.join(REPO, 'conf.d/html', req.url === '/' ? 'index.html' : path.basename(req.url));
+      if (req.method !== 'GET' || !types[path.extname(file)] || !fs.existsSync(file)) {
+        res.writeHead(404, { 'Content-Type': 'text/plain' });
+        res.end('not here\n');
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': types[path.extname(file)] });
+      fs.createReadStream(file).pipe(res);
+    });
+    await new Promise((resolve) => app.listen(0, '127.0.0.1', resolve));
+    const front = await new Stack({ frontDoor: app.address().port, httpExtra: 'keepalive_timeout 0;' }).start();
+    try {
+      const file = makeVideo(path.join(dir, 'front.mp4'), [
+        { start: 0.2, end: 1.8, text: 'Through the front door' },
+      ], { duration: 2 });
+      const page = await openPage(front.url);
+      await chooseAndUpload(page, file);
+      const item = card(page, 'front.mp4');
+      await item.locator('.timeline button.segment').first().waitFor({ timeout: JOB_TIMEOUT });
+      const segs = await segmentsOf(item);
+      assert.ok(cer(segs[0].text, 'Through the front door') <= 0.1, `reads "${segs[0].text}"`);
+
+      // the page came from the application, through nginx ...
+      for (const r of ['GET /', 'GET /app.js', 'GET /app.css']) assert.ok(seen.includes(r), `the application served ${r}`);
+      // ... the upload and the polls never reached it: nginx answered them
+      assert.deepEqual(seen.filter((r) => r.includes('/api/')), []);
+      const posts = front.accessLog().split('\n').filter((l) => l.includes('"POST /api/videos'));
+      assert.equal(posts.length, 1);
+      assert.match(posts[0], /" 202 .*admission=created$/);
+      assert.equal(front.rows('SELECT count(*) AS n FROM jobs')[0].n, 1);
+      await closePage(page);
+    } finally {
+      await front.stop();
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
+
+test('lost response: the page retries by itself with the same key, one job, the replayed receipt is shown',
+  { timeout: JOB_TIMEOUT + 30000 }, async () => {
+    const file = makeVideo(path.join(dir, 'lost.mp4'), [
+      { start: 0.2, end: 2.8, text: 'The answer was lost' },
+    ], { duration: 3 });
+    const proxy = await new LossyProxy(stack.port, { drops: 1 }).listen();
+    try {
+      const page = await openPage(proxy.url);
+      await chooseAndUpload(page, file);
+      const item = card(page, 'lost.mp4');
+      await item.locator('.replayed').waitFor({ timeout: 30000 });
+
+      // the proxy did lose the answer to the first upload: a 202 receipt
+      assert.equal(proxy.dropped.length, 1, 'one answer lost');
+      assert.match(proxy.dropped[0], /^HTTP\/1\.1 202 /);
+      assert.equal(proxy.requests.filter((r) => r.startsWith('POST /api/videos')).length, 2,
+                   'the upload was sent twice');
+
+      // the page saw the connection die after the upload, then a replay
+      const attempts = await item.locator('.attempts li').allTextContents();
+      assert.match(attempts[0], /^Attempt 1: connection lost after the file was sent\.$/);
+      assert.match(attempts[attempts.length - 1],
+                   /^Attempt \d: the server replayed the receipt it had stored \(202\), job [0-9a-f]{32}\.$/);
+      assert.match(await item.locator('.replayed').textContent(), /Idempotent-Replayed: true/);
+
+      // exactly one job, one receipt; nginx admitted once and replayed once
+      // for the same key
+      const jobs = jobsOf(file);
+      assert.equal(jobs.length, 1, 'one job in the ledger');
+      assert.equal(await item.locator('.job-id').textContent(), jobs[0].job_id);
+      const key = await item.locator('.key').textContent();
+      assert.equal(stack.rows(`SELECT count(*) AS n FROM requests WHERE request_key = '${key}'`)[0].n, 1);
+      const mine = uploads().filter((u) => u.job === jobs[0].job_id);
+      assert.deepEqual(mine.map((u) => [u.status, u.admission]), [[202, 'created'], [202, 'replayed']]);
+      assert.equal(new Set(mine.map((u) => u.key)).size, 1, 'both with the same key');
+
+      // and the job goes on to its text
+      await item.locator('.timeline button.segment').first().waitFor({ timeout: JOB_TIMEOUT });
+      const segs = await segmentsOf(item);
+      assert.ok(cer(segs[0].text, 'The answer was lost') <= 0.1, `reads "${segs[0].text}"`);
+      await closePage(page);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+test('a file that is not a video: the 415 message, no retry, nothing stored', { timeout: 30000 }, async () => {
+  const file = path.join(dir, 'notes.txt');
+  fs.writeFileSync(file, 'These are meeting notes, not a video.\n'.repeat(20));
+  const before = stack.rows('SELECT count(*) AS n FROM jobs')[0].n;
+  const posts = uploads().length;
+
+  const page = await openPage(stack.url);
+  await chooseAndUpload(page, file);
+  const item = card(page, 'notes.txt');
+  const alert = item.getByRole('alert');
+  await alert.waitFor({ timeout: 10000 });
+  assert.equal(await alert.locator('strong').textContent(), '“notes.txt” is not a video this server accepts.');
+  assert.match(await alert.textContent(), /not a known video container .*Nothing was stored\./);
+  assert.equal(await item.locator('.status').textContent(), 'Refused (415).');
+  assert.equal(await item.getAttribute('data-state'), 'refused');
+
+  await page.waitForTimeout(1500);   // longer than the first retry would wait
+  assert.deepEqual(await item.locator('.attempts li').allTextContents(), ['Attempt 1: 415 not-a-video.']);
+  const mine = uploads().slice(posts);
+  assert.deepEqual(mine.map((u) => [u.status, u.admission]), [[415, 'rejected']]);
+  assert.equal(stack.rows('SELECT count(*) AS n FROM jobs')[0].n, before, 'no job');
+  await closePage(page);
+});
+
+test('a file over the upload limit: the 413 message, no retry, nothing stored', { timeout: 30000 }, async () => {
+  // a stack of its own, with the limit of the upload location lowered
+  // from 2g to 1m
+  const small = await new Stack({ maxBodySize: '1m', httpExtra: 'keepalive_timeout 0;' }).start();
+  try {
+    const file = makeVideo(path.join(dir, 'long.mp4'), [{ start: 0, end: 1, text: 'Too long' }], { duration: 1 });
+    fs.appendFileSync(file, Buffer.alloc(2 << 20));   // an mp4 of 2 MB and more
+    const page = await openPage(small.url);
+    await chooseAndUpload(page, file);
+    const item = card(page, 'long.mp4');
+    const alert = item.getByRole('alert');
+    await alert.waitFor({ timeout: 10000 });
+    assert.match(await alert.locator('strong').textContent(), /^“long\.mp4” \(2\.\d MB\) is larger than this server accepts\.$/);
+    assert.match(await alert.textContent(), /Nothing was stored\./);
+    assert.equal(await item.locator('.status').textContent(), 'Refused (413).');
+    await page.waitForTimeout(1500);   // longer than the first retry would wait
+    assert.deepEqual(await item.locator('.attempts li').allTextContents(), ['Attempt 1: 413 too-large.']);
+    const posts = small.accessLog().split('\n').filter((l) => l.includes('"POST /api/videos'));
+    assert.equal(posts.length, 1);
+    assert.match(posts[0], /" 413 .*admission=rejected$/);
+    assert.equal(small.rows('SELECT count(*) AS n FROM jobs')[0].n, 0, 'no job');
+    await closePage(page);
+  } finally {
+    await small.stop();
+  }
+});
+
+test('503 busy: the page says so and retries with the same key until it is admitted',
+  { timeout: 60000 }, async () => {
+    const file = makeVideo(path.join(dir, 'busy.mp4'), [
+      { start: 0.2, end: 1.8, text: 'Busy but fine' },
+    ], { duration: 2 });
+    const posts = uploads().length;
+    const lock = await holdWriteLock(stack.ledger);
+    let released = false;
+    try {
+      const page = await openPage(stack.url);
+      await chooseAndUpload(page, file);
+      const item = card(page, 'busy.mp4');
+      const status = item.locator('.status');
+      await page.waitForFunction((el) => /busy/.test(el.textContent), await status.elementHandle(), { timeout: 15000 });
+      assert.match(await status.textContent(),
+                   /^The server is busy right now; nothing was stored\. Retrying with the same key in \d+ s \(attempt 2 of 8\)\.$/);
+      assert.equal(await item.getByRole('button', { name: /^Retry now/ }).isVisible(), true);
+      assert.equal(jobsOf(file).length, 0, 'nothing admitted while the ledger is locked');
+
+      await lock.release();
+      released = true;
+      await item.locator('.receipt').waitFor({ timeout: 20000 });
+      assert.equal(await item.locator('.replayed').isVisible(), false, 'admitted, not replayed');
+      const attempts = await item.locator('.attempts li').allTextContents();
+      assert.match(attempts[0], /^Attempt 1: 503 busy\.$/);
+      assert.match(attempts[attempts.length - 1], /^Attempt \d: accepted \(202\), job [0-9a-f]{32}\.$/);
+
+      const mine = uploads().slice(posts);
+      assert.ok(mine.length >= 2);
+      assert.deepEqual(mine.slice(0, -1).map((u) => u.status), mine.slice(0, -1).map(() => 503));
+      assert.equal(mine[mine.length - 1].admission, 'created');
+      assert.equal(new Set(mine.map((u) => u.key)).size, 1, 'every try with the same key');
+      assert.equal(jobsOf(file).length, 1, 'one job');
+      await closePage(page);
+    } finally {
+      if (!released) await lock.release();
+    }
+  });
+
+test('422: a file changed in place keeps its key; the page explains and sends it as a new job',
+  { timeout: 60000 }, async () => {
+    const file = makeVideo(path.join(dir, 'edited.mp4'), [
+      { start: 0.2, end: 1.8, text: 'First cut' },
+    ], { duration: 2 });
+    const mtime = Math.floor(Date.now() / 1000) - 60;
+    fs.utimesSync(file, mtime, mtime);
+    const page = await openPage(stack.url);
+    await chooseAndUpload(page, file);
+    const item = card(page, 'edited.mp4');
+    await item.locator('.receipt').waitFor({ timeout: 20000 });
+    const firstJob = await item.locator('.job-id').textContent();
+    const key = await item.locator('.key').textContent();
+
+    // same name, size and modification time, other bytes
+    const bytes = fs.readFileSync(file);
+    const mdat = bytes.indexOf('mdat');
+    assert.ok(mdat > 0);
+    bytes[mdat + 200] ^= 0xff;
+    fs.writeFileSync(file, bytes);
+    fs.utimesSync(file, mtime, mtime);
+
+    await chooseAndUpload(page, file);
+    const alert = item.getByRole('alert');
+    await alert.waitFor({ timeout: 20000 });
+    assert.equal(await alert.locator('strong').textContent(),
+                 'This upload’s key was already used for a different file or different options.');
+    assert.match(await alert.textContent(), new RegExp(`the key belongs to job ${firstJob}`));
+    assert.equal(await item.locator('.status').textContent(), 'Refused (422).');
+
+    await item.getByRole('button', { name: 'Send as a new job' }).click();
+    await page.waitForFunction(([el, j]) => el.textContent !== j,
+                               [await item.locator('.job-id').elementHandle(), firstJob], { timeout: 20000 });
+    const secondJob = await item.locator('.job-id').textContent();
+    assert.notEqual(await item.locator('.key').textContent(), key, 'a new key');
+    assert.equal(await item.locator('.replayed').isVisible(), false);
+    assert.deepEqual(jobsOf(file).map((j) => j.job_id), [secondJob], 'the edited bytes: one new job');
+    assert.equal(stack.rows(`SELECT count(*) AS n FROM jobs WHERE job_id = '${firstJob}'`)[0].n, 1);
+    await closePage(page);
+  });
+
+test('phone-sized screen with the keyboard only: no sideways scrolling, upload, then seek from the timeline',
+  { timeout: JOB_TIMEOUT + 30000 }, async () => {
+    const file = makeVideo(path.join(dir, 'phone.mp4'), [
+      { start: 0.2, end: 1.4, text: 'Small screens too' },
+      { start: 1.8, end: 2.8, text: 'Keyboard works' },
+    ], { duration: 3 });
+    const page = await openPage(stack.url, { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+    const noSideways = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+    assert.ok(await noSideways(), 'the empty page fits');
+
+    // Tab from the top reaches every control of the form, in order
+    const order = [];
+    for (let i = 0; i < 8; i++) {
+      await page.keyboard.press('Tab');
+      order.push(await page.evaluate(() => document.activeElement.id || document.activeElement.tagName.toLowerCase()));
+    }
+    const want = ['files', 'lang', 'fps', 'summary', 'submit'];
+    assert.deepEqual(order.filter((x) => want.includes(x)), want, `tab order: ${order}`);
+
+    await page.locator('#files').setInputFiles(file);   // the file chooser itself is the system's
+    await page.locator('#fps').focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('2');
+    await page.locator('#submit').focus();
+    await page.keyboard.press('Enter');
+
+    const item = card(page, 'phone.mp4');
+    const first = item.locator('.timeline button.segment').first();
+    await first.waitFor({ timeout: JOB_TIMEOUT });
+    assert.ok(await noSideways(), 'the finished page fits');
+
+    const job = await item.locator('.job-id').textContent();
+    const status = await (await page.request.get(`${stack.url}/api/jobs/${job}`)).json();
+    const second = item.locator('.timeline button.segment').nth(1);
+    await second.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(([v, t]) => !v.seeking && Math.abs(v.currentTime - t) < 0.05,
+                               [await item.locator('video.preview').elementHandle(), status.result.segments[1].start],
+                               { timeout: 10000 });
+    assert.equal(await second.getAttribute('aria-current'), 'true');
+    await page.screenshot({ path: path.join(OUT, 'phone.png'), fullPage: true });
+    await closePage(page);
+  });
