@@ -46,6 +46,7 @@ typedef struct {
     int64_t               next_heartbeat;
     int                   lost;           /* a write came back STALE */
     int                   failed;         /* a write failed otherwise */
+    int                   cpu_limit;      /* the job used its CPU budget */
     uint32_t              stored;         /* frames written this attempt */
 } vw_child_t;
 
@@ -93,6 +94,7 @@ vw_child_main(const vw_run_conf_t *conf)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    vw_confine_cpu_handler();
 
     if (gethostname(host, sizeof(host)) != 0) {
         snprintf(host, sizeof(host), "localhost");
@@ -174,6 +176,7 @@ vw_child_job(vw_child_t *ch)
 
     ch->lost = 0;
     ch->failed = 0;
+    ch->cpu_limit = 0;
     ch->stored = 0;
     ch->known = NULL;
     ch->nknown = 0;
@@ -181,6 +184,8 @@ vw_child_job(vw_child_t *ch)
 
     vw_err_clear(&err);
     memset(&run, 0, sizeof(run));
+
+    (void) vw_confine_job(&ch->conf->confine);
 
     snprintf(name, sizeof(name), "job %s", c->job_id);
 
@@ -274,6 +279,25 @@ finish:
         goto done;
     }
 
+    if (ch->cpu_limit) {
+        /* the same file would take as long again: not worth a retry */
+        vw_err_clear(&err);
+        (void) vw_reject(&err, "cpu_limit", "job %s: used its CPU budget "
+                         "of %llds (--max-cpu) at frame %u of %u", c->job_id,
+                         (long long) (ch->conf->confine.max_cpu_ms / 1000),
+                         run.stats.frames_done, run.plan.frames);
+    }
+
+    if (strcmp(err.code, "no_memory") == 0
+        && ch->conf->confine.max_memory > 0)
+    {
+        /* most likely the child's own limit: say which */
+        size_t  n = strlen(err.msg);
+
+        snprintf(err.msg + n, sizeof(err.msg) - n, " (within --max-memory "
+                 "%lldm)", (long long) (ch->conf->confine.max_memory >> 20));
+    }
+
     if (err.status == VW_REJECTED) {
         lrc = vo_ledger_reject(ch->ledger, c, err.code, err.msg, &st, now,
                                ch->err, sizeof(ch->err));
@@ -318,6 +342,8 @@ finish:
     }
 
 done:
+
+    vw_confine_job_end(&ch->conf->confine);
 
     if (fd != -1) {
         (void) close(fd);
@@ -609,6 +635,11 @@ vw_hook_tick(void *data)
     vo_ledger_rc_t   rc;
 
     if (vw_child_stop) {
+        return -1;
+    }
+
+    if (vw_cpu_exceeded) {
+        ch->cpu_limit = 1;
         return -1;
     }
 

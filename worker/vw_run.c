@@ -45,6 +45,12 @@ enum {
     VW_OPT_JANITOR_INTERVAL,
     VW_OPT_ORPHAN_AGE,
     VW_OPT_VERBOSE,
+    VW_OPT_USER,
+    VW_OPT_MAX_MEMORY,
+    VW_OPT_MAX_FILE_SIZE,
+    VW_OPT_MAX_OPEN_FILES,
+    VW_OPT_MAX_CPU,
+    VW_OPT_NETWORK,
     VW_OPT_HELP
 };
 
@@ -71,6 +77,12 @@ static const struct option  vw_run_options[] = {
     { "janitor-interval", required_argument, NULL, VW_OPT_JANITOR_INTERVAL },
     { "orphan-age",     required_argument, NULL, VW_OPT_ORPHAN_AGE },
     { "verbose",        no_argument,       NULL, VW_OPT_VERBOSE },
+    { "user",           required_argument, NULL, VW_OPT_USER },
+    { "max-memory",     required_argument, NULL, VW_OPT_MAX_MEMORY },
+    { "max-file-size",  required_argument, NULL, VW_OPT_MAX_FILE_SIZE },
+    { "max-open-files", required_argument, NULL, VW_OPT_MAX_OPEN_FILES },
+    { "max-cpu",        required_argument, NULL, VW_OPT_MAX_CPU },
+    { "allow-network",  no_argument,       NULL, VW_OPT_NETWORK },
     { "help",           no_argument,       NULL, VW_OPT_HELP },
     { NULL, 0, NULL, 0 }
 };
@@ -99,6 +111,10 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
     conf->media_retention_ms = 7LL * 86400 * 1000;
     conf->janitor_interval_ms = 60000;
     conf->orphan_age_ms = 3600 * 1000;
+    conf->confine.max_memory = VW_DEFAULT_MAX_MEMORY;
+    conf->confine.max_file_size = VW_DEFAULT_MAX_FILE_SIZE;
+    conf->confine.max_open_files = 256;
+    conf->confine.max_cpu_ms = 6 * 3600 * 1000;
     vw_limits_init(&conf->limits);
 
     frame_timeout_set = 0;
@@ -239,6 +255,15 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
             break;
 
         case VW_OPT_SECRET:
+            /*
+             * The pool's children get the secret from the supervisor,
+             * in the environment: they run as --user, who need not be
+             * able to read the file.
+             */
+            if (child && getenv("VIDEO_OCR_KEY_HASH_SECRET") != NULL) {
+                break;
+            }
+
             if (vw_read_secret(conf, optarg, argv[0]) != 0) {
                 return -1;
             }
@@ -247,6 +272,65 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
 
         case VW_OPT_VERBOSE:
             conf->verbose = 1;
+            break;
+
+        case VW_OPT_USER:
+            conf->confine.user = optarg;
+            break;
+
+        case VW_OPT_MAX_MEMORY:
+            if (vw_parse_size(optarg, &conf->confine.max_memory) != 0
+                || (conf->confine.max_memory != 0
+                    && conf->confine.max_memory < 64 * 1024 * 1024))
+            {
+                fprintf(stderr, "video-ocr-worker %s: --max-memory \"%s\" "
+                        "must be a size of at least 64m, such as 2g, or 0 "
+                        "for no limit\n", argv[0], optarg);
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_MAX_FILE_SIZE:
+            if (vw_parse_size(optarg, &conf->confine.max_file_size) != 0
+                || (conf->confine.max_file_size != 0
+                    && conf->confine.max_file_size < 1024 * 1024))
+            {
+                fprintf(stderr, "video-ocr-worker %s: --max-file-size "
+                        "\"%s\" must be a size of at least 1m, such as 16g, "
+                        "or 0 for no limit\n", argv[0], optarg);
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_MAX_OPEN_FILES:
+            if (vw_parse_int("--max-open-files", optarg, 0, 1048576, &n)
+                != 0)
+            {
+                return -1;
+            }
+
+            if (n != 0 && n < 32) {
+                fprintf(stderr, "video-ocr-worker %s: --max-open-files must "
+                        "be at least 32, or 0 for no limit\n", argv[0]);
+                return -1;
+            }
+
+            conf->confine.max_open_files = n;
+            break;
+
+        case VW_OPT_MAX_CPU:
+            if (vw_parse_ms("--max-cpu", optarg, 0, 30LL * 86400 * 1000,
+                            &conf->confine.max_cpu_ms) != 0)
+            {
+                return -1;
+            }
+
+            break;
+
+        case VW_OPT_NETWORK:
+            conf->confine.network = 1;
             break;
 
         case VW_OPT_HELP:
@@ -558,6 +642,20 @@ vw_run_usage(FILE *f)
         "  --orphan-age T       delete store files no job owns once this "
         "old (1h)\n"
         "  --no-janitor         run no janitor (another host runs it)\n"
+        "\n"
+        "Confinement (vw_confine.h; docs/worker.md):\n"
+        "  --user USER[:GROUP]  when started as root, run as this user "
+        "(nobody)\n"
+        "  --allow-network      as root, keep the host's network (default: "
+        "none\n"
+        "                       when the ledger is a file)\n"
+        "  --max-memory SIZE    address space of an OCR child (4g; 0 = no "
+        "limit)\n"
+        "  --max-cpu T          CPU time of one job (6h; 0 = no limit)\n"
+        "  --max-file-size SIZE largest file an OCR child writes, the "
+        "ledger\n"
+        "                       included (16g; 0 = no limit)\n"
+        "  --max-open-files N   open files of an OCR child (256)\n"
         "\n"
         "T is a time: 500ms, 30s, 2m, 1h, 7d; a bare number is seconds.\n"
         "The media limits, as for \"ocr\" (the OCR time limit defaults "

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "vw_cmd.h"
+#include "vw_confine.h"
 #include "vw_plan.h"
 
 
@@ -41,6 +42,8 @@ typedef struct {
     int64_t       media_retention_ms;
     int64_t       janitor_interval_ms;
     int64_t       orphan_age_ms;     /* store files without a job, older */
+
+    vw_confine_conf_t  confine;      /* user, network, children's limits */
 } vw_run_conf_t;
 
 

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -52,7 +53,8 @@ static volatile sig_atomic_t  vw_got_stop;
 
 
 static void vw_super_signal(int signo);
-static pid_t vw_spawn(int slot, const char *cmd, int argc, char **argv);
+static pid_t vw_spawn(const vw_run_conf_t *conf, int slot, const char *cmd,
+    int argc, char **argv);
 static int vw_reap(vw_slot_t *slots, int n, int stopping);
 static void vw_signal_all(vw_slot_t *slots, int n, int signo);
 
@@ -69,6 +71,15 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
     struct timespec   ts;
     vo_ledger_conf_t  lconf;
     struct sigaction  sa;
+    struct stat       st;
+
+    /* the user and network of the whole pool, before anything is opened */
+
+    if (vw_confine_pool(&conf->confine, conf->ledger, err, sizeof(err)) != 0)
+    {
+        vw_log("supervisor: %s", err);
+        return VW_EXIT_CONFIG;
+    }
 
     /*
      * The supervisor migrates the ledger once and closes it again before
@@ -87,6 +98,18 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
     }
 
     vo_ledger_close(l);
+
+    /* RLIMIT_FSIZE counts the ledger too: say so before it bites */
+
+    if (conf->confine.max_file_size > 0 && stat(conf->ledger, &st) == 0
+        && st.st_size > conf->confine.max_file_size / 2)
+    {
+        vw_log("supervisor: the ledger is %lld MiB, more than half of "
+               "--max-file-size (%lld MiB): raise it before the children's "
+               "writes fail with \"File too large\"",
+               (long long) (st.st_size >> 20),
+               (long long) (conf->confine.max_file_size >> 20));
+    }
 
     /* the OCR children, then the janitor in the last slot */
 
@@ -167,8 +190,9 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
             }
 
             if (slots[i].restart_at <= now) {
-                slots[i].pid = vw_spawn(i, i < conf->workers ? "child"
-                                                             : "janitor",
+                slots[i].pid = vw_spawn(conf, i,
+                                        i < conf->workers ? "child"
+                                                          : "janitor",
                                         argc, argv);
                 slots[i].started_at = now;
 
@@ -239,7 +263,8 @@ vw_super_signal(int signo)
 
 
 static pid_t
-vw_spawn(int slot, const char *cmd, int argc, char **argv)
+vw_spawn(const vw_run_conf_t *conf, int slot, const char *cmd, int argc,
+    char **argv)
 {
     int                i, n;
     char             **cargv, slot_arg[16];
@@ -295,6 +320,19 @@ vw_spawn(int slot, const char *cmd, int argc, char **argv)
 
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
+
+        /* read by run as root; the children may not be able to */
+        if (conf->key_hash_secret != NULL
+            && setenv("VIDEO_OCR_KEY_HASH_SECRET", conf->key_hash_secret, 1)
+               != 0)
+        {
+            _exit(VW_EXIT_FAILED);
+        }
+
+        /* the OCR children read untrusted files: limits (vw_confine.h) */
+        if (slot < conf->workers && vw_confine_child(&conf->confine) != 0) {
+            _exit(VW_EXIT_CONFIG);
+        }
 
         execv("/proc/self/exe", cargv);
 
