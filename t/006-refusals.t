@@ -200,6 +200,66 @@ video_ocr: ledger busy
 
 
 
+=== TEST 9b: while an upload waits on the locked ledger, nginx serves on
+The admission waits in the thread pool, not on the event loop: with one
+nginx worker process, a static file is served in milliseconds while an
+upload is held by the lock for up to its busy timeout.
+--- http_config
+    video_ocr_ledger $DATA/ledger.db;
+    video_ocr_store $DATA/store;
+    client_body_temp_path $DATA/tmp;
+    video_ocr_busy_timeout 2s;
+--- config
+    location = /upload {
+        video_ocr_intake;
+    }
+    location = /static.txt {
+        root $DATA;
+    }
+--- request
+GET /jobs/00000000000000000000000000000000
+--- error_code: 404
+--- ledger_check eval
+sub {
+    open my $fh, '>', data_dir() . '/static.txt' or die $!;
+    print {$fh} "served\n";
+    close $fh;
+    my $lock = main::lock_ledger(2.5);
+    # the upload, from another process: it waits for the lock
+    my $up = fork // die "fork: $!";
+    if ($up == 0) {
+        my $r = upload('waits', $::V);
+        POSIX::_exit($r->{status} == 503 ? 0 : 1);
+    }
+    Time::HiRes::sleep(0.3);
+    my ($ok, @took) = (0);
+    my $until = Time::HiRes::time() + 1.2;
+    while (Time::HiRes::time() < $until) {
+        my $t0 = Time::HiRes::time();
+        my $r = http_request(method => 'GET', uri => '/static.txt');
+        push @took, Time::HiRes::time() - $t0;
+        $ok++ if $r->{status} == 200 && $r->{body} eq "served\n";
+    }
+    ok(kill(0, $up) && waitpid($up, POSIX::WNOHANG()) == 0,
+       "the upload was still waiting on the lock meanwhile");
+    my $n = @took;
+    @took = sort { $a <=> $b } @took;
+    my ($median, $slowest) = map { sprintf('%.1f', $_ * 1000) }
+                             $took[$n / 2], $took[-1];
+    is($ok, $n, "$n static requests served while it waited");
+    cmp_ok($n, '>=', 20, "many of them");
+    # a blocked event loop would hold them until the lock went (2 s)
+    cmp_ok($median, '<', 50, "median $median ms");
+    cmp_ok($slowest, '<', 1000, "slowest $slowest ms, far below the wait");
+    waitpid $up, 0;
+    is($? >> 8, 0, "the upload got its 503 at the busy timeout");
+    waitpid $lock, 0;
+}
+--- error_log
+video_ocr: ledger busy
+
+
+
 === TEST 10: the thread pool queue is full: 503 + Retry-After at once
 --- main_config
     thread_pool tiny threads=1 max_queue=1;
