@@ -23,6 +23,7 @@
  *                         does not exist.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +69,7 @@ vo_ledger_rc_t
 vo_ledger_open(const char *path, const vo_ledger_conf_t *conf,
     vo_ledger_t **out, char *err, size_t err_size)
 {
-    int             flags, rc;
+    int             flags, rc, sys;
     char            sql[64];
     int64_t         version;
     const char     *mode;
@@ -92,8 +93,13 @@ vo_ledger_open(const char *path, const vo_ledger_conf_t *conf,
 
     rc = sqlite3_open_v2(path, &l->db, flags, NULL);
     if (rc != SQLITE_OK) {
-        snprintf(err, err_size, "ledger \"%s\": cannot open: %s", path,
-                 l->db ? sqlite3_errmsg(l->db) : sqlite3_errstr(rc));
+        sys = l->db ? sqlite3_system_errno(l->db) : 0;
+
+        snprintf(err, err_size, "ledger \"%s\": cannot open: %s%s%s%s",
+                 path, l->db ? sqlite3_errmsg(l->db) : sqlite3_errstr(rc),
+                 sys ? " (" : "", sys ? strerror(sys) : "",
+                 sys == EACCES ? "): the file and its directory must be "
+                 "readable and writable by this user" : sys ? ")" : "");
         lrc = VO_LEDGER_ERROR;
         goto failed;
     }
@@ -117,8 +123,13 @@ vo_ledger_open(const char *path, const vo_ledger_conf_t *conf,
     }
 
     if (rc != SQLITE_ROW) {
-        snprintf(err, err_size, "ledger \"%s\": %s", path,
-                 sqlite3_errmsg(l->db));
+        /* never "fixed" by starting afresh: the receipts are the point */
+        snprintf(err, err_size, "ledger \"%s\": %s%s", path,
+                 sqlite3_errmsg(l->db),
+                 (rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT
+                 ? ": the file is damaged or not a video-ocr ledger, and is "
+                   "left as it is; restore it from a backup "
+                   "(docs/operations.md)" : "");
         lrc = vo_ledger_rc(rc);
         (void) sqlite3_finalize(stmt);
         goto failed;

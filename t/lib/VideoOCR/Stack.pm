@@ -48,6 +48,7 @@ sub new {
     chmod 0777, $d, "$d/data", $self->{store};
 
     $self->write_conf($a{http_config} // '');
+    return $self if $a{no_start};
     $self->start_nginx;
     $self->start_worker unless $a{no_worker};
 
@@ -97,6 +98,15 @@ http {
 }
 CONF
     close $fh;
+}
+
+
+# nginx -t on the configuration: (exit code, output)
+sub nginx_t {
+    my ($self) = @_;
+    my $d = $self->{dir};
+    my $out = `$self->{nginx} -p $d -c $d/nginx.conf -t 2>&1`;
+    return ($? >> 8, $out);
 }
 
 
