@@ -17,7 +17,7 @@ WORKER_BIN := $(BUILD)/video-ocr-worker
 export NGINX_BIN MODULE_SO WORKER_BIN BUILD
 
 .PHONY: all deps deps-browser build module worker run test test-nginx test-worker \
-        test-browser clean
+        test-browser soak clean
 
 all: build
 
@@ -63,6 +63,10 @@ test-browser: build deps-browser
 
 deps-browser:
 	@scripts/deps.sh browser
+
+# the storm and chaos tests at 50000 uploads and 24 videos (docs/reliability.md)
+soak: build
+	scripts/test.sh soak
 
 clean:
 	rm -rf $(BUILD) t/servroot*

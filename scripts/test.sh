@@ -61,7 +61,13 @@ case "$what" in
     worker)  suites=(t/worker/*.t) ;;
     browser) browser_suite; exit ;;
     all)     suites=(t/*.t t/worker/*.t) ;;
-    *)       echo "usage: $0 [nginx|worker|browser|all]" >&2; exit 2 ;;
+    # the storms and chaos runs of make test, longer (docs/reliability.md)
+    soak)    export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
+                    CHAOS_VIDEOS=${CHAOS_VIDEOS:-24} \
+                    CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
+             suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
+                     t/worker/112-ocr-chaos.t) ;;
+    *)       echo "usage: $0 [nginx|worker|browser|soak|all]" >&2; exit 2 ;;
 esac
 
 [ "$what" = all ] || exec prove -j1 --timer "${suites[@]}"
