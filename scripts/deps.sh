@@ -12,11 +12,12 @@ WORKER="libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
         libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
         tesseract-ocr-deu"
 # tests: the Test::Nginx block format harness and its dependencies, the
-# ffmpeg CLI and fonts to make test videos, a ledger reader for assertions
+# ffmpeg CLI and fonts to make test videos, a ledger reader for assertions,
+# promtool and a Prometheus server to scrape /metrics
 TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
       liblist-moreutils-perl libipc-run-perl libhttp-message-perl
       libdbd-sqlite3-perl libjson-pp-perl ffmpeg curl fonts-dejavu-core
-      fonts-liberation2 procps psmisc"
+      fonts-liberation2 procps psmisc prometheus"
 
 # browser tests ("scripts/deps.sh browser", for make test and
 # test-browser): Debian's chromium, and node + npm for playwright-core when
