@@ -96,9 +96,14 @@ vw_janitor_main(const vw_run_conf_t *conf)
         vw_janitor_receipts(l);
         vw_janitor_media(conf, l);
 
-        if (vw_now_ms() >= next_sweep) {
+        if (vw_now_ms() >= next_sweep || conf->once) {
             vw_janitor_orphans(conf, l);
             next_sweep = vw_now_ms() + conf->orphan_age_ms / 2;
+        }
+
+        if (conf->once) {
+            vw_log("janitor: one pass done");
+            break;
         }
 
         if (!vw_janitor_stop) {

@@ -51,6 +51,7 @@ enum {
     VW_OPT_MAX_OPEN_FILES,
     VW_OPT_MAX_CPU,
     VW_OPT_NETWORK,
+    VW_OPT_ONCE,
     VW_OPT_HELP
 };
 
@@ -83,6 +84,7 @@ static const struct option  vw_run_options[] = {
     { "max-open-files", required_argument, NULL, VW_OPT_MAX_OPEN_FILES },
     { "max-cpu",        required_argument, NULL, VW_OPT_MAX_CPU },
     { "allow-network",  no_argument,       NULL, VW_OPT_NETWORK },
+    { "once",           no_argument,       NULL, VW_OPT_ONCE },
     { "help",           no_argument,       NULL, VW_OPT_HELP },
     { NULL, 0, NULL, 0 }
 };
@@ -333,6 +335,16 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
             conf->confine.network = 1;
             break;
 
+        case VW_OPT_ONCE:
+            if (strcmp(argv[0], "janitor") != 0) {
+                fprintf(stderr, "video-ocr-worker %s: --once is an option "
+                        "of \"janitor\"\n", argv[0]);
+                return -1;
+            }
+
+            conf->once = 1;
+            break;
+
         case VW_OPT_HELP:
             vw_run_usage(stdout);
             exit(VW_EXIT_OK);
@@ -371,9 +383,11 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
         return -1;
     }
 
-    if (child && conf->slot < 0) {
-        fprintf(stderr, "video-ocr-worker child: --slot is required; "
-                "children are started by \"video-ocr-worker run\"\n");
+    if (child && conf->slot < 0 && !conf->once) {
+        fprintf(stderr, "video-ocr-worker %s: --slot is required; "
+                "children are started by \"video-ocr-worker run\"%s\n",
+                argv[0], strcmp(argv[0], "janitor") == 0
+                ? " (or run one pass by hand with --once)" : "");
         return -1;
     }
 

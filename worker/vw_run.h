@@ -39,6 +39,7 @@ typedef struct {
     size_t        key_hash_secret_len;
 
     int           janitor;           /* run the janitor child */
+    int           once;              /* janitor: one full pass, then exit */
     int64_t       media_retention_ms;
     int64_t       janitor_interval_ms;
     int64_t       orphan_age_ms;     /* store files without a job, older */
