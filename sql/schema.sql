@@ -121,7 +121,9 @@ CREATE TABLE frames (
     confidence      REAL    NOT NULL,   -- 0..100, Tesseract's mean
     reused_from     INTEGER,            -- frame_index whose text was reused
     flags           INTEGER NOT NULL DEFAULT 0,  -- 1 OCR timed out,
-                                                 -- 2 no picture at t_i
+                                                 -- 2 no picture at t_i,
+                                                 -- 4 no glyph found, not
+                                                 --   OCR'd
     attempt         INTEGER NOT NULL,   -- the attempt that wrote the row
     created_at      INTEGER NOT NULL,
     PRIMARY KEY (job_id, plan_version, frame_index)

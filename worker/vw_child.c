@@ -619,7 +619,9 @@ vw_hook_frame_done(void *data, const vw_frame_result_t *f)
     if (ch->conf->verbose) {
         vw_log("job=%s attempt=%d key=%s frame=%u t=%lldms %s%s",
                ch->claim.job_id, ch->claim.attempt, ch->key_hash, f->index,
-               (long long) f->t_ms, f->reused_from >= 0 ? "reused" : "ocr",
+               (long long) f->t_ms,
+               f->reused_from >= 0 ? "reused"
+               : (f->flags & VW_FRAME_NO_TEXT) ? "no_text" : "ocr",
                (f->flags & VW_FRAME_TIMED_OUT) ? " timed_out" : "");
     }
 

@@ -484,7 +484,8 @@ vw_ocr_stats(FILE *out, const vw_run_t *run, const char *label, int last)
             "\"frames_known\":%u,\"frames_done\":%u,\"ocr_calls\":%u,"
             "\"ocr_passes\":%u,"
             "\"frames_reused\":%u,\"frames_timed_out\":%u,"
-            "\"frames_no_picture\":%u,\"refs_restored\":%u,"
+            "\"frames_no_picture\":%u,\"frames_no_text\":%u,"
+            "\"refs_restored\":%u,"
             "\"packets\":%llu,\"frames_decoded\":%llu,"
             "\"decode_errors\":%llu,\"seeks\":%llu,\"inspect_ms\":%lld,"
             "\"decode_ms\":%lld,\"ocr_ms\":%lld,\"total_ms\":%lld,"
@@ -494,7 +495,8 @@ vw_ocr_stats(FILE *out, const vw_run_t *run, const char *label, int last)
             run->planned ? run->plan.frames : 0,
             s->frames_known, s->frames_done, s->ocr_calls, s->ocr_passes,
             s->frames_reused,
-            s->frames_timed_out, s->frames_no_picture, s->refs_restored,
+            s->frames_timed_out, s->frames_no_picture, s->frames_no_text,
+            s->refs_restored,
             (unsigned long long) s->packets,
             (unsigned long long) s->frames_decoded,
             (unsigned long long) s->decode_errors,

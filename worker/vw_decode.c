@@ -22,6 +22,18 @@
  *     decoded with AVDISCARD_NONREF, so frames no other frame refers to
  *     (B frames) are not reconstructed.  The frame used for a sample is
  *     therefore exact, and never a skipped one.
+ *   - skipping every B frame (AVDISCARD_BIDIR), for H.264 with B frames
+ *     and an index: B frames that are references (B pyramids) are
+ *     referred to by other B frames, and by P frames only with some
+ *     encoders (x264 never does).  Which kind of stream this is cannot
+ *     be read from it, so it is tested: the first VW_PROBE_PACKETS
+ *     packets are decoded twice, once whole and once without B frames,
+ *     and only if every I and P frame comes out identical are B frames
+ *     skipped from then on (more than video_delay + 1 frames before a
+ *     target, so the B frames near a sample and their references are
+ *     decoded).  Then the demuxer seeks back to the start.  The test
+ *     costs about two seconds of video decoded once more; skipping B
+ *     frames saves about 40% of an x264 stream's decoding.
  */
 
 #include <errno.h>
@@ -37,12 +49,19 @@
 /* demuxers whose index comes from the file's own sample tables */
 #define VW_EXACT_INDEX     "mov,matroska,avi"
 
+/* packets decoded twice to test whether B frames can be skipped */
+#define VW_PROBE_PACKETS   32
+
 
 static int vw_media_seek(vw_media_t *m, int64_t target, int must,
     vw_err_t *err);
 static int vw_media_want_seek(vw_media_t *m, int64_t target);
 static int vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err);
 static int vw_media_take(vw_media_t *m, int64_t target);
+static int vw_media_probe_bidir(vw_media_t *m, vw_err_t *err);
+static int vw_media_probe_drain(AVCodecContext *c, AVFrame *f, int ip_only,
+    AVFrame **out, int *nout, int max, uint64_t *decoded);
+static int vw_media_same_luma(const AVFrame *a, const AVFrame *b);
 
 
 int
@@ -137,8 +156,222 @@ vw_media_start(vw_media_t *m, int64_t interval_us, vw_err_t *err)
                      && interval_us >= 4 * av_rescale_q(m->frame_dur,
                                                         m->st->time_base,
                                                         AV_TIME_BASE_Q);
+    m->skip_level = AVDISCARD_NONREF;
+    m->skip_window = 3 * m->frame_dur;
+
+    if (m->skip_nonref && m->index_ok
+        && m->st->codecpar->codec_id == AV_CODEC_ID_H264
+        && m->st->codecpar->video_delay > 0
+        && interval_us >= 2 * av_rescale_q((m->st->codecpar->video_delay + 2)
+                                           * m->frame_dur, m->st->time_base,
+                                           AV_TIME_BASE_Q))
+    {
+        if (vw_media_probe_bidir(m, err) != 0) {
+            return -1;
+        }
+    }
 
     return 0;
+}
+
+
+/*
+ * Decodes the first VW_PROBE_PACKETS packets of the stream with two more
+ * decoders, one whole and one without B frames, and compares their I
+ * and P frames as they come (in display order, the same sequence from
+ * both); if all are identical, m skips B frames far from targets from
+ * now on.  The demuxer is then back at the start.
+ */
+static int
+vw_media_probe_bidir(vw_media_t *m, vw_err_t *err)
+{
+    int              k, rc, same, packets, compared, n[2];
+    AVFrame         *q[2][VW_PROBE_PACKETS], *f;
+    const AVCodec   *codec;
+    AVCodecContext  *c[2];
+
+    same = 1;
+    packets = 0;
+    compared = 0;
+    n[0] = 0;
+    n[1] = 0;
+    c[0] = NULL;
+    c[1] = NULL;
+    rc = 0;
+
+    codec = avcodec_find_decoder(m->st->codecpar->codec_id);
+    f = av_frame_alloc();
+
+    for (k = 0; k < 2 && f != NULL; k++) {
+        c[k] = avcodec_alloc_context3(codec);
+
+        if (c[k] == NULL
+            || avcodec_parameters_to_context(c[k], m->st->codecpar) < 0)
+        {
+            goto done;
+        }
+
+        c[k]->pkt_timebase = m->st->time_base;
+        c[k]->max_pixels = m->limits.max_pixels;
+        c[k]->thread_count = 1;
+        c[k]->skip_frame = k == 0 ? AVDISCARD_BIDIR : AVDISCARD_DEFAULT;
+
+        if (avcodec_open2(c[k], codec, NULL) < 0) {
+            goto done;
+        }
+    }
+
+    if (f == NULL) {
+        goto done;
+    }
+
+    while (same) {
+        if (packets < VW_PROBE_PACKETS) {
+            rc = av_read_frame(m->fmt, m->pkt);
+
+            if (rc < 0 && m->io_errno) {
+                rc = vw_fail(err, "io", "decode \"%s\": read: %s", m->name,
+                             strerror(m->io_errno));
+                goto done;
+            }
+
+            if (rc >= 0 && m->pkt->stream_index != m->stream_index) {
+                av_packet_unref(m->pkt);
+                continue;
+            }
+        }
+
+        for (k = 0; k < 2; k++) {
+            (void) avcodec_send_packet(c[k], packets < VW_PROBE_PACKETS
+                                             && rc >= 0 ? m->pkt : NULL);
+
+            if (vw_media_probe_drain(c[k], f, k, q[k], &n[k],
+                                     VW_PROBE_PACKETS,
+                                     &m->stats.probe_frames) != 0)
+            {
+                same = 0;
+            }
+        }
+
+        if (packets < VW_PROBE_PACKETS && rc >= 0) {
+            av_packet_unref(m->pkt);
+            packets++;
+
+        } else {
+            packets = VW_PROBE_PACKETS + 1;     /* drained */
+        }
+
+        /* compare the pairs both have, and let them go */
+
+        while (same && n[0] > 0 && n[1] > 0) {
+            same = q[0][0]->pts == q[1][0]->pts
+                   && vw_media_same_luma(q[0][0], q[1][0]);
+            compared++;
+
+            for (k = 0; k < 2; k++) {
+                av_frame_free(&q[k][0]);
+                memmove(&q[k][0], &q[k][1], (size_t) --n[k] * sizeof(f));
+            }
+        }
+
+        if (packets > VW_PROBE_PACKETS) {
+            break;
+        }
+    }
+
+    rc = 0;
+
+done:
+
+    if (same && compared >= 8 && n[0] == 0 && n[1] == 0) {
+        m->skip_level = AVDISCARD_BIDIR;
+        m->skip_window = (m->st->codecpar->video_delay + 1) * m->frame_dur;
+        m->stats.skip_bidir = 1;
+    }
+
+    for (k = 0; k < 2; k++) {
+        while (n[k] > 0) {
+            av_frame_free(&q[k][--n[k]]);
+        }
+
+        avcodec_free_context(&c[k]);
+    }
+
+    av_frame_free(&f);
+
+    if (rc != 0) {
+        return -1;
+    }
+
+    /* back to the start: the next read begins where decoding must */
+
+    if (av_seek_frame(m->fmt, m->stream_index, m->start_pts,
+                      AVSEEK_FLAG_BACKWARD) < 0)
+    {
+        return vw_fail(err, "internal", "decode \"%s\": cannot seek back "
+                       "to the start", m->name);
+    }
+
+    return 0;
+}
+
+
+/*
+ * Takes every frame c has (I and P only if ip_only) into out[], and
+ * counts them all in *decoded.
+ */
+static int
+vw_media_probe_drain(AVCodecContext *c, AVFrame *f, int ip_only,
+    AVFrame **out, int *nout, int max, uint64_t *decoded)
+{
+    while (avcodec_receive_frame(c, f) == 0) {
+        (*decoded)++;
+
+        if (ip_only && f->pict_type == AV_PICTURE_TYPE_B) {
+            av_frame_unref(f);
+            continue;
+        }
+
+        if (*nout == max) {
+            av_frame_unref(f);
+            return -1;
+        }
+
+        out[*nout] = av_frame_clone(f);
+        av_frame_unref(f);
+
+        if (out[*nout] == NULL) {
+            return -1;
+        }
+
+        (*nout)++;
+    }
+
+    return 0;
+}
+
+
+static int
+vw_media_same_luma(const AVFrame *a, const AVFrame *b)
+{
+    int  y;
+
+    if (a->width != b->width || a->height != b->height
+        || a->format != b->format)
+    {
+        return 0;
+    }
+
+    for (y = 0; y < a->height; y++) {
+        if (memcmp(a->data[0] + (size_t) y * a->linesize[0],
+                   b->data[0] + (size_t) y * b->linesize[0],
+                   (size_t) a->width) != 0)
+        {
+            return 0;
+        }
+    }
+
+    return 1;
 }
 
 
@@ -337,7 +570,7 @@ vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err)
     char      why[200];
     int64_t   pts, window;
 
-    window = target - 3 * m->frame_dur;
+    window = target - m->skip_window;
 
     while (!m->have_next && !m->drained) {
 
@@ -428,7 +661,7 @@ vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err)
 
         m->dec->skip_frame = (m->skip_nonref && m->pkt->pts != AV_NOPTS_VALUE
                               && m->pkt->pts < window)
-                             ? AVDISCARD_NONREF : AVDISCARD_DEFAULT;
+                             ? m->skip_level : AVDISCARD_DEFAULT;
 
         rc = avcodec_send_packet(m->dec, m->pkt);
         av_packet_unref(m->pkt);

@@ -17,7 +17,7 @@
  *     VW_OCR_BRIGHT (a light picture, where dark text is to be
  *     expected), the picture is binarised: pixels at least that bright
  *     become black ink on white paper, everything else paper, and ink
- *     that cannot be glyphs is removed (vw_frame_drop_blobs).  Whatever
+ *     that cannot be glyphs is removed (vw_frame_blobs).  Whatever
  *     the background does around the text, the outline keeps it apart.
  *     A light picture goes to Tesseract in grey, for its own (Otsu)
  *     thresholding.  The caller may retry a binarised picture in grey
@@ -34,8 +34,6 @@
 #include "vw_frame.h"
 
 
-static int vw_image_alloc(vw_image_t *img, int width, int height);
-static int vw_frame_drop_blobs(vw_framer_t *fr, vw_image_t *img);
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
     int bx, int by);
 
@@ -55,6 +53,7 @@ vw_framer_free(vw_framer_t *fr)
     vw_image_free(&fr->full);
     free(fr->seen);
     free(fr->queue);
+    free(fr->comps);
     vw_framer_init(fr);
 }
 
@@ -78,7 +77,7 @@ vw_image_swap(vw_image_t *a, vw_image_t *b)
 }
 
 
-static int
+int
 vw_image_alloc(vw_image_t *img, int width, int height)
 {
     int       stride;
@@ -310,30 +309,42 @@ vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b, int bx, int by)
 
 
 int
-vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, int scale, int mode,
-    vw_image_t *out, int *chosen, vw_err_t *err)
+vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
+    int scale, int mode, vw_image_t *out, int *chosen, vw_err_t *err)
 {
     int              x, y;
     uint8_t         *p;
     uint64_t         bright;
+    vw_image_t       part;
     const uint8_t   *q, *src[4];
     uint8_t         *dst[4];
     int              src_stride[4], dst_stride[4];
+
+    /* a view of the part: never freed nor resized */
+
+    part = *in;
+    part.cap = 0;
+
+    if (r != NULL) {
+        part.data = in->data + (size_t) r->y * in->stride + r->x;
+        part.width = r->w;
+        part.height = r->h;
+    }
 
     if (mode == VW_PREP_AUTO) {
         /* a light picture: dark text is to be expected, keep it grey */
 
         bright = 0;
 
-        for (y = 0; y < in->height; y++) {
-            q = in->data + (size_t) y * in->stride;
+        for (y = 0; y < part.height; y++) {
+            q = part.data + (size_t) y * part.stride;
 
-            for (x = 0; x < in->width; x++) {
+            for (x = 0; x < part.width; x++) {
                 bright += q[x] >= VW_OCR_BRIGHT;
             }
         }
 
-        mode = 2 * bright > (uint64_t) in->width * in->height
+        mode = 2 * bright > (uint64_t) part.width * part.height
                ? VW_PREP_GREY : VW_PREP_BRIGHT;
     }
 
@@ -341,40 +352,41 @@ vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, int scale, int mode,
 
     scale = scale > 1 ? 2 : 1;
 
-    if (vw_image_alloc(out, in->width * scale, in->height * scale) != 0) {
+    if (vw_image_alloc(out, part.width * scale, part.height * scale) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
     if (scale == 1) {
-        for (y = 0; y < in->height; y++) {
+        for (y = 0; y < part.height; y++) {
             memcpy(out->data + (size_t) y * out->stride,
-                   in->data + (size_t) y * in->stride, (size_t) in->width);
+                   part.data + (size_t) y * part.stride,
+                   (size_t) part.width);
         }
 
     } else {
-        fr->scale = sws_getCachedContext(fr->scale, in->width, in->height,
+        fr->scale = sws_getCachedContext(fr->scale, part.width, part.height,
                                          AV_PIX_FMT_GRAY8, out->width,
                                          out->height, AV_PIX_FMT_GRAY8,
                                          SWS_BICUBIC, NULL, NULL, NULL);
         if (fr->scale == NULL) {
             return vw_fail(err, "internal", "frame: cannot scale %dx%d",
-                           in->width, in->height);
+                           part.width, part.height);
         }
 
         memset(src, 0, sizeof(src));
         memset(dst, 0, sizeof(dst));
         memset(src_stride, 0, sizeof(src_stride));
         memset(dst_stride, 0, sizeof(dst_stride));
-        src[0] = in->data;
-        src_stride[0] = in->stride;
+        src[0] = part.data;
+        src_stride[0] = part.stride;
         dst[0] = out->data;
         dst_stride[0] = out->stride;
 
-        if (sws_scale(fr->scale, src, src_stride, 0, in->height, dst,
+        if (sws_scale(fr->scale, src, src_stride, 0, part.height, dst,
                       dst_stride) != out->height)
         {
             return vw_fail(err, "internal", "frame: scaling %dx%d failed",
-                           in->width, in->height);
+                           part.width, part.height);
         }
     }
 
@@ -392,7 +404,13 @@ vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, int scale, int mode,
         }
     }
 
-    if (vw_frame_drop_blobs(fr, out) != 0) {
+    /* what cannot be a glyph of the whole picture goes, and in a part,
+     * what the cut went through */
+
+    if (vw_frame_blobs(fr, out, in->width * scale, in->height * scale, 1,
+                       r != NULL, NULL)
+        != 0)
+    {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
@@ -401,46 +419,49 @@ vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, int scale, int mode,
 
 
 /*
- * Removes the black components of a binarised image that cannot be
- * glyphs: solid (more than half of their bounding box is black) and
- * large (the box covers more than 1/64 of the picture), or spanning most
- * of it.  These are bright areas of the background the threshold kept;
- * left in, they touch or surround the text and Tesseract reads them as
- * part of it.
+ * Removes the black components of a binary image (0 ink, 255 paper)
+ * that cannot be glyphs, with sizes relative to a ref_w x ref_h picture
+ * (the whole frame, when img is a part of it): solid (more than half of
+ * their bounding box is black) and large (the box covers more than 1/64
+ * of the picture); nearly solid (90%) and at least 24 pixels thick both
+ * ways; spanning 60% of the width or half the height; fewer than
+ * min_px pixels; with border, touching the edge of img (a part of the
+ * background the cut went through: the text region is cut with a
+ * margin).  These are bright areas of the background the
+ * threshold kept, edges of the background and stray pixels; left in,
+ * they touch or surround the text and Tesseract reads them as part of
+ * it.  box (may be NULL) gets the bounding box of what remains (w = 0
+ * when nothing does).
  */
-static int
-vw_frame_drop_blobs(vw_framer_t *fr, vw_image_t *img)
+int
+vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
+    int min_px, int border, vw_rect_t *box)
 {
     int        w, h, x, y, nx, ny, dx, dy, x0, y0, x1, y1;
+    int        bx0, by0, bx1, by1;
     size_t     need, head, tail, k, pos, npos;
-    int64_t    box;
+    int64_t    bb, area;
     uint8_t   *seen;
     uint32_t  *queue;
 
     w = img->width;
     h = img->height;
     need = (size_t) w * (size_t) h;
+    area = (int64_t) ref_w * ref_h;
 
-    if (need > fr->work_cap) {
-        seen = realloc(fr->seen, need);
-        if (seen == NULL) {
-            return -1;
-        }
-
-        fr->seen = seen;
-
-        queue = realloc(fr->queue, need * sizeof(uint32_t));
-        if (queue == NULL) {
-            return -1;
-        }
-
-        fr->queue = queue;
-        fr->work_cap = need;
+    if (vw_framer_work(fr, need) != 0) {
+        return -1;
     }
 
     seen = fr->seen;
     queue = fr->queue;
     memset(seen, 0, need);
+    fr->ncomps = 0;
+
+    bx0 = w;
+    by0 = h;
+    bx1 = -1;
+    by1 = -1;
 
     for (y = 0; y < h; y++) {
         for (x = 0; x < w; x++) {
@@ -490,13 +511,29 @@ vw_frame_drop_blobs(vw_framer_t *fr, vw_image_t *img)
                 }
             }
 
-            box = (int64_t) (x1 - x0 + 1) * (y1 - y0 + 1);
+            bb = (int64_t) (x1 - x0 + 1) * (y1 - y0 + 1);
 
-            if (!((2 * (int64_t) tail > box && 64 * box > (int64_t) need)
-                  || (10 * (int64_t) tail >= 9 * box && x1 - x0 >= 24
+            if (!((2 * (int64_t) tail > bb && 64 * bb > area)
+                  || (10 * (int64_t) tail >= 9 * bb && x1 - x0 >= 24
                       && y1 - y0 >= 24)
-                  || 10 * (x1 - x0 + 1) > 6 * w || 2 * (y1 - y0 + 1) > h))
+                  || 10 * (x1 - x0 + 1) > 6 * ref_w
+                  || 2 * (y1 - y0 + 1) > ref_h
+                  || (int64_t) tail < min_px
+                  || (border && (x0 == 0 || y0 == 0 || x1 == w - 1
+                                 || y1 == h - 1))))
             {
+                bx0 = x0 < bx0 ? x0 : bx0;
+                by0 = y0 < by0 ? y0 : by0;
+                bx1 = x1 > bx1 ? x1 : bx1;
+                by1 = y1 > by1 ? y1 : by1;
+
+                if (fr->keep_comps
+                    && vw_framer_comp(fr, x0, y0, x1, y1, (uint32_t) pos,
+                                    (uint32_t) tail) != 0)
+                {
+                    return -1;
+                }
+
                 continue;
             }
 
@@ -507,6 +544,78 @@ vw_frame_drop_blobs(vw_framer_t *fr, vw_image_t *img)
             }
         }
     }
+
+    if (box != NULL) {
+        memset(box, 0, sizeof(vw_rect_t));
+
+        if (bx1 >= 0) {
+            box->x = bx0;
+            box->y = by0;
+            box->w = bx1 - bx0 + 1;
+            box->h = by1 - by0 + 1;
+        }
+    }
+
+    return 0;
+}
+
+
+int
+vw_framer_work(vw_framer_t *fr, size_t need)
+{
+    uint8_t   *seen;
+    uint32_t  *queue;
+
+    if (need <= fr->work_cap) {
+        return 0;
+    }
+
+    seen = realloc(fr->seen, need);
+    if (seen == NULL) {
+        return -1;
+    }
+
+    fr->seen = seen;
+
+    queue = realloc(fr->queue, need * sizeof(uint32_t));
+    if (queue == NULL) {
+        return -1;
+    }
+
+    fr->queue = queue;
+    fr->work_cap = need;
+
+    return 0;
+}
+
+
+int
+vw_framer_comp(vw_framer_t *fr, int x0, int y0, int x1, int y1, uint32_t seed,
+    uint32_t pixels)
+{
+    size_t      cap;
+    vw_comp_t  *c;
+
+    if (fr->ncomps == fr->comps_cap) {
+        cap = fr->comps_cap ? 2 * fr->comps_cap : 256;
+        c = realloc(fr->comps, cap * sizeof(vw_comp_t));
+        if (c == NULL) {
+            return -1;
+        }
+
+        fr->comps = c;
+        fr->comps_cap = cap;
+    }
+
+    c = &fr->comps[fr->ncomps++];
+    c->x0 = x0;
+    c->y0 = y0;
+    c->x1 = x1;
+    c->y1 = y1;
+    c->seed = seed;
+    c->pixels = pixels;
+    c->group = 0;
+    c->glyphs = 0;
 
     return 0;
 }

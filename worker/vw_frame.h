@@ -37,6 +37,18 @@ typedef struct {
     int  h;
 } vw_rect_t;
 
+/* An ink component (vw_text.c): its box, size and first pixel. */
+typedef struct {
+    int       x0;
+    int       y0;
+    int       x1;
+    int       y1;
+    uint32_t  seed;             /* y * width + x */
+    uint32_t  pixels;
+    int       group;            /* text line grouping */
+    int       glyphs;           /* at a group's root: its glyphs */
+} vw_comp_t;
+
 /* Conversion state kept across frames (swscale contexts, buffers). */
 typedef struct {
     struct SwsContext  *grey;
@@ -45,7 +57,39 @@ typedef struct {
     uint8_t            *seen;       /* blob removal work space */
     uint32_t           *queue;
     size_t              work_cap;
+    vw_comp_t          *comps;      /* the components kept, when asked */
+    size_t              ncomps;
+    size_t              comps_cap;
+    int                 keep_comps;
 } vw_framer_t;
+
+
+/*
+ * The text layer of a picture (vw_text.c): where its glyphs are, found
+ * without Tesseract.  mask is 0 on glyph pixels, 255 elsewhere (the
+ * picture's size); box bounds the glyphs (w = 0: none were found);
+ * polarity tells which kind of ink they are.
+ */
+#define VW_TEXT_NONE             0
+#define VW_TEXT_BRIGHT           1     /* light, with a dark outline/box */
+#define VW_TEXT_DARK             2     /* dark, on a light or plain picture */
+
+#define VW_TEXT_INK_BRIGHT       160   /* bright ink is at least this */
+#define VW_TEXT_OUTLINE          80    /* with a pixel at most this */
+#define VW_TEXT_RADIUS           3     /* within this many pixels */
+#define VW_TEXT_DARK_DROP        80    /* dark ink: this far below median */
+#define VW_TEXT_MIN_PIXELS       3     /* smaller ink specks are noise */
+#define VW_TEXT_MIN_HEIGHT       5     /* a glyph is at least this tall */
+#define VW_TEXT_MIN_HEIGHT_PART  60    /* and this part of the picture */
+#define VW_TEXT_LINE_GLYPHS      3     /* a line has at least this many */
+#define VW_TEXT_MAX_COMPS        4096  /* more components: a texture */
+#define VW_TEXT_MAX_DIFF         32    /* same text: every block below */
+
+typedef struct {
+    vw_image_t  mask;
+    vw_rect_t   box;
+    int         polarity;
+} vw_text_t;
 
 
 /*
@@ -65,8 +109,46 @@ typedef struct {
 void vw_framer_init(vw_framer_t *fr);
 void vw_framer_free(vw_framer_t *fr);
 
+/* The framer's work space for a picture of need pixels (seen, queue);
+ * a component kept by vw_frame_blobs when fr->keep_comps is set.  -1
+ * when out of memory. */
+int vw_framer_work(vw_framer_t *fr, size_t need);
+int vw_framer_comp(vw_framer_t *fr, int x0, int y0, int x1, int y1,
+    uint32_t seed, uint32_t pixels);
+
 void vw_image_free(vw_image_t *img);
 void vw_image_swap(vw_image_t *a, vw_image_t *b);
+
+/* Sizes img for width x height (rows aligned); -1 when out of memory. */
+int vw_image_alloc(vw_image_t *img, int width, int height);
+
+void vw_text_free(vw_text_t *t);
+void vw_text_swap(vw_text_t *a, vw_text_t *b);
+
+/*
+ * Finds the text layer of a grey (cropped) picture into t (reused
+ * across calls).  FAILED only when out of memory.
+ */
+int vw_frame_text(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
+    vw_err_t *err);
+
+/*
+ * 1 if pictures a and b (with their text layers) show the same text: the
+ * same polarity, and the near-identical test of vw_frame_similar passed
+ * on the pixels that are ink in either layer (none in both: the same).
+ * *diff as for vw_frame_similar (may be NULL).
+ */
+int vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
+    const vw_image_t *b, const vw_text_t *tb, int *diff);
+
+/*
+ * Removes the ink components of a binary image that cannot be glyphs
+ * (sizes relative to a ref_w x ref_h picture), those of fewer than
+ * min_px pixels and, with border, those touching the edge; box (may be
+ * NULL) bounds what remains.  -1 when out of memory.
+ */
+int vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
+    int min_px, int border, vw_rect_t *box);
 
 /*
  * The part of a width x height picture the options' crop selects,
@@ -97,12 +179,14 @@ int vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff);
 #define VW_OCR_UPSCALE_HEIGHT    576   /* videos up to this are upscaled */
 
 /*
- * Prepares a grey (cropped) picture for Tesseract into out: scale 2
- * doubles its size, mode says how (AUTO decides between GREY and BRIGHT
- * and *chosen tells which it took).
+ * Prepares the part r (NULL: all) of a grey (cropped) picture for
+ * Tesseract into out: scale 2 doubles its size, mode says how (AUTO
+ * decides between GREY and BRIGHT on the part and *chosen tells which
+ * it took).
  */
-int vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, int scale,
-    int mode, vw_image_t *out, int *chosen, vw_err_t *err);
+int vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in,
+    const vw_rect_t *r, int scale, int mode, vw_image_t *out, int *chosen,
+    vw_err_t *err);
 
 
 #endif /* _VW_FRAME_H_INCLUDED_ */

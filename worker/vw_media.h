@@ -36,6 +36,8 @@ typedef struct {
     uint64_t  frames_decoded;
     uint64_t  decode_errors;     /* packets the decoder refused */
     uint64_t  seeks;
+    uint64_t  probe_frames;      /* decoded to test B-frame skipping */
+    int       skip_bidir;        /* the test passed: B frames skipped */
 } vw_media_stats_t;
 
 
@@ -71,6 +73,8 @@ typedef struct {
     int                 eof;         /* the demuxer has no more packets */
     int                 drained;     /* the decoder has given them all */
     int                 skip_nonref; /* sparse sampling: skip B frames */
+    int                 skip_level;  /* AVDISCARD_NONREF or _BIDIR */
+    int64_t             skip_window; /* decode all within this of target */
     int                 index_ok;    /* the index covers the stream */
 
     vw_poll_pt          poll;

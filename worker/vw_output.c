@@ -137,18 +137,22 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     size_t nsegs)
 {
     char                      opts[VO_OPTIONS_JSON_MAX];
-    size_t                    i, ocr, reused, timed_out;
+    size_t                    i, ocr, reused, timed_out, no_text;
     const vw_frame_result_t  *f;
 
     ocr = 0;
     reused = 0;
     timed_out = 0;
+    no_text = 0;
 
     for (i = 0; i < r->nframes; i++) {
         f = &r->frames[i];
 
         if (f->reused_from >= 0) {
             reused++;
+
+        } else if (f->flags & VW_FRAME_NO_TEXT) {
+            no_text++;
 
         } else if (!(f->flags & VW_FRAME_NO_PICTURE)) {
             ocr++;
@@ -175,9 +179,10 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
 
     vo_buf_printf(out, ",\"frames_planned\":%u,\"frames_done\":%zu,"
                 "\"ocr_calls\":%zu,\"frames_reused\":%zu,"
-                "\"frames_timed_out\":%zu,\"segments\":[",
+                "\"frames_timed_out\":%zu,\"frames_no_text\":%zu,"
+                "\"segments\":[",
                 (unsigned) r->plan->frames, r->nframes, ocr, reused,
-                timed_out);
+                timed_out, no_text);
 
     for (i = 0; i < nsegs; i++) {
         vo_buf_adds(out, i ? ",{\"start\":" : "{\"start\":");
@@ -221,9 +226,11 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
                 vo_buf_adds(out, "null");
             }
 
-            vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s}",
+            vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s,"
+                        "\"no_text\":%s}",
                         (f->flags & VW_FRAME_TIMED_OUT) ? "true" : "false",
-                        (f->flags & VW_FRAME_NO_PICTURE) ? "true" : "false");
+                        (f->flags & VW_FRAME_NO_PICTURE) ? "true" : "false",
+                        (f->flags & VW_FRAME_NO_TEXT) ? "true" : "false");
         }
 
         vo_buf_addc(out, ']');

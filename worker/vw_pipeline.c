@@ -1,15 +1,20 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The pipeline (see vw_pipeline.h): the order of the stages, the
- * near-identical reuse of OCR text, and resuming after known frames.
+ * The pipeline (see vw_pipeline.h): the order of the stages, the reuse
+ * of OCR text, and resuming after known frames.
  *
- * The reference: the last frame that went through OCR (timed out ones
- * included, so a picture that makes Tesseract run away costs one
- * deadline, not one per sample).  A frame near-identical to it takes its
- * text and records reused_from = its index.  Frames that reuse do not
- * move the reference, so a slow fade cannot drift away from what was
- * actually read.
+ * Every sampled picture gets its text layer (vw_frame_text: where the
+ * glyphs are).  The reference: the last frame that went through OCR
+ * (timed out ones included, so a picture that makes Tesseract run away
+ * costs one deadline, not one per sample), or that had no glyph at all.
+ * A frame that shows the same text as the reference
+ * (vw_frame_same_text: the grey levels compared where either has ink,
+ * whatever the background does) takes its text and records reused_from =
+ * its index.  Frames that reuse do not move the reference, so a slow fade
+ * cannot drift away from what was actually read.  A frame with no glyph
+ * gets an empty text without Tesseract (VW_FRAME_NO_TEXT); one with
+ * glyphs has only their region read.
  */
 
 #include <stdlib.h>
@@ -33,10 +38,12 @@ typedef struct {
     vw_engine_t        *engine;
     vw_framer_t         framer;
     vw_image_t          grey;
+    vw_text_t           layer;         /* grey's text layer */
     vw_image_t          ocr;
     int                 scale;         /* of the OCR pictures */
 
     vw_image_t          ref;           /* the last OCR'd picture */
+    vw_text_t           ref_layer;
     int                 have_ref;
     uint32_t            ref_index;
     char               *ref_text;
@@ -215,7 +222,8 @@ done:
 
     if (p->media != NULL) {
         run->stats.packets = p->media->stats.packets;
-        run->stats.frames_decoded = p->media->stats.frames_decoded;
+        run->stats.frames_decoded = p->media->stats.frames_decoded
+                                    + p->media->stats.probe_frames;
         run->stats.decode_errors = p->media->stats.decode_errors;
         run->stats.seeks = p->media->stats.seeks;
     }
@@ -225,6 +233,8 @@ done:
     vw_image_free(&p->grey);
     vw_image_free(&p->ocr);
     vw_image_free(&p->ref);
+    vw_text_free(&p->layer);
+    vw_text_free(&p->ref_layer);
     free(p->ref_text);
     free(p->known_text);
 
@@ -268,8 +278,9 @@ vw_pipe_poll(void *data)
 
 
 /*
- * Decodes sample i into p->grey.  Returns 0, or 1 when there is no
- * picture (the video ended, the crop misses this frame).
+ * Decodes sample i into p->grey and finds its text layer.  Returns 0, or
+ * 1 when there is no picture (the video ended, the crop misses this
+ * frame).
  */
 static int
 vw_pipe_decode(vw_pipe_t *p, uint32_t i, int64_t *pts_ms, vw_err_t *err)
@@ -292,7 +303,11 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t i, int64_t *pts_ms, vw_err_t *err)
 
     *pts_ms = pts_us / 1000;
 
-    return p->grey.width > 0 ? 0 : 1;
+    if (p->grey.width == 0) {
+        return 1;
+    }
+
+    return vw_frame_text(&p->framer, &p->grey, &p->layer, err);
 }
 
 
@@ -300,6 +315,7 @@ static int
 vw_pipe_frame(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 {
     int                rc;
+    char              *text;
     int64_t            t0, t1;
     vw_stats_t        *st;
     vw_ocr_result_t    res;
@@ -327,12 +343,35 @@ vw_pipe_frame(vw_pipe_t *p, uint32_t i, vw_err_t *err)
         st->frames_no_picture++;
         st->decode_ms += vw_now_ms() - t0;
 
-    } else if (p->have_ref && vw_frame_similar(&p->grey, &p->ref, NULL)) {
+    } else if (p->have_ref
+               && vw_frame_same_text(&p->grey, &p->layer, &p->ref,
+                                     &p->ref_layer, NULL))
+    {
         f.text = p->ref_text;
         f.confidence = p->ref_conf;
         f.reused_from = p->ref_index;
         st->frames_reused++;
         st->decode_ms += vw_now_ms() - t0;
+
+    } else if (p->layer.box.w == 0) {
+        /* no glyph: nothing for Tesseract; the new reference */
+        text = strdup("");
+        if (text == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        f.flags |= VW_FRAME_NO_TEXT;
+        st->frames_no_text++;
+        st->decode_ms += vw_now_ms() - t0;
+
+        vw_image_swap(&p->grey, &p->ref);
+        vw_text_swap(&p->layer, &p->ref_layer);
+        p->have_ref = 1;
+
+        vw_pipe_set_ref_text(p, text, 0, i);
+
+        f.text = p->ref_text;
 
     } else {
         t1 = vw_now_ms();
@@ -356,6 +395,7 @@ vw_pipe_frame(vw_pipe_t *p, uint32_t i, vw_err_t *err)
         }
 
         vw_image_swap(&p->grey, &p->ref);
+        vw_text_swap(&p->layer, &p->ref_layer);
         p->have_ref = 1;
 
         vw_pipe_set_ref_text(p, res.text, res.confidence, i);
@@ -428,6 +468,7 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
     }
 
     vw_image_swap(&p->grey, &p->ref);
+    vw_text_swap(&p->layer, &p->ref_layer);
     p->have_ref = 1;
     p->run->stats.refs_restored++;
 
@@ -438,24 +479,43 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
 
 
 /*
- * OCR of p->grey: the picture prepared the way vw_frame_for_ocr picks;
- * when that was the binarised one and Tesseract is not sure of the
- * result (confidence below VW_OCR_ACCEPT, or nothing read), the grey
- * picture is tried too and the more confident reading wins.  The
- * deadline covers both passes.
+ * OCR of the text region of p->grey (its glyphs' box, with a margin),
+ * prepared for the kind of ink found: bright ink binarised, dark ink in
+ * grey.  When the binarised reading is unsure (confidence below
+ * VW_OCR_ACCEPT, or nothing read), the grey region is read too and the
+ * more confident reading wins (coloured text).  The deadline covers both
+ * passes.
  */
 static int
 vw_pipe_ocr(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
-    int              chosen, timeout;
+    int              chosen, timeout, mode, px, py;
     int64_t          start;
+    vw_rect_t        r, *b;
     vw_ocr_result_t  other;
 
     start = vw_now_ms();
     timeout = p->limits.frame_timeout_ms;
 
-    if (vw_frame_for_ocr(&p->framer, &p->grey, p->scale, VW_PREP_AUTO,
-                         &p->ocr, &chosen, err) != 0)
+    /* the glyphs' box with a margin: a quarter of its height above and
+     * below, up to a tenth of the picture's height left and right */
+
+    b = &p->layer.box;
+    px = VW_OCR_MARGIN + (b->h < p->grey.height / 10 ? b->h
+                                                      : p->grey.height / 10);
+    py = VW_OCR_MARGIN + b->h / 4;
+
+    r.x = b->x > px ? b->x - px : 0;
+    r.y = b->y > py ? b->y - py : 0;
+    r.w = (b->x + b->w + px < p->grey.width ? b->x + b->w + px
+                                            : p->grey.width) - r.x;
+    r.h = (b->y + b->h + py < p->grey.height ? b->y + b->h + py
+                                             : p->grey.height) - r.y;
+
+    mode = p->layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY : VW_PREP_BRIGHT;
+
+    if (vw_frame_for_ocr(&p->framer, &p->grey, &r, p->scale, mode, &p->ocr,
+                         &chosen, err) != 0)
     {
         return -1;
     }
@@ -483,7 +543,7 @@ vw_pipe_ocr(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         }
     }
 
-    if (vw_frame_for_ocr(&p->framer, &p->grey, p->scale, VW_PREP_GREY,
+    if (vw_frame_for_ocr(&p->framer, &p->grey, &r, p->scale, VW_PREP_GREY,
                          &p->ocr, &chosen, err) != 0
         || vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, &other,
                         err) != 0)

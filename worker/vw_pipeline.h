@@ -8,9 +8,10 @@
  *
  *   inspect (vw_media) -> plan (vw_plan) -> OCR engine (vw_ocr)
  *   -> ready hook -> for each sample i not known yet:
- *        decode the frame shown at t_i -> crop, grey (vw_frame)
- *        -> near-identical to the last OCR'd frame? reuse its text
- *           : OCR it (vw_ocr) -> frame_done hook
+ *        decode the frame shown at t_i -> crop, grey, text layer
+ *        (vw_frame) -> the same text as the last OCR'd frame? reuse it
+ *           : no glyph? empty, no OCR : OCR the text region (vw_ocr)
+ *        -> frame_done hook
  *
  * Frames are merged into segments afterwards, from the frame results
  * alone (vw_segments_merge, vw_result_write), so they need not all come
@@ -32,6 +33,10 @@
 
 /* a binarised reading less confident than this is retried in grey */
 #define VW_OCR_ACCEPT   85
+
+/* pixels around the glyphs' box in the region Tesseract reads (plus a
+ * quarter of the box's height) */
+#define VW_OCR_MARGIN   8
 
 
 /*
@@ -90,6 +95,7 @@ typedef struct {
     uint32_t  frames_reused;       /* near-identical: text reused */
     uint32_t  frames_timed_out;
     uint32_t  frames_no_picture;
+    uint32_t  frames_no_text;      /* no glyph found: Tesseract spared */
     uint32_t  refs_restored;       /* frames decoded only to resume */
     uint64_t  packets;
     uint64_t  frames_decoded;

@@ -39,6 +39,8 @@
 #define VW_FRAME_TIMED_OUT   0x01    /* OCR cancelled by the deadline */
 #define VW_FRAME_NO_PICTURE  0x02    /* the video had ended at t_i, or
                                         the crop misses this frame */
+#define VW_FRAME_NO_TEXT     0x04    /* no glyph found on the picture:
+                                        not sent to Tesseract */
 
 #define VW_NEARLY_PERCENT    15
 

@@ -40,7 +40,8 @@ is_deeply $res->{options}, { crop => undef, fps => 1, lang => 'deu+eng' },
     'json: canonical options';
 is $res->{frames_planned}, 6, 'json: frames_planned';
 is $res->{frames_done}, 6, 'json: frames_done';
-is $res->{ocr_calls} + $res->{frames_reused}, 6, 'json: every frame OCR\'d or reused';
+is $res->{ocr_calls} + $res->{frames_reused} + $res->{frames_no_text}, 6,
+    'json: every frame OCR\'d, reused or found empty';
 for my $k (qw(container codec width height duration_ms frame_rate stream_index)) {
     ok defined $res->{inspection}{$k}, "json: inspection.$k";
 }

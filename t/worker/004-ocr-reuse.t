@@ -1,6 +1,8 @@
-# A frame near-identical to the last OCR'd one is not OCR'd again: it
-# takes that frame's text and records where it came from.  Counted with
-# the result's ocr_calls / frames_reused and the per-frame reused_from.
+# A frame whose text is near-identical to the last OCR'd one's is not
+# OCR'd again: it takes that frame's text and records where it came
+# from; a frame with no glyph at all is not OCR'd either (no_text).
+# Counted with the result's ocr_calls / frames_reused / frames_no_text
+# and the per-frame reused_from.
 
 use strict;
 use warnings;
@@ -15,9 +17,9 @@ my $dir = tmpdir();
 
 # fps 2 over 6 s: 12 frames.  Frames 0-5 (t = 0 .. 2.5) show A, frame 6
 # (t = 3.0) nothing, frames 7-11 (t = 3.5 .. 5.5) B: three pictures, so
-# three OCR calls and nine reused frames, on a still background, under
-# heavy film grain (every pixel changes in every frame), and after
-# VP9 and MPEG-4 compression.
+# two OCR calls, one frame found empty without Tesseract and nine
+# reused frames, on a still background, under heavy film grain (every
+# pixel changes in every frame), and after VP9 and MPEG-4 compression.
 my @spans = (
     { start => 0,   end => 2.7, text => 'The first subtitle' },
     { start => 3.3, end => 6,   text => 'And then the second' },
@@ -37,10 +39,12 @@ for my $v (['solid', 'libx264', 'mp4'], ['noise', 'libvpx-vp9', 'webm'],
     my $f = $res->{frames};
 
     is $res->{frames_planned}, 12, "$name: 12 frames planned";
-    is $res->{ocr_calls}, 3, "$name: 3 OCR calls for 3 distinct pictures";
+    is $res->{ocr_calls}, 2, "$name: 2 OCR calls for 2 texts";
+    is $res->{frames_no_text}, 1, "$name: 1 picture without text";
+    ok $f->[6]{no_text}, "$name: frame 6 is the one without text";
     is $res->{frames_reused}, 9, "$name: 9 frames reused";
     my ($calls) = $r->{stderr} =~ /"ocr_calls":(\d+)/;
-    is $calls, 3, "$name: the run made 3 calls to Tesseract";
+    is $calls, 2, "$name: the run made 2 calls to Tesseract";
 
     is_deeply [ map { $_->{reused_from} } @$f ],
         [undef, 0, 0, 0, 0, 0, undef, undef, 7, 7, 7, 7],
@@ -56,14 +60,29 @@ for my $v (['solid', 'libx264', 'mp4'], ['noise', 'libvpx-vp9', 'webm'],
         "$name: segment $_ text" for 0 .. 1;
 }
 
-# a moving background changes every frame: nothing may be reused, and
-# the text still comes out right
+# a moving background changes every pixel of every frame, but not the
+# text: it is read once, the other frames reuse it, and it comes out
+# right
 my $file = make_video(path => "$dir/moving.mp4", duration => 3,
     background => 'moving', spans => [$spans[0]], dir => $dir);
 my $r = run_worker('ocr', $file, '--fps', '2');
 is $r->{rc}, 0, 'moving: exit 0';
-is $r->{json}{frames_reused}, 0, 'moving: no frame reused';
-is $r->{json}{ocr_calls}, 6, 'moving: every frame OCR\'d';
+is $r->{json}{ocr_calls}, 1, 'moving: the text is read once';
+is $r->{json}{frames_reused}, 5, 'moving: the other frames reuse it';
 is scalar(@{ $r->{json}{segments} }), 1, 'moving: one segment';
+cmp_ok cer($r->{json}{segments}[0]{text}, $spans[0]{text}), '<=', 0.05,
+    'moving: the text';
+
+# the same text over a moving background, and then a different one at
+# the same place: a new reading
+$file = make_video(path => "$dir/moving2.mp4", duration => 4,
+    background => 'moving', dir => $dir, spans => [
+        { start => 0, end => 1.9, text => 'Where are you going tonight?' },
+        { start => 2, end => 4, text => 'Where are you going tomorrow?' },
+    ]);
+$r = run_worker('ocr', $file, '--fps', '2');
+is $r->{rc}, 0, 'moving, changed: exit 0';
+is $r->{json}{ocr_calls}, 2, 'moving, changed: read twice';
+is $r->{json}{frames_reused}, 6, 'moving, changed: reused 6 times';
 
 done_testing;

@@ -49,7 +49,9 @@ my $clean = upload_job('clean');
 my $cst = $s->wait_state($clean, 'done|failed|rejected', 180);
 is($cst->{state}, 'done', 'the clean run is done');
 my $clean_ocr = ocr_rows($clean);
-cmp_ok($clean_ocr, '>=', 20, "the clean run OCR'd $clean_ocr frames");
+# one OCR call per distinct screen: frames without glyphs and repeats
+# are not read
+cmp_ok($clean_ocr, '>=', 12, "the clean run OCR'd $clean_ocr frames");
 
 # the same video again, killed in the middle
 my $job = upload_job('crash');

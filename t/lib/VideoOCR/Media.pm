@@ -9,6 +9,7 @@ package VideoOCR::Media;
 #           { start => 0.5, end => 2.5, text => 'Hello there' },
 #           { start => 2.7, end => 4,   text => 'Good bye', font => 'DejaVuSerif' },
 #       ]);
+#   (more keys: size, rate, codec, bitrate, audio, extra; see make_video)
 #   my $r = run_worker('ocr', $file, '--format', 'json');
 #   is $r->{rc}, 0;  my $res = $r->{json};
 #
@@ -79,7 +80,20 @@ sub _background {
                   . ":c2=0x404040:c3=0x806040:n=4",
         bars   => "smptebars=$common",
         black  => "color=c=black:$common",
+        grain  => "color=c=0x506070:$common,noise=alls=10:allf=t+u",
+        busy   => _busy($size, $rate, $dur),
     }->{$bg} // die "unknown background $bg";
+}
+
+# A picture that moves everywhere: testsrc2's bars, gradient and
+# moving squares, without its time code (drawn at the top: made taller,
+# then the top cut off), in muted colours.
+sub _busy {
+    my ($size, $rate, $dur) = @_;
+    my ($w, $h) = split /x/, $size;
+    my $th = 2 * int($h * 5 / 8);
+    return "testsrc2=s=${w}x$th:r=$rate:d=$dur,crop=$w:$h:0:ih-$h,"
+        . "hue=s=0.6,eq=brightness=-0.1";
 }
 
 # make_video(path => ..., spans => [...], ...): see the top of the file.
@@ -88,7 +102,8 @@ sub _background {
 # (outline: color, default white, with a black border, the default; box:
 # white on a
 # translucent black box; plain: the given color, default black), color,
-# y (bottom, the default, or top, or a number of pixels).
+# y (bottom, the default, or top, or middle, or a number of pixels or an
+# expression), x (centred by default, or a number of pixels).
 sub make_video {
     my %a = @_;
     my $path  = $a{path} or die 'path';
@@ -111,7 +126,9 @@ sub make_video {
         my $fsize = $s->{size} // 28;
         my $style = $s->{style} // 'outline';
         my $y     = $s->{y} // 'bottom';
-        $y = $y eq 'bottom' ? 'h-th-24' : $y eq 'top' ? '24' : $y;
+        $y = $y eq 'bottom' ? 'h-th-24' : $y eq 'top' ? '24'
+           : $y eq 'middle' ? '(h-th)/2' : $y;
+        my $x = $s->{x} // '(w-tw)/2';
 
         my $look = $style eq 'outline'
             ? 'fontcolor=' . ($s->{color} // 'white')
@@ -122,18 +139,23 @@ sub make_video {
 
         push @filters, "drawtext=fontfile=$font:textfile=$tf:"
             . "expansion=none:fontsize=$fsize:$look:"
-            . "x=(w-tw)/2:y=$y:"
+            . "x=$x:y=$y:"
             . "enable='between(t,$s->{start},$s->{end})'";
     }
     push @filters, 'format=yuv420p';
 
+    # bitrate (e.g. '2M'): a cap on the quality-driven rate, as streaming
+    # encodes have (x264: capped CRF; VP9: constrained quality; MPEG-4:
+    # average bit rate)
+    my $br = $a{bitrate};
     my @codec = $codec eq 'libx264'
-        ? ('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20')
+        ? ('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20',
+           $br ? ('-maxrate', $br, '-bufsize', $br) : ())
         : $codec eq 'libvpx-vp9'
         ? ('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8',
-           '-b:v', '0', '-crf', '32', '-row-mt', '1')
+           '-b:v', $br // '0', '-crf', '32', '-row-mt', '1')
         : $codec eq 'mpeg4'
-        ? ('-c:v', 'mpeg4', '-q:v', '3')
+        ? ('-c:v', 'mpeg4', $br ? ('-b:v', $br) : ('-q:v', '3'))
         : ('-c:v', $codec);
 
     my @cmd = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error',

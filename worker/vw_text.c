@@ -1,0 +1,610 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The text layer of a picture (see vw_frame.h): where the glyphs are,
+ * found without Tesseract, so that only that region is read, a picture
+ * with no glyph is not read at all, and two pictures are compared on
+ * their glyphs alone, whatever the background does around them.
+ *
+ * Glyphs burned into a video are made to be read over anything: light
+ * glyphs with a dark outline, shadow or box (subtitles, titles), or dark
+ * glyphs on a light or plain picture (slides).  So:
+ *
+ *   - bright ink: pixels at least VW_TEXT_INK_BRIGHT with a pixel of at
+ *     most VW_TEXT_OUTLINE within VW_TEXT_RADIUS (the outline); bright
+ *     areas of the background have no such border, only their edges do;
+ *   - dark ink, on a light picture (more than half of it at least
+ *     VW_OCR_BRIGHT), or when a picture of middling grey has no bright
+ *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
+ *   - ink components that cannot be glyphs are dropped (too large, too
+ *     solid, spanning the picture, a few stray pixels: vw_frame_blobs);
+ *     the glyphs' bounding box is the region Tesseract reads.
+ *
+ * Near-identical text: the two pictures' grey levels are compared only
+ * where either has ink, in blocks and cells as vw_frame_similar does.
+ * A glyph that stays has the same levels in both; one that appears,
+ * goes away or changes puts ink where the other picture has background
+ * or outline, tens of levels away.  A pixel that is ink in one picture
+ * only because it sits at the threshold has nearly the same level in
+ * the other, so compression noise at glyph edges does not count.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vw_frame.h"
+
+
+/*
+ * The byte loops below are what the text layer spends its time in; GCC
+ * vectorises them at -O2 only with a cost model that refuses loops of
+ * unknown length: ask for its usual one there.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VW_VECTORISE  __attribute__((optimize("tree-vectorize",            \
+                                              "vect-cost-model=dynamic")))
+#else
+#define VW_VECTORISE
+#endif
+
+static void vw_text_bright(vw_framer_t *fr, const vw_image_t *g,
+    vw_image_t *m, size_t *ink);
+static VW_VECTORISE void vw_text_min(uint8_t *restrict dst,
+    const uint8_t *restrict src, size_t n);
+static VW_VECTORISE size_t vw_text_ink(uint8_t *restrict m,
+    const uint8_t *restrict g, const uint8_t *restrict lo, size_t n);
+static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
+    size_t *ink);
+static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box);
+static int vw_text_root(vw_comp_t *c, int i);
+static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
+static int vw_text_block(const vw_image_t *a, const vw_image_t *ma,
+    const vw_image_t *b, const vw_image_t *mb, int bx, int by);
+
+
+void
+vw_text_free(vw_text_t *t)
+{
+    vw_image_free(&t->mask);
+    memset(t, 0, sizeof(vw_text_t));
+}
+
+
+void
+vw_text_swap(vw_text_t *a, vw_text_t *b)
+{
+    vw_text_t  t;
+
+    t = *a;
+    *a = *b;
+    *b = t;
+}
+
+
+int
+vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
+    vw_err_t *err)
+{
+    int              x, y, median;
+    size_t           n, ink, half, sum;
+    uint64_t         hist[256];
+    const uint8_t   *q;
+
+    t->polarity = VW_TEXT_NONE;
+    memset(&t->box, 0, sizeof(vw_rect_t));
+
+    if (vw_image_alloc(&t->mask, g->width, g->height) != 0
+        || vw_framer_work(fr, (size_t) g->width * (size_t) g->height) != 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    n = (size_t) g->width * (size_t) g->height;
+
+    if (n == 0) {
+        return 0;
+    }
+
+    memset(hist, 0, sizeof(hist));
+
+    for (y = 0; y < g->height; y++) {
+        q = g->data + (size_t) y * g->stride;
+
+        for (x = 0; x < g->width; x++) {
+            hist[q[x]]++;
+        }
+    }
+
+    half = (n + 1) / 2;
+    sum = 0;
+
+    for (median = 0; median < 255; median++) {
+        sum += hist[median];
+        if (sum >= half) {
+            break;
+        }
+    }
+
+    sum = 0;
+    for (x = VW_OCR_BRIGHT; x < 256; x++) {
+        sum += hist[x];
+    }
+
+    ink = 0;
+
+    if (2 * sum <= n) {
+        vw_text_bright(fr, g, &t->mask, &ink);
+
+        if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box) != 0) {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
+        if (t->box.w > 0) {
+            t->polarity = VW_TEXT_BRIGHT;
+            return 0;
+        }
+
+        if (median < VW_TEXT_DARK_DROP || median >= VW_OCR_BRIGHT) {
+            return 0;
+        }
+    }
+
+    /* a light picture, or a plain one with no bright ink: dark glyphs */
+
+    vw_text_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
+
+    if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box) != 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (t->box.w > 0) {
+        t->polarity = VW_TEXT_DARK;
+    }
+
+    return 0;
+}
+
+
+/*
+ * Bright ink: a pixel at least VW_TEXT_INK_BRIGHT with one of at most
+ * VW_TEXT_OUTLINE within VW_TEXT_RADIUS (a square).  A separable
+ * minimum filter: each row's window minimum first (fr->seen holds it),
+ * only for the rows near a bright pixel, then the minimum of those down
+ * the window for the rows that have one.  The loops are plain byte
+ * minimums the compiler vectorises.
+ */
+static void
+vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
+    size_t *ink)
+{
+    int             x, y, k, y0, y1, w, h, r;
+    size_t          n;
+    uint8_t        *rmin, *row, *near, *has, *col;
+    const uint8_t  *q;
+
+    w = g->width;
+    h = g->height;
+    r = VW_TEXT_RADIUS;
+    rmin = fr->seen;
+    near = (uint8_t *) fr->queue;   /* h bytes: rows near a bright pixel */
+    has = near + h;                 /* h bytes: rows with one */
+    col = has + h;                  /* w bytes: a row of the result */
+
+    n = 0;
+    memset(near, 0, (size_t) h);
+    memset(has, 0, (size_t) h);
+
+    for (y = 0; y < h; y++) {
+        q = g->data + (size_t) y * g->stride;
+        memset(m->data + (size_t) y * m->stride, 255, (size_t) w);
+
+        for (x = 0; x < w; x++) {
+            if (q[x] >= VW_TEXT_INK_BRIGHT) {
+                y0 = y - r < 0 ? 0 : y - r;
+                y1 = y + r >= h ? h - 1 : y + r;
+                memset(near + y0, 1, (size_t) (y1 - y0 + 1));
+                has[y] = 1;
+                break;
+            }
+        }
+    }
+
+    for (y = 0; y < h; y++) {
+        if (!near[y]) {
+            continue;
+        }
+
+        q = g->data + (size_t) y * g->stride;
+        row = rmin + (size_t) y * w;
+        memcpy(row, q, (size_t) w);
+
+        for (k = 1; k <= r && k < w; k++) {
+            vw_text_min(row, q + k, (size_t) (w - k));
+            vw_text_min(row + k, q, (size_t) (w - k));
+        }
+    }
+
+    for (y = 0; y < h; y++) {
+        if (!has[y]) {
+            continue;
+        }
+
+        y0 = y - r < 0 ? 0 : y - r;
+        y1 = y + r >= h ? h - 1 : y + r;
+
+        memcpy(col, rmin + (size_t) y0 * w, (size_t) w);
+
+        for (k = y0 + 1; k <= y1; k++) {
+            vw_text_min(col, rmin + (size_t) k * w, (size_t) w);
+        }
+
+        n += vw_text_ink(m->data + (size_t) y * m->stride,
+                         g->data + (size_t) y * g->stride, col, (size_t) w);
+    }
+
+    *ink = n;
+}
+
+
+/* dst[i] = min(dst[i], src[i]); the buffers do not overlap */
+static VW_VECTORISE void
+vw_text_min(uint8_t *restrict dst, const uint8_t *restrict src, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+    }
+}
+
+
+/* One row of bright ink from the grey row and its window minimum. */
+static VW_VECTORISE size_t
+vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
+    const uint8_t *restrict lo, size_t n)
+{
+    size_t  i, ink;
+
+    ink = 0;
+
+    for (i = 0; i < n; i++) {
+        m[i] = (g[i] >= VW_TEXT_INK_BRIGHT && lo[i] <= VW_TEXT_OUTLINE)
+               ? 0 : 255;
+        ink += m[i] == 0;
+    }
+
+    return ink;
+}
+
+
+static void
+vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
+{
+    int             x, y;
+    uint8_t        *p;
+    const uint8_t  *q;
+
+    *ink = 0;
+
+    for (y = 0; y < g->height; y++) {
+        q = g->data + (size_t) y * g->stride;
+        p = m->data + (size_t) y * m->stride;
+
+        for (x = 0; x < g->width; x++) {
+            p[x] = q[x] <= level ? 0 : 255;
+            *ink += q[x] <= level;
+        }
+    }
+}
+
+
+/*
+ * Keeps the ink that lines up into text: components that cannot be
+ * glyphs go first (vw_frame_blobs); of the rest, those at least
+ * VW_TEXT_MIN_HEIGHT pixels and 1/VW_TEXT_MIN_HEIGHT_PART of the
+ * picture tall are chained to their neighbours on the same line
+ * (vertical overlap of half the smaller height, a gap of at most 1.5
+ * times the larger height, heights within a factor of 2.5: a piece of a
+ * bar's edge is no neighbour of the glyphs it runs past), and a chain of
+ * VW_TEXT_LINE_GLYPHS or more is a line of text.  Marks (dots, commas,
+ * accents) and short words stay when they lie beside a line's glyph.
+ * Everything else (a moving square, a piece of a line or of a bar's
+ * edge) is erased from the mask.  box bounds what stays.
+ */
+static int
+vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
+{
+    int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
+    size_t      i, j, n;
+    vw_comp_t  *c, *d, *l;
+
+    memset(box, 0, sizeof(vw_rect_t));
+
+    minh = m->height / VW_TEXT_MIN_HEIGHT_PART;
+    minh = minh < VW_TEXT_MIN_HEIGHT ? VW_TEXT_MIN_HEIGHT : minh;
+
+    fr->keep_comps = 1;
+    rc = vw_frame_blobs(fr, m, m->width, m->height, VW_TEXT_MIN_PIXELS, 0,
+                        NULL);
+    fr->keep_comps = 0;
+
+    if (rc != 0) {
+        return -1;
+    }
+
+    n = fr->ncomps;
+    c = fr->comps;
+
+    if (n > VW_TEXT_MAX_COMPS) {
+        /* a texture, not text: nothing to read */
+        for (i = 0; i < n; i++) {
+            vw_text_erase(fr, m, c[i].seed);
+        }
+
+        return 0;
+    }
+
+    for (i = 0; i < n; i++) {
+        c[i].group = (int) i;
+        c[i].glyphs = 0;
+    }
+
+    /* chain the glyph-sized components that sit side by side */
+
+    for (i = 0; i < n; i++) {
+        lh = c[i].y1 - c[i].y0 + 1;
+
+        if (lh < minh) {
+            continue;
+        }
+
+        for (j = i + 1; j < n; j++) {
+            d = &c[j];
+            h = d->y1 - d->y0 + 1;
+
+            if (h < minh) {
+                continue;
+            }
+
+            ov = (c[i].y1 < d->y1 ? c[i].y1 : d->y1)
+                 - (c[i].y0 > d->y0 ? c[i].y0 : d->y0) + 1;
+            gap = (c[i].x0 > d->x0 ? c[i].x0 : d->x0)
+                  - (c[i].x1 < d->x1 ? c[i].x1 : d->x1);
+
+            if (2 * ov < (lh < h ? lh : h)
+                || 2 * gap > 3 * (lh > h ? lh : h)
+                || 2 * (lh > h ? lh : h) > 5 * (lh < h ? lh : h))
+            {
+                continue;
+            }
+
+            ra = vw_text_root(c, (int) i);
+            rb = vw_text_root(c, (int) j);
+            c[ra > rb ? ra : rb].group = ra < rb ? ra : rb;
+        }
+    }
+
+    for (i = 0; i < n; i++) {
+        c[i].group = vw_text_root(c, (int) i);
+        c[c[i].group].glyphs += c[i].y1 - c[i].y0 + 1 >= minh;
+    }
+
+    /* lines stay; what lies beside a glyph of a line (within twice its
+     * height) and inside its band (half its height above and below),
+     * and is not much taller, stays too: dots, commas, accents, a word
+     * of one or two letters; the rest is erased */
+
+    x0 = m->width;
+    y0 = m->height;
+    x1 = -1;
+    y1 = -1;
+
+    for (i = 0; i < n; i++) {
+        near = c[c[i].group].glyphs >= VW_TEXT_LINE_GLYPHS;
+
+        for (j = 0; j < n && !near; j++) {
+            l = &c[j];
+            lh = l->y1 - l->y0 + 1;
+
+            if (c[l->group].glyphs < VW_TEXT_LINE_GLYPHS
+                || lh < minh || 2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh)
+            {
+                continue;
+            }
+
+            near = c[i].x1 >= l->x0 - 2 * lh && c[i].x0 <= l->x1 + 2 * lh
+                   && c[i].y0 >= l->y0 - lh / 2 && c[i].y1 <= l->y1 + lh / 2;
+        }
+
+        if (!near) {
+            vw_text_erase(fr, m, c[i].seed);
+            continue;
+        }
+
+        x0 = c[i].x0 < x0 ? c[i].x0 : x0;
+        y0 = c[i].y0 < y0 ? c[i].y0 : y0;
+        x1 = c[i].x1 > x1 ? c[i].x1 : x1;
+        y1 = c[i].y1 > y1 ? c[i].y1 : y1;
+    }
+
+    if (x1 >= 0) {
+        box->x = x0;
+        box->y = y0;
+        box->w = x1 - x0 + 1;
+        box->h = y1 - y0 + 1;
+    }
+
+    return 0;
+}
+
+
+static int
+vw_text_root(vw_comp_t *c, int i)
+{
+    while (c[i].group != i) {
+        c[i].group = c[c[i].group].group;
+        i = c[i].group;
+    }
+
+    return i;
+}
+
+
+/* Erases the component of m that has its first pixel at seed. */
+static void
+vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed)
+{
+    int        w, h, x, y, dx, dy;
+    size_t     head, tail;
+    uint32_t  *queue, pos;
+
+    w = m->width;
+    h = m->height;
+    queue = fr->queue;
+    head = 0;
+    tail = 0;
+
+    queue[tail++] = seed;
+    m->data[(size_t) (seed / (uint32_t) w) * m->stride + seed % w] = 255;
+
+    while (head < tail) {
+        pos = queue[head++];
+        x = (int) (pos % (uint32_t) w);
+        y = (int) (pos / (uint32_t) w);
+
+        for (dy = -1; dy <= 1; dy++) {
+            for (dx = -1; dx <= 1; dx++) {
+                if (x + dx < 0 || x + dx >= w || y + dy < 0 || y + dy >= h
+                    || m->data[(size_t) (y + dy) * m->stride + x + dx] != 0)
+                {
+                    continue;
+                }
+
+                m->data[(size_t) (y + dy) * m->stride + x + dx] = 255;
+                queue[tail++] = (uint32_t) ((y + dy) * w + x + dx);
+            }
+        }
+    }
+}
+
+
+int
+vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
+    const vw_image_t *b, const vw_text_t *tb, int *diff)
+{
+    int        bx, by, worst, score, x0, y0, x1, y1;
+    vw_rect_t  u;
+
+    worst = 0;
+
+    if (a->width != b->width || a->height != b->height
+        || ta->polarity != tb->polarity)
+    {
+        worst = 255;
+        goto done;
+    }
+
+    if (ta->box.w == 0 && tb->box.w == 0) {
+        goto done;                          /* no text in either */
+    }
+
+    if (a->width < VW_SIMILAR_BLOCK || a->height < VW_SIMILAR_BLOCK) {
+        return vw_frame_similar(a, b, diff);
+    }
+
+    /* the blocks that cover both boxes, aligned inside the picture */
+
+    x0 = ta->box.w == 0 ? tb->box.x
+         : tb->box.w == 0 ? ta->box.x
+         : (ta->box.x < tb->box.x ? ta->box.x : tb->box.x);
+    y0 = ta->box.w == 0 ? tb->box.y
+         : tb->box.w == 0 ? ta->box.y
+         : (ta->box.y < tb->box.y ? ta->box.y : tb->box.y);
+    x1 = ta->box.x + ta->box.w > tb->box.x + tb->box.w
+         ? ta->box.x + ta->box.w : tb->box.x + tb->box.w;
+    y1 = ta->box.y + ta->box.h > tb->box.y + tb->box.h
+         ? ta->box.y + ta->box.h : tb->box.y + tb->box.h;
+
+    u.x = x0;
+    u.y = y0;
+    u.w = x1 - x0 < VW_SIMILAR_BLOCK ? VW_SIMILAR_BLOCK : x1 - x0;
+    u.h = y1 - y0 < VW_SIMILAR_BLOCK ? VW_SIMILAR_BLOCK : y1 - y0;
+    u.x = u.x + u.w > a->width ? a->width - u.w : u.x;
+    u.y = u.y + u.h > a->height ? a->height - u.h : u.y;
+
+    for (by = u.y; ; by += VW_SIMILAR_BLOCK / 2) {
+        if (by > u.y + u.h - VW_SIMILAR_BLOCK) {
+            by = u.y + u.h - VW_SIMILAR_BLOCK;
+        }
+
+        for (bx = u.x; ; bx += VW_SIMILAR_BLOCK / 2) {
+            if (bx > u.x + u.w - VW_SIMILAR_BLOCK) {
+                bx = u.x + u.w - VW_SIMILAR_BLOCK;
+            }
+
+            score = vw_text_block(a, &ta->mask, b, &tb->mask, bx, by);
+
+            if (score > worst) {
+                worst = score;
+
+                if (worst >= VW_TEXT_MAX_DIFF) {
+                    goto done;
+                }
+            }
+
+            if (bx == u.x + u.w - VW_SIMILAR_BLOCK) {
+                break;
+            }
+        }
+
+        if (by == u.y + u.h - VW_SIMILAR_BLOCK) {
+            break;
+        }
+    }
+
+done:
+
+    if (diff != NULL) {
+        *diff = worst;
+    }
+
+    return worst < VW_TEXT_MAX_DIFF;
+}
+
+
+/* vw_frame_block_diff over the pixels that are ink in either mask */
+static int
+vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
+    const vw_image_t *mb, int bx, int by)
+{
+    int             cx, cy, x, y, sa, sb;
+    unsigned        sum;
+    const uint8_t  *pa, *pb, *qa, *qb;
+
+    sum = 0;
+
+    for (cy = by; cy < by + VW_SIMILAR_BLOCK; cy += VW_SIMILAR_CELL) {
+        for (cx = bx; cx < bx + VW_SIMILAR_BLOCK; cx += VW_SIMILAR_CELL) {
+            sa = 0;
+            sb = 0;
+
+            for (y = cy; y < cy + VW_SIMILAR_CELL; y++) {
+                pa = a->data + (size_t) y * a->stride + cx;
+                pb = b->data + (size_t) y * b->stride + cx;
+                qa = ma->data + (size_t) y * ma->stride + cx;
+                qb = mb->data + (size_t) y * mb->stride + cx;
+
+                for (x = 0; x < VW_SIMILAR_CELL; x++) {
+                    if ((qa[x] & qb[x]) == 0) {
+                        sa += pa[x];
+                        sb += pb[x];
+                    }
+                }
+            }
+
+            sum += (unsigned) abs(sa - sb);
+        }
+    }
+
+    return (int) (sum / (VW_SIMILAR_BLOCK * VW_SIMILAR_BLOCK));
+}
