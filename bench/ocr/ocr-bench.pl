@@ -2,8 +2,8 @@
 # OCR quality and speed of "video-ocr-worker ocr" on generated videos.
 # Every number docs/worker-pipeline.md quotes comes from this script:
 #
-#   perl worker/bench/ocr-bench.pl quality [--baseline]   # ~2 min
-#   perl worker/bench/ocr-bench.pl speed                  # ~1 min
+#   perl bench/ocr/ocr-bench.pl quality [--baseline]   # ~2 min
+#   perl bench/ocr/ocr-bench.pl speed                  # ~1 min
 #
 # WORKER_BIN names the binary (default build/video-ocr-worker); VOCR_KEEP=1
 # keeps the generated videos.

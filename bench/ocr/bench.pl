@@ -1,0 +1,292 @@
+#!/usr/bin/perl
+# Runs every OCR pipeline on the corpus, scores what each one read, and
+# prints the comparison table.  bench/ocr/run.sh calls it after building
+# the worker and generating the corpus; by hand:
+#
+#   perl bench/ocr/bench.pl --corpus DIR --out DIR [--fps F]
+#        [--pipelines worker,cli,cv] [--runs N] [--scaling] [--only NAME,...]
+#        [--before BIN]
+#
+# Pipelines (each one command per video, all on the same files, one
+# after the other, in this run):
+#
+#   worker  build/video-ocr-worker ocr VIDEO --fps F --stats
+#   cli     bench/ocr/baseline-cli.sh VIDEO F (ffmpeg fps=F to PNGs, the
+#           tesseract CLI per PNG)
+#   cv      bench/ocr/baseline-cv.py VIDEO F | segments.pl (OpenCV loop,
+#           tesserocr, unchanged frames skipped)
+#   before  --before BIN: another build of the worker run the same way
+#           (the pipeline as it was before a change, for what it bought)
+#
+# CPU: every command runs under GNU time, whose user + system time is
+# that of the whole process tree (ffmpeg, each tesseract, python, perl
+# for the baselines; the worker process for ours), and whose maximum RSS
+# is that of the largest process in it.  Speed is video seconds per CPU
+# second.  --runs N runs the worker N times per video and keeps the run
+# with the median CPU time (the baselines take minutes: once).
+#
+# --scaling: throughput (video seconds per wall second) of two worker
+# processes running at once, each doing the whole corpus, against one
+# doing it alone; the ratio should be close to 2 on 2 idle cores.  On a
+# machine others load, wall time says little, so the ratio is also
+# given from CPU times: 4 x (CPU of one process alone) / (CPU of the
+# two together), i.e. 2 when a process beside another costs no more CPU
+# (cache, memory bandwidth) than alone.
+#
+# Writes OUT/<pipeline>/<video>.json (results), OUT/results.tsv (one line
+# per pipeline and video), OUT/speed.tsv (video s per CPU s, one column
+# per pipeline) and OUT/summary.tsv (one line per pipeline), which
+# plot.gp draws.
+
+use strict;
+use warnings;
+use FindBin;
+use lib "$FindBin::Bin/lib", "$FindBin::Bin/../../t/lib";
+
+use File::Path qw(make_path);
+use Getopt::Long;
+use JSON::PP ();
+use POSIX ();
+use Time::HiRes ();
+use OCRBench qw(score median mean FOUND_CER);
+
+my $root = "$FindBin::Bin/../..";
+my %o = (fps => 1, pipelines => 'worker,cli,cv', runs => 1,
+         corpus => "$root/build/bench/ocr/corpus",
+         out => "$root/build/bench/ocr/out");
+GetOptions(\%o, 'corpus=s', 'out=s', 'fps=f', 'pipelines=s', 'runs=i',
+    'scaling!', 'only=s', 'before=s') or die "bad options\n";
+
+my $worker = $ENV{WORKER_BIN} || "$root/build/video-ocr-worker";
+-x $worker or die "no worker binary at $worker (make build)\n";
+-x '/usr/bin/time' or die "GNU time is needed: apt-get install time\n";
+
+my $json = JSON::PP->new->utf8->canonical;
+my @pipes = split /,/, $o{pipelines};
+my %only = map { $_ => 1 } split /,/, $o{only} // '';
+my %label = (worker => 'video-ocr-worker', cli => 'ffmpeg + tesseract CLI',
+             cv => 'OpenCV + tesserocr',
+             before => 'video-ocr-worker before issue 4');
+push @pipes, 'before' if $o{before} && !grep { $_ eq 'before' } @pipes;
+-x ($o{before} // $worker) or die "no worker binary at $o{before}\n";
+
+opendir my $dh, $o{corpus} or die "$o{corpus}: $!";
+my @truths = map { $json->decode(slurp("$o{corpus}/$_")) }
+             sort grep { /\.json$/ } readdir $dh;
+closedir $dh;
+@truths = grep { !%only || $only{$_->{name}} } @truths;
+@truths or die "no videos in $o{corpus} (bench/ocr/corpus.pl makes them)\n";
+
+make_path("$o{out}/$_") for @pipes;
+$ENV{OMP_THREAD_LIMIT} = 1;
+
+my %res;     # pipeline -> name -> { cpu, wall, rss, calls, score }
+
+for my $t (@truths) {
+    my $video = "$o{corpus}/$t->{file}";
+    for my $p (@pipes) {
+        my @runs = map { run_pipeline($p, $video, $t) }
+                   1 .. ($p eq 'worker' || $p eq 'before' ? $o{runs} : 1);
+        @runs = sort { $a->{cpu} <=> $b->{cpu} } @runs;
+        my $r = $runs[$#runs / 2];
+        $r->{score} = score($r->{result}{segments}, $t);
+        $res{$p}{ $t->{name} } = $r;
+        printf STDERR "%-24s %-7s cpu %7.2f s  wall %7.2f s  rss %4d MB  "
+            . "calls %3d/%-3d found %2d/%-2d CER %.3f\n", $t->{name}, $p,
+            $r->{cpu}, $r->{wall}, $r->{rss} / 1024, $r->{result}{ocr_calls},
+            $t->{distinct_screens}, $r->{score}{found}, $r->{score}{screens},
+            $r->{score}{cer_sum} / ($r->{score}{screens} || 1);
+    }
+}
+
+report();
+scaling() if $o{scaling};
+
+sub run_pipeline {
+    my ($p, $video, $t) = @_;
+    my $base = "$o{out}/$p/$t->{name}";
+    my @cmd = $p eq 'worker' || $p eq 'before'
+        ? ($p eq 'worker' ? $worker : $o{before}, 'ocr', $video, '--fps',
+           $o{fps}, '--stats')
+        : $p eq 'cli'
+        ? ("$FindBin::Bin/baseline-cli.sh", $video, $o{fps})
+        : $p eq 'cv'
+        ? ('/bin/sh', '-c', '/usr/bin/python3 "$0" "$1" "$2" | perl "$3"',
+           "$FindBin::Bin/baseline-cv.py", $video, $o{fps},
+           "$FindBin::Bin/segments.pl")
+        : die "unknown pipeline $p\n";
+
+    my $t0 = Time::HiRes::time();
+    my $pid = fork // die "fork: $!";
+    if ($pid == 0) {
+        open STDOUT, '>', "$base.json" or POSIX::_exit(127);
+        open STDERR, '>', "$base.err" or POSIX::_exit(127);
+        exec '/usr/bin/time', '-f', '%e %U %S %M', '-o', "$base.time", @cmd
+            or POSIX::_exit(127);
+    }
+    waitpid $pid, 0;
+    my $status = $?;
+    my $wall = Time::HiRes::time() - $t0;
+    die "$p on $video failed ($status): " . slurp("$base.err") if $status;
+
+    my ($e, $u, $s, $m) = (slurp("$base.time") =~ /([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/)
+        or die "$base.time: no times";
+    my $result = $json->decode(slurp("$base.json"));
+    return { cpu => $u + $s, wall => $wall, rss => $m, result => $result };
+}
+
+sub report {
+    my (%sum, @tsv);
+    my $dur = 0;
+    $dur += $_->{duration} for @truths;
+    my $screens = 0;
+    $screens += $_->{distinct_screens} for @truths;
+
+    for my $p (@pipes) {
+        my (@speed, @err, @ratio);
+        my ($cpu, $found, $cer, $false, $calls, $rss1080, $rss) =
+            (0, 0, 0, 0, 0, 0, 0);
+        for my $t (@truths) {
+            my $r = $res{$p}{ $t->{name} };
+            my $sc = $r->{score};
+            $cpu += $r->{cpu};
+            push @speed, $t->{duration} / ($r->{cpu} || 0.01);
+            $found += $sc->{found};
+            $cer += $sc->{cer_sum};
+            $false += $sc->{false};
+            push @err, @{ $sc->{start_err} };
+            $calls += $r->{result}{ocr_calls};
+            push @ratio, $r->{result}{ocr_calls} / $t->{distinct_screens};
+            $rss = $r->{rss} if $r->{rss} > $rss;
+            $rss1080 = $r->{rss} if $t->{height} >= 1080 && $r->{rss} > $rss1080;
+            push @tsv, join("\t", $p, $t->{name}, $t->{duration}, $r->{cpu},
+                $r->{cpu} / $t->{duration}, $sc->{cer_sum} / $sc->{screens},
+                $sc->{found} / $sc->{screens}, $r->{result}{ocr_calls},
+                $t->{distinct_screens}, $sc->{false}, $r->{rss});
+        }
+        $sum{$p} = { cpu => $cpu, speed => median(@speed),
+            total_speed => $dur / $cpu, cer => $cer / $screens,
+            recall => $found / $screens, false => $false,
+            start => median(@err), calls => $calls,
+            ratio => $calls / $screens, ratio_max => (sort { $b <=> $a } @ratio)[0],
+            rss => $rss, rss1080 => $rss1080 };
+    }
+
+    printf "\nOCR corpus: %d videos, %.0f s of video, %d distinct text "
+        . "screens, sampled at %s fps\n\n", scalar @truths, $dur, $screens,
+        $o{fps};
+    my @h = ('pipeline', 'CPU s', 'video s/CPU s (median)', '(total)',
+             'mean CER', 'found', 'false segs', 'start err (median)',
+             'OCR calls', 'calls/screens (max)', 'peak RSS MB');
+    print '| ', join(' | ', @h), " |\n|", '---|' x @h, "\n";
+    for my $p (@pipes) {
+        my $s = $sum{$p};
+        printf "| %s | %.1f | %.2f | %.2f | %.3f | %.1f%% | %d | %.2f s "
+            . "| %d | %.2f (%.1f) | %d |\n", $label{$p}, $s->{cpu},
+            $s->{speed}, $s->{total_speed}, $s->{cer}, 100 * $s->{recall},
+            $s->{false}, $s->{start} // 0, $s->{calls}, $s->{ratio},
+            $s->{ratio_max}, $s->{rss} / 1024;
+    }
+
+    if ($sum{worker}) {
+        print "\n";
+        for my $b (grep { $_ ne 'worker' } @pipes) {
+            printf "video-ocr-worker / %s: %.2fx the median video s per "
+                . "CPU s, %.2fx in total\n", $label{$b},
+                $sum{worker}{speed} / $sum{$b}{speed},
+                $sum{worker}{total_speed} / $sum{$b}{total_speed};
+        }
+        printf "worker peak RSS on 1080p: %.0f MB\n",
+            $sum{worker}{rss1080} / 1024;
+    }
+
+    print "\nper video (video s per CPU s / mean CER / found / OCR calls "
+        . "vs screens):\n\n";
+    my @vh = ('video', 'duration', map { $label{$_} } @pipes);
+    print '| ', join(' | ', @vh), " |\n|", '---|' x @vh, "\n";
+    for my $t (@truths) {
+        my @cells = ("$t->{name}", "$t->{duration} s");
+        for my $p (@pipes) {
+            my $r = $res{$p}{ $t->{name} };
+            my $sc = $r->{score};
+            push @cells, sprintf '%.1f / %.3f / %d of %d / %d vs %d',
+                $t->{duration} / ($r->{cpu} || 0.01),
+                $sc->{cer_sum} / $sc->{screens}, $sc->{found},
+                $sc->{screens}, $r->{result}{ocr_calls},
+                $t->{distinct_screens};
+        }
+        print '| ', join(' | ', @cells), " |\n";
+    }
+
+    open my $fh, '>', "$o{out}/results.tsv" or die $!;
+    print {$fh} "# pipeline\tvideo\tduration\tcpu_s\tcpu_per_video_s\tcer"
+        . "\trecall\tocr_calls\tscreens\tfalse\trss_kb\n", map { "$_\n" } @tsv;
+    close $fh;
+    open $fh, '>', "$o{out}/speed.tsv" or die $!;
+    print {$fh} join("\t", 'video', map { "\"$label{$_}\"" } @pipes), "\n";
+    for my $t (@truths) {
+        print {$fh} join("\t", $t->{name}, map {
+            sprintf '%.2f', $t->{duration} / ($res{$_}{ $t->{name} }{cpu} || 0.01)
+        } @pipes), "\n";
+    }
+    close $fh;
+    open $fh, '>', "$o{out}/summary.tsv" or die $!;
+    print {$fh} "# pipeline\tcpu_per_video_s\tcer\trecall\tlabel\n";
+    for my $p (@pipes) {
+        printf {$fh} "%s\t%.5f\t%.4f\t%.4f\t\"%s\"\n", $p,
+            $sum{$p}{cpu} / $dur, $sum{$p}{cer}, $sum{$p}{recall},
+            $label{$p};
+    }
+    close $fh;
+    printf "\nfound: a segment overlapping the screen reads it with CER <= "
+        . "%.1f; results in %s\n", FOUND_CER, $o{out};
+}
+
+sub scaling {
+    my @videos = map { "$o{corpus}/$_->{file}" } @truths;
+    my $dur = 0;
+    $dur += $_->{duration} for @truths;
+    my $one = sub {
+        for my $v (@videos) {
+            system("$worker ocr '$v' --fps $o{fps} >/dev/null 2>&1") == 0
+                or die "worker failed on $v\n";
+        }
+    };
+    # wall time and CPU time (of the children, user + system) of n
+    # processes at once, each doing the whole corpus
+    my $wall = sub {
+        my ($n) = @_;
+        my @c0 = (times)[2, 3];
+        my $t0 = Time::HiRes::time();
+        my @pids;
+        for (1 .. $n) {
+            my $pid = fork // die "fork: $!";
+            if ($pid == 0) { $one->(); POSIX::_exit(0) }
+            push @pids, $pid;
+        }
+        waitpid $_, 0 for @pids;
+        my @c1 = (times)[2, 3];
+        return (Time::HiRes::time() - $t0,
+                $c1[0] - $c0[0] + $c1[1] - $c0[1]);
+    };
+    my $load0 = (split ' ', slurp('/proc/loadavg'))[0];
+    my ($w1, $c1) = $wall->(1);
+    my ($w2, $c2) = $wall->(2);
+    my $load = (split ' ', slurp('/proc/loadavg'))[0];
+    printf "\nscaling: 1 worker process: %.1f video s per wall s (%.1f s, "
+        . "%.1f CPU s); 2 at once: %.1f (%.1f s, %.1f CPU s); ratio %.2fx "
+        . "(load average %s before, %s after)\n",
+        $dur / $w1, $w1, $c1, 2 * $dur / $w2, $w2, $c2, 2 * $w1 / $w2,
+        $load0, $load;
+    # each process alone on a core would take its own CPU time: what
+    # the ratio is on two idle cores, whatever else the machine runs
+    printf "scaling, from CPU time (2 x one process's CPU alone / its CPU "
+        . "beside another): %.2fx\n", 4 * $c1 / $c2;
+}
+
+sub slurp {
+    my ($f) = @_;
+    open my $fh, '<:raw', $f or die "$f: $!";
+    local $/;
+    return scalar <$fh>;
+}

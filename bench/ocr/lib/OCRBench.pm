@@ -1,0 +1,153 @@
+package OCRBench;
+
+# What the OCR benchmark shares between its pipelines and its scorer.
+#
+# merge_frames(): the worker's rule for turning per-sample texts into
+# segments (worker/vw_segments.h), so that the baselines are scored on
+# segments made the same way as ours: samples are taken in index order;
+# a sample continues the open segment when it is the next index, its
+# text is not empty and its Levenshtein distance (in characters) to the
+# previous sample's text is at most 15% of the longer one; a segment of
+# samples a..b spans [t_a - d/2, t_b + d/2] (d = 1/fps) clamped to
+# [0, duration]; its text is that of its most confident sample (the
+# earliest on a tie).
+#
+# score(): how a pipeline's segments compare with a video's truth
+# (bench/ocr/corpus.pl writes it).  The unit is the screen: an interval
+# of the truth with a constant, non-empty text.
+#
+#   - For each screen, the candidates are the segments that overlap it
+#     in time; the one with the lowest CER is its match (ties: the one
+#     that overlaps it most).
+#   - CER of a screen: VideoOCR::Media::cer(match text, screen text),
+#     i.e. the Levenshtein distance in characters between the normalised
+#     texts divided by the length of the normalised truth, capped at 1;
+#     1 when no segment overlaps the screen.  Normalising maps
+#     typographic quotes and dashes to ASCII and collapses white space
+#     (line breaks included); case and punctuation count.
+#   - Found: the screen has a match with CER <= 0.3 (FOUND_CER).
+#   - False segments: segments that are the match of no screen (text
+#     read where there is none, a screen read twice, fragments).
+#   - Start error: |match start - screen start|, over the found screens.
+
+use strict;
+use warnings;
+use utf8;
+
+use Exporter 'import';
+use Encode ();
+use VideoOCR::Media qw(cer normalise levenshtein);
+
+our @EXPORT_OK = qw(merge_frames score median mean FOUND_CER);
+
+use constant FOUND_CER      => 0.3;
+use constant NEARLY_PERCENT => 15;
+
+sub _chars {
+    my ($s) = @_;
+    $s = Encode::decode('UTF-8', $s) unless utf8::is_utf8($s);
+    return $s;
+}
+
+sub nearly_same {
+    my ($a, $b) = map { _chars($_) } @_;
+    return 1 if $a eq $b;
+    my $longer = length($a) > length($b) ? length($a) : length($b);
+    return levenshtein($a, $b) * 100 <= $longer * NEARLY_PERCENT;
+}
+
+# frames: [{index, text, confidence}], fps, duration (s, may be undef)
+sub merge_frames {
+    my ($frames, $fps, $duration) = @_;
+    my @f = sort { $a->{index} <=> $b->{index} } @$frames;
+    my $d = 1 / $fps;
+    my (@segs, $open, $prev, $best);
+    for my $x (@f) {
+        my $text = $x->{text} // '';
+        if ($open && ($text eq '' || $x->{index} != $prev->{index} + 1
+                      || !nearly_same($prev->{text}, $text)))
+        {
+            $open = undef;
+        }
+        $prev = $x;
+        next if $text eq '';
+        if (!$open) {
+            $open = { first => $x->{index}, last => $x->{index},
+                      text => $text, confidence => $x->{confidence} // 0,
+                      sum => 0, n => 0 };
+            $best = $x->{confidence} // 0;
+            push @segs, $open;
+        }
+        $open->{last} = $x->{index};
+        $open->{sum} += $x->{confidence} // 0;
+        $open->{n}++;
+        if (($x->{confidence} // 0) > $best) {
+            $best = $x->{confidence};
+            $open->{text} = $text;
+        }
+    }
+    return [map {
+        my $s = $_->{first} * $d - $d / 2;
+        my $e = $_->{last} * $d + $d / 2;
+        $s = 0 if $s < 0;
+        $e = $duration if defined $duration && $e > $duration;
+        { start => 0 + sprintf('%.3f', $s), end => 0 + sprintf('%.3f', $e),
+          text => $_->{text},
+          confidence => int($_->{sum} / $_->{n} + 0.5) }
+    } @segs];
+}
+
+# Returns { screens, found, cer_sum, false, start_err => [...],
+#           per_screen => [{screen, segment, cer, found}] }
+sub score {
+    my ($segs, $truth) = @_;
+    my (%used, @per, @start_err);
+    my ($found, $cer_sum) = (0, 0);
+    for my $s (@{ $truth->{screens} }) {
+        my ($best, $bi, $bc, $bo) = (undef, -1, 2, 0);
+        for my $i (0 .. $#$segs) {
+            my $g = $segs->[$i];
+            my $o = _min($g->{end}, $s->{end}) - _max($g->{start}, $s->{start});
+            next if $o <= 0;
+            my $c = cer($g->{text}, $s->{text});
+            $c = 1 if $c > 1;
+            if ($c < $bc || ($c == $bc && $o > $bo)) {
+                ($best, $bi, $bc, $bo) = ($g, $i, $c, $o);
+            }
+        }
+        my $c = $best ? $bc : 1;
+        my $ok = $best && $c <= FOUND_CER;
+        $used{$bi} = 1 if $best;
+        $found++ if $ok;
+        $cer_sum += $c;
+        push @start_err, abs($best->{start} - $s->{start}) if $ok;
+        push @per, { screen => $s, segment => $best, cer => $c,
+                     found => $ok ? 1 : 0 };
+    }
+    return {
+        screens    => scalar @{ $truth->{screens} },
+        found      => $found,
+        cer_sum    => $cer_sum,
+        false      => scalar(grep { !$used{$_} } 0 .. $#$segs),
+        start_err  => \@start_err,
+        per_screen => \@per,
+    };
+}
+
+sub median {
+    my @v = sort { $a <=> $b } @_;
+    return undef unless @v;
+    return @v % 2 ? $v[$#v / 2] : ($v[@v / 2 - 1] + $v[@v / 2]) / 2;
+}
+
+sub mean {
+    return undef unless @_;
+    my $s = 0;
+    $s += $_ for @_;
+    return $s / @_;
+}
+
+sub _min { $_[0] < $_[1] ? $_[0] : $_[1] }
+sub _max { $_[0] > $_[1] ? $_[0] : $_[1] }
+
+1;
