@@ -17,7 +17,7 @@ WORKER_BIN := $(BUILD)/video-ocr-worker
 export NGINX_BIN MODULE_SO WORKER_BIN BUILD
 
 .PHONY: all deps deps-browser build module worker run test test-nginx test-worker \
-        test-browser soak clean
+        test-browser soak bench clean
 
 all: build
 
@@ -63,6 +63,13 @@ test-browser: build deps-browser
 
 deps-browser:
 	@scripts/deps.sh browser
+
+# both benchmarks (docs/benchmarks.md): admission against bare nginx, the
+# OCR pipeline against ffmpeg+tesseract and OpenCV+tesserocr
+bench: build
+	@scripts/deps.sh bench
+	bench/admission/run.sh
+	bench/ocr/run.sh
 
 # the storm and chaos tests at 50000 uploads and 24 videos (docs/reliability.md)
 soak: build

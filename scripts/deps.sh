@@ -29,8 +29,17 @@ if [ "${1:-}" = browser ]; then
     command -v npm >/dev/null 2>&1 || BROWSER="$BROWSER npm"
 fi
 
+# benchmarks ("scripts/deps.sh bench", for make bench): wrk and the echo
+# module for the admission benchmark and its bare-nginx baseline; GNU time,
+# gnuplot, and python3 with OpenCV and tesserocr (the second OCR baseline)
+BENCH=""
+if [ "${1:-}" = bench ]; then
+    BENCH="wrk libnginx-mod-http-echo time gnuplot-nox python3
+           python3-opencv python3-tesserocr"
+fi
+
 missing=""
-for p in $BUILD $WORKER $TEST $BROWSER; do
+for p in $BUILD $WORKER $TEST $BROWSER $BENCH; do
     status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
     case "$status" in
         ii*) ;;

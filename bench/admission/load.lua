@@ -9,6 +9,7 @@
 -- Environment:
 --   BODY_SIZE   body bytes (default 4096)
 --   MODE        "video-ocr" (check receipts) or "baseline" (expect 200)
+--   RUN_ID      part of every key, so that runs never share one
 --
 -- Each request is a new key (78 %), a retry of an earlier key of this
 -- thread with the same body (20 %: must be a replay with the same job),
@@ -17,6 +18,8 @@
 
 local size = tonumber(os.getenv("BODY_SIZE") or "4096")
 local mode = os.getenv("MODE") or "video-ocr"
+-- keys of two runs against one ledger in the same second must differ
+local run_id = os.getenv("RUN_ID") or ""
 
 local threads = {}
 local counter = 0
@@ -56,7 +59,7 @@ function request()
         body, expect = body_b, "mismatch"
     else
         seq = seq + 1
-        key = "bench-" .. tid .. "-" .. seq .. "-" .. os.time()
+        key = "bench-" .. run_id .. "-" .. tid .. "-" .. seq .. "-" .. os.time()
         body, expect = body_a, "create"
     end
 

@@ -16,7 +16,10 @@
 # client_body_in_file_only + echo_read_request_body, no ledger.  video-ocr
 # runs with its defaults: durability full (uploads and receipts fsync'd
 # before the reply, SQLite synchronous=FULL).  Prints one RESULT line per
-# run and a table with the ratios.
+# run and a table with the ratios; then the largest nginx worker's RSS
+# after a 1 s warm-up and at the end of each run (memory growth under
+# load), and, unless SCALING=0, video-ocr at the first size with one
+# nginx worker against NGINX_WORKERS (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -36,7 +39,7 @@ sizes=("${@:-4096 262144 8388608}")
 sizes=(${sizes[@]})
 
 for f in "$MODULE_SO" "$ECHO_SO" /usr/bin/wrk; do
-    [ -e "$f" ] || { echo "bench: $f is missing (make build; apt-get install wrk libnginx-mod-http-echo)" >&2; exit 1; }
+    [ -e "$f" ] || { echo "bench: $f is missing (make build; scripts/deps.sh bench)" >&2; exit 1; }
 done
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/video-ocr-bench-XXXXXX")
@@ -119,25 +122,57 @@ CONF
     nginx_pid=$(cat "$d/logs/nginx.pid")
 }
 
+# rss_kb: the resident memory of nginx's worker processes, the largest
+rss_kb() {
+    ps -o rss= --ppid "$nginx_pid" | sort -n | tail -1 | tr -d ' '
+}
+
+# one_run MODE SIZE: a fresh nginx, wrk for $secs, the RESULT line with
+# the largest worker's RSS after a 1 s warm-up and at the end
+one_run() {
+    local mode=$1 size=$2 line rss0 rss1
+    sync
+    sleep 1
+    start_nginx "$mode"
+    BODY_SIZE=$size MODE=$mode RUN_ID=warm wrk -t"$CONNECTIONS" \
+        -c"$CONNECTIONS" -d1s \
+        -s bench/admission/load.lua "http://127.0.0.1:$PORT/upload" \
+        > /dev/null
+    rss0=$(rss_kb)
+    line=$(BODY_SIZE=$size MODE=$mode RUN_ID=run wrk -t"$CONNECTIONS" \
+               -c"$CONNECTIONS" -d"${secs}s" --latency --timeout 30s \
+               -s bench/admission/load.lua \
+               "http://127.0.0.1:$PORT/upload" | grep -E '^(RESULT|WRONG)')
+    rss1=$(rss_kb)
+    stop_nginx
+    rm -rf "${work:?}/$mode"
+    echo "$line rss_warm_kb=$rss0 rss_end_kb=$rss1 workers=$NGINX_WORKERS"
+}
+
 results=()
 
 for size in "${sizes[@]}"; do
   for round in $(seq "$ROUNDS"); do
     for mode in baseline video-ocr; do
-        sync
-        sleep 1
-        start_nginx "$mode"
-        line=$(BODY_SIZE=$size MODE=$mode wrk -t"$CONNECTIONS" \
-                   -c"$CONNECTIONS" -d"${secs}s" --latency --timeout 30s \
-                   -s bench/admission/load.lua \
-                   "http://127.0.0.1:$PORT/upload" | grep -E '^(RESULT|WRONG)')
+        line=$(one_run "$mode" "$size")
         echo "round=$round $line"
         results+=("$line")
-        stop_nginx
-        rm -rf "${work:?}/$mode"
     done
   done
 done
+
+# scaling: video-ocr at the first size with 1 nginx worker, beside the
+# runs above with $NGINX_WORKERS
+if [ "${SCALING:-1}" = 1 ] && [ "$NGINX_WORKERS" -gt 1 ]; then
+  many=$NGINX_WORKERS
+  for round in $(seq "$ROUNDS"); do
+    NGINX_WORKERS=1
+    line=$(one_run video-ocr "${sizes[0]}")
+    NGINX_WORKERS=$many
+    echo "round=$round ${line/mode=video-ocr/mode=video-ocr-1}"
+    results+=("${line/mode=video-ocr/mode=video-ocr-1}")
+  done
+fi
 
 # median FIELD MODE SIZE: the median of a RESULT field over the rounds
 median() {
@@ -161,3 +196,21 @@ for size in "${sizes[@]}"; do
 done
 echo "(medians of $ROUNDS rounds of ${secs}s, $CONNECTIONS connections," \
      "$NGINX_WORKERS nginx workers; video-ocr: receipts and uploads fsync'd)"
+
+# memory: the largest nginx worker's RSS after the warm-up and at the end
+echo
+printf '%-9s %14s %14s %10s\n' body "RSS warm (KB)" "RSS end (KB)" "growth"
+for size in "${sizes[@]}"; do
+    w=$(median rss_warm_kb video-ocr "$size")
+    e=$(median rss_end_kb video-ocr "$size")
+    printf '%-9s %14s %14s %10s\n' "$size" "$w" "$e" "$((${e%.*} - ${w%.*})) KB"
+done
+
+if printf '%s\n' "${results[@]}" | grep -q "mode=video-ocr-1 "; then
+    one=$(median rps video-ocr-1 "${sizes[0]}")
+    two=$(median rps video-ocr "${sizes[0]}")
+    echo
+    echo "scaling at ${sizes[0]} bytes: 1 nginx worker $one req/s," \
+         "$NGINX_WORKERS workers $two req/s:" \
+         "$(awk -v a="$two" -v b="$one" 'BEGIN { printf "%.2f", a / b }')x"
+fi

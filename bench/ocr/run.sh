@@ -30,8 +30,7 @@ if [ "${1:-}" = "--quick" ]; then
     shift
 fi
 
-scripts/deps.sh
-bench/ocr/deps.sh
+scripts/deps.sh bench
 make --no-print-directory -C worker BUILD="$BUILD" >/dev/null
 
 corpus="$out/corpus${quick:+-quick}"
