@@ -26,6 +26,7 @@
 #include "vo_edge.h"
 #include "vo_ledger.h"
 #include "vw_core.h"
+#include "vw_media.h"
 #include "vw_output.h"
 #include "vw_pipeline.h"
 #include "vw_run.h"
@@ -95,6 +96,10 @@ vw_child_main(const vw_run_conf_t *conf)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     vw_confine_cpu_handler();
+
+    /* FFmpeg's own messages: kept for the job's error, printed only with
+     * --verbose (a decoder's complaint is not a line of the pool's log) */
+    vw_media_log_init(conf->verbose);
 
     if (gethostname(host, sizeof(host)) != 0) {
         snprintf(host, sizeof(host), "localhost");

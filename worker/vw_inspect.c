@@ -28,6 +28,7 @@
 
 #include "vo_edge.h"
 #include "vw_media.h"
+#include "vw_run.h"
 
 
 #define VW_AVIO_BUFFER   65536
@@ -78,9 +79,10 @@ vw_media_log_init(int verbose)
 static void
 vw_media_log(void *avcl, int level, const char *fmt, va_list ap)
 {
-    char     msg[sizeof(vw_log_last)];
-    size_t   n;
-    va_list  copy;
+    char            msg[sizeof(vw_log_last)];
+    size_t          n;
+    va_list         copy;
+    const AVClass  *cls;
 
     if (level <= AV_LOG_ERROR) {
         va_copy(copy, ap);
@@ -99,8 +101,22 @@ vw_media_log(void *avcl, int level, const char *fmt, va_list ap)
         pthread_mutex_unlock(&vw_log_lock);
     }
 
-    if (vw_log_verbose) {
-        av_log_default_callback(avcl, level, fmt, ap);
+    if (vw_log_verbose && level <= av_log_get_level()) {
+        /* one line of ours, with the time and pid of every other */
+        va_copy(copy, ap);
+        vsnprintf(msg, sizeof(msg), fmt, copy);
+        va_end(copy);
+
+        n = strlen(msg);
+        while (n > 0 && msg[n - 1] == '\n') {
+            msg[--n] = '\0';
+        }
+
+        if (n > 0) {
+            cls = avcl ? *(const AVClass **) avcl : NULL;
+            vw_log("ffmpeg: %s%s%s", cls ? cls->item_name(avcl) : "",
+                   cls ? ": " : "", msg);
+        }
     }
 }
 

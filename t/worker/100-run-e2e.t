@@ -89,4 +89,11 @@ like($txt->{body}, qr/lazy dog/i, 'txt: the text');
 
 is($s->stop_worker, 0, 'the pool stops cleanly on SIGTERM');
 
+# every line of the pool's log is one of its own: time, pid, message (a
+# library's message to stderr would break log shippers' parsing)
+my @foreign = grep { !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \[\d+\] / }
+              split /\n/, $s->worker_log;
+is(scalar @foreign, 0, 'the log has only the pool\'s own lines')
+    or diag(join "\n", @foreign[0 .. ($#foreign > 5 ? 5 : $#foreign)]);
+
 done_testing();
