@@ -152,6 +152,16 @@ vo_ledger_open(const char *path, const vo_ledger_conf_t *conf,
 
     if (vo_ledger_exec(l, sql, err, err_size) != VO_LEDGER_OK
         || vo_ledger_exec(l, "PRAGMA foreign_keys=ON", err, err_size)
+           != VO_LEDGER_OK
+        /*
+         * statement journals in memory: a batch of admissions is one
+         * transaction of many statements, and each statement's journal
+         * (the pages it changes that earlier ones changed, for its own
+         * rollback) outgrows SQLite's 64 KiB spill threshold; on disk
+         * that was a temporary file created, written and unlinked per
+         * statement
+         */
+        || vo_ledger_exec(l, "PRAGMA temp_store=MEMORY", err, err_size)
            != VO_LEDGER_OK)
     {
         lrc = VO_LEDGER_ERROR;
