@@ -167,6 +167,15 @@ one_run() {
 
 results=()
 
+# everything printed also goes to $out/table.md; the medians per size to
+# $out/throughput.tsv, plotted (gnuplot) as $out/admission-throughput.png
+: "${BUILD:=$repo/build}"
+out="$BUILD/bench/admission"
+mkdir -p "$out"
+exec > >(tee "$out/table.md")
+echo "# admission benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores," \
+     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+
 for size in "${sizes[@]}"; do
   for round in $(seq "$ROUNDS"); do
     # alternate which goes first, so neither always follows the other
@@ -201,6 +210,8 @@ median() {
 }
 
 # the table: one row per size, medians over the rounds
+printf 'body\tbaseline_rps\tvideo_ocr_rps\tbaseline_mbps\tvideo_ocr_mbps\n' \
+    > "$out/throughput.tsv"
 printf '\n%-9s %11s %11s %7s %8s %8s %8s %6s\n' body "bare nginx" video-ocr \
        ratio "MB/s" "p50 ms" "p99 ms" wrong
 for size in "${sizes[@]}"; do
@@ -212,6 +223,9 @@ for size in "${sizes[@]}"; do
            "$(awk -v a="$ours" -v b="$base" 'BEGIN { printf "%.2f", a / b }')" \
            "$(median mbps video-ocr "$size")" "$(median p50_ms video-ocr "$size")" \
            "$(median p99_ms video-ocr "$size")" "$wrong"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$size" "$base" "$ours" \
+           "$(median mbps baseline "$size")" "$(median mbps video-ocr "$size")" \
+        >> "$out/throughput.tsv"
 done
 echo "(medians of $ROUNDS rounds of ${secs}s, $CONNECTIONS connections," \
      "$NGINX_WORKERS nginx workers; video-ocr: receipts and uploads fsync'd)"
@@ -232,4 +246,11 @@ if printf '%s\n' "${results[@]}" | grep -q "mode=video-ocr-1 "; then
     echo "scaling at ${sizes[0]} bytes: 1 nginx worker $one req/s," \
          "$NGINX_WORKERS workers $two req/s:" \
          "$(awk -v a="$two" -v b="$one" 'BEGIN { printf "%.2f", a / b }')x"
+fi
+
+if command -v gnuplot >/dev/null 2>&1 && [ "${#sizes[@]}" -gt 1 ]; then
+    gnuplot -e "tsv='$out/throughput.tsv'" \
+            -e "png='$out/admission-throughput.png'" bench/admission/plot.gp
+    echo
+    echo "plot: $out/admission-throughput.png"
 fi
