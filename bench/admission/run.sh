@@ -136,11 +136,10 @@ rss_kb() {
 # made the next runs' creates (the baseline's as much as ours) several
 # times slower.  Truncating frees the data blocks but keeps the inodes;
 # everything goes at exit.
-retired=0
+# (one_run runs in a subshell: the name comes from mktemp, not a counter)
 retire() {
     find "$1" -type f -exec truncate -s 0 {} +
-    retired=$((retired + 1))
-    mv "$1" "$work/retired-$retired"
+    mv "$1" "$(mktemp -d "$work/retired-XXXXXX")/"
 }
 
 # one_run MODE SIZE: a fresh nginx, wrk for $secs, the RESULT line with
