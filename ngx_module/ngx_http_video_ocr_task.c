@@ -253,7 +253,8 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
     m.item.err = t->err;
     m.item.err_size = sizeof(t->err);
 
-    gc.lock_path = (char *) t->mcf->admit_lock.data;
+    gc.lock_path = t->mcf->admit_lock.len ? (char *) t->mcf->admit_lock.data
+                                          : NULL;
     gc.store = t->store;
     gc.sync = t->mcf->durable ? 1 : 0;
     gc.batches = ngx_http_video_ocr_batch_counters(&gc.batched);
