@@ -1,8 +1,10 @@
 #!/bin/bash
 # Runs the suites: "nginx" (Test::Nginx block files in t/), "worker"
-# (t/worker/), "browser" (t/browser/, the demo page in chromium), or all
-# of them.  Expects "make build" to have run; the
-# Makefile exports NGINX_BIN, MODULE_SO, WORKER_BIN and BUILD.
+# (t/worker/), "browser" (t/browser/, the demo page in chromium), "pg"
+# (the nginx and worker suites again, every ledger on PostgreSQL), or all
+# of them.  "pg-nginx" and "pg-worker" run one suite on PostgreSQL.
+# Expects "make build" to have run; the Makefile exports NGINX_BIN,
+# MODULE_SO, WORKER_BIN and BUILD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,20 +56,46 @@ browser_suite() {
     NGINX_BIN="$NGINX_BIN" node --test "$dir"/*.test.mjs
 }
 
+# The PostgreSQL run: the same files on a throwaway server
+# (scripts/pg.sh start/stop), each block or stack with a ledger of its
+# own in it (t/lib/VideoOCR/Test.pm).  The worker's 0xx files run
+# "video-ocr-worker ocr", which has no ledger: they run once, above.
+pg_suites() {
+    local dir rc=0
+    dir=$(scripts/pg.sh start) || return 1
+    # shellcheck disable=SC2064
+    trap "scripts/pg.sh stop '$dir'" EXIT
+    echo "# PostgreSQL run: $(cat "$dir/env")"
+    (
+        # shellcheck disable=SC1091
+        source "$dir/env"
+        prove -j1 --timer "$@"
+    ) || rc=$?
+    scripts/pg.sh stop "$dir"
+    trap - EXIT
+    return "$rc"
+}
+
+pg_worker=(t/worker/[1-9]*.t)
+
 what=${1:-all}
 suites=()
 case "$what" in
-    nginx)   suites=(t/*.t) ;;
-    worker)  suites=(t/worker/*.t) ;;
-    browser) browser_suite; exit ;;
-    all)     suites=(t/*.t t/worker/*.t) ;;
+    nginx)     suites=(t/*.t) ;;
+    worker)    suites=(t/worker/*.t) ;;
+    browser)   browser_suite; exit ;;
+    pg)        pg_suites t/*.t "${pg_worker[@]}"; exit ;;
+    pg-nginx)  pg_suites t/*.t; exit ;;
+    pg-worker) pg_suites "${pg_worker[@]}"; exit ;;
+    all)       suites=(t/*.t t/worker/*.t) ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
-    soak)    export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
-                    CHAOS_VIDEOS=${CHAOS_VIDEOS:-24} \
-                    CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
-             suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
-                     t/worker/112-ocr-chaos.t) ;;
-    *)       echo "usage: $0 [nginx|worker|browser|soak|all]" >&2; exit 2 ;;
+    soak)      export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
+                      CHAOS_VIDEOS=${CHAOS_VIDEOS:-24} \
+                      CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
+               suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
+                       t/worker/112-ocr-chaos.t) ;;
+    *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|soak|all]" >&2
+               exit 2 ;;
 esac
 
 [ "$what" = all ] || exec prove -j1 --timer "${suites[@]}"
@@ -75,4 +103,5 @@ esac
 rc=0
 prove -j1 --timer "${suites[@]}" || rc=$?
 browser_suite || rc=$?
+pg_suites t/*.t "${pg_worker[@]}" || rc=$?
 exit "$rc"

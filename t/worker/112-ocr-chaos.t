@@ -126,8 +126,9 @@ for my $v (0 .. $videos - 1) {
 
 # OCR calls made, from the attempts' own accounts; a killed attempt's
 # calls are not in the ledger, at most one per kill is lost in flight
-my ($made) = $s->rows("SELECT coalesce(sum(json_extract(detail,"
-                      . " '\$.ocr_calls')), 0) AS n FROM events");
+my ($made) = $s->rows('SELECT coalesce(sum('
+                      . VideoOCR::Test::sql_json_int('detail', 'ocr_calls')
+                      . '), 0) AS n FROM events');
 diag("OCR calls: clean $sum_clean, kept $sum_rows, reported by ending"
      . " attempts $made->{n}");
 is($sum_rows, $sum_clean, 'OCR\'d frames kept = the clean run\'s');
