@@ -79,6 +79,7 @@ typedef struct {
     int              busy_timeout_ms;
     char             name[256];        /* the URI, password hidden */
     char             errmsg[VO_ERR_TEXT];
+    char             sqlstate[6];      /* of the last error, "" if none */
 } vo_pg_t;
 
 
@@ -379,6 +380,14 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
 
         if (lrc == VO_LEDGER_OK) {
             lrc = vo_pg_exec(l, vo_schema_pg_v1, err, err_size);
+        }
+
+        if (lrc != VO_LEDGER_OK && strcmp(pg->sqlstate, "42501") == 0) {
+            snprintf(err, err_size, "ledger \"%s\": the role \"%s\" may "
+                     "not create the ledger's tables (%s): give it a schema "
+                     "of its own (CREATE SCHEMA AUTHORIZATION %s)",
+                     pg->name, PQuser(pg->conn), pg->errmsg,
+                     PQuser(pg->conn));
         }
 
         if (lrc != VO_LEDGER_OK) {
@@ -905,18 +914,21 @@ vo_pg_result(vo_ledger_t *l, PGresult *res)
         return VO_LEDGER_OK;
     }
 
-    msg = res ? PQresultErrorMessage(res) : "";
-    if (msg[0] == '\0') {
+    /* the message alone, without the statement's text and position */
+
+    msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    if (msg == NULL || msg[0] == '\0') {
         msg = PQerrorMessage(pg->conn);
     }
 
     vo_pg_oneline(pg->errmsg, sizeof(pg->errmsg), msg);
 
+    state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    snprintf(pg->sqlstate, sizeof(pg->sqlstate), "%s", state ? state : "");
+
     if (PQstatus(pg->conn) != CONNECTION_OK) {
         return VO_LEDGER_BUSY;
     }
-
-    state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
 
     if (state == NULL) {
         return VO_LEDGER_ERROR;
