@@ -16,7 +16,8 @@
  *     waits for its write lock), default_transaction_isolation = read
  *     committed, synchronous_commit = off when durability is off;
  *   - defaults that the URI may override: connect_timeout=10,
- *     application_name=video-ocr/<program>;
+ *     application_name=video-ocr/<program>, tcp_user_timeout=30000 (a
+ *     vanished server host fails a statement in 30 s, not in minutes);
  *   - re-established after a database restart: a statement finds the
  *     connection broken, it is reset (reconnected, statements prepared
  *     again on their next use), and a statement that cannot have done
@@ -203,10 +204,11 @@ static vo_ledger_rc_t
 vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
     char *err, size_t err_size)
 {
+    int             n;
     char            app[64], msg[VO_ERR_TEXT];
     vo_pg_t        *pg;
     vo_ledger_rc_t  lrc;
-    const char     *keys[4], *values[4];
+    const char     *keys[5], *values[5];
 
     pg = calloc(1, sizeof(vo_pg_t));
     if (pg == NULL) {
@@ -224,12 +226,23 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
     snprintf(app, sizeof(app), "video-ocr/%.40s",
              program_invocation_short_name);
 
-    /* defaults first: what the URI (dbname, expanded) says wins */
+    /*
+     * defaults first: what the URI (dbname, expanded) says wins.  A server
+     * host that vanishes mid-statement would leave the thread (and the
+     * admissions batched behind it) waiting for TCP to give up, minutes:
+     * tcp_user_timeout (libpq 12) bounds it
+     */
 
-    keys[0] = "connect_timeout";     values[0] = "10";
-    keys[1] = "application_name";    values[1] = app;
-    keys[2] = "dbname";              values[2] = uri;
-    keys[3] = NULL;                  values[3] = NULL;
+    n = 0;
+    keys[n] = "connect_timeout";     values[n++] = "10";
+    keys[n] = "application_name";    values[n++] = app;
+
+    if (PQlibVersion() >= 120000) {
+        keys[n] = "tcp_user_timeout"; values[n++] = "30000";
+    }
+
+    keys[n] = "dbname";              values[n++] = uri;
+    keys[n] = NULL;                  values[n] = NULL;
 
     pg->conn = PQconnectdbParams(keys, values, 1);
 
