@@ -120,6 +120,8 @@ typedef struct {
     /* results */
     vo_store_rc_t                    store_rc;
     int                              copied;
+    int                              temp_moved;    /* the temp file's name
+                                                       is no longer ours */
     vo_ledger_rc_t                   ledger_rc;
     vo_receipt_t                     receipt;
     char                            *body;          /* malloc'd */
