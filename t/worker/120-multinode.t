@@ -47,7 +47,8 @@ my @pool = (worker_args => ['--lease', '3s', '--heartbeat', '500ms']);
 
     is(scalar @problems, 0, 'one receipt and one job per key across both')
         or diag(join("\n", @problems[0 .. ($#problems > 20 ? 20
-                                                         : $#problems)]));
+                                                         : $#problems)],
+                     error_lines($ha, $hb)));
 
     my %by;
     for my $r (@{ $run->{results} }) {
@@ -133,6 +134,20 @@ is($dup->{n}, 0, 'no frame stored twice');
 is($ha->stop_worker, 0, 'pool A stops cleanly');
 
 done_testing();
+
+
+# nginx's [error] and worse lines of the stacks, for a failure's diag
+sub error_lines {
+    my @lines;
+
+    for my $s (@_) {
+        open my $fh, '<', $s->dir . '/logs/error.log' or next;
+        push @lines, grep { /\[(?:error|crit|alert|emerg)\]/ } <$fh>;
+    }
+
+    chomp @lines;
+    return @lines[0 .. ($#lines > 20 ? 20 : $#lines)];
+}
 
 
 # A process that exists and is not a zombie waiting for init.

@@ -107,7 +107,8 @@ sub _check {
     return if $dry_run;
 
     push @responses, { body => $body,
-                       json => eval { JSON::PP->new->decode($body) } };
+                       json => scalar eval {
+                           JSON::PP->new->decode($body) } };
 
     my $requests = $block->request // $block->raw_request;
     my $last = ref $requests eq 'ARRAY' ? $#$requests : 0;

@@ -39,7 +39,7 @@ sub new {
         worker  => $ENV{WORKER_BIN} // abs_path('build/video-ocr-worker'),
         dir     => tempdir('video-ocr-stack-XXXXXX', TMPDIR => 1,
                            CLEANUP => !$ENV{VIDEO_OCR_KEEP}),
-        port    => $a{port} // 19000 + ($$ % 500) * 2 + $serial++,
+        port    => $a{port} // _free_port(19000 + ($$ % 500) * 2 + $serial++),
         workers => $a{workers} // 2,
         store   => $a{store},
         ledger  => $a{ledger},
@@ -61,6 +61,25 @@ sub new {
     $self->start_worker unless $a{no_worker};
 
     return $self;
+}
+
+
+# $want if nothing listens there, else a random free one: the machine
+# may run other suites (or other people's) with the same scheme.
+sub _free_port {
+    my ($want) = @_;
+
+    for my $try (0 .. 49) {
+        my $port = $try ? 20000 + int(rand 5000) : $want;
+        my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1',
+                                      LocalPort => $port, Proto => 'tcp',
+                                      Listen => 1, ReuseAddr => 1);
+        next unless $s;
+        close $s;
+        return $port;
+    }
+
+    die "no free port for a test nginx\n";
 }
 
 
