@@ -84,7 +84,7 @@ http {
     video_ocr_ledger "$ledger";
     video_ocr_store $store;
     video_ocr_thread_pool video_ocr;
-    client_body_temp_path $store/.incoming;
+    client_body_temp_path $store/.incoming/${d##*/};
     server {
         listen 127.0.0.1:$port;
         location = /upload {
