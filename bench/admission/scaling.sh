@@ -71,7 +71,8 @@ stop_all() {
 # start_nginx DIR PORT LEDGER STORE: one front end
 start_nginx() {
     local d=$1 port=$2 ledger=$3 store=$4
-    mkdir -p "$d/logs"
+    # nginx makes the last directory of a temp path only
+    mkdir -p "$d/logs" "$store/.incoming"
     cat > "$d/nginx.conf" <<CONF
 load_module $MODULE_SO;
 worker_processes $NGINX_WORKERS;
