@@ -37,6 +37,23 @@ if ! perl -MTest::Nginx::Socket -e 1 2>/dev/null; then
 fi
 export PERL5LIB
 
+# Root runs nginx's worker processes as nobody, which cannot reach a
+# clone under /root or in a "mktemp -d" directory (mode 0700): the
+# Test::Nginx blocks' ledgers and stores then go to a directory of
+# their own under /var/tmp, removed at the end.  (The stacks of
+# t/worker and t/browser live in /tmp already.)
+data_base=
+cleanup() {
+    [ -z "$data_base" ] || rm -rf "$data_base"
+}
+trap cleanup EXIT
+if [ "$(id -u)" -eq 0 ] && [ -z "${TEST_NGINX_DATA_BASE:-}" ] \
+   && ! runuser -u nobody -- test -x "$PWD/t" 2>/dev/null; then
+    data_base=$(mktemp -d /var/tmp/video-ocr-test-data-XXXXXX)
+    chmod 0755 "$data_base"
+    export TEST_NGINX_DATA_BASE=$data_base
+fi
+
 # The browser suite (t/browser/, node's test runner): Debian's chromium
 # driven by playwright-core, pinned in t/browser/package-lock.json.
 # "npm ci" runs only when that lockfile changed since the last install.
@@ -64,7 +81,7 @@ pg_suites() {
     local dir rc=0
     dir=$(scripts/pg.sh start) || return 1
     # shellcheck disable=SC2064
-    trap "scripts/pg.sh stop '$dir'" EXIT
+    trap "scripts/pg.sh stop '$dir'; cleanup" EXIT
     echo "# PostgreSQL run: $(cat "$dir/env")"
     (
         # shellcheck disable=SC1091
@@ -72,7 +89,7 @@ pg_suites() {
         prove -j1 --timer "$@"
     ) || rc=$?
     scripts/pg.sh stop "$dir"
-    trap - EXIT
+    trap cleanup EXIT
     return "$rc"
 }
 
@@ -98,7 +115,7 @@ case "$what" in
                exit 2 ;;
 esac
 
-[ "$what" = all ] || exec prove -j1 --timer "${suites[@]}"
+[ "$what" = all ] || { prove -j1 --timer "${suites[@]}"; exit; }
 
 rc=0
 prove -j1 --timer "${suites[@]}" || rc=$?
