@@ -2,7 +2,8 @@
 #
 #   make run     install what is missing, build, start nginx + workers
 #   make test    install what is missing, build, run every suite
-#                (the browser suite too: make test-browser runs it alone)
+#                (the browser suite too: make test-browser runs it alone;
+#                the PostgreSQL run too: make test-pg runs it alone)
 #
 # Everything built lands in build/; nothing is installed outside it.
 
@@ -17,7 +18,7 @@ WORKER_BIN := $(BUILD)/video-ocr-worker
 export NGINX_BIN MODULE_SO WORKER_BIN BUILD
 
 .PHONY: all deps deps-browser build module worker run test test-nginx test-worker \
-        test-browser soak bench clean
+        test-browser test-pg soak bench clean
 
 all: build
 
@@ -30,7 +31,7 @@ build: deps
 # Debian's nginx-dev ships the configure scripts and headers of the exact
 # nginx in /usr/sbin/nginx, with the flags it was built with: configuring
 # with the same flags gives a module whose binary signature matches.
-$(NGX_BUILD)/objs/Makefile: config sql/schema.sql sql/embed.sh
+$(NGX_BUILD)/objs/Makefile: config sql/schema.sql sql/schema_pg.sql sql/embed.sh
 	rm -rf $(NGX_BUILD)
 	mkdir -p $(NGX_BUILD)
 	cp -a $(NGX_SRC)/. $(NGX_BUILD)/
@@ -56,6 +57,11 @@ test-nginx: build
 
 test-worker: build
 	scripts/test.sh worker
+
+# the nginx and worker suites again with PostgreSQL ledgers, on a
+# throwaway server (scripts/pg.sh); make test runs them too
+test-pg: build
+	scripts/test.sh pg
 
 # the demo page in Debian's chromium (t/browser/, playwright-core from npm)
 test-browser: build deps-browser

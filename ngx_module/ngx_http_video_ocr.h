@@ -48,8 +48,10 @@
 
 
 typedef struct {
-    ngx_str_t                  ledger;         /* video_ocr_ledger, C str */
-    ngx_str_t                  admit_lock;     /* "<ledger>-admit.lock" */
+    ngx_str_t                  ledger;         /* video_ocr_ledger, C str:
+                                                  a path or a URI */
+    ngx_str_t                  admit_lock;     /* "<ledger>-admit.lock",
+                                                  none for PostgreSQL */
     ngx_path_t                *store;          /* video_ocr_store */
     ngx_msec_t                 busy_timeout;
     ngx_flag_t                 durable;        /* video_ocr_durability */
@@ -118,6 +120,8 @@ typedef struct {
     /* results */
     vo_store_rc_t                    store_rc;
     int                              copied;
+    int                              temp_moved;    /* the temp file's name
+                                                       is no longer ours */
     vo_ledger_rc_t                   ledger_rc;
     vo_receipt_t                     receipt;
     char                            *body;          /* malloc'd */

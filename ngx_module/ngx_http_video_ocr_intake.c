@@ -30,6 +30,8 @@ static void ngx_http_video_ocr_body_read(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx);
 static void ngx_http_video_ocr_admitted(ngx_http_request_t *r);
+static void ngx_http_video_ocr_keep_temp_name(ngx_http_request_t *r,
+    ngx_fd_t fd);
 static ngx_int_t ngx_http_video_ocr_send_receipt(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx, ngx_uint_t replayed);
 static void ngx_http_video_ocr_hex(u_char *dst, u_char *src, size_t len);
@@ -432,6 +434,10 @@ ngx_http_video_ocr_admitted(ngx_http_request_t *r)
     ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
     t = ctx->task;
 
+    if (t->temp_moved) {
+        ngx_http_video_ocr_keep_temp_name(r, t->temp_fd);
+    }
+
     if (t->copied) {
         ngx_log_error(NGX_LOG_NOTICE, r->connection->log, 0,
                       "video_ocr: upload copied into the store: "
@@ -524,6 +530,34 @@ ngx_http_video_ocr_admitted(ngx_http_request_t *r)
     }
 
     ngx_http_finalize_request(r, rc);
+}
+
+
+/*
+ * The body's temp file was renamed into the store: when the request
+ * ends nginx would unlink its old name, which may by then be another
+ * request's temp file (two nginx sharing a client_body_temp_path both
+ * count their temp files from 1).  Its cleanup now only closes the file.
+ */
+
+static void
+ngx_http_video_ocr_keep_temp_name(ngx_http_request_t *r, ngx_fd_t fd)
+{
+    ngx_pool_cleanup_t       *c;
+    ngx_pool_cleanup_file_t  *cf;
+
+    for (c = r->pool->cleanup; c; c = c->next) {
+
+        if (c->handler != ngx_pool_delete_file) {
+            continue;
+        }
+
+        cf = c->data;
+
+        if (cf->fd == fd) {
+            c->handler = ngx_pool_cleanup_file;
+        }
+    }
 }
 
 

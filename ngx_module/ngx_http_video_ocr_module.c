@@ -539,8 +539,21 @@ ngx_http_video_ocr_ledger(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     value = cf->args->elts;
 
+    if (vo_ledger_is_postgresql((char *) value[1].data)) {
+
+        /*
+         * a PostgreSQL URI, as it is; no admit lock: the database takes
+         * concurrent admissions, from this host and from others
+         */
+
+        mcf->ledger = value[1];
+
+        return NGX_CONF_OK;
+    }
+
     if (value[1].len == 0) {
-        return "needs a file path, e.g. /var/lib/video-ocr/ledger.db";
+        return "needs a file path, e.g. /var/lib/video-ocr/ledger.db, "
+               "or a postgresql:// URI";
     }
 
     if (value[1].data[value[1].len - 1] == '/') {
@@ -795,11 +808,12 @@ ngx_http_video_ocr_jobs_url(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
 /*
  * Opens the ledger once at configuration time, as the master process:
- * creates the file and applies the schema if needed, and proves that the
- * worker processes' user will be able to write it.  A failure here is a
- * configuration error, so "nginx -t" reports it and a reload keeps the
- * running configuration.  The connection is closed before returning: no
- * SQLite connection crosses fork().
+ * creates the file (or the PostgreSQL tables) and applies the schema if
+ * needed, and proves that the worker processes' user will be able to
+ * write it.  A failure here is a configuration error, so "nginx -t"
+ * reports it and a reload keeps the running configuration.  The
+ * connection is closed before returning: no database connection crosses
+ * fork().
  */
 
 static ngx_int_t
@@ -814,6 +828,26 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
     vo_ledger_t      *l;
     ngx_file_info_t   fi;
     vo_ledger_conf_t  lconf;
+
+    lconf = mcf->ledger_conf;
+    lconf.migrate = 1;
+
+    if (vo_ledger_is_postgresql((char *) mcf->ledger.data)) {
+
+        /* a server: reachable, the schema in place, the role allowed */
+
+        if (vo_ledger_open((char *) mcf->ledger.data, &lconf, &l, err,
+                           sizeof(err))
+            != VO_LEDGER_OK)
+        {
+            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%s", err);
+            return NGX_ERROR;
+        }
+
+        vo_ledger_close(l);
+
+        return NGX_OK;
+    }
 
     if (ngx_http_video_ocr_worker_user(cf, &uid, &gid) != NGX_OK) {
         return NGX_ERROR;
@@ -848,9 +882,6 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
     }
 
     existed = (ngx_file_info(mcf->ledger.data, &fi) != NGX_FILE_ERROR);
-
-    lconf = mcf->ledger_conf;
-    lconf.migrate = 1;
 
     if (vo_ledger_open((char *) mcf->ledger.data, &lconf, &l, err,
                        sizeof(err))

@@ -28,6 +28,7 @@
 
 
 static void ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log);
+static int ngx_http_video_ocr_temp_moved(int fd, const char *path);
 static void ngx_http_video_ocr_task_event_handler(ngx_event_t *ev);
 static void ngx_http_video_ocr_task_cleanup(void *data);
 static void ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t);
@@ -198,6 +199,30 @@ ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
 
 
 /*
+ * Whether the body's temp file was renamed away (into the store): its
+ * name then no longer names this request's file.  Compared by inode, as
+ * another nginx that shares client_body_temp_path may have made a new
+ * file by that name since.
+ */
+
+static int
+ngx_http_video_ocr_temp_moved(int fd, const char *path)
+{
+    struct stat  fst, pst;
+
+    if (fstat(fd, &fst) == -1) {
+        return 0;
+    }
+
+    if (stat(path, &pst) == -1) {
+        return errno == ENOENT;
+    }
+
+    return fst.st_dev != pst.st_dev || fst.st_ino != pst.st_ino;
+}
+
+
+/*
  * The admission: a fast look for a live receipt (a replay costs no fsync
  * and no write lock), else the upload is made durable in the store and
  * the receipt committed, in a group with the other threads' admissions
@@ -237,6 +262,8 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
         t->store_rc = vo_store_place_file(t->store, t->rel, t->temp_fd,
                                           t->temp_path, 0, &t->copied,
                                           t->err, sizeof(t->err));
+        t->temp_moved = ngx_http_video_ocr_temp_moved(t->temp_fd,
+                                                      t->temp_path);
 
     } else {
         t->store_rc = vo_store_place_chunks(t->store, t->rel, t->chunks,
@@ -253,7 +280,8 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
     m.item.err = t->err;
     m.item.err_size = sizeof(t->err);
 
-    gc.lock_path = (char *) t->mcf->admit_lock.data;
+    gc.lock_path = t->mcf->admit_lock.len ? (char *) t->mcf->admit_lock.data
+                                          : NULL;
     gc.store = t->store;
     gc.sync = t->mcf->durable ? 1 : 0;
     gc.batches = ngx_http_video_ocr_batch_counters(&gc.batched);

@@ -19,7 +19,10 @@
  * Leaders of different worker processes take turns through an flock()
  * on a lock file next to the ledger: a FIFO hand-over in the kernel,
  * instead of SQLite's busy handler, whose growing sleeps would let one
- * process starve the other (seconds of tail latency under load).
+ * process starve the other (seconds of tail latency under load).  A
+ * PostgreSQL ledger has no lock file: its batches, from every process
+ * and every host, commit concurrently, and only admissions of the same
+ * key wait for each other (on the receipt's row, sql/vo_ledger_admit.c).
  *
  * Plain C and pthreads; no nginx types.
  */
@@ -34,7 +37,7 @@
 #include "vo_ledger.h"
 
 
-#define VO_GROUP_BATCH_MAX  256
+#define VO_GROUP_BATCH_MAX  VO_ADMIT_BATCH_MAX
 
 
 typedef struct vo_group_member_s  vo_group_member_t;
@@ -47,7 +50,7 @@ struct vo_group_member_s {
 
 
 typedef struct {
-    const char           *lock_path;   /* created if missing */
+    const char           *lock_path;   /* created if missing; NULL: none */
     const char           *store;       /* syncfs()'d when sync is set */
     int                   sync;
     volatile unsigned long  *batches;  /* if not NULL: batches committed */

@@ -6,18 +6,20 @@ set -eu
 
 # build: the nginx module against Debian's nginx source tree
 BUILD="gcc make pkg-config nginx nginx-dev libpcre2-dev zlib1g-dev
-       libssl-dev libsqlite3-dev sqlite3"
+       libssl-dev libsqlite3-dev sqlite3 libpq-dev"
 # worker: FFmpeg libraries, Tesseract and its English model
 WORKER="libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
         libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
         tesseract-ocr-deu"
 # tests: the Test::Nginx block format harness and its dependencies, the
-# ffmpeg CLI and fonts to make test videos, a ledger reader for assertions,
-# promtool and a Prometheus server to scrape /metrics
+# ffmpeg CLI and fonts to make test videos, ledger readers for assertions,
+# promtool and a Prometheus server to scrape /metrics, and a PostgreSQL
+# server the suites start in a temporary directory
 TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
       liblist-moreutils-perl libipc-run-perl libhttp-message-perl
-      libdbd-sqlite3-perl libjson-pp-perl ffmpeg curl fonts-dejavu-core
-      fonts-liberation2 procps psmisc prometheus"
+      libdbd-sqlite3-perl libdbd-pg-perl libjson-pp-perl ffmpeg curl
+      fonts-dejavu-core fonts-liberation2 procps psmisc prometheus
+      postgresql"
 
 # browser tests ("scripts/deps.sh browser", for make test and
 # test-browser): Debian's chromium, and node + npm for playwright-core when

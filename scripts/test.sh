@@ -1,8 +1,10 @@
 #!/bin/bash
 # Runs the suites: "nginx" (Test::Nginx block files in t/), "worker"
-# (t/worker/), "browser" (t/browser/, the demo page in chromium), or all
-# of them.  Expects "make build" to have run; the
-# Makefile exports NGINX_BIN, MODULE_SO, WORKER_BIN and BUILD.
+# (t/worker/), "browser" (t/browser/, the demo page in chromium), "pg"
+# (the nginx and worker suites again, every ledger on PostgreSQL), or all
+# of them.  "pg-nginx" and "pg-worker" run one suite on PostgreSQL.
+# Expects "make build" to have run; the Makefile exports NGINX_BIN,
+# MODULE_SO, WORKER_BIN and BUILD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,6 +37,23 @@ if ! perl -MTest::Nginx::Socket -e 1 2>/dev/null; then
 fi
 export PERL5LIB
 
+# Root runs nginx's worker processes as nobody, which cannot reach a
+# clone under /root or in a "mktemp -d" directory (mode 0700): the
+# Test::Nginx blocks' ledgers and stores then go to a directory of
+# their own under /var/tmp, removed at the end.  (The stacks of
+# t/worker and t/browser live in /tmp already.)
+data_base=
+cleanup() {
+    [ -z "$data_base" ] || rm -rf "$data_base"
+}
+trap cleanup EXIT
+if [ "$(id -u)" -eq 0 ] && [ -z "${TEST_NGINX_DATA_BASE:-}" ] \
+   && ! runuser -u nobody -- test -x "$PWD/t" 2>/dev/null; then
+    data_base=$(mktemp -d /var/tmp/video-ocr-test-data-XXXXXX)
+    chmod 0755 "$data_base"
+    export TEST_NGINX_DATA_BASE=$data_base
+fi
+
 # The browser suite (t/browser/, node's test runner): Debian's chromium
 # driven by playwright-core, pinned in t/browser/package-lock.json.
 # "npm ci" runs only when that lockfile changed since the last install.
@@ -54,25 +73,52 @@ browser_suite() {
     NGINX_BIN="$NGINX_BIN" node --test "$dir"/*.test.mjs
 }
 
+# The PostgreSQL run: the same files on a throwaway server
+# (scripts/pg.sh start/stop), each block or stack with a ledger of its
+# own in it (t/lib/VideoOCR/Test.pm).  The worker's 0xx files run
+# "video-ocr-worker ocr", which has no ledger: they run once, above.
+pg_suites() {
+    local dir rc=0
+    dir=$(scripts/pg.sh start) || return 1
+    # shellcheck disable=SC2064
+    trap "scripts/pg.sh stop '$dir'; cleanup" EXIT
+    echo "# PostgreSQL run: $(cat "$dir/env")"
+    (
+        # shellcheck disable=SC1091
+        source "$dir/env"
+        prove -j1 --timer "$@"
+    ) || rc=$?
+    scripts/pg.sh stop "$dir"
+    trap cleanup EXIT
+    return "$rc"
+}
+
+pg_worker=(t/worker/[1-9]*.t)
+
 what=${1:-all}
 suites=()
 case "$what" in
-    nginx)   suites=(t/*.t) ;;
-    worker)  suites=(t/worker/*.t) ;;
-    browser) browser_suite; exit ;;
-    all)     suites=(t/*.t t/worker/*.t) ;;
+    nginx)     suites=(t/*.t) ;;
+    worker)    suites=(t/worker/*.t) ;;
+    browser)   browser_suite; exit ;;
+    pg)        pg_suites t/*.t "${pg_worker[@]}"; exit ;;
+    pg-nginx)  pg_suites t/*.t; exit ;;
+    pg-worker) pg_suites "${pg_worker[@]}"; exit ;;
+    all)       suites=(t/*.t t/worker/*.t) ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
-    soak)    export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
-                    CHAOS_VIDEOS=${CHAOS_VIDEOS:-24} \
-                    CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
-             suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
-                     t/worker/112-ocr-chaos.t) ;;
-    *)       echo "usage: $0 [nginx|worker|browser|soak|all]" >&2; exit 2 ;;
+    soak)      export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
+                      CHAOS_VIDEOS=${CHAOS_VIDEOS:-24} \
+                      CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
+               suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
+                       t/worker/112-ocr-chaos.t) ;;
+    *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|soak|all]" >&2
+               exit 2 ;;
 esac
 
-[ "$what" = all ] || exec prove -j1 --timer "${suites[@]}"
+[ "$what" = all ] || { prove -j1 --timer "${suites[@]}"; exit; }
 
 rc=0
 prove -j1 --timer "${suites[@]}" || rc=$?
 browser_suite || rc=$?
+pg_suites t/*.t "${pg_worker[@]}" || rc=$?
 exit "$rc"

@@ -2,10 +2,11 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The ledger: the narrow interface between video-ocr and its database.
- * Everything that speaks SQL lives behind it (sql/vo_ledger*.c), so that
- * another backend can replace SQLite without touching the module or the
- * worker.  The states, transitions and invariants it keeps are written
- * once, in sql/schema.sql.
+ * Everything that speaks SQL lives behind it (sql/vo_ledger*.c): the
+ * module and the worker do not know which database they use.  Two
+ * backends: SQLite (a file path, the default) and PostgreSQL (a
+ * "postgresql://" URI, for many hosts).  The states, transitions and
+ * invariants it keeps are written once, in sql/schema.sql.
  *
  * A vo_ledger_t is one database connection with its prepared statements.
  * It belongs to one thread at a time and never crosses fork(): the nginx
@@ -52,16 +53,27 @@ typedef struct {
 
 
 /*
- * Opens path.  With conf->migrate the file is created when missing, put in
- * WAL mode and brought to VO_LEDGER_SCHEMA_VERSION; without it the ledger
- * must already be at that version.  A file that is not a database, has a
- * newer schema or cannot be written is refused with a sentence in err;
- * nothing is ever reset.
+ * Opens a ledger: spec is a file path (SQLite) or a postgresql:// URI.
+ * With conf->migrate the ledger is created when missing (an SQLite file
+ * in WAL mode, or the tables in PostgreSQL) and brought to
+ * VO_LEDGER_SCHEMA_VERSION; without it the ledger must already be at
+ * that version.  A file that is not a database, a server that cannot be
+ * reached, a newer schema, a ledger that cannot be written: refused with
+ * a sentence in err that says what to fix; nothing is ever reset.
  */
-vo_ledger_rc_t vo_ledger_open(const char *path, const vo_ledger_conf_t *conf,
+vo_ledger_rc_t vo_ledger_open(const char *spec, const vo_ledger_conf_t *conf,
     vo_ledger_t **out, char *err, size_t err_size);
 
 void vo_ledger_close(vo_ledger_t *l);
+
+/* Whether spec names a PostgreSQL ledger (postgresql:// or postgres://). */
+int vo_ledger_is_postgresql(const char *spec);
+
+/* spec for messages and logs: a URI's password is replaced by "***". */
+void vo_ledger_redact(const char *spec, char *buf, size_t size);
+
+/* "SQLite" or "PostgreSQL". */
+const char *vo_ledger_backend(vo_ledger_t *l);
 
 
 /* One admission: a receipt (when key is not NULL) and the job behind it. */
@@ -109,14 +121,18 @@ vo_ledger_rc_t vo_ledger_lookup(vo_ledger_t *l, const vo_admission_t *a,
     vo_receipt_t *r, char *err, size_t err_size);
 
 /*
- * The admission transaction: BEGIN IMMEDIATE, find the receipt of
- * (tenant, key) or insert it with a new job, compare digests, COMMIT.
+ * The admission transaction: BEGIN, find the receipt of (tenant, key) or
+ * insert it with a new job, compare digests, COMMIT.
  * The caller has made the input durable at a->input_path beforehand and
  * removes it when the outcome is not CREATED or the call fails.
  * An expired receipt is deleted and the request admitted as new intent.
  */
 vo_ledger_rc_t vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a,
     vo_receipt_t *r, char *err, size_t err_size);
+
+
+/* The most admissions one batch may hold. */
+#define VO_ADMIT_BATCH_MAX  256
 
 
 /* One admission of a batch, and what became of it. */
@@ -129,13 +145,14 @@ typedef struct {
 } vo_admit_item_t;
 
 /*
- * Group commit: the admissions of n items in ONE transaction (one WAL
- * fsync for all), each in a savepoint so that an item's failure leaves
- * the others.  Every item gets its own rc and receipt; if the
- * transaction itself fails (busy, disk full at COMMIT), every item gets
- * that error and nothing of the batch is committed.  Returns the
- * transaction's outcome.  Items with the same (tenant, key) are admitted
- * in order: the first creates, the next see its receipt.
+ * Group commit: the admissions of n items (at most VO_ADMIT_BATCH_MAX)
+ * in ONE transaction (one WAL fsync for all), each in a savepoint so
+ * that an item's failure leaves the others.  Every item gets its own rc
+ * and receipt; if the transaction itself fails (busy, disk full at
+ * COMMIT), every item gets that error and nothing of the batch is
+ * committed.  Returns the transaction's outcome.  Items with the same
+ * (tenant, key) are admitted in order: the first creates, the next see
+ * its receipt.
  */
 vo_ledger_rc_t vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items,
     size_t n);
@@ -353,6 +370,15 @@ vo_ledger_rc_t vo_ledger_media_deleted(vo_ledger_t *l, const vo_media_t *m,
 /* For a file found in the store: whether its job keeps it. */
 vo_ledger_rc_t vo_ledger_media_of(vo_ledger_t *l, const char *job_id,
     int *state, char *err, size_t err_size);
+
+/*
+ * PostgreSQL: folds the rows the metric triggers append (one per change,
+ * so that concurrent writers never wait on one counter row) into one row
+ * per key, which keeps a metrics scrape short.  SQLite updates its
+ * counters in place: nothing to do.
+ */
+vo_ledger_rc_t vo_ledger_fold_counters(vo_ledger_t *l, char *err,
+    size_t err_size);
 
 
 /*

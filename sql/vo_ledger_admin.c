@@ -22,7 +22,7 @@ static vo_ledger_rc_t vo_ledger_operator(vo_ledger_t *l, const char *sql,
     const char *kind, const char *code, const char *job_id,
     const char *reason, int64_t now_ms, char *state, size_t state_size,
     char *err, size_t err_size);
-static void vo_text(char *dst, size_t size, sqlite3_stmt *s, int col);
+static void vo_text(char *dst, size_t size, vo_stmt_t *s, int col);
 
 
 vo_ledger_rc_t
@@ -30,7 +30,7 @@ vo_ledger_list_jobs(vo_ledger_t *l, const vo_job_filter_t *f,
     vo_job_cb_pt cb, void *data, char *err, size_t err_size)
 {
     int             rc;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_job_row_t    row;
     vo_ledger_rc_t  lrc;
 
@@ -38,58 +38,57 @@ vo_ledger_list_jobs(vo_ledger_t *l, const vo_job_filter_t *f,
         "SELECT job_id, tenant, state, attempt, failures, max_attempts,"
         " lease_owner, lease_expires_at, frames_done, frames_planned,"
         " error_code, created_at, updated_at FROM jobs"
-        " WHERE (?1 IS NULL OR state = ?1) AND (?2 IS NULL OR tenant = ?2)"
+        " WHERE (state = ?1 OR ?1 IS NULL) AND (tenant = ?2 OR ?2 IS NULL)"
         " AND (?3 = 0 OR (state = 'running' AND lease_expires_at < ?4)"
         " OR (state = 'accepted' AND not_before <= ?4 AND created_at < ?5))"
         " ORDER BY created_at DESC LIMIT ?6";
 
-    rc = sqlite3_prepare_v2(l->db, sql, -1, &s, NULL);
-    if (rc != SQLITE_OK) {
-        snprintf(err, err_size, "list jobs: %s", sqlite3_errmsg(l->db));
-        return vo_ledger_rc(rc);
+    s = vo_ledger_prepare(l, sql, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
     }
 
     if (f->state) {
-        (void) sqlite3_bind_text(s, 1, f->state, -1, SQLITE_STATIC);
+        vo_bind_text(s, 1, f->state, -1);
     }
 
     if (f->tenant) {
-        (void) sqlite3_bind_text(s, 2, f->tenant, -1, SQLITE_STATIC);
+        vo_bind_text(s, 2, f->tenant, -1);
     }
 
-    (void) sqlite3_bind_int(s, 3, f->stuck);
-    (void) sqlite3_bind_int64(s, 4, f->now_ms);
-    (void) sqlite3_bind_int64(s, 5, f->now_ms - f->stuck_after_ms);
-    (void) sqlite3_bind_int(s, 6, f->limit);
+    vo_bind_int(s, 3, f->stuck);
+    vo_bind_int(s, 4, f->now_ms);
+    vo_bind_int(s, 5, f->now_ms - f->stuck_after_ms);
+    vo_bind_int(s, 6, f->limit);
 
     lrc = VO_LEDGER_OK;
 
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    while ((rc = vo_step(s)) == VO_ROW) {
         vo_text(row.job_id, sizeof(row.job_id), s, 0);
         vo_text(row.tenant, sizeof(row.tenant), s, 1);
         vo_text(row.state, sizeof(row.state), s, 2);
-        row.attempt = sqlite3_column_int(s, 3);
-        row.failures = sqlite3_column_int(s, 4);
-        row.max_attempts = sqlite3_column_int(s, 5);
+        row.attempt = vo_column_int(s, 3);
+        row.failures = vo_column_int(s, 4);
+        row.max_attempts = vo_column_int(s, 5);
         vo_text(row.lease_owner, sizeof(row.lease_owner), s, 6);
         row.lease_expires_at = vo_ledger_int_or(s, 7, -1);
-        row.frames_done = sqlite3_column_int64(s, 8);
+        row.frames_done = vo_column_int64(s, 8);
         row.frames_planned = vo_ledger_int_or(s, 9, -1);
         vo_text(row.error_code, sizeof(row.error_code), s, 10);
-        row.created_at = sqlite3_column_int64(s, 11);
-        row.updated_at = sqlite3_column_int64(s, 12);
+        row.created_at = vo_column_int64(s, 11);
+        row.updated_at = vo_column_int64(s, 12);
 
         if (cb(data, &row) != 0) {
             break;
         }
     }
 
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        snprintf(err, err_size, "list jobs: %s", sqlite3_errmsg(l->db));
+    if (rc != VO_ROW && rc != VO_DONE) {
+        snprintf(err, err_size, "list jobs: %s", vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
     }
 
-    (void) sqlite3_finalize(s);
+    vo_stmt_finalize(s);
 
     return lrc;
 }
@@ -100,39 +99,38 @@ vo_ledger_list_events(vo_ledger_t *l, const char *job_id,
     vo_event_cb_pt cb, void *data, char *err, size_t err_size)
 {
     int             rc, n;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     static const char  *sql =
         "SELECT at, kind, attempt, coalesce(detail, '') FROM events"
         " WHERE job_id = ?1 ORDER BY id";
 
-    rc = sqlite3_prepare_v2(l->db, sql, -1, &s, NULL);
-    if (rc != SQLITE_OK) {
-        snprintf(err, err_size, "events: %s", sqlite3_errmsg(l->db));
-        return vo_ledger_rc(rc);
+    s = vo_ledger_prepare(l, sql, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
+    vo_bind_text(s, 1, job_id, -1);
 
     n = 0;
     lrc = VO_LEDGER_OK;
 
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    while ((rc = vo_step(s)) == VO_ROW) {
         n++;
 
-        if (cb(data, sqlite3_column_int64(s, 0),
-               (const char *) sqlite3_column_text(s, 1),
-               sqlite3_column_int(s, 2),
-               (const char *) sqlite3_column_text(s, 3))
+        if (cb(data, vo_column_int64(s, 0),
+               (const char *) vo_column_text(s, 1),
+               vo_column_int(s, 2),
+               (const char *) vo_column_text(s, 3))
             != 0)
         {
             break;
         }
     }
 
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        snprintf(err, err_size, "events: %s", sqlite3_errmsg(l->db));
+    if (rc != VO_ROW && rc != VO_DONE) {
+        snprintf(err, err_size, "events: %s", vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
 
     } else if (n == 0) {
@@ -140,7 +138,7 @@ vo_ledger_list_events(vo_ledger_t *l, const char *job_id,
         lrc = VO_LEDGER_NOT_FOUND;
     }
 
-    (void) sqlite3_finalize(s);
+    vo_stmt_finalize(s);
 
     return lrc;
 }
@@ -197,7 +195,7 @@ vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
     char           *detail;
     size_t          len;
     vo_buf_t        b;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     state[0] = '\0';
@@ -207,44 +205,45 @@ vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
         return lrc;
     }
 
-    rc = sqlite3_prepare_v2(l->db, sql, -1, &s, NULL);
-    if (rc != SQLITE_OK) {
-        snprintf(err, err_size, "%s: %s", kind, sqlite3_errmsg(l->db));
+    s = vo_ledger_prepare(l, sql, err, err_size);
+    if (s == NULL) {
+        lrc = VO_LEDGER_ERROR;
+        goto failed;
+    }
+
+    vo_bind_text(s, 1, job_id, -1);
+    vo_bind_int(s, 2, now_ms);
+    vo_bind_text(s, 3, reason, -1);
+
+    rc = vo_step(s);
+
+    if (rc != VO_DONE) {
+        snprintf(err, err_size, "%s: %s", kind, vo_ledger_errmsg(l));
+        vo_stmt_finalize(s);
         lrc = vo_ledger_rc(rc);
         goto failed;
     }
 
-    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int64(s, 2, now_ms);
-    (void) sqlite3_bind_text(s, 3, reason, -1, SQLITE_STATIC);
-
-    rc = sqlite3_step(s);
-    (void) sqlite3_finalize(s);
-
-    if (rc != SQLITE_DONE) {
-        snprintf(err, err_size, "%s: %s", kind, sqlite3_errmsg(l->db));
-        lrc = vo_ledger_rc(rc);
-        goto failed;
-    }
-
-    changed = sqlite3_changes(l->db);
+    changed = (int) vo_ledger_changes(l);
+    vo_stmt_finalize(s);
 
     /* the job's state now: what the action did, or why it did not */
 
-    rc = sqlite3_prepare_v2(l->db, "SELECT state FROM jobs WHERE job_id = ?1",
-                            -1, &s, NULL);
-    if (rc == SQLITE_OK) {
-        (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
-        rc = sqlite3_step(s);
+    rc = VO_LEDGER_ERROR;
+    s = vo_ledger_prepare(l, "SELECT state FROM jobs WHERE job_id = ?1",
+                          err, err_size);
+    if (s != NULL) {
+        vo_bind_text(s, 1, job_id, -1);
+        rc = vo_step(s);
 
-        if (rc == SQLITE_ROW) {
+        if (rc == VO_ROW) {
             vo_text(state, state_size, s, 0);
         }
+
+        vo_stmt_finalize(s);
     }
 
-    (void) sqlite3_finalize(s);
-
-    if (rc != SQLITE_ROW) {
+    if (rc != VO_ROW) {
         snprintf(err, err_size, "no job %s", job_id);
         lrc = VO_LEDGER_NOT_FOUND;
         goto failed;
@@ -288,11 +287,11 @@ failed:
 
 
 static void
-vo_text(char *dst, size_t size, sqlite3_stmt *s, int col)
+vo_text(char *dst, size_t size, vo_stmt_t *s, int col)
 {
     const char  *v;
 
-    v = (const char *) sqlite3_column_text(s, col);
+    v = (const char *) vo_column_text(s, col);
 
     snprintf(dst, size, "%s", v ? v : "");
 }

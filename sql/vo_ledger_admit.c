@@ -5,6 +5,16 @@
  * (tenant, key), or insert the job, the receipt and the audit event; a
  * batch of admissions commits in one transaction with a savepoint each
  * (the group commit of ngx_module/vo_group.c).
+ *
+ * One receipt per key (invariant 1) is the receipt's primary key, and
+ * the receipt is inserted with ON CONFLICT DO NOTHING.  With SQLite the
+ * transaction holds the one write lock from BEGIN IMMEDIATE, so the
+ * lookup that precedes the insert is final and the conflict cannot
+ * happen.  With PostgreSQL other hosts admit at the same time: an
+ * admission of a key that another has in flight waits for it to commit
+ * and inserts nothing; its item is rolled back to its savepoint (the job
+ * it inserted goes) and the lookup, run again, finds the winner's
+ * receipt: a replay or a mismatch, as for any retry.
  */
 
 #include <stdio.h>
@@ -30,14 +40,20 @@ const char  *vo_ledger_admit_sql[VO_STMT_JOBS_FIRST - VO_STMT_ADMIT_FIRST] = {
     " input_sha256, container, max_attempts, created_at, updated_at)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
 
-    /* VO_STMT_INSERT_RECEIPT */
+    /* VO_STMT_INSERT_RECEIPT: nothing when another admission was first */
     "INSERT INTO requests (tenant, request_key, input_digest, job_id,"
-    " created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    " created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+    " ON CONFLICT (tenant, request_key) DO NOTHING",
 };
 
 
 static vo_ledger_rc_t vo_ledger_admit_one(vo_ledger_t *l,
     const vo_admission_t *a, vo_receipt_t *r, char *err, size_t err_size);
+static vo_ledger_rc_t vo_ledger_admit_item(vo_ledger_t *l,
+    vo_admit_item_t *it);
+static void vo_ledger_admit_order(vo_admit_item_t **items, size_t n);
+static int vo_ledger_admit_cmp(const vo_admit_item_t *x,
+    const vo_admit_item_t *y);
 
 
 vo_ledger_rc_t
@@ -46,7 +62,7 @@ vo_ledger_lookup(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
 {
     int             rc;
     const char     *digest;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     r->outcome = VO_ADMIT_NONE;
@@ -60,43 +76,42 @@ vo_ledger_lookup(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_text(s, 1, a->tenant, (int) a->tenant_len,
-                             SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 2, a->key, (int) a->key_len, SQLITE_STATIC);
+    vo_bind_text(s, 1, a->tenant, (int) a->tenant_len);
+    vo_bind_text(s, 2, a->key, (int) a->key_len);
 
-    rc = sqlite3_step(s);
+    rc = vo_step(s);
 
-    if (rc == SQLITE_DONE) {
+    if (rc == VO_DONE) {
         lrc = VO_LEDGER_OK;
         goto done;
     }
 
-    if (rc != SQLITE_ROW) {
-        snprintf(err, err_size, "find receipt: %s", sqlite3_errmsg(l->db));
+    if (rc != VO_ROW) {
+        snprintf(err, err_size, "find receipt: %s", vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
         goto done;
     }
 
     lrc = VO_LEDGER_OK;
 
-    if (sqlite3_column_int64(s, 3) <= a->now_ms) {
+    if (vo_column_int64(s, 3) <= a->now_ms) {
         /* expired: the request is new intent, vo_ledger_admit says so */
         goto done;
     }
 
-    digest = (const char *) sqlite3_column_text(s, 0);
+    digest = (const char *) vo_column_text(s, 0);
 
     r->outcome = (digest != NULL && strcmp(digest, a->input_digest) == 0)
                  ? VO_ADMIT_REPLAYED : VO_ADMIT_MISMATCH;
 
     snprintf(r->job_id, sizeof(r->job_id), "%s",
-             (const char *) sqlite3_column_text(s, 1));
-    r->created_at = sqlite3_column_int64(s, 2);
-    r->expires_at = sqlite3_column_int64(s, 3);
+             (const char *) vo_column_text(s, 1));
+    r->created_at = vo_column_int64(s, 2);
+    r->expires_at = vo_column_int64(s, 3);
 
 done:
 
-    (void) sqlite3_reset(s);
+    vo_reset(s);
 
     return lrc;
 }
@@ -123,10 +138,20 @@ vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
 vo_ledger_rc_t
 vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n)
 {
-    size_t           i;
-    char             err[VO_ERR_TEXT];
-    vo_ledger_rc_t   lrc;
-    vo_admit_item_t *it;
+    size_t            i;
+    char              err[VO_ERR_TEXT];
+    vo_ledger_rc_t    lrc;
+    vo_admit_item_t  *it, *sorted[VO_ADMIT_BATCH_MAX];
+
+    if (n > VO_ADMIT_BATCH_MAX) {
+        snprintf(err, sizeof(err), "admission batch of %zu: more than %d",
+                 n, VO_ADMIT_BATCH_MAX);
+        lrc = VO_LEDGER_ERROR;
+        goto failed;
+    }
+
+    memcpy(sorted, items, n * sizeof(vo_admit_item_t *));
+    vo_ledger_admit_order(sorted, n);
 
     lrc = vo_ledger_begin(l, err, sizeof(err));
     if (lrc != VO_LEDGER_OK) {
@@ -134,32 +159,9 @@ vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n)
     }
 
     for (i = 0; i < n; i++) {
-        it = items[i];
-
-        /* a savepoint per item: one item's error leaves the others */
-
-        lrc = vo_ledger_step_done(l, vo_ledger_stmt(l, VO_STMT_SAVEPOINT,
-                                                    err, sizeof(err)),
-                                  "savepoint", err, sizeof(err));
+        lrc = vo_ledger_admit_item(l, sorted[i]);
         if (lrc != VO_LEDGER_OK) {
-            goto failed;
-        }
-
-        it->rc = vo_ledger_admit_one(l, it->admission, it->receipt, it->err,
-                                     it->err_size);
-
-        if (it->rc != VO_LEDGER_OK) {
-            it->receipt->outcome = VO_ADMIT_NONE;
-            (void) vo_ledger_step_done(l,
-                       vo_ledger_stmt(l, VO_STMT_ROLLBACK_TO, err,
-                                      sizeof(err)),
-                       "rollback to savepoint", err, sizeof(err));
-        }
-
-        lrc = vo_ledger_step_done(l, vo_ledger_stmt(l, VO_STMT_RELEASE_TO,
-                                                    err, sizeof(err)),
-                                  "release savepoint", err, sizeof(err));
-        if (lrc != VO_LEDGER_OK) {
+            snprintf(err, sizeof(err), "%s", sorted[i]->err);
             goto failed;
         }
     }
@@ -189,6 +191,126 @@ failed:
 
 
 /*
+ * One item of a batch, in a savepoint of its own: its error leaves the
+ * others.  Returns an error only when the transaction itself failed.
+ */
+
+static vo_ledger_rc_t
+vo_ledger_admit_item(vo_ledger_t *l, vo_admit_item_t *it)
+{
+    int              undo;
+    char             err[VO_ERR_TEXT];
+    vo_ledger_rc_t   lrc;
+
+    lrc = vo_ledger_step_done(l, vo_ledger_stmt(l, VO_STMT_SAVEPOINT, err,
+                                                sizeof(err)),
+                              "savepoint", err, sizeof(err));
+    if (lrc != VO_LEDGER_OK) {
+        snprintf(it->err, it->err_size, "%s", err);
+        return lrc;
+    }
+
+    it->rc = vo_ledger_admit_one(l, it->admission, it->receipt, it->err,
+                                 it->err_size);
+
+    /* an error, or another admission's receipt came first (PostgreSQL) */
+
+    undo = (it->rc != VO_LEDGER_OK
+            || it->receipt->outcome == VO_ADMIT_NONE);
+
+    if (undo) {
+        (void) vo_ledger_step_done(l,
+                   vo_ledger_stmt(l, VO_STMT_ROLLBACK_TO, err, sizeof(err)),
+                   "rollback to savepoint", err, sizeof(err));
+    }
+
+    if (it->rc == VO_LEDGER_OK && it->receipt->outcome == VO_ADMIT_NONE) {
+        it->rc = vo_ledger_lookup(l, it->admission, it->receipt, it->err,
+                                  it->err_size);
+
+        if (it->rc == VO_LEDGER_OK
+            && it->receipt->outcome == VO_ADMIT_NONE)
+        {
+            snprintf(it->err, it->err_size, "the receipt that another "
+                     "admission committed first is gone: try again");
+            it->rc = VO_LEDGER_BUSY;
+        }
+    }
+
+    if (it->rc != VO_LEDGER_OK) {
+        it->receipt->outcome = VO_ADMIT_NONE;
+    }
+
+    lrc = vo_ledger_step_done(l, vo_ledger_stmt(l, VO_STMT_RELEASE_TO, err,
+                                                sizeof(err)),
+                              "release savepoint", err, sizeof(err));
+    if (lrc != VO_LEDGER_OK) {
+        snprintf(it->err, it->err_size, "%s", err);
+    }
+
+    return lrc;
+}
+
+
+/*
+ * Items in (tenant, key) order, keyless ones last, the same key in
+ * arrival order: every batch takes the receipts' row locks in one order,
+ * so two batches with the same keys (two hosts, PostgreSQL) wait for
+ * each other instead of deadlocking.  An insertion sort: batches are
+ * small, and it is stable.
+ */
+
+static void
+vo_ledger_admit_order(vo_admit_item_t **items, size_t n)
+{
+    size_t            i, j;
+    vo_admit_item_t  *it;
+
+    for (i = 1; i < n; i++) {
+        it = items[i];
+
+        for (j = i; j > 0 && vo_ledger_admit_cmp(items[j - 1], it) > 0; j--) {
+            items[j] = items[j - 1];
+        }
+
+        items[j] = it;
+    }
+}
+
+
+static int
+vo_ledger_admit_cmp(const vo_admit_item_t *x, const vo_admit_item_t *y)
+{
+    int                    rc;
+    size_t                 n;
+    const vo_admission_t  *a, *b;
+
+    a = x->admission;
+    b = y->admission;
+
+    if (a->key == NULL || b->key == NULL) {
+        return (a->key == NULL) - (b->key == NULL);
+    }
+
+    n = a->tenant_len < b->tenant_len ? a->tenant_len : b->tenant_len;
+    rc = memcmp(a->tenant, b->tenant, n);
+
+    if (rc != 0 || a->tenant_len != b->tenant_len) {
+        return rc != 0 ? rc : (a->tenant_len < b->tenant_len ? -1 : 1);
+    }
+
+    n = a->key_len < b->key_len ? a->key_len : b->key_len;
+    rc = memcmp(a->key, b->key, n);
+
+    if (rc != 0 || a->key_len != b->key_len) {
+        return rc != 0 ? rc : (a->key_len < b->key_len ? -1 : 1);
+    }
+
+    return 0;
+}
+
+
+/*
  * One admission inside the caller's transaction: find the receipt of
  * (tenant, key), or delete an expired one and insert the job, the
  * receipt and the audit event.
@@ -199,7 +321,7 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
     vo_receipt_t *r, char *err, size_t err_size)
 {
     char            detail[128];
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     if (a->key != NULL) {
@@ -216,11 +338,9 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
             return VO_LEDGER_ERROR;
         }
 
-        (void) sqlite3_bind_text(s, 1, a->tenant, (int) a->tenant_len,
-                                 SQLITE_STATIC);
-        (void) sqlite3_bind_text(s, 2, a->key, (int) a->key_len,
-                                 SQLITE_STATIC);
-        (void) sqlite3_bind_int64(s, 3, a->now_ms);
+        vo_bind_text(s, 1, a->tenant, (int) a->tenant_len);
+        vo_bind_text(s, 2, a->key, (int) a->key_len);
+        vo_bind_int(s, 3, a->now_ms);
 
         lrc = vo_ledger_step_done(l, s, "delete expired receipt", err,
                                   err_size);
@@ -234,16 +354,15 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_text(s, 1, a->job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 2, a->tenant, (int) a->tenant_len,
-                             SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 3, a->options, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 4, a->input_path, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int64(s, 5, a->input_size);
-    (void) sqlite3_bind_text(s, 6, a->input_sha256, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 7, a->container, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int(s, 8, a->max_attempts);
-    (void) sqlite3_bind_int64(s, 9, a->now_ms);
+    vo_bind_text(s, 1, a->job_id, -1);
+    vo_bind_text(s, 2, a->tenant, (int) a->tenant_len);
+    vo_bind_text(s, 3, a->options, -1);
+    vo_bind_text(s, 4, a->input_path, -1);
+    vo_bind_int(s, 5, a->input_size);
+    vo_bind_text(s, 6, a->input_sha256, -1);
+    vo_bind_text(s, 7, a->container, -1);
+    vo_bind_int(s, 8, a->max_attempts);
+    vo_bind_int(s, 9, a->now_ms);
 
     lrc = vo_ledger_step_done(l, s, "insert job", err, err_size);
     if (lrc != VO_LEDGER_OK) {
@@ -256,18 +375,22 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
             return VO_LEDGER_ERROR;
         }
 
-        (void) sqlite3_bind_text(s, 1, a->tenant, (int) a->tenant_len,
-                                 SQLITE_STATIC);
-        (void) sqlite3_bind_text(s, 2, a->key, (int) a->key_len,
-                                 SQLITE_STATIC);
-        (void) sqlite3_bind_text(s, 3, a->input_digest, -1, SQLITE_STATIC);
-        (void) sqlite3_bind_text(s, 4, a->job_id, -1, SQLITE_STATIC);
-        (void) sqlite3_bind_int64(s, 5, a->now_ms);
-        (void) sqlite3_bind_int64(s, 6, a->now_ms + a->receipt_ttl_ms);
+        vo_bind_text(s, 1, a->tenant, (int) a->tenant_len);
+        vo_bind_text(s, 2, a->key, (int) a->key_len);
+        vo_bind_text(s, 3, a->input_digest, -1);
+        vo_bind_text(s, 4, a->job_id, -1);
+        vo_bind_int(s, 5, a->now_ms);
+        vo_bind_int(s, 6, a->now_ms + a->receipt_ttl_ms);
 
         lrc = vo_ledger_step_done(l, s, "insert receipt", err, err_size);
         if (lrc != VO_LEDGER_OK) {
             return lrc;
+        }
+
+        if (vo_ledger_changes(l) == 0) {
+            /* another admission was first: the caller undoes this one */
+            r->outcome = VO_ADMIT_NONE;
+            return VO_LEDGER_OK;
         }
     }
 

@@ -1,16 +1,26 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Inside the SQLite ledger: the connection type, the statement cache and
- * the helpers the vo_ledger*.c files share.  Not for the module or the
- * worker, which see only vo_ledger.h.
+ * Inside the ledger: the connection type, the statement cache, the
+ * backend interface and the helpers the vo_ledger*.c files share.  Not
+ * for the module or the worker, which see only vo_ledger.h.
+ *
+ * The ledger's logic (admission, fencing, the state machine) is written
+ * once, in vo_ledger_*.c, against a small statement interface (prepare,
+ * bind, step, column) that each backend implements the way SQLite's own
+ * API works:
+ *
+ *   vo_ledger_sqlite.c    SQLite: one file, WAL (the default)
+ *   vo_ledger_pg.c        PostgreSQL through libpq ("postgresql://...")
+ *
+ * The SQL texts are shared; a backend replaces only the few whose
+ * dialect differs (its "sql" table, by statement id).  Shared texts use
+ * SQLite's ?N parameters, which the PostgreSQL backend rewrites to $N.
  */
 
 #ifndef _VO_LEDGER_INT_H_INCLUDED_
 #define _VO_LEDGER_INT_H_INCLUDED_
 
-
-#include <sqlite3.h>
 
 #include "vo_ledger.h"
 
@@ -65,8 +75,20 @@ typedef enum {
     VO_STMT_MEDIA_DELETED,
     VO_STMT_MEDIA_FRAMES,
     VO_STMT_MEDIA_OF,
+    VO_STMT_FOLD_COUNTERS,
     VO_STMT_COUNT
 } vo_ledger_stmt_e;
+
+
+/*
+ * The oldest claimable job: accepted and past its backoff, or running
+ * with an expired lease.  PostgreSQL appends FOR UPDATE SKIP LOCKED.
+ */
+#define VO_CLAIM_CANDIDATE_SQL                                               \
+    "SELECT job_id, state, failures, max_attempts FROM jobs"                 \
+    " WHERE (state = 'accepted' AND not_before <= ?1)"                       \
+    " OR (state = 'running' AND lease_expires_at < ?1)"                      \
+    " ORDER BY created_at LIMIT 1"
 
 
 extern const char  *vo_ledger_admit_sql[VO_STMT_JOBS_FIRST
@@ -79,27 +101,109 @@ extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT
                                           - VO_STMT_JANITOR_FIRST];
 
 
+/* vo_stmt_step(): a row is ready, or the statement is done */
+#define VO_ROW   100
+#define VO_DONE  101
+
+
+typedef struct vo_stmt_s  vo_stmt_t;
+
+/* what every backend's statement starts with */
+struct vo_stmt_s {
+    vo_ledger_t   *ledger;
+};
+
+
+/*
+ * A backend.  The statement functions follow SQLite's API: bind by
+ * parameter number (from 1), step for a row at a time, column by number
+ * (from 0), reset to run again; text values bound are not copied and
+ * must live until the statement is reset.  step returns VO_ROW, VO_DONE
+ * or a vo_ledger_rc_t (BUSY, FULL, ERROR) with the reason in errmsg.
+ */
+typedef struct {
+    const char      *name;                 /* for messages */
+    const char     **sql;                  /* VO_STMT_COUNT texts, NULL:
+                                              the shared one */
+
+    vo_ledger_rc_t (*open)(vo_ledger_t *l, const char *spec,
+                           const vo_ledger_conf_t *conf, char *err,
+                           size_t err_size);
+    void           (*close)(vo_ledger_t *l);
+    vo_ledger_rc_t (*exec)(vo_ledger_t *l, const char *sql, char *err,
+                           size_t err_size);
+    int            (*in_transaction)(vo_ledger_t *l);
+    int64_t        (*changes)(vo_ledger_t *l);
+    const char    *(*errmsg)(vo_ledger_t *l);
+
+    vo_stmt_t     *(*prepare)(vo_ledger_t *l, const char *sql, int cached,
+                              char *err, size_t err_size);
+    void           (*finalize)(vo_stmt_t *s);
+    void           (*bind_text)(vo_stmt_t *s, int i, const char *v, int len);
+    void           (*bind_int)(vo_stmt_t *s, int i, int64_t v);
+    void           (*bind_double)(vo_stmt_t *s, int i, double v);
+    void           (*bind_null)(vo_stmt_t *s, int i);
+    int            (*step)(vo_stmt_t *s);
+    void           (*reset)(vo_stmt_t *s);
+    int            (*column_null)(vo_stmt_t *s, int col);
+    const char    *(*column_text)(vo_stmt_t *s, int col);
+    int            (*column_bytes)(vo_stmt_t *s, int col);
+    int64_t        (*column_int64)(vo_stmt_t *s, int col);
+    double         (*column_double)(vo_stmt_t *s, int col);
+} vo_backend_t;
+
+
+extern const vo_backend_t  vo_ledger_sqlite;
+extern const vo_backend_t  vo_ledger_pg;
+
+
 struct vo_ledger_s {
-    sqlite3       *db;
-    sqlite3_stmt  *stmt[VO_STMT_COUNT];  /* prepared on first use, kept */
+    const vo_backend_t  *be;
+    void                *db;                  /* the backend's connection */
+    vo_stmt_t           *stmt[VO_STMT_COUNT]; /* prepared on first use */
 };
 
 
 /* The cached statement id, prepared on first use; NULL + err on failure. */
-sqlite3_stmt *vo_ledger_stmt(vo_ledger_t *l, int id, char *err,
+vo_stmt_t *vo_ledger_stmt(vo_ledger_t *l, int id, char *err,
     size_t err_size);
-const char *vo_ledger_sql_text(int id);
+const char *vo_ledger_sql_text(vo_ledger_t *l, int id);
 
-/* Maps an SQLite result code to BUSY, FULL or ERROR. */
+/* A statement run once (vo_stmt_finalize it); NULL + err on failure. */
+vo_stmt_t *vo_ledger_prepare(vo_ledger_t *l, const char *sql, char *err,
+    size_t err_size);
+void vo_stmt_finalize(vo_stmt_t *s);
+
+void vo_bind_text(vo_stmt_t *s, int i, const char *v, int len);
+void vo_bind_int(vo_stmt_t *s, int i, int64_t v);
+void vo_bind_double(vo_stmt_t *s, int i, double v);
+void vo_bind_null(vo_stmt_t *s, int i);
+int vo_step(vo_stmt_t *s);
+void vo_reset(vo_stmt_t *s);
+int vo_column_null(vo_stmt_t *s, int col);
+const char *vo_column_text(vo_stmt_t *s, int col);
+int vo_column_bytes(vo_stmt_t *s, int col);
+int64_t vo_column_int64(vo_stmt_t *s, int col);
+int vo_column_int(vo_stmt_t *s, int col);
+double vo_column_double(vo_stmt_t *s, int col);
+
+/* The last failure's message; the rows the last statement changed. */
+const char *vo_ledger_errmsg(vo_ledger_t *l);
+int64_t vo_ledger_changes(vo_ledger_t *l);
+
+/* A failed vo_step()'s result as an rc (ERROR for a stray ROW/DONE). */
 vo_ledger_rc_t vo_ledger_rc(int rc);
 
 /* Steps a statement that returns no rows and resets it. */
-vo_ledger_rc_t vo_ledger_step_done(vo_ledger_t *l, sqlite3_stmt *s,
+vo_ledger_rc_t vo_ledger_step_done(vo_ledger_t *l, vo_stmt_t *s,
     const char *what, char *err, size_t err_size);
 vo_ledger_rc_t vo_ledger_exec(vo_ledger_t *l, const char *sql, char *err,
     size_t err_size);
 
-/* BEGIN IMMEDIATE; COMMIT (rolls back when it fails); ROLLBACK if open. */
+/*
+ * BEGIN (SQLite: IMMEDIATE, PostgreSQL: READ COMMITTED); COMMIT (rolls
+ * back when it fails); ROLLBACK if a transaction is open.
+ */
 vo_ledger_rc_t vo_ledger_begin(vo_ledger_t *l, char *err, size_t err_size);
 vo_ledger_rc_t vo_ledger_commit(vo_ledger_t *l, char *err, size_t err_size);
 void vo_ledger_rollback(vo_ledger_t *l);
@@ -110,9 +214,9 @@ vo_ledger_rc_t vo_ledger_event(vo_ledger_t *l, int64_t at,
     const char *kind, int attempt, const char *detail, char *err,
     size_t err_size);
 
-int64_t vo_ledger_int_or(sqlite3_stmt *s, int col, int64_t dflt);
-void vo_ledger_json_int_or_null(vo_buf_t *b, sqlite3_stmt *s, int col);
-void vo_ledger_json_raw_or_null(vo_buf_t *b, sqlite3_stmt *s, int col);
+int64_t vo_ledger_int_or(vo_stmt_t *s, int col, int64_t dflt);
+void vo_ledger_json_int_or_null(vo_buf_t *b, vo_stmt_t *s, int col);
+void vo_ledger_json_raw_or_null(vo_buf_t *b, vo_stmt_t *s, int col);
 
 
 #endif /* _VO_LEDGER_INT_H_INCLUDED_ */

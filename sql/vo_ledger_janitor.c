@@ -36,6 +36,9 @@ const char  *vo_ledger_janitor_sql[VO_STMT_COUNT - VO_STMT_JANITOR_FIRST] = {
 
     /* VO_STMT_MEDIA_OF */
     "SELECT media_deleted_at IS NOT NULL FROM jobs WHERE job_id = ?1",
+
+    /* VO_STMT_FOLD_COUNTERS: PostgreSQL's, SQLite has nothing to fold */
+    NULL,
 };
 
 
@@ -44,7 +47,7 @@ vo_ledger_expire_receipts(vo_ledger_t *l, int64_t now_ms, int limit, int *n,
     char *err, size_t err_size)
 {
     char            detail[64];
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     *n = 0;
@@ -56,14 +59,14 @@ vo_ledger_expire_receipts(vo_ledger_t *l, int64_t now_ms, int limit, int *n,
 
     s = vo_ledger_stmt(l, VO_STMT_EXPIRE_RECEIPTS, err, err_size);
     if (s != NULL) {
-        (void) sqlite3_bind_int64(s, 1, now_ms);
-        (void) sqlite3_bind_int(s, 2, limit);
+        vo_bind_int(s, 1, now_ms);
+        vo_bind_int(s, 2, limit);
     }
 
     lrc = vo_ledger_step_done(l, s, "expire receipts", err, err_size);
 
     if (lrc == VO_LEDGER_OK) {
-        *n = sqlite3_changes(l->db);
+        *n = vo_ledger_changes(l);
 
         if (*n > 0) {
             snprintf(detail, sizeof(detail), "{\"receipts_expired\":%d}", *n);
@@ -89,7 +92,7 @@ vo_ledger_media_due(vo_ledger_t *l, int64_t before_ms, vo_media_t *rows,
 {
     int             rc;
     const char     *v;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     *n = 0;
@@ -99,28 +102,28 @@ vo_ledger_media_due(vo_ledger_t *l, int64_t before_ms, vo_media_t *rows,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_int64(s, 1, before_ms);
-    (void) sqlite3_bind_int64(s, 2, (sqlite3_int64) max);
+    vo_bind_int(s, 1, before_ms);
+    vo_bind_int(s, 2, (int64_t) max);
 
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW && *n < max) {
-        v = (const char *) sqlite3_column_text(s, 0);
+    while ((rc = vo_step(s)) == VO_ROW && *n < max) {
+        v = (const char *) vo_column_text(s, 0);
         snprintf(rows[*n].job_id, sizeof(rows[*n].job_id), "%s",
                  v ? v : "");
-        v = (const char *) sqlite3_column_text(s, 1);
+        v = (const char *) vo_column_text(s, 1);
         snprintf(rows[*n].input_path, sizeof(rows[*n].input_path), "%s",
                  v ? v : "");
-        rows[*n].input_size = sqlite3_column_int64(s, 2);
+        rows[*n].input_size = vo_column_int64(s, 2);
         (*n)++;
     }
 
     lrc = VO_LEDGER_OK;
 
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        snprintf(err, err_size, "media due: %s", sqlite3_errmsg(l->db));
+    if (rc != VO_ROW && rc != VO_DONE) {
+        snprintf(err, err_size, "media due: %s", vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
     }
 
-    (void) sqlite3_reset(s);
+    vo_reset(s);
 
     return lrc;
 }
@@ -131,7 +134,7 @@ vo_ledger_media_deleted(vo_ledger_t *l, const vo_media_t *m, int64_t now_ms,
     char *err, size_t err_size)
 {
     char            detail[96];
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     lrc = vo_ledger_begin(l, err, err_size);
@@ -141,13 +144,13 @@ vo_ledger_media_deleted(vo_ledger_t *l, const vo_media_t *m, int64_t now_ms,
 
     s = vo_ledger_stmt(l, VO_STMT_MEDIA_DELETED, err, err_size);
     if (s != NULL) {
-        (void) sqlite3_bind_text(s, 1, m->job_id, -1, SQLITE_STATIC);
-        (void) sqlite3_bind_int64(s, 2, now_ms);
+        vo_bind_text(s, 1, m->job_id, -1);
+        vo_bind_int(s, 2, now_ms);
     }
 
     lrc = vo_ledger_step_done(l, s, "mark media deleted", err, err_size);
 
-    if (lrc == VO_LEDGER_OK && sqlite3_changes(l->db) == 0) {
+    if (lrc == VO_LEDGER_OK && vo_ledger_changes(l) == 0) {
         /* someone else (a DELETE) was first: nothing to count */
         return vo_ledger_commit(l, err, err_size);
     }
@@ -155,7 +158,7 @@ vo_ledger_media_deleted(vo_ledger_t *l, const vo_media_t *m, int64_t now_ms,
     if (lrc == VO_LEDGER_OK) {
         s = vo_ledger_stmt(l, VO_STMT_MEDIA_FRAMES, err, err_size);
         if (s != NULL) {
-            (void) sqlite3_bind_text(s, 1, m->job_id, -1, SQLITE_STATIC);
+            vo_bind_text(s, 1, m->job_id, -1);
         }
 
         lrc = vo_ledger_step_done(l, s, "delete frames", err, err_size);
@@ -184,7 +187,7 @@ vo_ledger_media_of(vo_ledger_t *l, const char *job_id, int *state,
     char *err, size_t err_size)
 {
     int             rc;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     s = vo_ledger_stmt(l, VO_STMT_MEDIA_OF, err, err_size);
@@ -192,24 +195,39 @@ vo_ledger_media_of(vo_ledger_t *l, const char *job_id, int *state,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
+    vo_bind_text(s, 1, job_id, -1);
 
-    rc = sqlite3_step(s);
+    rc = vo_step(s);
     lrc = VO_LEDGER_OK;
 
-    if (rc == SQLITE_ROW) {
-        *state = sqlite3_column_int(s, 0) ? VO_MEDIA_DELETED : VO_MEDIA_LIVE;
+    if (rc == VO_ROW) {
+        *state = vo_column_int(s, 0) ? VO_MEDIA_DELETED : VO_MEDIA_LIVE;
 
-    } else if (rc == SQLITE_DONE) {
+    } else if (rc == VO_DONE) {
         *state = VO_MEDIA_NO_JOB;
 
     } else {
         snprintf(err, err_size, "media of %s: %s", job_id,
-                 sqlite3_errmsg(l->db));
+                 vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
     }
 
-    (void) sqlite3_reset(s);
+    vo_reset(s);
 
     return lrc;
+}
+
+
+vo_ledger_rc_t
+vo_ledger_fold_counters(vo_ledger_t *l, char *err, size_t err_size)
+{
+    vo_stmt_t  *s;
+
+    if (vo_ledger_sql_text(l, VO_STMT_FOLD_COUNTERS) == NULL) {
+        return VO_LEDGER_OK;
+    }
+
+    s = vo_ledger_stmt(l, VO_STMT_FOLD_COUNTERS, err, err_size);
+
+    return vo_ledger_step_done(l, s, "fold counters", err, err_size);
 }

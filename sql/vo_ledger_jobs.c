@@ -61,7 +61,7 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     const char *job_id, vo_buf_t *out, char *err, size_t err_size)
 {
     int             rc;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     s = vo_ledger_stmt(l, VO_STMT_JOB_STATUS, err, err_size);
@@ -69,19 +69,19 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 2, tenant, (int) tenant_len, SQLITE_STATIC);
+    vo_bind_text(s, 1, job_id, -1);
+    vo_bind_text(s, 2, tenant, (int) tenant_len);
 
-    rc = sqlite3_step(s);
+    rc = vo_step(s);
 
-    if (rc == SQLITE_DONE) {
+    if (rc == VO_DONE) {
         lrc = VO_LEDGER_NOT_FOUND;
         goto done;
     }
 
-    if (rc != SQLITE_ROW) {
+    if (rc != VO_ROW) {
         snprintf(err, err_size, "job %s status: %s", job_id,
-                 sqlite3_errmsg(l->db));
+                 vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
         goto done;
     }
@@ -94,36 +94,36 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_buf_adds(out, "{\"job_id\":");
     vo_json_strz(out, job_id);
     vo_buf_adds(out, ",\"state\":");
-    vo_json_strz(out, (const char *) sqlite3_column_text(s, 0));
+    vo_json_strz(out, (const char *) vo_column_text(s, 0));
     vo_buf_adds(out, ",\"options\":");
-    vo_buf_adds(out, (const char *) sqlite3_column_text(s, 1));
+    vo_buf_adds(out, (const char *) vo_column_text(s, 1));
     vo_buf_printf(out, ",\"input\":{\"bytes\":%lld,\"sha256\":",
-                  (long long) sqlite3_column_int64(s, 2));
-    vo_json_strz(out, (const char *) sqlite3_column_text(s, 3));
+                  (long long) vo_column_int64(s, 2));
+    vo_json_strz(out, (const char *) vo_column_text(s, 3));
     vo_buf_adds(out, ",\"container\":");
-    vo_json_strz(out, (const char *) sqlite3_column_text(s, 4));
+    vo_json_strz(out, (const char *) vo_column_text(s, 4));
     vo_buf_printf(out, "},\"attempts\":%d,\"failures\":%d,"
-                  "\"max_attempts\":%d", sqlite3_column_int(s, 5),
-                  sqlite3_column_int(s, 19), sqlite3_column_int(s, 6));
+                  "\"max_attempts\":%d", vo_column_int(s, 5),
+                  vo_column_int(s, 19), vo_column_int(s, 6));
 
     vo_buf_adds(out, ",\"progress\":{\"plan_version\":");
     vo_ledger_json_int_or_null(out, s, 7);
     vo_buf_adds(out, ",\"frames_planned\":");
     vo_ledger_json_int_or_null(out, s, 8);
-    vo_buf_printf(out, ",\"frames_done\":%d}", sqlite3_column_int(s, 9));
+    vo_buf_printf(out, ",\"frames_done\":%d}", vo_column_int(s, 9));
 
     vo_buf_adds(out, ",\"media\":");
     vo_ledger_json_raw_or_null(out, s, 10);
 
     vo_buf_adds(out, ",\"error\":");
-    if (sqlite3_column_type(s, 11) == SQLITE_NULL) {
+    if (vo_column_null(s, 11)) {
         vo_buf_adds(out, "null");
 
     } else {
         vo_buf_adds(out, "{\"code\":");
-        vo_json_strz(out, (const char *) sqlite3_column_text(s, 11));
+        vo_json_strz(out, (const char *) vo_column_text(s, 11));
         vo_buf_adds(out, ",\"message\":");
-        vo_json_strz(out, (const char *) sqlite3_column_text(s, 12));
+        vo_json_strz(out, (const char *) vo_column_text(s, 12));
         vo_buf_adds(out, "}");
     }
 
@@ -131,9 +131,9 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_ledger_json_raw_or_null(out, s, 13);
 
     vo_buf_adds(out, ",\"created_at\":");
-    vo_json_time(out, sqlite3_column_int64(s, 14));
+    vo_json_time(out, vo_column_int64(s, 14));
     vo_buf_adds(out, ",\"updated_at\":");
-    vo_json_time(out, sqlite3_column_int64(s, 15));
+    vo_json_time(out, vo_column_int64(s, 15));
     vo_buf_adds(out, ",\"started_at\":");
     vo_json_time(out, vo_ledger_int_or(s, 16, -1));
     vo_buf_adds(out, ",\"finished_at\":");
@@ -154,7 +154,7 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
 
 done:
 
-    (void) sqlite3_reset(s);
+    vo_reset(s);
 
     return lrc;
 }
@@ -167,7 +167,7 @@ vo_ledger_job_result(vo_ledger_t *l, const char *tenant, size_t tenant_len,
 {
     int             rc;
     const char     *st;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     s = vo_ledger_stmt(l, VO_STMT_JOB_RESULT, err, err_size);
@@ -175,28 +175,28 @@ vo_ledger_job_result(vo_ledger_t *l, const char *tenant, size_t tenant_len,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 2, tenant, (int) tenant_len, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 3, format, -1, SQLITE_STATIC);
+    vo_bind_text(s, 1, job_id, -1);
+    vo_bind_text(s, 2, tenant, (int) tenant_len);
+    vo_bind_text(s, 3, format, -1);
 
-    rc = sqlite3_step(s);
+    rc = vo_step(s);
 
-    if (rc == SQLITE_DONE) {
+    if (rc == VO_DONE) {
         lrc = VO_LEDGER_NOT_FOUND;
         goto done;
     }
 
-    if (rc != SQLITE_ROW) {
+    if (rc != VO_ROW) {
         snprintf(err, err_size, "job %s result: %s", job_id,
-                 sqlite3_errmsg(l->db));
+                 vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
         goto done;
     }
 
-    st = (const char *) sqlite3_column_text(s, 0);
+    st = (const char *) vo_column_text(s, 0);
     snprintf(state, state_size, "%s", st ? st : "");
 
-    if (sqlite3_column_type(s, 1) == SQLITE_NULL) {
+    if (vo_column_null(s, 1)) {
         lrc = VO_LEDGER_NOT_READY;
         goto done;
     }
@@ -211,7 +211,7 @@ vo_ledger_job_result(vo_ledger_t *l, const char *tenant, size_t tenant_len,
 
 done:
 
-    (void) sqlite3_reset(s);
+    vo_reset(s);
 
     return lrc;
 }
@@ -226,7 +226,7 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     char            state[16], detail[128];
     int64_t         bytes;
     const char     *v;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     input[0] = '\0';
@@ -242,45 +242,45 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
         goto failed;
     }
 
-    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 2, tenant, (int) tenant_len, SQLITE_STATIC);
+    vo_bind_text(s, 1, job_id, -1);
+    vo_bind_text(s, 2, tenant, (int) tenant_len);
 
-    rc = sqlite3_step(s);
+    rc = vo_step(s);
 
-    if (rc != SQLITE_ROW) {
-        if (rc == SQLITE_DONE) {
+    if (rc != VO_ROW) {
+        if (rc == VO_DONE) {
             lrc = VO_LEDGER_NOT_FOUND;
 
         } else {
             snprintf(err, err_size, "delete job %s: %s", job_id,
-                     sqlite3_errmsg(l->db));
+                     vo_ledger_errmsg(l));
             lrc = vo_ledger_rc(rc);
         }
 
-        (void) sqlite3_reset(s);
+        vo_reset(s);
         goto failed;
     }
 
-    v = (const char *) sqlite3_column_text(s, 0);
+    v = (const char *) vo_column_text(s, 0);
     snprintf(state, sizeof(state), "%s", v ? v : "");
     unfinished = (strcmp(state, "accepted") == 0
                   || strcmp(state, "running") == 0);
-    had_media = (sqlite3_column_type(s, 4) == SQLITE_NULL);
-    bytes = sqlite3_column_int64(s, 2);
+    had_media = (vo_column_null(s, 4));
+    bytes = vo_column_int64(s, 2);
 
     if (had_media) {
-        v = (const char *) sqlite3_column_text(s, 1);
+        v = (const char *) vo_column_text(s, 1);
         snprintf(input, input_size, "%s", v ? v : "");
     }
 
-    if (sqlite3_column_type(s, 3) != SQLITE_NULL) {
+    if (!vo_column_null(s, 3)) {
         /* deleted already: nothing more to do */
-        (void) sqlite3_reset(s);
+        vo_reset(s);
         input[0] = '\0';
         goto status;
     }
 
-    (void) sqlite3_reset(s);
+    vo_reset(s);
 
     s = vo_ledger_stmt(l, VO_STMT_DELETE_MARK, err, err_size);
     if (s == NULL) {
@@ -288,15 +288,15 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
         goto failed;
     }
 
-    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int64(s, 2, now_ms);
+    vo_bind_text(s, 1, job_id, -1);
+    vo_bind_int(s, 2, now_ms);
 
     lrc = vo_ledger_step_done(l, s, "delete job", err, err_size);
 
     if (lrc == VO_LEDGER_OK) {
         s = vo_ledger_stmt(l, VO_STMT_DELETE_FRAMES, err, err_size);
         if (s != NULL) {
-            (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
+            vo_bind_text(s, 1, job_id, -1);
         }
 
         lrc = vo_ledger_step_done(l, s, "delete frames", err, err_size);
@@ -305,7 +305,7 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     if (lrc == VO_LEDGER_OK) {
         s = vo_ledger_stmt(l, VO_STMT_DELETE_RESULTS, err, err_size);
         if (s != NULL) {
-            (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
+            vo_bind_text(s, 1, job_id, -1);
         }
 
         lrc = vo_ledger_step_done(l, s, "delete results", err, err_size);

@@ -37,10 +37,13 @@ typedef struct {
 } vo_metric_rows_t;
 
 
+/* sums per key: PostgreSQL's triggers append rows (sql/schema_pg.sql) */
 static const char  *vo_metrics_sql =
-    "SELECT 'state', state, '', '', jobs FROM job_counts"
-    " UNION ALL SELECT 'event', kind, code, step, events FROM event_counts"
-    " UNION ALL SELECT 'counter', name, '', '', value FROM counters"
+    "SELECT 'state', state, '', '', sum(jobs) FROM job_counts GROUP BY state"
+    " UNION ALL SELECT 'event', kind, code, step, sum(events)"
+    " FROM event_counts GROUP BY kind, code, step"
+    " UNION ALL SELECT 'counter', name, '', '', sum(value) FROM counters"
+    " GROUP BY name"
     " UNION ALL SELECT 'oldest', 'accepted', '', '',"
     " (SELECT min(created_at) FROM jobs WHERE state = 'accepted')"
     " UNION ALL SELECT 'oldest', 'running', '', '',"
@@ -71,7 +74,7 @@ vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
     size_t err_size)
 {
     int                i, k, rc;
-    sqlite3_stmt      *s;
+    vo_stmt_t         *s;
     vo_metric_row_t   *r;
     vo_metric_rows_t  *m;
 
@@ -81,18 +84,17 @@ vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
         return VO_LEDGER_ERROR;
     }
 
-    rc = sqlite3_prepare_v2(l->db, vo_metrics_sql, -1, &s, NULL);
-    if (rc != SQLITE_OK) {
-        snprintf(err, err_size, "metrics: %s", sqlite3_errmsg(l->db));
+    s = vo_ledger_prepare(l, vo_metrics_sql, err, err_size);
+    if (s == NULL) {
         free(m);
-        return vo_ledger_rc(rc);
+        return VO_LEDGER_ERROR;
     }
 
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW && m->n < VO_METRIC_ROWS) {
+    while ((rc = vo_step(s)) == VO_ROW && m->n < VO_METRIC_ROWS) {
         r = &m->rows[m->n++];
 
         for (k = 0; k < 4; k++) {
-            const char  *v = (const char *) sqlite3_column_text(s, k);
+            const char  *v = (const char *) vo_column_text(s, k);
             char        *d[] = { r->what, r->name, r->code, r->step };
             size_t       z[] = { sizeof(r->what), sizeof(r->name),
                                  sizeof(r->code), sizeof(r->step) };
@@ -100,18 +102,18 @@ vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
             snprintf(d[k], z[k], "%s", v ? v : "");
         }
 
-        r->null = sqlite3_column_type(s, 4) == SQLITE_NULL;
-        r->value = sqlite3_column_int64(s, 4);
+        r->null = vo_column_null(s, 4);
+        r->value = vo_column_int64(s, 4);
     }
 
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-        snprintf(err, err_size, "metrics: %s", sqlite3_errmsg(l->db));
-        (void) sqlite3_finalize(s);
+    if (rc != VO_ROW && rc != VO_DONE) {
+        snprintf(err, err_size, "metrics: %s", vo_ledger_errmsg(l));
+        vo_stmt_finalize(s);
         free(m);
         return vo_ledger_rc(rc);
     }
 
-    (void) sqlite3_finalize(s);
+    vo_stmt_finalize(s);
 
     vo_metrics_head(b, "video_ocr_jobs", "gauge",
                     "Jobs in the ledger by state.");

@@ -25,11 +25,8 @@
 const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
                                   - VO_STMT_WORKER_FIRST] = {
 
-    /* VO_STMT_CLAIM_CANDIDATE */
-    "SELECT job_id, state, failures, max_attempts FROM jobs"
-    " WHERE (state = 'accepted' AND not_before <= ?1)"
-    " OR (state = 'running' AND lease_expires_at < ?1)"
-    " ORDER BY created_at LIMIT 1",
+    /* VO_STMT_CLAIM_CANDIDATE (PostgreSQL: FOR UPDATE SKIP LOCKED) */
+    VO_CLAIM_CANDIDATE_SQL,
 
     /* VO_STMT_CLAIM: the conditional update; the attempt is the token */
     "UPDATE jobs SET state = 'running', attempt = attempt + 1,"
@@ -104,16 +101,16 @@ const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
 
 
 static vo_ledger_rc_t vo_ledger_fence_begin(vo_ledger_t *l,
-    const vo_claim_t *c, int id, sqlite3_stmt **s, char *err,
+    const vo_claim_t *c, int id, vo_stmt_t **s, char *err,
     size_t err_size);
 static vo_ledger_rc_t vo_ledger_fence_end(vo_ledger_t *l, const vo_claim_t *c,
     vo_ledger_rc_t lrc, const char *what, const char *kind,
     const char *detail, int64_t now_ms, char *err, size_t err_size);
 static vo_ledger_rc_t vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c,
-    sqlite3_stmt *s, const char *what, char *err, size_t err_size);
+    vo_stmt_t    *s, const char *what, char *err, size_t err_size);
 static void vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c,
     const char *what, int64_t now_ms);
-static void vo_copy_column(char *dst, size_t size, sqlite3_stmt *s, int col);
+static void vo_copy_column(char *dst, size_t size, vo_stmt_t *s, int col);
 static void vo_ledger_detail(char *buf, size_t size, const char *code,
     const vo_attempt_stats_t *st);
 
@@ -128,7 +125,7 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
     int             rc, round, takeover;
     char            job_id[VO_JOB_ID_LEN + 1], detail[160];
     const char     *state;
-    sqlite3_stmt   *s;
+    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
     lrc = vo_ledger_begin(l, err, err_size);
@@ -144,33 +141,33 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
             goto failed;
         }
 
-        (void) sqlite3_bind_int64(s, 1, now_ms);
+        vo_bind_int(s, 1, now_ms);
 
-        rc = sqlite3_step(s);
+        rc = vo_step(s);
 
-        if (rc == SQLITE_DONE) {
-            (void) sqlite3_reset(s);
+        if (rc == VO_DONE) {
+            vo_reset(s);
             lrc = vo_ledger_commit(l, err, err_size);
             return lrc == VO_LEDGER_OK ? VO_LEDGER_NOT_FOUND : lrc;
         }
 
-        if (rc != SQLITE_ROW) {
-            snprintf(err, err_size, "claim: %s", sqlite3_errmsg(l->db));
-            (void) sqlite3_reset(s);
+        if (rc != VO_ROW) {
+            snprintf(err, err_size, "claim: %s", vo_ledger_errmsg(l));
+            vo_reset(s);
             lrc = vo_ledger_rc(rc);
             goto failed;
         }
 
         vo_copy_column(job_id, sizeof(job_id), s, 0);
-        state = (const char *) sqlite3_column_text(s, 1);
+        state = (const char *) vo_column_text(s, 1);
         takeover = (state != NULL && strcmp(state, "running") == 0);
 
         if (takeover
-            && sqlite3_column_int(s, 2) + 1 >= sqlite3_column_int(s, 3))
+            && vo_column_int(s, 2) + 1 >= vo_column_int(s, 3))
         {
             /* the attempt that died was the last one: fail the job */
 
-            (void) sqlite3_reset(s);
+            vo_reset(s);
 
             s = vo_ledger_stmt(l, VO_STMT_GIVE_UP, err, err_size);
             if (s == NULL) {
@@ -178,8 +175,8 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
                 goto failed;
             }
 
-            (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_TRANSIENT);
-            (void) sqlite3_bind_int64(s, 2, now_ms);
+            vo_bind_text(s, 1, job_id, -1);
+            vo_bind_int(s, 2, now_ms);
 
             lrc = vo_ledger_step_done(l, s, "give up", err, err_size);
             if (lrc != VO_LEDGER_OK) {
@@ -196,7 +193,7 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
             continue;
         }
 
-        (void) sqlite3_reset(s);
+        vo_reset(s);
 
         s = vo_ledger_stmt(l, VO_STMT_CLAIM, err, err_size);
         if (s == NULL) {
@@ -204,38 +201,38 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
             goto failed;
         }
 
-        (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_TRANSIENT);
-        (void) sqlite3_bind_int64(s, 2, now_ms);
-        (void) sqlite3_bind_int(s, 3, takeover);
-        (void) sqlite3_bind_text(s, 4, owner, -1, SQLITE_STATIC);
-        (void) sqlite3_bind_int64(s, 5, lease_ms);
+        vo_bind_text(s, 1, job_id, -1);
+        vo_bind_int(s, 2, now_ms);
+        vo_bind_int(s, 3, takeover);
+        vo_bind_text(s, 4, owner, -1);
+        vo_bind_int(s, 5, lease_ms);
 
-        rc = sqlite3_step(s);
+        rc = vo_step(s);
 
-        if (rc != SQLITE_ROW) {
+        if (rc != VO_ROW) {
             snprintf(err, err_size, "claim job %s: %s", job_id,
-                     rc == SQLITE_DONE ? "not claimable"
-                                       : sqlite3_errmsg(l->db));
-            (void) sqlite3_reset(s);
-            lrc = rc == SQLITE_DONE ? VO_LEDGER_ERROR : vo_ledger_rc(rc);
+                     rc == VO_DONE ? "not claimable"
+                                       : vo_ledger_errmsg(l));
+            vo_reset(s);
+            lrc = rc == VO_DONE ? VO_LEDGER_ERROR : vo_ledger_rc(rc);
             goto failed;
         }
 
         memcpy(c->job_id, job_id, sizeof(job_id));
         vo_copy_column(c->tenant, sizeof(c->tenant), s, 0);
-        c->attempt = sqlite3_column_int(s, 1);
-        c->failures = sqlite3_column_int(s, 2);
-        c->max_attempts = sqlite3_column_int(s, 3);
+        c->attempt = vo_column_int(s, 1);
+        c->failures = vo_column_int(s, 2);
+        c->max_attempts = vo_column_int(s, 3);
         vo_copy_column(c->options, sizeof(c->options), s, 4);
         vo_copy_column(c->input_path, sizeof(c->input_path), s, 5);
-        c->input_size = sqlite3_column_int64(s, 6);
+        c->input_size = vo_column_int64(s, 6);
         vo_copy_column(c->container, sizeof(c->container), s, 7);
-        c->created_at = sqlite3_column_int64(s, 8);
+        c->created_at = vo_column_int64(s, 8);
         vo_copy_column(c->key, sizeof(c->key), s, 9);
         c->takeover = takeover;
 
-        (void) sqlite3_step(s);
-        (void) sqlite3_reset(s);
+        (void) vo_step(s);
+        vo_reset(s);
 
         snprintf(detail, sizeof(detail), "{\"owner\":\"%.100s\"}", owner);
 
@@ -268,7 +265,7 @@ vo_ledger_rc_t
 vo_ledger_heartbeat(vo_ledger_t *l, const vo_claim_t *c, int64_t now_ms,
     int64_t lease_ms, char *err, size_t err_size)
 {
-    sqlite3_stmt    *s;
+    vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
     s = vo_ledger_stmt(l, VO_STMT_HEARTBEAT, err, err_size);
@@ -276,8 +273,8 @@ vo_ledger_heartbeat(vo_ledger_t *l, const vo_claim_t *c, int64_t now_ms,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_int64(s, 3, now_ms + lease_ms);
-    (void) sqlite3_bind_int64(s, 4, now_ms);
+    vo_bind_int(s, 3, now_ms + lease_ms);
+    vo_bind_int(s, 4, now_ms);
 
     lrc = vo_ledger_fenced(l, c, s, "heartbeat", err, err_size);
 
@@ -294,7 +291,7 @@ vo_ledger_set_plan(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     int64_t frames_planned, const char *inspection, int64_t now_ms,
     int64_t lease_ms, char *err, size_t err_size)
 {
-    sqlite3_stmt    *s;
+    vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
     s = vo_ledger_stmt(l, VO_STMT_SET_PLAN, err, err_size);
@@ -302,11 +299,11 @@ vo_ledger_set_plan(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_int(s, 3, plan_version);
-    (void) sqlite3_bind_int64(s, 4, frames_planned);
-    (void) sqlite3_bind_text(s, 5, inspection, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int64(s, 6, now_ms + lease_ms);
-    (void) sqlite3_bind_int64(s, 7, now_ms);
+    vo_bind_int(s, 3, plan_version);
+    vo_bind_int(s, 4, frames_planned);
+    vo_bind_text(s, 5, inspection, -1);
+    vo_bind_int(s, 6, now_ms + lease_ms);
+    vo_bind_int(s, 7, now_ms);
 
     lrc = vo_ledger_fenced(l, c, s, "set plan", err, err_size);
 
@@ -323,7 +320,7 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     const vo_frame_row_t *f, int64_t now_ms, int64_t lease_ms, char *err,
     size_t err_size)
 {
-    sqlite3_stmt    *s;
+    vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_PUT_FRAME, &s, err, err_size);
@@ -333,22 +330,21 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
 
     /* ?1 and ?2 are bound; the insert checks the fence itself */
 
-    (void) sqlite3_bind_int(s, 3, plan_version);
-    (void) sqlite3_bind_int64(s, 4, f->frame_index);
-    (void) sqlite3_bind_int64(s, 5, f->pts_ms);
-    (void) sqlite3_bind_text(s, 6, f->text ? f->text : "", -1,
-                             SQLITE_STATIC);
-    (void) sqlite3_bind_double(s, 7, f->confidence);
+    vo_bind_int(s, 3, plan_version);
+    vo_bind_int(s, 4, f->frame_index);
+    vo_bind_int(s, 5, f->pts_ms);
+    vo_bind_text(s, 6, f->text ? f->text : "", -1);
+    vo_bind_double(s, 7, f->confidence);
 
     if (f->reused_from >= 0) {
-        (void) sqlite3_bind_int64(s, 8, f->reused_from);
+        vo_bind_int(s, 8, f->reused_from);
 
     } else {
-        (void) sqlite3_bind_null(s, 8);
+        vo_bind_null(s, 8);
     }
 
-    (void) sqlite3_bind_int64(s, 9, now_ms);
-    (void) sqlite3_bind_int(s, 10, (int) f->flags);
+    vo_bind_int(s, 9, now_ms);
+    vo_bind_int(s, 10, (int) f->flags);
 
     lrc = vo_ledger_step_done(l, s, "put frame", err, err_size);
     if (lrc != VO_LEDGER_OK) {
@@ -361,9 +357,9 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
         goto done;
     }
 
-    (void) sqlite3_bind_int(s, 3, plan_version);
-    (void) sqlite3_bind_int64(s, 4, now_ms + lease_ms);
-    (void) sqlite3_bind_int64(s, 5, now_ms);
+    vo_bind_int(s, 3, plan_version);
+    vo_bind_int(s, 4, now_ms + lease_ms);
+    vo_bind_int(s, 5, now_ms);
 
     lrc = vo_ledger_fenced(l, c, s, "progress", err, err_size);
 
@@ -381,7 +377,7 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
     int              rc;
     size_t           count, cap;
     const char      *text;
-    sqlite3_stmt    *s;
+    vo_stmt_t       *s;
     vo_frame_row_t  *r, *nr;
     vo_ledger_rc_t   lrc;
 
@@ -393,15 +389,15 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_text(s, 1, job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int(s, 2, plan_version);
+    vo_bind_text(s, 1, job_id, -1);
+    vo_bind_int(s, 2, plan_version);
 
     r = NULL;
     count = 0;
     cap = 0;
     lrc = VO_LEDGER_OK;
 
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    while ((rc = vo_step(s)) == VO_ROW) {
 
         if (count == cap) {
             cap = cap ? cap * 2 : 64;
@@ -416,14 +412,14 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
             r = nr;
         }
 
-        text = (const char *) sqlite3_column_text(s, 2);
+        text = (const char *) vo_column_text(s, 2);
 
-        r[count].frame_index = sqlite3_column_int64(s, 0);
-        r[count].pts_ms = sqlite3_column_int64(s, 1);
+        r[count].frame_index = vo_column_int64(s, 0);
+        r[count].pts_ms = vo_column_int64(s, 1);
         r[count].text = strdup(text ? text : "");
-        r[count].confidence = sqlite3_column_double(s, 3);
+        r[count].confidence = vo_column_double(s, 3);
         r[count].reused_from = vo_ledger_int_or(s, 4, -1);
-        r[count].flags = (unsigned) sqlite3_column_int(s, 5);
+        r[count].flags = (unsigned) vo_column_int(s, 5);
 
         if (r[count].text == NULL) {
             snprintf(err, err_size, "frames of %s: out of memory", job_id);
@@ -434,13 +430,13 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
         count++;
     }
 
-    if (lrc == VO_LEDGER_OK && rc != SQLITE_DONE) {
+    if (lrc == VO_LEDGER_OK && rc != VO_DONE) {
         snprintf(err, err_size, "frames of %s: %s", job_id,
-                 sqlite3_errmsg(l->db));
+                 vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
     }
 
-    (void) sqlite3_reset(s);
+    vo_reset(s);
 
     if (lrc != VO_LEDGER_OK) {
         vo_ledger_free_frames(r, count);
@@ -474,7 +470,7 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
 {
     char             detail[VO_DETAIL_MAX];
     size_t           i;
-    sqlite3_stmt    *s;
+    vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_PUBLISH, &s, err, err_size);
@@ -482,7 +478,7 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
         goto done;
     }
 
-    (void) sqlite3_bind_int64(s, 3, now_ms);
+    vo_bind_int(s, 3, now_ms);
 
     lrc = vo_ledger_fenced(l, c, s, "publish", err, err_size);
 
@@ -493,10 +489,9 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
             break;
         }
 
-        (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
-        (void) sqlite3_bind_text(s, 2, bodies[i].format, -1, SQLITE_STATIC);
-        (void) sqlite3_bind_text(s, 3, bodies[i].body, (int) bodies[i].len,
-                                 SQLITE_STATIC);
+        vo_bind_text(s, 1, c->job_id, -1);
+        vo_bind_text(s, 2, bodies[i].format, -1);
+        vo_bind_text(s, 3, bodies[i].body, (int) bodies[i].len);
 
         lrc = vo_ledger_step_done(l, s, "put result", err, err_size);
     }
@@ -518,7 +513,7 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
     int              rc;
     char             detail[VO_DETAIL_MAX];
     const char      *state;
-    sqlite3_stmt    *s;
+    vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
     *failed = 0;
@@ -528,33 +523,33 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
         goto done;
     }
 
-    (void) sqlite3_bind_int64(s, 3, now_ms);
-    (void) sqlite3_bind_int64(s, 4, not_before_ms);
-    (void) sqlite3_bind_text(s, 5, code, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_text(s, 6, message, -1, SQLITE_STATIC);
+    vo_bind_int(s, 3, now_ms);
+    vo_bind_int(s, 4, not_before_ms);
+    vo_bind_text(s, 5, code, -1);
+    vo_bind_text(s, 6, message, -1);
 
     /* RETURNING the new state: failed when no attempts are left */
 
-    rc = sqlite3_step(s);
+    rc = vo_step(s);
 
-    if (rc == SQLITE_ROW) {
-        state = (const char *) sqlite3_column_text(s, 0);
+    if (rc == VO_ROW) {
+        state = (const char *) vo_column_text(s, 0);
         *failed = (state != NULL && strcmp(state, "failed") == 0);
-        rc = sqlite3_step(s);
+        rc = vo_step(s);
         lrc = VO_LEDGER_OK;
 
-    } else if (rc == SQLITE_DONE) {
+    } else if (rc == VO_DONE) {
         snprintf(err, err_size, "retry job %s: attempt %d no longer holds "
                  "it", c->job_id, c->attempt);
         lrc = VO_LEDGER_STALE;
 
     } else {
         snprintf(err, err_size, "retry job %s: %s", c->job_id,
-                 sqlite3_errmsg(l->db));
+                 vo_ledger_errmsg(l));
         lrc = vo_ledger_rc(rc);
     }
 
-    (void) sqlite3_reset(s);
+    vo_reset(s);
 
 done:
 
@@ -572,15 +567,15 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
     char *err, size_t err_size)
 {
     char             detail[VO_DETAIL_MAX];
-    sqlite3_stmt    *s;
+    vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_REJECT, &s, err, err_size);
 
     if (lrc == VO_LEDGER_OK) {
-        (void) sqlite3_bind_int64(s, 3, now_ms);
-        (void) sqlite3_bind_text(s, 4, code, -1, SQLITE_STATIC);
-        (void) sqlite3_bind_text(s, 5, message, -1, SQLITE_STATIC);
+        vo_bind_int(s, 3, now_ms);
+        vo_bind_text(s, 4, code, -1);
+        vo_bind_text(s, 5, message, -1);
 
         lrc = vo_ledger_fenced(l, c, s, "reject", err, err_size);
     }
@@ -598,13 +593,13 @@ vo_ledger_release(vo_ledger_t *l, const vo_claim_t *c,
     size_t err_size)
 {
     char             detail[VO_DETAIL_MAX];
-    sqlite3_stmt    *s;
+    vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_RELEASE, &s, err, err_size);
 
     if (lrc == VO_LEDGER_OK) {
-        (void) sqlite3_bind_int64(s, 3, now_ms);
+        vo_bind_int(s, 3, now_ms);
 
         lrc = vo_ledger_fenced(l, c, s, "release", err, err_size);
     }
@@ -671,7 +666,7 @@ vo_ledger_detail(char *buf, size_t size, const char *code,
 
 static vo_ledger_rc_t
 vo_ledger_fence_begin(vo_ledger_t *l, const vo_claim_t *c, int id,
-    sqlite3_stmt **s, char *err, size_t err_size)
+    vo_stmt_t    **s, char *err, size_t err_size)
 {
     vo_ledger_rc_t  lrc;
 
@@ -685,8 +680,8 @@ vo_ledger_fence_begin(vo_ledger_t *l, const vo_claim_t *c, int id,
         return VO_LEDGER_ERROR;
     }
 
-    (void) sqlite3_bind_text(*s, 1, c->job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int(*s, 2, c->attempt);
+    vo_bind_text(*s, 1, c->job_id, -1);
+    vo_bind_int(*s, 2, c->attempt);
 
     return VO_LEDGER_OK;
 }
@@ -723,20 +718,20 @@ vo_ledger_fence_end(vo_ledger_t *l, const vo_claim_t *c, vo_ledger_rc_t lrc,
  */
 
 static vo_ledger_rc_t
-vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c, sqlite3_stmt *s,
+vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c, vo_stmt_t *s,
     const char *what, char *err, size_t err_size)
 {
     vo_ledger_rc_t  lrc;
 
-    (void) sqlite3_bind_text(s, 1, c->job_id, -1, SQLITE_STATIC);
-    (void) sqlite3_bind_int(s, 2, c->attempt);
+    vo_bind_text(s, 1, c->job_id, -1);
+    vo_bind_int(s, 2, c->attempt);
 
     lrc = vo_ledger_step_done(l, s, what, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;
     }
 
-    if (sqlite3_changes(l->db) == 0) {
+    if (vo_ledger_changes(l) == 0) {
         snprintf(err, err_size, "%s job %s: attempt %d no longer holds it",
                  what, c->job_id, c->attempt);
         return VO_LEDGER_STALE;
@@ -763,11 +758,11 @@ vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c, const char *what,
 
 
 static void
-vo_copy_column(char *dst, size_t size, sqlite3_stmt *s, int col)
+vo_copy_column(char *dst, size_t size, vo_stmt_t *s, int col)
 {
     const char  *v;
 
-    v = (const char *) sqlite3_column_text(s, col);
+    v = (const char *) vo_column_text(s, col);
 
     snprintf(dst, size, "%s", v ? v : "");
 }

@@ -105,6 +105,7 @@ qr/\[emerg\] .*unknown thread pool "nosuchpool"/
 
 
 === TEST 9: a ledger directory that does not exist
+--- skip_eval: 2: VideoOCR::Test::pg()
 --- http_config
     video_ocr_ledger $DATA/missing/ledger.db;
     video_ocr_store $DATA/store;
@@ -115,6 +116,7 @@ qr/\[emerg\] .*video_ocr_ledger ".*\/missing\/ledger.db": stat\(".*\/missing"\) 
 
 
 === TEST 10: a ledger that is not a database: refused, never reset
+--- skip_eval: 2: VideoOCR::Test::pg()
 --- http_config
     video_ocr_ledger $DATA/ledger.db;
     video_ocr_store $DATA/store;
@@ -139,10 +141,7 @@ sub {
 qr/\[emerg\] .*has schema version 99, newer than this build knows \(1\): upgrade video-ocr/
 --- ledger_setup eval
 sub {
-    my $dbh = DBI->connect('dbi:SQLite:dbname=' . data_dir() . '/ledger.db',
-                           '', '', { RaiseError => 1 });
-    $dbh->do('PRAGMA user_version = 99');
-    $dbh->disconnect;
+    set_schema_version(99);
 }
 
 
@@ -193,21 +192,32 @@ qr/\[emerg\] .*"video_ocr_ledger" directive is not allowed here/
 
 
 
-=== TEST 16: the ledger is created with the schema and in WAL mode
+=== TEST 16: the ledger is created with the schema (SQLite: in WAL mode)
 --- request
 GET /jobs/0123456789abcdef0123456789abcdef
 --- error_code: 404
 --- ledger_check eval
 sub {
-    my ($v) = ledger_rows('PRAGMA user_version');
+    my ($v, @t);
+    if (pg()) {
+        ($v) = ledger_rows('SELECT version AS user_version'
+                           . ' FROM video_ocr_schema');
+        @t = map { $_->{name} } ledger_rows(
+            "SELECT table_name AS name FROM information_schema.tables"
+            . " WHERE table_schema = current_schema()"
+            . " AND table_name <> 'video_ocr_schema' ORDER BY 1");
+    } else {
+        ($v) = ledger_rows('PRAGMA user_version');
+        my ($m) = ledger_rows('PRAGMA journal_mode');
+        is($m->{journal_mode}, 'wal', "WAL mode");
+        @t = map { $_->{name} } ledger_rows("SELECT name FROM sqlite_master"
+                                    . " WHERE type = 'table' ORDER BY name");
+    }
     is($v->{user_version}, 1, "schema version 1");
-    my ($m) = ledger_rows('PRAGMA journal_mode');
-    is($m->{journal_mode}, 'wal', "WAL mode");
-    my @t = map { $_->{name} } ledger_rows("SELECT name FROM sqlite_master"
-                                . " WHERE type = 'table' ORDER BY name");
-    # every table sql/schema.sql creates, and no other
-    open(my $fh, '<', 'sql/schema.sql') or die "sql/schema.sql: $!";
+    # every table the backend's schema file creates, and no other
+    my $schema = pg() ? 'sql/schema_pg.sql' : 'sql/schema.sql';
+    open(my $fh, '<', $schema) or die "$schema: $!";
     my @want = sort map { /^CREATE TABLE (\w+)/ ? $1 : () } <$fh>;
-    cmp_ok(scalar @want, '>=', 5, "tables named in sql/schema.sql");
-    is_deeply(\@t, \@want, "tables");
+    cmp_ok(scalar @want, '>=', 5, "tables named in $schema");
+    is_deeply([sort @t], \@want, "tables");
 }

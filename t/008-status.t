@@ -97,8 +97,7 @@ sub {
     my $job = $r->[0]{json}{job_id};
     # what video-ocr-worker's publish writes (sql/vo_ledger_worker.c);
     # the worker itself is exercised end to end in t/worker/
-    my $dbh = DBI->connect('dbi:SQLite:dbname=' . data_dir() . '/ledger.db',
-                           '', '', { RaiseError => 1 });
+    my $dbh = ledger_dbh(rw => 1);
     $dbh->do("UPDATE jobs SET state = 'done' WHERE job_id = ?", undef, $job);
     my %body = (json => '{"segments":[]}', vtt => "WEBVTT\n\n",
                 srt => "1\n00:00:00,000 --> 00:00:01,000\nHI\n\n",

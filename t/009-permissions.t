@@ -9,6 +9,9 @@ use warnings;
 use File::Temp qw(tempdir);
 use Test::More;
 
+plan skip_all => 'an SQLite ledger\'s directory: nothing of PostgreSQL\'s'
+    if $ENV{VIDEO_OCR_TEST_PG};
+
 my $nginx = $ENV{TEST_NGINX_BINARY} // '/usr/sbin/nginx';
 my ($module) = split ' ', $ENV{TEST_NGINX_LOAD_MODULES} // '';
 my $dir = tempdir(CLEANUP => 1);

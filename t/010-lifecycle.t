@@ -1,7 +1,7 @@
 # nginx's worker processes start, reload and stop cleanly with the
 # module: no crash when a worker exits after its threads used the ledger
 # (each thread's connection is closed by the exit hook, after the thread
-# pools stopped), and the last close checkpoints the WAL.
+# pools stopped), and the last close checkpoints SQLite's WAL.
 
 use strict;
 use warnings;
@@ -31,6 +31,7 @@ open my $fh, '<', $s->dir . '/logs/error.log' or die $!;
 my $log = do { local $/; <$fh> };
 unlike($log, qr/exited on signal/, 'no worker process crashed');
 unlike($log, qr/\[alert\]/, 'no alert');
-ok(!-e $s->ledger . '-wal', 'the WAL was checkpointed by the last close');
+ok(!-e $s->ledger . '-wal', 'the WAL was checkpointed by the last close')
+    unless VideoOCR::Test::pg();
 
 done_testing();

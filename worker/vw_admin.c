@@ -3,11 +3,11 @@
  *
  * The operator's commands, on the ledger directly (no nginx needed):
  *
- *   video-ocr-worker jobs    --ledger FILE [--state S] [--stuck]
+ *   video-ocr-worker jobs    --ledger FILE|URI [--state S] [--stuck]
  *                            [--tenant T] [--limit N] [--stuck-after T]
- *   video-ocr-worker events  --ledger FILE JOB
- *   video-ocr-worker retry   --ledger FILE JOB --reason TEXT
- *   video-ocr-worker abandon --ledger FILE JOB --reason TEXT
+ *   video-ocr-worker events  --ledger FILE|URI JOB
+ *   video-ocr-worker retry   --ledger FILE|URI JOB --reason TEXT
+ *   video-ocr-worker abandon --ledger FILE|URI JOB --reason TEXT
  *
  * The two actions are recorded as audit events with the reason
  * (vo_ledger_admin.c); docs/operations.md says when to use them.
@@ -249,13 +249,13 @@ vw_admin_parse(vw_admin_t *a, int argc, char **argv, int want_job,
             break;
 
         case 'h':
-            printf("usage: " VW_PROG " jobs --ledger FILE [--state S] "
+            printf("usage: " VW_PROG " jobs --ledger FILE|URI [--state S] "
                    "[--stuck] [--stuck-after T] [--tenant T] [--limit N]\n"
-                   "       " VW_PROG " events --ledger FILE JOB\n"
-                   "       " VW_PROG " retry --ledger FILE JOB --reason "
+                   "       " VW_PROG " events --ledger FILE|URI JOB\n"
+                   "       " VW_PROG " retry --ledger FILE|URI JOB --reason "
                    "TEXT\n"
-                   "       " VW_PROG " abandon --ledger FILE JOB --reason "
-                   "TEXT\n");
+                   "       " VW_PROG " abandon --ledger FILE|URI JOB "
+                   "--reason TEXT\n");
             exit(VW_EXIT_OK);
 
         default:
@@ -266,7 +266,8 @@ vw_admin_parse(vw_admin_t *a, int argc, char **argv, int want_job,
     }
 
     if (a->ledger == NULL) {
-        fprintf(stderr, VW_PROG " %s: --ledger FILE is required\n", argv[0]);
+        fprintf(stderr, VW_PROG " %s: --ledger FILE|URI is required\n",
+                argv[0]);
         return -1;
     }
 

@@ -80,6 +80,7 @@ static int vw_hook_tick(void *data);
 int
 vw_child_main(const vw_run_conf_t *conf)
 {
+    int               tries;
     char              host[64];
     vw_child_t        ch;
     vo_ledger_rc_t    rc;
@@ -113,12 +114,30 @@ vw_child_main(const vw_run_conf_t *conf)
     lconf.sync_full = 1;
     lconf.migrate = 0;
 
-    if (vo_ledger_open(conf->ledger, &lconf, &ch.ledger, ch.err,
-                       sizeof(ch.err))
-        != VO_LEDGER_OK)
-    {
-        vw_log("slot %d: %s", conf->slot, ch.err);
-        return VW_EXIT_CONFIG;
+    /* a database server that does not answer (restarting) may come back */
+
+    for (tries = 0; /* void */; tries++) {
+        rc = vo_ledger_open(conf->ledger, &lconf, &ch.ledger, ch.err,
+                            sizeof(ch.err));
+
+        if (rc == VO_LEDGER_OK) {
+            break;
+        }
+
+        if (tries == 0 || rc != VO_LEDGER_BUSY) {
+            vw_log("slot %d: %s%s", conf->slot, ch.err,
+                   rc == VO_LEDGER_BUSY ? "; trying again every second" : "");
+        }
+
+        if (rc != VO_LEDGER_BUSY) {
+            return VW_EXIT_CONFIG;
+        }
+
+        if (vw_child_stop) {
+            return VW_EXIT_OK;
+        }
+
+        vw_sleep_ms(1000);
     }
 
     vw_log("slot %d: child ready as %s", conf->slot, ch.owner);

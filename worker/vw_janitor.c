@@ -62,9 +62,11 @@ static int      vw_temp_removed;
 int
 vw_janitor_main(const vw_run_conf_t *conf)
 {
+    int               tries;
     char              err[VO_ERR_TEXT];
     int64_t           next_sweep;
     vo_ledger_t      *l;
+    vo_ledger_rc_t    rc;
     struct sigaction  sa;
     vo_ledger_conf_t  lconf;
 
@@ -78,11 +80,29 @@ vw_janitor_main(const vw_run_conf_t *conf)
     lconf.sync_full = 1;
     lconf.migrate = 0;
 
-    if (vo_ledger_open(conf->ledger, &lconf, &l, err, sizeof(err))
-        != VO_LEDGER_OK)
-    {
-        vw_log("janitor: %s", err);
-        return VW_EXIT_CONFIG;
+    /* a database server that does not answer (restarting) may come back */
+
+    for (tries = 0; /* void */; tries++) {
+        rc = vo_ledger_open(conf->ledger, &lconf, &l, err, sizeof(err));
+
+        if (rc == VO_LEDGER_OK) {
+            break;
+        }
+
+        if (tries == 0 || rc != VO_LEDGER_BUSY) {
+            vw_log("janitor: %s%s", err,
+                   rc == VO_LEDGER_BUSY ? "; trying again every second" : "");
+        }
+
+        if (rc != VO_LEDGER_BUSY || conf->once) {
+            return VW_EXIT_CONFIG;
+        }
+
+        if (vw_janitor_stop) {
+            return VW_EXIT_OK;
+        }
+
+        vw_sleep_ms(1000);
     }
 
     vw_log("janitor: ready: media retention %llds, orphans after %llds",
@@ -95,6 +115,10 @@ vw_janitor_main(const vw_run_conf_t *conf)
 
         vw_janitor_receipts(l);
         vw_janitor_media(conf, l);
+
+        if (vo_ledger_fold_counters(l, err, sizeof(err)) != VO_LEDGER_OK) {
+            vw_log("janitor: fold counters: %s", err);
+        }
 
         if (vw_now_ms() >= next_sweep || conf->once) {
             vw_janitor_orphans(conf, l);

@@ -371,8 +371,8 @@ vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child)
     }
 
     if (conf->ledger == NULL || conf->store == NULL) {
-        fprintf(stderr, "video-ocr-worker %s: --ledger FILE and --store DIR "
-                "are required (the same as nginx's video_ocr_ledger and "
+        fprintf(stderr, "video-ocr-worker %s: --ledger FILE|URI and --store "
+                "DIR are required (the same as nginx's video_ocr_ledger and "
                 "video_ocr_store)\n", argv[0]);
         return -1;
     }
@@ -631,7 +631,7 @@ static void
 vw_run_usage(FILE *f)
 {
     fprintf(f,
-        "usage: video-ocr-worker run --ledger FILE --store DIR [options]\n"
+        "usage: video-ocr-worker run --ledger FILE|URI --store DIR [options]\n"
         "\n"
         "  --workers N          children to run (default 2)\n"
         "  --lease T            how long a claim lasts without renewal "

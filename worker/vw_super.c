@@ -134,9 +134,12 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
 
+    /* a URI's password stays out of the log */
+    vo_ledger_redact(conf->ledger, err, sizeof(err));
+
     vw_log("supervisor: starting %d children%s, ledger \"%s\", store "
            "\"%s\"", conf->workers, conf->janitor ? " and the janitor" : "",
-           conf->ledger, conf->store);
+           err, conf->store);
 
     now = vw_now_ms();
 

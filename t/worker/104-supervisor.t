@@ -99,7 +99,7 @@ like($s->worker_log, qr/job=$job attempt=1 key=\S+ event=released/, 'logged');
 $s->start_worker;
 my $child = wait_child($s, 0, $c{0});
 ok($child, "a new pool runs child $child in slot 0");
-rename $s->ledger, $s->ledger . '.away' or die "rename: $!";
+my $mend = VideoOCR::Test::break_ledger($s->ledger);
 kill 'KILL', $child;
 $deadline = time + 30;
 my $exit;
@@ -111,7 +111,7 @@ while (time < $deadline) {
 is($exit, 78, 'a child that cannot open the ledger exits 78: the pool stops');
 like($s->worker_log, qr/a child reported a fatal configuration error/,
      'and says why');
-rename $s->ledger . '.away', $s->ledger or die "rename: $!";
+$mend->();
 
 # --- a supervisor killed outright takes its children with it --------------
 

@@ -14,6 +14,9 @@ use Test::More;
 use VideoOCR::Media qw(make_video tmpdir);
 use VideoOCR::Stack;
 
+plan skip_all => "a damaged SQLite file: nothing of PostgreSQL's"
+    if VideoOCR::Test::pg();
+
 my $worker = $ENV{WORKER_BIN} // 'build/video-ocr-worker';
 my $dir = tmpdir();
 

@@ -54,7 +54,9 @@ export class Stack {
     for (const sub of ['logs', 'data', 'store']) fs.mkdirSync(path.join(d, sub));
     // as root, nginx's worker processes run as nobody
     for (const sub of ['', 'data', 'store']) fs.chmodSync(path.join(d, sub), 0o777);
-    fs.symlinkSync(path.join(REPO, 'conf.d'), path.join(d, 'conf.d'));
+    // a copy, not a link: nobody may not reach a clone under /root or in
+    // a mktemp -d directory (0700), and nginx's workers serve conf.d/html
+    fs.cpSync(path.join(REPO, 'conf.d'), path.join(d, 'conf.d'), { recursive: true });
 
     // a free port, and another one if somebody took it meanwhile
     for (let tries = 1; ; tries++) {

@@ -7,6 +7,9 @@ package VideoOCR::Blocks;
 #     new_data_dir) and, unless it has its own http_config or config,
 #     the standard ones below: /upload (intake) and /jobs/ (status);
 #     "$DATA" in main_config, http_config and config is the data dir;
+#   - in a PostgreSQL run (VideoOCR::Test::pg), every
+#     "video_ocr_ledger $DATA/ledger.db;" names the block's PostgreSQL
+#     ledger instead, so every block runs on both backends;
 #   - "--- ledger_setup eval" holds "sub { my ($block) = @_; }" run in
 #     the fresh data dir before nginx starts (to plant a bad ledger, say);
 #   - "--- ledger_check eval" holds "sub { my ($block, $responses) = @_; }"
@@ -82,9 +85,13 @@ sub _preprocess {
         $block->set_value('no_error_log', "$no\n[alert]\n");
     }
 
+    my $ledger = ledger_spec();
+
     for my $section (qw(main_config http_config config)) {
         my $v = $block->$section;
         next unless defined $v;
+        $v =~ s/(video_ocr_ledger\s+)\$DATA\/ledger\.db\s*;/$1"$ledger";/g
+            if pg();
         $v =~ s/\$DATA\b/$dir/g;
         $block->set_value($section, $v);
     }
@@ -100,7 +107,8 @@ sub _check {
     return if $dry_run;
 
     push @responses, { body => $body,
-                       json => eval { JSON::PP->new->decode($body) } };
+                       json => scalar eval {
+                           JSON::PP->new->decode($body) } };
 
     my $requests = $block->request // $block->raw_request;
     my $last = ref $requests eq 'ARRAY' ? $#$requests : 0;

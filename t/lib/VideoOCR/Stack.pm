@@ -9,18 +9,22 @@ package VideoOCR::Stack;
 #   my $r = $s->upload('key', $bytes, args => 'fps=1');
 #   $s->wait_state($job_id, 'done', 60);
 #   my @rows = $s->rows('SELECT ...');
+#
+# The ledger is an SQLite file in the stack's directory, or in a
+# PostgreSQL run (VideoOCR::Test::pg) a fresh PostgreSQL ledger.  Several
+# stacks may share one: ledger => $other->ledger, store => $other->store
+# (two "hosts" of one deployment).
 
 use strict;
 use warnings;
 
 use Cwd qw(abs_path);
-use DBI;
-use DBD::SQLite::Constants qw(:file_open);
 use File::Temp qw(tempdir);
 use IO::Socket::INET;
 use JSON::PP;
 use POSIX qw(WNOHANG);
 use Time::HiRes qw(sleep time);
+use VideoOCR::Test ();
 
 my $serial = 0;
 
@@ -35,14 +39,18 @@ sub new {
         worker  => $ENV{WORKER_BIN} // abs_path('build/video-ocr-worker'),
         dir     => tempdir('video-ocr-stack-XXXXXX', TMPDIR => 1,
                            CLEANUP => !$ENV{VIDEO_OCR_KEEP}),
-        port    => $a{port} // 19000 + ($$ % 500) * 2 + $serial++,
+        port    => $a{port} // _free_port(19000 + ($$ % 500) * 2 + $serial++),
         workers => $a{workers} // 2,
         store   => $a{store},
+        ledger  => $a{ledger},
         wargs   => $a{worker_args} // [],
     }, $class;
 
     my $d = $self->{dir};
     $self->{store} //= "$d/store";
+    $self->{ledger} //= VideoOCR::Test::pg()
+        ? VideoOCR::Test::new_pg_ledger('s' . $$ . '_' . $serial)
+        : "$d/data/ledger.db";
     mkdir "$d/$_" for qw(logs data);
     mkdir $self->{store};
     chmod 0777, $d, "$d/data", $self->{store};
@@ -56,8 +64,27 @@ sub new {
 }
 
 
+# $want if nothing listens there, else a random free one: the machine
+# may run other suites (or other people's) with the same scheme.
+sub _free_port {
+    my ($want) = @_;
+
+    for my $try (0 .. 49) {
+        my $port = $try ? 20000 + int(rand 5000) : $want;
+        my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1',
+                                      LocalPort => $port, Proto => 'tcp',
+                                      Listen => 1, ReuseAddr => 1);
+        next unless $s;
+        close $s;
+        return $port;
+    }
+
+    die "no free port for a test nginx\n";
+}
+
+
 sub dir    { $_[0]{dir} }
-sub ledger { "$_[0]{dir}/data/ledger.db" }
+sub ledger { $_[0]{ledger} }
 sub store  { $_[0]{store} }
 sub port   { $_[0]{port} }
 
@@ -78,7 +105,7 @@ pid $d/logs/nginx.pid;
 events { worker_connections 256; }
 http {
     access_log $d/logs/access.log;
-    video_ocr_ledger $d/data/ledger.db;
+    video_ocr_ledger "$self->{ledger}";
     video_ocr_store $self->{store};
     client_body_temp_path $self->{store}/.incoming;
     $extra
@@ -147,7 +174,7 @@ sub start_worker {
     if ($pid == 0) {
         open STDOUT, '>>', "$d/logs/worker.out" or die $!;
         open STDERR, '>>', "$d/logs/worker.log" or die $!;
-        exec $self->{worker}, 'run', '--ledger', "$d/data/ledger.db",
+        exec $self->{worker}, 'run', '--ledger', $self->{ledger},
              '--store', $self->{store}, '--workers', $self->{workers},
              '--poll', '100ms', @{ $self->{wargs} }, @extra
             or POSIX::_exit(127);
@@ -268,13 +295,8 @@ sub wait_state {
 
 sub rows {
     my ($self, $sql, @bind) = @_;
-    my $dbh = DBI->connect('dbi:SQLite:dbname=' . $self->ledger, '', '',
-                           { RaiseError => 1, PrintError => 0,
-                             sqlite_open_flags => SQLITE_OPEN_READONLY });
-    $dbh->sqlite_busy_timeout(5000);
-    my $rows = $dbh->selectall_arrayref($sql, { Slice => {} }, @bind);
-    $dbh->disconnect;
-    return @$rows;
+    return VideoOCR::Test::ledger_rows($sql, { ledger => $self->{ledger} },
+                                       @bind);
 }
 
 

@@ -16,6 +16,11 @@ package VideoOCR::Storm;
 # is called every 100 ms in the parent while the clients run (kill -9 an
 # nginx worker, reload nginx, ...).
 #
+# Several front ends on one ledger (ports => [$a->port, $b->port]): each
+# upload goes to one of them at random; with twins => 1 each upload is
+# sent to two of them at the same moment (both requests written before
+# either reply is read), so every key races itself across front ends.
+#
 # The invariants (check):
 #   1. every 202 any client saw is in the ledger: a receipt for its key
 #      naming the job the client was told, with the stored input;
@@ -32,6 +37,7 @@ use Digest::SHA qw(sha256_hex);
 use File::Find;
 use IO::Select;
 use IO::Socket::INET;
+use List::Util ();
 use POSIX ();
 use Time::HiRes qw(sleep time);
 
@@ -51,6 +57,8 @@ sub run {
     my $clients = $a{clients} // 64;
     my $uploads = $a{uploads} // 2048;
     my $hangup  = $a{hangup} // 0.05;
+    my @ports   = @{ $a{ports} // [$stack->port] };
+    my $twins   = $a{twins} && @ports > 1;
     my $per     = int($uploads / $clients) || 1;
     my $dir     = $stack->dir . '/storm';
     my $t0      = time;
@@ -89,12 +97,16 @@ sub run {
                 # the size is a function of the key: retries resend it
                 my $size = 1024 + hex(substr(sha256_hex($key), 0, 4)) % 31744;
                 my $hang = rand() < $hangup ? 1 : 0;
-                my ($status, $job, $replayed) =
-                    _upload($stack->port, $key, body($key, $variant, $size),
-                            $hang);
+                my @to = $twins ? (List::Util::shuffle(@ports))[0, 1]
+                                : ($ports[rand @ports]);
 
-                print {$out} "$key $variant $size $status $job $replayed "
-                             . "$hang\n";
+                for my $r (_upload(\@to, $key, body($key, $variant, $size),
+                                   $hang))
+                {
+                    my ($status, $job, $replayed) = @$r;
+                    print {$out} "$key $variant $size $status $job"
+                                 . " $replayed $hang\n";
+                }
             }
 
             close $out;
@@ -134,46 +146,60 @@ sub run {
 }
 
 
-# One upload on a new connection; (status, job_id, replayed).  status 0:
-# no reply (we hung up, or the connection was reset).
+# One upload to each of the ports, on new connections, all sent before
+# any reply is read; [status, job_id, replayed] per port.  status 0: no
+# reply (we hung up, or the connection was reset).
 sub _upload {
-    my ($port, $key, $body, $hangup) = @_;
-
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
-                                  Proto => 'tcp', Timeout => 10)
-        or return (0, '-', 0);
+    my ($ports, $key, $body, $hangup) = @_;
+    my @socks;
 
     my $req = "POST /upload HTTP/1.1\r\nHost: localhost\r\n"
               . "Connection: close\r\nIdempotency-Key: $key\r\n"
               . 'Content-Length: ' . length($body) . "\r\n\r\n$body";
 
-    while (length $req) {
-        my $n = syswrite($s, $req);
-        return (0, '-', 0) unless defined $n;
-        substr($req, 0, $n, '');
+    for my $port (@$ports) {
+        my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
+                                      PeerPort => $port, Proto => 'tcp',
+                                      Timeout => 10);
+        my $left = $req;
+
+        while ($s && length $left) {
+            my $n = syswrite($s, $left);
+            undef $s unless defined $n;
+            substr($left, 0, $n, '') if defined $n;
+        }
+
+        close $s if $s && $hangup;
+        push @socks, $hangup ? undef : $s;
     }
 
-    if ($hangup) {
+    my @out;
+
+    for my $s (@socks) {
+        if (!$s) {
+            push @out, [0, '-', 0];
+            next;
+        }
+
+        my $raw = '';
+        my $sel = IO::Select->new($s);
+
+        while ($sel->can_read(30)) {
+            my $n = sysread($s, my $buf, 16384);
+            last unless $n;
+            $raw .= $buf;
+        }
+
         close $s;
-        return (0, '-', 0);
+
+        my ($status) = $raw =~ m{^HTTP/1\.1 (\d+)};
+        my ($job) = $raw =~ /"job_id":"([0-9a-f]{32})"/;
+        my $replayed = $raw =~ /^Idempotent-Replayed: true/mi ? 1 : 0;
+
+        push @out, [$status // 0, $job // '-', $replayed];
     }
 
-    my $raw = '';
-    my $sel = IO::Select->new($s);
-
-    while ($sel->can_read(30)) {
-        my $n = sysread($s, my $buf, 16384);
-        last unless $n;
-        $raw .= $buf;
-    }
-
-    close $s;
-
-    my ($status) = $raw =~ m{^HTTP/1\.1 (\d+)};
-    my ($job) = $raw =~ /"job_id":"([0-9a-f]{32})"/;
-    my $replayed = $raw =~ /^Idempotent-Replayed: true/mi ? 1 : 0;
-
-    return ($status // 0, $job // '-', $replayed);
+    return @out;
 }
 
 

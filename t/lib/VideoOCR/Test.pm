@@ -1,11 +1,17 @@
 package VideoOCR::Test;
 
 # Helpers for the Test::Nginx suites of video-ocr: a fresh ledger and
-# store per test block, direct reads of the ledger (SQLite) and the store,
-# a raw HTTP client for what Test::Nginx blocks cannot say (concurrent
-# clients, a client that hangs up before the reply), and small real
-# videos made with ffmpeg.  Works the same under the real
-# Test::Nginx::Socket and under t/compat.
+# store per test block, direct reads of the ledger and the store, a raw
+# HTTP client for what Test::Nginx blocks cannot say (concurrent clients,
+# a client that hangs up before the reply), and small real videos made
+# with ffmpeg.  Works the same under the real Test::Nginx::Socket and
+# under t/compat.
+#
+# The ledger's backend: SQLite files, or PostgreSQL when
+# VIDEO_OCR_TEST_PG names a database where we may create roles
+# (scripts/test.sh starts a server for the PostgreSQL run).  Each ledger
+# is then a role and a schema of the same name: the role's default
+# search_path puts the tables there, so one database holds them all.
 
 use strict;
 use warnings;
@@ -26,7 +32,8 @@ use Time::HiRes qw(sleep time);
 our @EXPORT = qw(
     new_data_dir data_dir ledger_rows ledger_count store_files temp_files
     http_request upload parallel video_bytes video_file sha256_hex
-    decode_json_body wait_for
+    decode_json_body wait_for pg ledger_spec ledger_dbh hold_ledger_lock
+    set_schema_version sql_json_int
 );
 
 my $base = $ENV{TEST_NGINX_DATA_BASE}
@@ -36,7 +43,8 @@ my $serial = 0;
 
 # A new empty directory for one block's ledger and store, exported to the
 # nginx configuration as $TEST_NGINX_DATA.  World-writable because nginx's
-# worker processes may run as nobody.
+# worker processes may run as nobody.  With PostgreSQL a new empty ledger
+# too; $TEST_NGINX_LEDGER names the block's ledger (a path or a URI).
 sub new_data_dir {
     my $dir = "$base/$$-" . ++$serial;
 
@@ -45,6 +53,8 @@ sub new_data_dir {
     chmod 0777, $dir, "$dir/store", "$dir/tmp";
 
     $ENV{TEST_NGINX_DATA} = $dir;
+    $ENV{TEST_NGINX_LEDGER} = pg() ? new_pg_ledger("t${$}_$serial")
+                                   : "$dir/ledger.db";
 
     return $dir;
 }
@@ -55,22 +65,169 @@ sub data_dir {
 }
 
 
-# Rows of a query on the block's ledger, as hashes.
-sub ledger_rows {
-    my ($sql, @bind) = @_;
+sub ledger_spec {
+    data_dir();
+    return $ENV{TEST_NGINX_LEDGER};
+}
 
-    my $dbh = DBI->connect('dbi:SQLite:dbname=' . data_dir() . '/ledger.db',
-                           '', '', { RaiseError => 1, PrintError => 0,
-                                     sqlite_open_flags =>
-                                         SQLITE_OPEN_READONLY });
 
+# Whether this run's ledgers are PostgreSQL's.
+sub pg {
+    return $ENV{VIDEO_OCR_TEST_PG} ? 1 : 0;
+}
+
+
+# A fresh PostgreSQL ledger named $name: a role that may log in and a
+# schema it owns, nothing in it (nginx or the worker create the tables).
+# Returns its URI.
+sub new_pg_ledger {
+    my ($name) = @_;
+
+    pg_admin("DROP SCHEMA IF EXISTS $name CASCADE",
+             "DROP ROLE IF EXISTS $name", "CREATE ROLE $name LOGIN",
+             "CREATE SCHEMA AUTHORIZATION $name");
+
+    (my $uri = $ENV{VIDEO_OCR_TEST_PG}) =~ s{^(\w+://)[^@/]*@}{$1$name\@};
+
+    return $uri;
+}
+
+
+# Statements run as the test server's superuser.
+sub pg_admin {
+    my (@sql) = @_;
+
+    my ($dsn, $user) = _pg_dsn($ENV{VIDEO_OCR_TEST_PG});
+    my $dbh = DBI->connect($dsn, $user, '', { RaiseError => 1,
+                                              PrintError => 0,
+                                              PrintWarn => 0 });
+    $dbh->do($_) for @sql;
+    $dbh->disconnect;
+}
+
+
+# Makes a ledger impossible to open (SQLite: the file moves away;
+# PostgreSQL: its role may no longer log in); returns a sub undoing it.
+sub break_ledger {
+    my ($spec) = @_;
+
+    if ($spec =~ m{^postgres(?:ql)?://([^:@/]+)@}) {
+        my $role = $1;
+        pg_admin("ALTER ROLE $role NOLOGIN");
+        return sub { pg_admin("ALTER ROLE $role LOGIN") };
+    }
+
+    rename $spec, "$spec.away" or die "rename $spec: $!\n";
+    return sub { rename "$spec.away", $spec or die "rename $spec: $!\n" };
+}
+
+
+# A DBI handle on a ledger (default: the block's), read-only unless rw.
+sub ledger_dbh {
+    my (%a) = @_;
+    my $spec = $a{ledger} // ledger_spec();
+
+    if ($spec =~ m{^postgres(?:ql)?://}) {
+        my ($dsn, $user, $pass) = _pg_dsn($spec);
+        my $dbh = DBI->connect($dsn, $user, $pass // '',
+                               { RaiseError => 1, PrintError => 0,
+                                 AutoCommit => 1 });
+        $dbh->do('SET default_transaction_read_only = on') unless $a{rw};
+        return $dbh;
+    }
+
+    my $dbh = DBI->connect("dbi:SQLite:dbname=$spec", '', '',
+                           { RaiseError => 1, PrintError => 0,
+                             $a{rw} ? ()
+                                    : (sqlite_open_flags =>
+                                           SQLITE_OPEN_READONLY) });
     $dbh->sqlite_busy_timeout(5000);
 
+    return $dbh;
+}
+
+
+# postgresql://user[:password]@host:port/db -> (DBI dsn, user, password)
+sub _pg_dsn {
+    my ($uri) = @_;
+
+    my ($user, $pass, $host, $port, $db) =
+        $uri =~ m{^postgres(?:ql)?://(?:([^:@/]*)(?::([^@/]*))?@)?
+                  ([^:/?]*)(?::(\d+))?/([^?]*)}x
+        or die "not a PostgreSQL URI: $uri\n";
+
+    return ("dbi:Pg:host=$host;port=" . ($port // 5432) . ";dbname=$db",
+            $user, $pass);
+}
+
+
+# Rows of a query on the block's ledger (or ledger => spec), as hashes.
+sub ledger_rows {
+    my ($sql, @bind) = @_;
+    my %a;
+
+    %a = %{ shift @bind } if ref $bind[0] eq 'HASH';
+
+    my $dbh = ledger_dbh(%a);
     my $rows = $dbh->selectall_arrayref($sql, { Slice => {} }, @bind);
 
     $dbh->disconnect;
 
     return @$rows;
+}
+
+
+# Holds a lock that stops every admission from another process for
+# $seconds (SQLite: the write lock; PostgreSQL: an EXCLUSIVE lock on the
+# admission's tables); returns its pid once the lock is taken.
+sub hold_ledger_lock {
+    my ($seconds, %a) = @_;
+
+    pipe(my $r, my $w) or die "pipe: $!";
+    my $pid = fork // die "fork: $!";
+
+    if ($pid == 0) {
+        close $r;
+        my $dbh = ledger_dbh(%a, rw => 1);
+        my $pg = ($a{ledger} // ledger_spec()) =~ m{^postgres};
+        $dbh->do($pg ? 'BEGIN' : 'BEGIN EXCLUSIVE');
+        $dbh->do('LOCK TABLE jobs, requests IN EXCLUSIVE MODE') if $pg;
+        print {$w} "locked\n";
+        close $w;
+        sleep($seconds);
+        $dbh->do('ROLLBACK');
+        POSIX::_exit(0);
+    }
+
+    close $w;
+    my $ready = <$r>;
+    die "lock helper failed\n" unless $ready && $ready eq "locked\n";
+    return $pid;
+}
+
+
+# Plants a schema version in the block's empty ledger, as if a newer
+# video-ocr had made it.
+sub set_schema_version {
+    my ($version) = @_;
+    my $dbh = ledger_dbh(rw => 1);
+
+    if (pg()) {
+        $dbh->do('CREATE TABLE video_ocr_schema (version BIGINT NOT NULL)');
+        $dbh->do('INSERT INTO video_ocr_schema VALUES (?)', undef, $version);
+    } else {
+        $dbh->do("PRAGMA user_version = $version");
+    }
+
+    $dbh->disconnect;
+}
+
+
+# SQL for an integer member of a JSON column, in the ledger's dialect.
+sub sql_json_int {
+    my ($column, $key) = @_;
+    return pg() ? "(${column}::jsonb ->> '$key')::bigint"
+                : "json_extract($column, '\$.$key')";
 }
 
 

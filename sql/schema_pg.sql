@@ -1,0 +1,223 @@
+-- video-ocr ledger schema for PostgreSQL, version 1.
+--
+-- The same tables, columns, keys and indexes as sql/schema.sql, which is
+-- the reference: its comment lists the job states, the transitions and
+-- the invariants, and they hold here unchanged.  This file says only
+-- what PostgreSQL spells differently.  The two are kept in step by a
+-- test (t/030-postgresql.t, "the schemas agree") that creates both and
+-- compares every table's columns (names, order, NOT NULL), primary and
+-- unique keys, indexes and triggers: a change to one file without the
+-- other fails `make test`.
+--
+-- Applied by vo_ledger_pg.c to a schema that has no video_ocr_schema
+-- table; that table, holding the version, is created by the code in the
+-- same transaction (it is SQLite's PRAGMA user_version).  Tables go to
+-- the first schema of the connection's search_path (by default the one
+-- named after the role, else public).
+--
+-- Differences, and why:
+--
+--   * Integers are BIGINT (SQLite's INTEGER holds 64 bits), REAL is
+--     DOUBLE PRECISION, events.id is an identity column.
+--   * No WITHOUT ROWID (a SQLite storage option).
+--   * Triggers are PL/pgSQL functions; events_counted reads the detail
+--     as jsonb where SQLite uses json_extract/json_each.
+--   * The metric tables (job_counts, event_counts, counters) have no
+--     primary key: each trigger APPENDS a row (+1, -1, +bytes) instead
+--     of updating the one row of its key.  With many writers in flight
+--     at once, one row per key would be a lock every admission and
+--     every claim waits on until the other commits (and taken in
+--     different orders by different transactions, a deadlock).  Readers
+--     sum per key; the janitor folds the rows into one per key
+--     (vo_ledger_fold_counters).  SQLite has one writer at a time and
+--     updates in place.
+
+CREATE TABLE jobs (
+    job_id          TEXT    PRIMARY KEY,
+    tenant          TEXT    NOT NULL,
+    state           TEXT    NOT NULL DEFAULT 'accepted'
+                    CHECK (state IN ('accepted', 'running', 'done',
+                                     'failed', 'rejected', 'cancelled')),
+    options         TEXT    NOT NULL,
+    input_path      TEXT    NOT NULL,
+    input_size      BIGINT  NOT NULL,
+    input_sha256    TEXT    NOT NULL,
+    container       TEXT    NOT NULL,
+
+    attempt         BIGINT  NOT NULL DEFAULT 0,
+    failures        BIGINT  NOT NULL DEFAULT 0,
+    max_attempts    BIGINT  NOT NULL DEFAULT 3,
+    lease_owner     TEXT,
+    lease_expires_at BIGINT,
+    not_before      BIGINT  NOT NULL DEFAULT 0,
+
+    plan_version    BIGINT,
+    frames_planned  BIGINT,
+    frames_done     BIGINT  NOT NULL DEFAULT 0,
+    inspection      TEXT,
+    error_code      TEXT,
+    error           TEXT,
+
+    created_at      BIGINT  NOT NULL,
+    updated_at      BIGINT  NOT NULL,
+    started_at      BIGINT,
+    finished_at     BIGINT,
+    deleted_at      BIGINT,
+    media_deleted_at BIGINT
+);
+
+-- after jobs: PostgreSQL checks the REFERENCES when it creates the table
+CREATE TABLE requests (
+    tenant          TEXT    NOT NULL,
+    request_key     TEXT    NOT NULL,
+    input_digest    TEXT    NOT NULL,
+    job_id          TEXT    NOT NULL UNIQUE REFERENCES jobs (job_id),
+    created_at      BIGINT  NOT NULL,
+    expires_at      BIGINT  NOT NULL,
+    PRIMARY KEY (tenant, request_key)
+);
+
+CREATE INDEX jobs_by_state ON jobs (state, not_before, created_at);
+
+CREATE INDEX jobs_by_age ON jobs (state, created_at);
+
+CREATE INDEX jobs_by_finish ON jobs (finished_at)
+    WHERE finished_at IS NOT NULL AND media_deleted_at IS NULL;
+
+CREATE INDEX requests_by_expiry ON requests (expires_at);
+
+CREATE TABLE frames (
+    job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
+    plan_version    BIGINT  NOT NULL,
+    frame_index     BIGINT  NOT NULL,
+    pts_ms          BIGINT  NOT NULL,
+    text            TEXT    NOT NULL,
+    confidence      DOUBLE PRECISION NOT NULL,
+    reused_from     BIGINT,
+    flags           BIGINT  NOT NULL DEFAULT 0,
+    attempt         BIGINT  NOT NULL,
+    created_at      BIGINT  NOT NULL,
+    PRIMARY KEY (job_id, plan_version, frame_index)
+);
+
+CREATE TABLE results (
+    job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
+    format          TEXT    NOT NULL CHECK (format IN ('json', 'vtt',
+                                                       'srt', 'txt')),
+    body            TEXT    NOT NULL,
+    PRIMARY KEY (job_id, format)
+);
+
+CREATE TABLE events (
+    id              BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    at              BIGINT  NOT NULL,
+    job_id          TEXT,
+    tenant          TEXT,
+    kind            TEXT    NOT NULL,
+    attempt         BIGINT,
+    detail          TEXT
+);
+
+CREATE INDEX events_by_job ON events (job_id, id);
+
+
+-- METRICS: appended rows, summed by key (see above)
+
+CREATE TABLE job_counts (
+    state           TEXT    NOT NULL,
+    jobs            BIGINT  NOT NULL
+);
+
+CREATE TABLE event_counts (
+    kind            TEXT    NOT NULL,
+    code            TEXT    NOT NULL,
+    step            TEXT    NOT NULL,
+    events          BIGINT  NOT NULL
+);
+
+CREATE TABLE counters (
+    name            TEXT    NOT NULL,
+    value           BIGINT  NOT NULL
+);
+
+CREATE FUNCTION jobs_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO job_counts VALUES (NEW.state, 1);
+    INSERT INTO counters VALUES ('input_bytes', NEW.input_size);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER jobs_counted AFTER INSERT ON jobs
+    FOR EACH ROW EXECUTE FUNCTION jobs_counted();
+
+CREATE FUNCTION jobs_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO job_counts VALUES (OLD.state, -1), (NEW.state, 1);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER jobs_moved AFTER UPDATE OF state ON jobs
+    FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state)
+    EXECUTE FUNCTION jobs_moved();
+
+CREATE FUNCTION jobs_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO job_counts VALUES (OLD.state, -1);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER jobs_removed AFTER DELETE ON jobs
+    FOR EACH ROW EXECUTE FUNCTION jobs_removed();
+
+CREATE FUNCTION receipts_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO counters VALUES ('receipts', 1);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER receipts_counted AFTER INSERT ON requests
+    FOR EACH ROW EXECUTE FUNCTION receipts_counted();
+
+CREATE FUNCTION receipts_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO counters VALUES ('receipts', -1);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER receipts_removed AFTER DELETE ON requests
+    FOR EACH ROW EXECUTE FUNCTION receipts_removed();
+
+CREATE FUNCTION frames_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO counters VALUES ('frame_bytes', octet_length(NEW.text));
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER frames_counted AFTER INSERT ON frames
+    FOR EACH ROW EXECUTE FUNCTION frames_counted();
+
+CREATE FUNCTION results_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO counters VALUES ('result_bytes', octet_length(NEW.body));
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER results_counted AFTER INSERT ON results
+    FOR EACH ROW EXECUTE FUNCTION results_counted();
+
+CREATE FUNCTION events_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    d jsonb := NEW.detail::jsonb;
+BEGIN
+    INSERT INTO event_counts VALUES (NEW.kind,
+        coalesce(d ->> 'code', d ->> 'op', ''), coalesce(d ->> 'step', ''),
+        1);
+    INSERT INTO counters
+        SELECT key, value::bigint FROM jsonb_each_text(d)
+        WHERE key IN ('ocr_calls', 'reused', 'ocr_ms', 'frames',
+                      'receipts_expired', 'media_jobs', 'media_bytes');
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER events_counted AFTER INSERT ON events
+    FOR EACH ROW EXECUTE FUNCTION events_counted();
