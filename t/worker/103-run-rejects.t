@@ -67,7 +67,10 @@ my @retried = $s->rows("SELECT * FROM events WHERE job_id = ?"
 is(scalar @retried, 2, 'retried twice, then failed');
 
 my $log = $s->worker_log;
-unlike($log, qr/killed by signal/, 'no child crashed on bad media');
+# a crash is SIGSEGV, SIGABRT, SIGBUS, SIGFPE or SIGILL; the stop above
+# may find the janitor before its SIGTERM handler is in place
+unlike($log, qr/killed by signal (?:4|6|7|8|11) /,
+       'no child crashed on bad media');
 
 is($s->stop_worker, 0, 'the pool stops cleanly');
 
