@@ -1,8 +1,9 @@
 #!/bin/bash
 # Runs the suites: "nginx" (Test::Nginx block files in t/), "worker"
-# (t/worker/), "browser" (t/browser/, the demo page in chromium), or all
-# of them.  Expects "make build" to have run; the
-# Makefile exports NGINX_BIN, MODULE_SO, WORKER_BIN and BUILD.
+# (t/worker/), "browser" (t/browser/, the demo page in chromium), "fuzz"
+# (a smoke of every libFuzzer target, FUZZ_SMOKE_SECONDS each, default
+# 5; fuzz/run.sh builds them), or all of them.  Expects "make build" to
+# have run; the Makefile exports NGINX_BIN, MODULE_SO, WORKER_BIN and BUILD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -60,6 +61,7 @@ case "$what" in
     nginx)   suites=(t/*.t) ;;
     worker)  suites=(t/worker/*.t) ;;
     browser) browser_suite; exit ;;
+    fuzz)    exec fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" ;;
     all)     suites=(t/*.t t/worker/*.t) ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
     soak)    export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
@@ -67,7 +69,8 @@ case "$what" in
                     CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
              suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
                      t/worker/112-ocr-chaos.t) ;;
-    *)       echo "usage: $0 [nginx|worker|browser|soak|all]" >&2; exit 2 ;;
+    *)       echo "usage: $0 [nginx|worker|browser|fuzz|soak|all]" >&2
+             exit 2 ;;
 esac
 
 [ "$what" = all ] || exec prove -j1 --timer "${suites[@]}"
@@ -75,4 +78,5 @@ esac
 rc=0
 prove -j1 --timer "${suites[@]}" || rc=$?
 browser_suite || rc=$?
+fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" || rc=$?
 exit "$rc"
