@@ -11,6 +11,28 @@ cd "$(dirname "$0")/.."
 : "${BUILD:=$PWD/build}"
 : "${MODULE_SO:=$BUILD/nginx/objs/ngx_http_video_ocr_module.so}"
 : "${WORKER_BIN:=$BUILD/video-ocr-worker}"
+export NGINX_BIN BUILD MODULE_SO WORKER_BIN
+
+# As root, nginx's worker processes and the worker pool run as nobody:
+# they must reach the suites' server roots and ledgers (t/servroot*) and
+# the demo page (conf.d/html).  A clone nobody cannot reach (under /root,
+# or made in a "mktemp -d" directory, both 0700) runs its suites from a
+# copy of the tree in /var/tmp, built files excepted: those stay where
+# they are (root starts nginx and the worker, which need nothing from
+# the clone once running).
+if [ "$(id -u)" -eq 0 ] && [ -z "${VIDEO_OCR_TEST_COPY:-}" ] \
+   && ! runuser -u nobody -- test -x "$PWD" 2>/dev/null
+then
+    copy=/var/tmp/video-ocr-test-$(printf %s "$PWD" | sha256sum | cut -c1-12)
+    echo "test.sh: $PWD is not reachable by nobody; running in $copy"
+    rm -rf "$copy"
+    mkdir -p "$copy"
+    tar -C "$PWD" --exclude=./.git --exclude=./build --exclude=./run \
+        --exclude='./t/servroot*' -cf - . | tar -C "$copy" -xf -
+    chmod -R a+rX "$copy"
+    chmod 0755 "$copy"
+    VIDEO_OCR_TEST_COPY=$PWD exec "$copy/scripts/test.sh" "$@"
+fi
 
 # Debian's nginx is built with --error-log-path=stderr, so errors at start
 # (the "--- must_die" blocks) would reach only stderr; Test::Nginx looks
@@ -26,7 +48,6 @@ chmod +x "$BUILD/nginx-for-tests"
 export TEST_NGINX_BINARY="$BUILD/nginx-for-tests"
 export TEST_NGINX_LOAD_MODULES="$MODULE_SO"
 export TEST_NGINX_WORKER_BIN="$WORKER_BIN"
-export WORKER_BIN MODULE_SO
 
 # Our own helpers are always on the path; the Test::Nginx compatible
 # harness only when the real Test::Nginx::Socket is not installed.
