@@ -46,8 +46,11 @@ san="print_stacktrace=1:halt_on_error=1"
 export UBSAN_OPTIONS="$san${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 
 rc=0
-printf '%-13s %7s %10s %8s %6s %6s %7s  %s\n' target seconds execs exec/s \
-    cov ft corpus result
+# per target: execs, their rate, coverage (edges, features), corpus
+# size, and findings (new files in the artifacts directory: libFuzzer
+# stops at the first crash, leak, timeout or out-of-memory)
+printf '%-13s %7s %10s %8s %6s %6s %7s %5s  %s\n' target seconds execs \
+    exec/s cov ft corpus found result
 
 for t in "${targets[@]}"; do
     name=${t#fuzz_}
@@ -68,6 +71,7 @@ for t in "${targets[@]}"; do
         *)       opts=(-timeout=10 -max_len=1024) ;;
     esac
 
+    before=$(find "$art" -type f | wc -l)
     result=ok
     if ! "$bin" "${opts[@]}" -max_total_time="$secs" -print_final_stats=1 \
             -artifact_prefix="$art/" "$work" "$seeds" >"$log" 2>&1; then
@@ -82,10 +86,11 @@ for t in "${targets[@]}"; do
     cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$stat")
     ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$stat")
     corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$stat")
+    found=$(( $(find "$art" -type f | wc -l) - before ))
 
-    printf '%-13s %7s %10s %8s %6s %6s %7s  %s\n' "$t" "$secs" \
+    printf '%-13s %7s %10s %8s %6s %6s %7s %5s  %s\n' "$t" "$secs" \
         "${execs:--}" "${speed:--}" "${cov:--}" "${ft:--}" "${corp:--}" \
-        "$result"
+        "$found" "$result"
 
     if [ "$result" != ok ]; then
         grep -E 'ERROR|SUMMARY|check failed|runtime error' "$log" \
