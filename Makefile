@@ -4,6 +4,11 @@
 #   make test    install what is missing, build, run every suite
 #                (the browser suite too: make test-browser runs it alone;
 #                the PostgreSQL run too: make test-pg runs it alone)
+#                (and a 5 s smoke of each fuzz target)
+#   make fuzz    the libFuzzer targets of fuzz/, FUZZ_SECONDS each (60)
+#   make asan    the nginx and worker suites with the module and the
+#                worker built with ASan + UBSan (scripts/asan.sh)
+#   make valgrind  the nginx suite with nginx under memcheck
 #
 # Everything built lands in build/; nothing is installed outside it.
 
@@ -18,7 +23,7 @@ WORKER_BIN := $(BUILD)/video-ocr-worker
 export NGINX_BIN MODULE_SO WORKER_BIN BUILD
 
 .PHONY: all deps deps-browser build module worker run test test-nginx test-worker \
-        test-browser test-pg soak bench clean
+        test-browser test-pg soak bench fuzz asan valgrind deps-sanitizers clean
 
 all: build
 
@@ -69,6 +74,23 @@ test-browser: build deps-browser
 
 deps-browser:
 	@scripts/deps.sh browser
+
+# the libFuzzer targets of fuzz/ (docs/testing.md), each for FUZZ_SECONDS
+# from the seeds in fuzz/corpus/; make test runs them for 5 s each
+FUZZ_SECONDS ?= 60
+
+fuzz: build
+	fuzz/run.sh $(FUZZ_SECONDS)
+
+# the sanitizer builds and runs (docs/testing.md); not part of make test
+asan: build deps-sanitizers
+	scripts/asan.sh
+
+valgrind: build deps-sanitizers
+	scripts/valgrind.sh
+
+deps-sanitizers:
+	@scripts/deps.sh sanitizers
 
 # both benchmarks (docs/benchmarks.md): admission against bare nginx, the
 # OCR pipeline against ffmpeg+tesseract and OpenCV+tesserocr

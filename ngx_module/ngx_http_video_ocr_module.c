@@ -861,6 +861,7 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
     }
 
     ngx_memcpy(dir, mcf->ledger.data, mcf->ledger.len);
+    dir[mcf->ledger.len] = '\0';
 
     slash = dir + mcf->ledger.len;
 

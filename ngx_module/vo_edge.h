@@ -83,7 +83,8 @@ int vo_options_set(vo_options_t *o, const char *name, size_t name_len,
 /*
  * Parses a raw query string ("lang=eng&fps=0.5"): splits on '&', decodes
  * %XX escapes ('+' stays a plus, as Tesseract spells "eng+deu"), refuses
- * an option given twice, then calls vo_options_set for each.
+ * an option given twice, then calls vo_options_set for each.  args may
+ * be NULL when len is 0 (a request without a query string).
  */
 int vo_options_parse_query(vo_options_t *o, const char *args, size_t len,
     char *err, size_t err_size);

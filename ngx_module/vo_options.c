@@ -75,6 +75,11 @@ vo_options_parse_query(vo_options_t *o, const char *args, size_t len,
     seen_fps = 0;
     seen_crop = 0;
 
+    if (len == 0) {
+        /* no query string: nginx leaves r->args.data NULL */
+        return 0;
+    }
+
     p = args;
     last = args + len;
 

@@ -20,6 +20,9 @@ TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
       libdbd-sqlite3-perl libdbd-pg-perl libjson-pp-perl ffmpeg curl
       fonts-dejavu-core fonts-liberation2 procps psmisc prometheus
       postgresql"
+# fuzzing (make fuzz, and the smoke in make test): Debian's clang and its
+# runtimes (libFuzzer, ASan, UBSan)
+FUZZ="clang libclang-rt-dev"
 
 # browser tests ("scripts/deps.sh browser", for make test and
 # test-browser): Debian's chromium, and node + npm for playwright-core when
@@ -40,8 +43,15 @@ if [ "${1:-}" = bench ]; then
            python3-opencv python3-tesserocr"
 fi
 
+# sanitizers ("scripts/deps.sh sanitizers", for make asan and make
+# valgrind): valgrind; make asan uses the clang of FUZZ
+SANITIZERS=""
+if [ "${1:-}" = sanitizers ]; then
+    SANITIZERS="valgrind"
+fi
+
 missing=""
-for p in $BUILD $WORKER $TEST $BROWSER $BENCH; do
+for p in $BUILD $WORKER $TEST $FUZZ $BROWSER $BENCH $SANITIZERS; do
     status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
     case "$status" in
         ii*) ;;

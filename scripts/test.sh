@@ -1,10 +1,11 @@
 #!/bin/bash
 # Runs the suites: "nginx" (Test::Nginx block files in t/), "worker"
 # (t/worker/), "browser" (t/browser/, the demo page in chromium), "pg"
-# (the nginx and worker suites again, every ledger on PostgreSQL), or all
-# of them.  "pg-nginx" and "pg-worker" run one suite on PostgreSQL.
-# Expects "make build" to have run; the Makefile exports NGINX_BIN,
-# MODULE_SO, WORKER_BIN and BUILD.
+# (the nginx and worker suites again, every ledger on PostgreSQL), "fuzz"
+# (a smoke of every libFuzzer target, FUZZ_SMOKE_SECONDS each, default
+# 5; fuzz/run.sh builds them), or all of them.  "pg-nginx" and
+# "pg-worker" run one suite on PostgreSQL.  Expects "make build" to have
+# run; the Makefile exports NGINX_BIN, MODULE_SO, WORKER_BIN and BUILD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,7 @@ cd "$(dirname "$0")/.."
 : "${BUILD:=$PWD/build}"
 : "${MODULE_SO:=$BUILD/nginx/objs/ngx_http_video_ocr_module.so}"
 : "${WORKER_BIN:=$BUILD/video-ocr-worker}"
+export NGINX_BIN BUILD MODULE_SO WORKER_BIN
 
 # Debian's nginx is built with --error-log-path=stderr, so errors at start
 # (the "--- must_die" blocks) would reach only stderr; Test::Nginx looks
@@ -27,7 +29,6 @@ chmod +x "$BUILD/nginx-for-tests"
 export TEST_NGINX_BINARY="$BUILD/nginx-for-tests"
 export TEST_NGINX_LOAD_MODULES="$MODULE_SO"
 export TEST_NGINX_WORKER_BIN="$WORKER_BIN"
-export WORKER_BIN MODULE_SO
 
 # Our own helpers are always on the path; the Test::Nginx compatible
 # harness only when the real Test::Nginx::Socket is not installed.
@@ -104,6 +105,7 @@ case "$what" in
     pg)        pg_suites t/*.t "${pg_worker[@]}"; exit ;;
     pg-nginx)  pg_suites t/*.t; exit ;;
     pg-worker) pg_suites "${pg_worker[@]}"; exit ;;
+    fuzz)      exec fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" ;;
     all)       suites=(t/*.t t/worker/*.t) ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
     soak)      export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
@@ -111,7 +113,7 @@ case "$what" in
                       CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
                suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
                        t/worker/112-ocr-chaos.t) ;;
-    *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|soak|all]" >&2
+    *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|soak|all]" >&2
                exit 2 ;;
 esac
 
@@ -121,4 +123,5 @@ rc=0
 prove -j1 --timer "${suites[@]}" || rc=$?
 browser_suite || rc=$?
 pg_suites t/*.t "${pg_worker[@]}" || rc=$?
+fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" || rc=$?
 exit "$rc"

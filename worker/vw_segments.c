@@ -119,6 +119,15 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
         s->start_ms = (s->start_ms + 500) / 1000;
         s->end_ms = (s->end_ms + 500) / 1000;
+
+        /*
+         * Adjacent samples b and b + 1: t_b + d/2 and t_b+1 - d/2 are the
+         * same instant, but the integer t_i and d/2 may put the second
+         * 1 us before the first, which rounds to 1 ms of overlap.
+         */
+        if (k > 0 && s->start_ms < segs[k - 1].end_ms) {
+            s->start_ms = segs[k - 1].end_ms;
+        }
     }
 
     if (count > 0) {
