@@ -47,7 +47,21 @@ my ($pid) = $owner =~ /:(\d+)\//;
 # heartbeat may still fall in that moment, more often when the child is
 # slow (scripts/asan.sh): if the write lock is held once it is stopped,
 # let it go on and try again.
+# PostgreSQL has no ledger-wide write lock, but a child stopped inside a
+# transaction keeps its job's row locked against the takeover: there,
+# no session of the ledger's role may be idle in a transaction.
 sub write_lock_free {
+    if (VideoOCR::Test::pg()) {
+        my ($role) = $s->ledger =~ m{^postgres(?:ql)?://([^:@/]+)@}
+            or die "no role in " . $s->ledger;
+        my $dbh = VideoOCR::Test::ledger_dbh(ledger => $s->ledger);
+        sleep 0.2;
+        my ($busy) = $dbh->selectrow_array(
+            "SELECT count(*) FROM pg_stat_activity WHERE usename = ?"
+            . " AND state LIKE 'idle in transaction%'", undef, $role);
+        $dbh->disconnect;
+        return $busy == 0;
+    }
     my $dbh = DBI->connect('dbi:SQLite:dbname=' . $s->ledger, '', '',
                            { RaiseError => 0, PrintError => 0 });
     $dbh->sqlite_busy_timeout(200);
