@@ -49,14 +49,13 @@ work=$(mktemp -d "${TMPDIR:-/var/tmp}/video-ocr-bench-XXXXXX")
 chmod 0755 "$work"
 trap 'stop_nginx; rm -rf "$work"' EXIT
 
+# shellcheck source=bench/admission/common.sh
+. bench/admission/common.sh
+
 nginx_pid=
 stop_nginx() {
     if [ -n "$nginx_pid" ]; then
-        kill -QUIT "$nginx_pid" 2>/dev/null || true
-        for _ in $(seq 100); do
-            kill -0 "$nginx_pid" 2>/dev/null || break
-            sleep 0.1
-        done
+        nginx_stop "$nginx_pid"
         nginx_pid=
     fi
 }
@@ -91,55 +90,16 @@ http {
 }
 CONF
     else
-        cat > "$d/nginx.conf" <<CONF
-load_module $MODULE_SO;
-worker_processes $NGINX_WORKERS;
-error_log $d/logs/error.log warn;
-pid $d/logs/nginx.pid;
-thread_pool video_ocr threads=32 max_queue=65536;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    video_ocr_ledger $d/data/ledger.db;
-    video_ocr_store $d/store;
-    video_ocr_thread_pool video_ocr;
-    client_body_temp_path $d/store/.incoming;
-    server {
-        listen 127.0.0.1:$PORT;
-        location = /upload {
-            client_max_body_size 64m;
-            add_header X-Key \$http_idempotency_key always;
-            video_ocr_intake;
-        }
-    }
-}
-CONF
+        video_ocr_conf "$d" "$PORT" "$d/data/ledger.db" "$d/store" \
+                       "$d/store/.incoming"
     fi
 
-    "$NGINX_BIN" -p "$d" -c "$d/nginx.conf"
-    for _ in $(seq 100); do
-        [ -s "$d/logs/nginx.pid" ] && break
-        sleep 0.05
-    done
-    nginx_pid=$(cat "$d/logs/nginx.pid")
+    nginx_pid=$(nginx_start "$d")
 }
 
 # rss_kb: the resident memory of nginx's worker processes, the largest
 rss_kb() {
     ps -o rss= --ppid "$nginx_pid" | sort -n | tail -1 | tr -d ' '
-}
-
-# retire DIR: a finished run's directory is moved aside with its files
-# emptied, not removed.  ext4 skips inodes freed in the last minutes when
-# it allocates new ones (recently_deleted() in the kernel), scanning past
-# them on every file creation: deleting a run's tens of thousands of files
-# made the next runs' creates (the baseline's as much as ours) several
-# times slower.  Truncating frees the data blocks but keeps the inodes;
-# everything goes at exit.
-# (one_run runs in a subshell: the name comes from mktemp, not a counter)
-retire() {
-    find "$1" -type f -exec truncate -s 0 {} +
-    mv "$1" "$(mktemp -d "$work/retired-XXXXXX")/"
 }
 
 # one_run MODE SIZE: a fresh nginx, wrk for $secs, the RESULT line with
@@ -201,12 +161,6 @@ if [ "${SCALING:-1}" = 1 ] && [ "$NGINX_WORKERS" -gt 1 ]; then
   done
 fi
 
-# median FIELD MODE SIZE: the median of a RESULT field over the rounds
-median() {
-    printf '%s\n' "${results[@]}" | grep "mode=$2 size=$3 " \
-        | sed "s/.* $1=\([0-9.]*\).*/\1/" | sort -n \
-        | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 # the table: one row per size, medians over the rounds
 printf 'body\tbaseline_rps\tvideo_ocr_rps\tbaseline_mbps\tvideo_ocr_mbps\n' \
@@ -214,16 +168,16 @@ printf 'body\tbaseline_rps\tvideo_ocr_rps\tbaseline_mbps\tvideo_ocr_mbps\n' \
 printf '\n%-9s %11s %11s %7s %8s %8s %8s %6s\n' body "bare nginx" video-ocr \
        ratio "MB/s" "p50 ms" "p99 ms" wrong
 for size in "${sizes[@]}"; do
-    base=$(median rps baseline "$size")
-    ours=$(median rps video-ocr "$size")
+    base=$(median rps "mode=baseline size=$size ")
+    ours=$(median rps "mode=video-ocr size=$size ")
     wrong=$(printf '%s\n' "${results[@]}" | grep "mode=video-ocr size=$size " \
             | sed 's/.* wrong=\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s }')
     printf '%-9s %11s %11s %7s %8s %8s %8s %6s\n' "$size" "$base" "$ours" \
            "$(awk -v a="$ours" -v b="$base" 'BEGIN { printf "%.2f", a / b }')" \
-           "$(median mbps video-ocr "$size")" "$(median p50_ms video-ocr "$size")" \
-           "$(median p99_ms video-ocr "$size")" "$wrong"
+           "$(median mbps "mode=video-ocr size=$size ")" "$(median p50_ms "mode=video-ocr size=$size ")" \
+           "$(median p99_ms "mode=video-ocr size=$size ")" "$wrong"
     printf '%s\t%s\t%s\t%s\t%s\n' "$size" "$base" "$ours" \
-           "$(median mbps baseline "$size")" "$(median mbps video-ocr "$size")" \
+           "$(median mbps "mode=baseline size=$size ")" "$(median mbps "mode=video-ocr size=$size ")" \
         >> "$out/throughput.tsv"
 done
 echo "(medians of $ROUNDS rounds of ${secs}s, $CONNECTIONS connections," \
@@ -233,14 +187,14 @@ echo "(medians of $ROUNDS rounds of ${secs}s, $CONNECTIONS connections," \
 echo
 printf '%-9s %14s %14s %10s\n' body "RSS warm (KB)" "RSS end (KB)" "growth"
 for size in "${sizes[@]}"; do
-    w=$(median rss_warm_kb video-ocr "$size")
-    e=$(median rss_end_kb video-ocr "$size")
+    w=$(median rss_warm_kb "mode=video-ocr size=$size ")
+    e=$(median rss_end_kb "mode=video-ocr size=$size ")
     printf '%-9s %14s %14s %10s\n' "$size" "$w" "$e" "$((${e%.*} - ${w%.*})) KB"
 done
 
 if printf '%s\n' "${results[@]}" | grep -q "mode=video-ocr-1 "; then
-    one=$(median rps video-ocr-1 "${sizes[0]}")
-    two=$(median rps video-ocr "${sizes[0]}")
+    one=$(median rps "mode=video-ocr-1 size=${sizes[0]} ")
+    two=$(median rps "mode=video-ocr size=${sizes[0]} ")
     echo
     echo "scaling at ${sizes[0]} bytes: 1 nginx worker $one req/s," \
          "$NGINX_WORKERS workers $two req/s:" \

@@ -53,55 +53,23 @@ pgdir=$(scripts/pg.sh start)
 source "$pgdir/env"
 trap 'stop_all; scripts/pg.sh stop "$pgdir"; rm -rf "$work"' EXIT
 
+# shellcheck source=bench/admission/common.sh
+. bench/admission/common.sh
+
 pids=()
 stop_all() {
-    local p
-    for p in "${pids[@]}"; do
-        kill -QUIT "$p" 2>/dev/null || true
-    done
-    for p in "${pids[@]}"; do
-        for _ in $(seq 100); do
-            kill -0 "$p" 2>/dev/null || break
-            sleep 0.1
-        done
-    done
+    [ "${#pids[@]}" = 0 ] || nginx_stop "${pids[@]}"
     pids=()
 }
 
-# start_nginx DIR PORT LEDGER STORE: one front end
+# start_nginx DIR PORT LEDGER STORE: one front end, a temp directory of
+# its own in the shared store (nginx makes the last directory of a temp
+# path only)
 start_nginx() {
     local d=$1 port=$2 ledger=$3 store=$4
-    # nginx makes the last directory of a temp path only
-    mkdir -p "$d/logs" "$store/.incoming"
-    cat > "$d/nginx.conf" <<CONF
-load_module $MODULE_SO;
-worker_processes $NGINX_WORKERS;
-error_log $d/logs/error.log warn;
-pid $d/logs/nginx.pid;
-thread_pool video_ocr threads=32 max_queue=65536;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    video_ocr_ledger "$ledger";
-    video_ocr_store $store;
-    video_ocr_thread_pool video_ocr;
-    client_body_temp_path $store/.incoming/${d##*/};
-    server {
-        listen 127.0.0.1:$port;
-        location = /upload {
-            client_max_body_size 64m;
-            add_header X-Key \$http_idempotency_key always;
-            video_ocr_intake;
-        }
-    }
-}
-CONF
-    "$NGINX_BIN" -p "$d" -c "$d/nginx.conf"
-    for _ in $(seq 100); do
-        [ -s "$d/logs/nginx.pid" ] && break
-        sleep 0.05
-    done
-    pids+=("$(cat "$d/logs/nginx.pid")")
+    mkdir -p "$store/.incoming"
+    video_ocr_conf "$d" "$port" "$ledger" "$store" "$store/.incoming/${d##*/}"
+    pids+=("$(nginx_start "$d")")
 }
 
 # a new empty PostgreSQL ledger: a role and its schema
@@ -122,7 +90,6 @@ for round in $(seq "$ROUNDS"); do
   for mode in $MODES; do
     run=$((run + 1))
     d=$work/$mode
-    rm -rf "$d"
     mkdir -p "$d/data" "$d/store"
     chmod 0777 "$d/data" "$d/store"
 
@@ -162,22 +129,17 @@ for round in $(seq "$ROUNDS"); do
     results+=("$line")
 
     stop_all
-    rm -rf "${d:?}"
+    retire "$d"
   done
 done
 
-median() {
-    printf '%s\n' "${results[@]}" | grep "mode=$2 " \
-        | sed "s/.* $1=\([0-9.]*\).*/\1/" | sort -n \
-        | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 printf '\n%-9s %10s %8s %8s %6s\n' mode "uploads/s" "p50 ms" "p99 ms" wrong
 for mode in $MODES; do
     wrong=$(printf '%s\n' "${results[@]}" | grep "mode=$mode " \
             | sed 's/.* wrong=\([0-9]*\).*/\1/' | awk '{ s += $1 } END { print s }')
-    printf '%-9s %10s %8s %8s %6s\n' "$mode" "$(median rps "$mode")" \
-           "$(median p50_ms "$mode")" "$(median p99_ms "$mode")" "$wrong"
+    printf '%-9s %10s %8s %8s %6s\n' "$mode" "$(median rps "mode=$mode ")" \
+           "$(median p50_ms "mode=$mode ")" "$(median p99_ms "mode=$mode ")" "$wrong"
 done
 echo "(medians of $ROUNDS rounds of ${secs}s, $size-byte bodies," \
      "$CONNECTIONS connections in all, $NGINX_WORKERS worker processes" \
