@@ -35,6 +35,8 @@ static void ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t);
+static void ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t,
+    vo_buf_t *b, const char *what, const char *name);
 static vo_ledger_t *ngx_http_video_ocr_thread_ledger(
     ngx_http_video_ocr_task_t *t);
 
@@ -323,18 +325,7 @@ ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t)
                                             t->err, sizeof(t->err));
     }
 
-    if (t->ledger_rc == VO_LEDGER_OK) {
-        t->body = vo_buf_detach(&b, &t->body_len);
-
-        if (t->body == NULL) {
-            t->ledger_rc = VO_LEDGER_ERROR;
-            snprintf(t->err, sizeof(t->err), "job %s: out of memory",
-                     t->job_id);
-        }
-
-    } else {
-        vo_buf_free(&b);
-    }
+    ngx_http_video_ocr_take_body(t, &b, "job ", t->job_id);
 }
 
 
@@ -363,16 +354,9 @@ ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t)
                                         sizeof(input), &b, t->err,
                                         sizeof(t->err));
 
+    ngx_http_video_ocr_take_body(t, &b, "delete", "");
+
     if (t->ledger_rc != VO_LEDGER_OK) {
-        vo_buf_free(&b);
-        return;
-    }
-
-    t->body = vo_buf_detach(&b, &t->body_len);
-
-    if (t->body == NULL) {
-        t->ledger_rc = VO_LEDGER_ERROR;
-        snprintf(t->err, sizeof(t->err), "delete: out of memory");
         return;
     }
 
@@ -402,16 +386,30 @@ ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t)
     t->ledger_rc = vo_ledger_metrics(l, t->now_ms, &b, t->err,
                                      sizeof(t->err));
 
-    if (t->ledger_rc == VO_LEDGER_OK) {
-        t->body = vo_buf_detach(&b, &t->body_len);
+    ngx_http_video_ocr_take_body(t, &b, "metrics", "");
+}
 
-        if (t->body == NULL) {
-            t->ledger_rc = VO_LEDGER_ERROR;
-            snprintf(t->err, sizeof(t->err), "metrics: out of memory");
-        }
 
-    } else {
-        vo_buf_free(&b);
+/*
+ * The reply body a ledger call wrote into b becomes t->body (malloc'd,
+ * sent and freed by the event loop); after a failed call b is freed.
+ * Running out of memory here fails the task, named by what and name.
+ */
+
+static void
+ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t, vo_buf_t *b,
+    const char *what, const char *name)
+{
+    if (t->ledger_rc != VO_LEDGER_OK) {
+        vo_buf_free(b);
+        return;
+    }
+
+    t->body = vo_buf_detach(b, &t->body_len);
+
+    if (t->body == NULL) {
+        t->ledger_rc = VO_LEDGER_ERROR;
+        snprintf(t->err, sizeof(t->err), "%s%s: out of memory", what, name);
     }
 }
 
