@@ -39,6 +39,10 @@ static void ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t,
     vo_buf_t *b, const char *what, const char *name);
 static vo_ledger_t *ngx_http_video_ocr_thread_ledger(
     ngx_http_video_ocr_task_t *t);
+static vo_ledger_t *ngx_http_video_ocr_group_ledger(
+    ngx_http_video_ocr_task_t *t);
+static vo_ledger_t *ngx_http_video_ocr_open_ledger(
+    ngx_http_video_ocr_task_t *t);
 
 
 typedef struct ngx_http_video_ocr_conn_s  ngx_http_video_ocr_conn_t;
@@ -55,8 +59,19 @@ static vo_group_t                  ngx_http_video_ocr_group =
 
 /* this thread's connection, and every thread's, for the exit hook */
 static __thread vo_ledger_t       *ngx_http_video_ocr_ledger;
+
+/*
+ * the connection the group's leaders commit through, whichever thread
+ * leads: one leader at a time uses it, and its page cache stays warm
+ * from batch to batch (a connection's cache is dropped whenever another
+ * connection wrote, so with a connection per thread every batch began
+ * by reading its pages again)
+ */
+static vo_ledger_t                *ngx_http_video_ocr_group_conn;
 static ngx_http_video_ocr_conn_t  *ngx_http_video_ocr_conns;
 static pthread_mutex_t             ngx_http_video_ocr_conns_mutex =
+    PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t             ngx_http_video_ocr_group_mutex =
     PTHREAD_MUTEX_INITIALIZER;
 
 
@@ -288,6 +303,12 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
     gc.sync = t->mcf->durable ? 1 : 0;
     gc.batches = ngx_http_video_ocr_batch_counters(&gc.batched);
 
+    l = ngx_http_video_ocr_group_ledger(t);
+    if (l == NULL) {
+        (void) vo_store_remove(t->store, t->rel, err, sizeof(err));
+        return;
+    }
+
     vo_group_admit(&ngx_http_video_ocr_group, l, &gc, &m);
 
     t->ledger_rc = m.item.rc;
@@ -423,12 +444,48 @@ ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t, vo_buf_t *b,
 static vo_ledger_t *
 ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
 {
+    if (ngx_http_video_ocr_ledger == NULL) {
+        ngx_http_video_ocr_ledger = ngx_http_video_ocr_open_ledger(t);
+    }
+
+    return ngx_http_video_ocr_ledger;
+}
+
+
+/* The group's connection, opened by the first thread that needs it. */
+
+static vo_ledger_t *
+ngx_http_video_ocr_group_ledger(ngx_http_video_ocr_task_t *t)
+{
+    vo_ledger_t  *l;
+
+    l = __atomic_load_n(&ngx_http_video_ocr_group_conn, __ATOMIC_ACQUIRE);
+    if (l != NULL) {
+        return l;
+    }
+
+    (void) pthread_mutex_lock(&ngx_http_video_ocr_group_mutex);
+
+    if (ngx_http_video_ocr_group_conn == NULL) {
+        __atomic_store_n(&ngx_http_video_ocr_group_conn,
+                         ngx_http_video_ocr_open_ledger(t), __ATOMIC_RELEASE);
+    }
+
+    l = ngx_http_video_ocr_group_conn;
+
+    (void) pthread_mutex_unlock(&ngx_http_video_ocr_group_mutex);
+
+    return l;
+}
+
+
+/* A new connection, on the list that the exit hook closes. */
+
+static vo_ledger_t *
+ngx_http_video_ocr_open_ledger(ngx_http_video_ocr_task_t *t)
+{
     vo_ledger_t                *l;
     ngx_http_video_ocr_conn_t  *conn;
-
-    if (ngx_http_video_ocr_ledger != NULL) {
-        return ngx_http_video_ocr_ledger;
-    }
 
     conn = malloc(sizeof(ngx_http_video_ocr_conn_t));
     if (conn == NULL) {
@@ -451,8 +508,6 @@ ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
     conn->next = ngx_http_video_ocr_conns;
     ngx_http_video_ocr_conns = conn;
     (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
-
-    ngx_http_video_ocr_ledger = l;
 
     return l;
 }
@@ -479,6 +534,7 @@ ngx_http_video_ocr_close_ledgers(void)
     }
 
     ngx_http_video_ocr_conns = NULL;
+    ngx_http_video_ocr_group_conn = NULL;
 
     (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
 }

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <semaphore.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -24,15 +25,34 @@ static int vo_group_sync(vo_group_t *g, const vo_group_conf_t *conf,
     vo_admit_item_t **items, size_t n);
 
 
+/*
+ * Each thread sleeps on a semaphore of its own, which lives as long as
+ * the thread: a leader posts it after releasing the mutex (a woken
+ * member then finds the mutex free), and a post that arrives when the
+ * thread has moved on only costs it one spurious wake-up later, which
+ * the loop below absorbs.
+ */
+
+static __thread sem_t  vo_group_sem;
+static __thread int    vo_group_sem_ready;
+
+
 void
 vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
     vo_group_member_t *m)
 {
-    size_t              n;
+    size_t              i, n;
+    sem_t              *wake[VO_GROUP_BATCH_MAX + 1];
     vo_admit_item_t    *items[VO_GROUP_BATCH_MAX];
     vo_group_member_t  *batch, *p, *last;
 
+    if (!vo_group_sem_ready) {
+        (void) sem_init(&vo_group_sem, 0, 0);
+        vo_group_sem_ready = 1;
+    }
+
     m->done = 0;
+    m->sem = &vo_group_sem;
     m->next = NULL;
 
     (void) pthread_mutex_lock(&g->mutex);
@@ -53,7 +73,13 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
         }
 
         if (g->leading) {
-            (void) pthread_cond_wait(&g->cond, &g->mutex);
+            (void) pthread_mutex_unlock(&g->mutex);
+
+            while (sem_wait(&vo_group_sem) == -1 && errno == EINTR) {
+                /* void */
+            }
+
+            (void) pthread_mutex_lock(&g->mutex);
             continue;
         }
 
@@ -88,8 +114,19 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
 
         (void) pthread_mutex_lock(&g->mutex);
 
+        /*
+         * the semaphores are collected under the mutex: a member whose
+         * done it sees may return and free itself at once
+         */
+
+        i = 0;
+
         for (p = batch; p != NULL; p = p->next) {
             p->done = 1;
+
+            if (p != m) {
+                wake[i++] = p->sem;
+            }
         }
 
         if (conf->batches != NULL) {
@@ -99,8 +136,25 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
 
         g->leading = 0;
 
-        /* the members of the batch, and whoever leads the next one */
-        (void) pthread_cond_broadcast(&g->cond);
+        /*
+         * the first of those who queued meanwhile leads the next batch;
+         * the others sleep on until it is done: one wake-up per member
+         * and batch, not one per waiting thread
+         */
+
+        if (g->head != NULL) {
+            wake[i++] = g->head->sem;
+        }
+
+        (void) pthread_mutex_unlock(&g->mutex);
+
+        while (i > 0) {
+            (void) sem_post(wake[--i]);
+        }
+
+        /* done, unless the batch filled up before this thread's turn */
+
+        (void) pthread_mutex_lock(&g->mutex);
     }
 
     (void) pthread_mutex_unlock(&g->mutex);

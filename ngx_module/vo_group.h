@@ -6,8 +6,9 @@
  * first to find no leader becomes it, takes every admission waiting at
  * that moment and commits them in one ledger transaction (one WAL fsync
  * instead of one per request), then hands each member its own outcome.
- * Members wait on a condition variable until theirs is done, so every
- * reply still follows its own commit.  While a leader commits, the next
+ * Each member sleeps until its admission is done or it is first in line
+ * to lead, so every reply still follows its own commit and a batch wakes
+ * only the threads it concerns.  While a leader commits, the next
  * admissions queue up and form the next batch: under load batches grow,
  * at rest a batch is one admission and costs no extra wait.
  *
@@ -32,6 +33,7 @@
 
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 
 #include "vo_ledger.h"
@@ -45,6 +47,7 @@ typedef struct vo_group_member_s  vo_group_member_t;
 struct vo_group_member_s {
     vo_admit_item_t       item;
     int                   done;
+    sem_t                *sem;         /* its thread's: posted when its turn */
     vo_group_member_t    *next;
 };
 
@@ -60,7 +63,6 @@ typedef struct {
 
 typedef struct {
     pthread_mutex_t       mutex;
-    pthread_cond_t        cond;
     vo_group_member_t    *head;
     vo_group_member_t    *tail;
     int                   leading;
@@ -71,8 +73,7 @@ typedef struct {
 
 
 #define VO_GROUP_INITIALIZER                                                 \
-    { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, 0,    \
-      -1, -1 }
+    { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, -1, -1 }
 
 
 /*

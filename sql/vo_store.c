@@ -51,8 +51,13 @@ static int vo_may(const struct stat *st, uid_t uid, const gid_t *groups,
 void
 vo_store_input_path(const char *job_id, char *out)
 {
-    (void) snprintf(out, VO_STORE_REL_LEN + 1, "%.2s/%.*s.video", job_id,
-                    VO_JOB_ID_LEN, job_id);
+    /*
+     * a directory named by the id's last two digits, which are random
+     * (its first are the time): 256 directories, filled evenly
+     */
+
+    (void) snprintf(out, VO_STORE_REL_LEN + 1, "%.2s/%.*s.video",
+                    job_id + VO_JOB_ID_LEN - 2, VO_JOB_ID_LEN, job_id);
 }
 
 

@@ -124,8 +124,9 @@ my $m = $s->http(uri => '/metrics')->{body};
 unlike($m, qr/alice|bob|carol|alice-key|$job/,
        'the metrics page names no tenant, key or job');
 
-# job ids: 128 random bits each; a counter or a clock would leave bits
-# that never change
+# job ids: the admission time in ms (48 bits, as in a UUIDv7: indexes on
+# job_id then append), then 80 random bits; a counter would leave random
+# bits that never change
 my @ids;
 for my $i (1 .. 200) {
     my $rr = post_as('ids', "id-$i", $bytes . "id $i");
@@ -134,13 +135,18 @@ for my $i (1 .. 200) {
 my %seen;
 is(scalar(grep { !$seen{$_}++ } @ids), 200, '200 distinct ids');
 is(scalar(grep { !/^[0-9a-f]{32}$/ } @ids), 0, 'each 32 hex digits');
+my @ms = map { hex(substr($_, 0, 12)) } @ids;
+is(scalar(grep { abs($_ - time() * 1000) > 600_000 } @ms), 0,
+   'each begins with the admission time in ms');
+is(scalar(grep { $ms[$_] < $ms[$_ - 1] } 1 .. $#ms), 0,
+   'ids of later admissions sort after earlier ones');
 my @ones = (0) x 128;
 for my $id (@ids) {
     my @bits = split //, unpack('B128', pack('H32', $id));
-    $ones[$_] += $bits[$_] for 0 .. 127;
+    $ones[$_] += $bits[$_] for 48 .. 127;
 }
-my @stuck = grep { $ones[$_] < 50 || $ones[$_] > 150 } 0 .. 127;
-is(scalar @stuck, 0, 'every bit is set in 25-75 % of them (random, not '
-                     . 'a counter or a clock): ' . "@stuck");
+my @stuck = grep { $ones[$_] < 50 || $ones[$_] > 150 } 48 .. 127;
+is(scalar @stuck, 0, 'each of the last 80 bits is set in 25-75 % of them '
+                     . '(random, not a counter): ' . "@stuck");
 
 done_testing();
