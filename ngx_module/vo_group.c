@@ -23,6 +23,7 @@ static void vo_group_commit(vo_group_t *g, vo_ledger_t *l,
     const vo_group_conf_t *conf, vo_admit_item_t **items, size_t n);
 static int vo_group_sync(vo_group_t *g, const vo_group_conf_t *conf,
     vo_admit_item_t **items, size_t n);
+static int vo_group_lock(vo_group_t *g, const vo_group_conf_t *conf);
 
 
 /*
@@ -41,6 +42,7 @@ void
 vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
     vo_group_member_t *m)
 {
+    int                 locked;
     size_t              i, n;
     sem_t              *wake[VO_GROUP_BATCH_MAX + 1];
     vo_admit_item_t    *items[VO_GROUP_BATCH_MAX];
@@ -91,6 +93,19 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
 
         g->leading = 1;
 
+        /*
+         * first the turn among processes, then the batch: admissions
+         * that arrive while another process commits join this batch
+         */
+
+        locked = 0;
+
+        if (conf->lock_path != NULL) {
+            (void) pthread_mutex_unlock(&g->mutex);
+            locked = vo_group_lock(g, conf);
+            (void) pthread_mutex_lock(&g->mutex);
+        }
+
         batch = g->head;
         n = 0;
         last = NULL;
@@ -111,6 +126,10 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
         (void) pthread_mutex_unlock(&g->mutex);
 
         vo_group_commit(g, l, conf, items, n);
+
+        if (locked) {
+            (void) flock(g->lock_fd, LOCK_UN);
+        }
 
         (void) pthread_mutex_lock(&g->mutex);
 
@@ -161,41 +180,35 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
 }
 
 
-/* The leader's turn: the store, then across processes the ledger. */
+/* The leader's turn, its process's turn taken: the store, the ledger. */
 
 static void
 vo_group_commit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
     vo_admit_item_t **items, size_t n)
 {
-    int  locked;
-
     if (conf->sync && vo_group_sync(g, conf, items, n) != 0) {
         return;
     }
 
-    if (conf->lock_path == NULL) {
-        /* PostgreSQL: leaders of every process and host commit at once */
-        (void) vo_ledger_admit_batch(l, items, n);
-        return;
-    }
+    (void) vo_ledger_admit_batch(l, items, n);
+}
 
+
+/*
+ * The ledger's turn among worker processes (SQLite).  Without the lock
+ * file (it could not be created) the batch still commits: SQLite
+ * serialises the writers, only less fairly.
+ */
+
+static int
+vo_group_lock(vo_group_t *g, const vo_group_conf_t *conf)
+{
     if (g->lock_fd == -1) {
         g->lock_fd = open(conf->lock_path, O_RDWR | O_CREAT | O_CLOEXEC,
                           0660);
     }
 
-    /*
-     * without the lock file (it could not be created) the batch still
-     * commits: SQLite serialises the writers, only less fairly
-     */
-
-    locked = (g->lock_fd != -1 && flock(g->lock_fd, LOCK_EX) == 0);
-
-    (void) vo_ledger_admit_batch(l, items, n);
-
-    if (locked) {
-        (void) flock(g->lock_fd, LOCK_UN);
-    }
+    return g->lock_fd != -1 && flock(g->lock_fd, LOCK_EX) == 0;
 }
 
 

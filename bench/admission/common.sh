@@ -3,7 +3,8 @@
 # temporary directory).
 
 # video_ocr_conf DIR PORT LEDGER STORE BODY_TEMP: DIR/nginx.conf, the
-# module on its defaults (durability full) behind one upload location
+# module on its defaults (durability full) behind one upload location,
+# and its metrics page
 video_ocr_conf() {
     local d=$1 port=$2 ledger=$3 store=$4 temp=$5
     mkdir -p "$d/logs"
@@ -26,6 +27,9 @@ http {
             client_max_body_size 64m;
             add_header X-Key \$http_idempotency_key always;
             video_ocr_intake;
+        }
+        location = /metrics {
+            video_ocr_metrics;
         }
     }
 }
