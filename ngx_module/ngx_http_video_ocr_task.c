@@ -13,8 +13,9 @@
  *               handler or, if the request was terminated meanwhile,
  *               nginx's finalizer.
  *
- * Each thread keeps its own ledger connection, opened on its first task.
- * The connections are closed by the worker process's exit hook, not by a
+ * Each thread keeps its own ledger connection, opened on its first task,
+ * and the process one more for its group commits (vo_group.h), opened by
+ * the first admission that needs it.  The connections are closed by the worker process's exit hook, not by a
  * thread-exit destructor: nginx lets the process go on (and unload this
  * module) as soon as its threads have been told to exit, so code of ours
  * running in an exiting thread could run in unmapped memory.
@@ -43,6 +44,7 @@ static vo_ledger_t *ngx_http_video_ocr_group_ledger(
     ngx_http_video_ocr_task_t *t);
 static vo_ledger_t *ngx_http_video_ocr_open_ledger(
     ngx_http_video_ocr_task_t *t);
+static void ngx_http_video_ocr_close_ledger(vo_ledger_t *l);
 
 
 typedef struct ngx_http_video_ocr_conn_s  ngx_http_video_ocr_conn_t;
@@ -70,8 +72,6 @@ static __thread vo_ledger_t       *ngx_http_video_ocr_ledger;
 static vo_ledger_t                *ngx_http_video_ocr_group_conn;
 static ngx_http_video_ocr_conn_t  *ngx_http_video_ocr_conns;
 static pthread_mutex_t             ngx_http_video_ocr_conns_mutex =
-    PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t             ngx_http_video_ocr_group_mutex =
     PTHREAD_MUTEX_INITIALIZER;
 
 
@@ -452,30 +452,64 @@ ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
 }
 
 
-/* The group's connection, opened by the first thread that needs it. */
+/*
+ * The group's connection, opened by the first thread that needs it.  The
+ * open is not under a lock: while the ledger cannot be opened (a
+ * database down), threads fail side by side instead of one after
+ * another; when two succeed at once, one connection is kept.
+ */
 
 static vo_ledger_t *
 ngx_http_video_ocr_group_ledger(ngx_http_video_ocr_task_t *t)
 {
-    vo_ledger_t  *l;
+    vo_ledger_t  *l, *kept;
 
-    l = __atomic_load_n(&ngx_http_video_ocr_group_conn, __ATOMIC_ACQUIRE);
-    if (l != NULL) {
+    kept = __atomic_load_n(&ngx_http_video_ocr_group_conn, __ATOMIC_ACQUIRE);
+    if (kept != NULL) {
+        return kept;
+    }
+
+    l = ngx_http_video_ocr_open_ledger(t);
+    if (l == NULL) {
+        return NULL;
+    }
+
+    if (__atomic_compare_exchange_n(&ngx_http_video_ocr_group_conn, &kept, l,
+                                    0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    {
         return l;
     }
 
-    (void) pthread_mutex_lock(&ngx_http_video_ocr_group_mutex);
+    /* another thread's came first */
 
-    if (ngx_http_video_ocr_group_conn == NULL) {
-        __atomic_store_n(&ngx_http_video_ocr_group_conn,
-                         ngx_http_video_ocr_open_ledger(t), __ATOMIC_RELEASE);
+    ngx_http_video_ocr_close_ledger(l);
+
+    return kept;
+}
+
+
+/* Closes a connection of the exit hook's list, and takes it off. */
+
+static void
+ngx_http_video_ocr_close_ledger(vo_ledger_t *l)
+{
+    ngx_http_video_ocr_conn_t  *conn, **prev;
+
+    (void) pthread_mutex_lock(&ngx_http_video_ocr_conns_mutex);
+
+    for (prev = &ngx_http_video_ocr_conns; *prev; prev = &(*prev)->next) {
+        conn = *prev;
+
+        if (conn->ledger == l) {
+            *prev = conn->next;
+            free(conn);
+            break;
+        }
     }
 
-    l = ngx_http_video_ocr_group_conn;
+    (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
 
-    (void) pthread_mutex_unlock(&ngx_http_video_ocr_group_mutex);
-
-    return l;
+    vo_ledger_close(l);
 }
 
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <semaphore.h>
 #include <sys/file.h>
@@ -27,15 +28,16 @@ static int vo_group_lock(vo_group_t *g, const vo_group_conf_t *conf);
 
 
 /*
- * Each thread sleeps on a semaphore of its own, which lives as long as
- * the thread: a leader posts it after releasing the mutex (a woken
- * member then finds the mutex free), and a post that arrives when the
- * thread has moved on only costs it one spurious wake-up later, which
- * the loop below absorbs.
+ * Each thread sleeps on a semaphore of its own: a leader posts it after
+ * releasing the mutex (a woken member then finds the mutex free), and a
+ * post that arrives when the thread has moved on only costs it one
+ * spurious wake-up later, which the loop below absorbs.  The semaphore
+ * is allocated once per thread and never freed: a late post may come
+ * after its thread has exited (nginx stops its pool threads while tasks
+ * still run), and must not land in a freed stack's thread-local storage.
  */
 
-static __thread sem_t  vo_group_sem;
-static __thread int    vo_group_sem_ready;
+static __thread sem_t  *vo_group_sem;
 
 
 void
@@ -44,17 +46,27 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
 {
     int                 locked;
     size_t              i, n;
-    sem_t              *wake[VO_GROUP_BATCH_MAX + 1];
+    sem_t              *sem, *wake[VO_GROUP_BATCH_MAX + 1];
     vo_admit_item_t    *items[VO_GROUP_BATCH_MAX];
     vo_group_member_t  *batch, *p, *last;
 
-    if (!vo_group_sem_ready) {
-        (void) sem_init(&vo_group_sem, 0, 0);
-        vo_group_sem_ready = 1;
+    if (vo_group_sem == NULL) {
+        sem = malloc(sizeof(sem_t));
+
+        if (sem == NULL || sem_init(sem, 0, 0) != 0) {
+            free(sem);
+            m->item.rc = VO_LEDGER_ERROR;
+            m->item.receipt->outcome = VO_ADMIT_NONE;
+            snprintf(m->item.err, m->item.err_size,
+                     "group commit: out of memory");
+            return;
+        }
+
+        vo_group_sem = sem;
     }
 
     m->done = 0;
-    m->sem = &vo_group_sem;
+    m->sem = vo_group_sem;
     m->next = NULL;
 
     (void) pthread_mutex_lock(&g->mutex);
@@ -77,7 +89,7 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
         if (g->leading) {
             (void) pthread_mutex_unlock(&g->mutex);
 
-            while (sem_wait(&vo_group_sem) == -1 && errno == EINTR) {
+            while (sem_wait(vo_group_sem) == -1 && errno == EINTR) {
                 /* void */
             }
 

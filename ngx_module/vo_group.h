@@ -82,8 +82,8 @@ typedef struct {
 
 
 /*
- * Commits m->item through the group, using l (the calling thread's own
- * connection) if this thread leads.  The caller has written the upload
+ * Commits m->item through the group, using l (the process's connection
+ * for group commits, used by one leader at a time) if this thread leads.  The caller has written the upload
  * (not necessarily fsync'd: the leader syncs the store when conf->sync).
  * Returns when m->item.rc and m->item.receipt hold the outcome.
  */

@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The store: the directory that holds every admitted upload, one file per
- * job at "<store>/<first two hex digits of job_id>/<job_id>.video".  The
+ * job at "<store>/<last two hex digits of job_id>/<job_id>.video".  The
  * module places files into it from nginx's thread pool; the worker reads
  * them.  Plain C and POSIX only.
  *

@@ -184,7 +184,7 @@ is($after->{result}{segments}[0]{text}, 'Metrics please',
 my ($f) = $s->rows('SELECT count(*) AS n FROM frames WHERE job_id = ?',
                    $job_a);
 is($f->{n}, 0, 'frame rows deleted');
-ok(!-e $s->store . '/' . substr($job_a, 0, 2) . "/$job_a.video",
+ok(!-e $s->store . '/' . substr($job_a, -2) . "/$job_a.video",
    'input file deleted');
 my $again = $s->upload('ops-a', $vshort);
 is($again->{status}, 202, 'after expiry the same key is new intent');
@@ -208,7 +208,7 @@ is($del->{status}, 200, 'DELETE: 200');
 my $ds = eval { decode_json($del->{body}) } // {};
 is($ds->{state}, 'cancelled', 'a running job is cancelled');
 ok($ds->{deleted_at}, 'and marked deleted');
-ok(!-e $s->store . '/' . substr($long_job, 0, 2) . "/$long_job.video",
+ok(!-e $s->store . '/' . substr($long_job, -2) . "/$long_job.video",
    'its input is gone');
 $deadline = time + 20;
 while (time < $deadline) {
