@@ -41,6 +41,8 @@ static char *ngx_http_video_ocr_jobs_url(ngx_conf_t *cf, ngx_command_t *cmd,
 
 static ngx_int_t ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
     ngx_http_video_ocr_main_conf_t *mcf);
+static ngx_int_t ngx_http_video_ocr_open_ledger_once(ngx_conf_t *cf,
+    ngx_http_video_ocr_main_conf_t *mcf);
 static ngx_int_t ngx_http_video_ocr_worker_user(ngx_conf_t *cf,
     ngx_uid_t *uid, ngx_gid_t *gid);
 
@@ -825,28 +827,13 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
     u_char           *dir, *slash;
     ngx_uid_t         uid;
     ngx_gid_t         gid;
-    vo_ledger_t      *l;
     ngx_file_info_t   fi;
-    vo_ledger_conf_t  lconf;
-
-    lconf = mcf->ledger_conf;
-    lconf.migrate = 1;
 
     if (vo_ledger_is_postgresql((char *) mcf->ledger.data)) {
 
         /* a server: reachable, the schema in place, the role allowed */
 
-        if (vo_ledger_open((char *) mcf->ledger.data, &lconf, &l, err,
-                           sizeof(err))
-            != VO_LEDGER_OK)
-        {
-            ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%s", err);
-            return NGX_ERROR;
-        }
-
-        vo_ledger_close(l);
-
-        return NGX_OK;
+        return ngx_http_video_ocr_open_ledger_once(cf, mcf);
     }
 
     if (ngx_http_video_ocr_worker_user(cf, &uid, &gid) != NGX_OK) {
@@ -884,15 +871,9 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
 
     existed = (ngx_file_info(mcf->ledger.data, &fi) != NGX_FILE_ERROR);
 
-    if (vo_ledger_open((char *) mcf->ledger.data, &lconf, &l, err,
-                       sizeof(err))
-        != VO_LEDGER_OK)
-    {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%s", err);
+    if (ngx_http_video_ocr_open_ledger_once(cf, mcf) != NGX_OK) {
         return NGX_ERROR;
     }
-
-    vo_ledger_close(l);
 
     if (uid == (ngx_uid_t) NGX_CONF_UNSET_UINT || geteuid() != 0) {
         return NGX_OK;
@@ -925,6 +906,33 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
                            "that user", &mcf->ledger, (int) uid);
         return NGX_ERROR;
     }
+
+    return NGX_OK;
+}
+
+
+/* Opens the ledger, creating or migrating its schema, and closes it. */
+
+static ngx_int_t
+ngx_http_video_ocr_open_ledger_once(ngx_conf_t *cf,
+    ngx_http_video_ocr_main_conf_t *mcf)
+{
+    char              err[NGX_HTTP_VIDEO_OCR_ERR_LEN];
+    vo_ledger_t      *l;
+    vo_ledger_conf_t  lconf;
+
+    lconf = mcf->ledger_conf;
+    lconf.migrate = 1;
+
+    if (vo_ledger_open((char *) mcf->ledger.data, &lconf, &l, err,
+                       sizeof(err))
+        != VO_LEDGER_OK)
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "%s", err);
+        return NGX_ERROR;
+    }
+
+    vo_ledger_close(l);
 
     return NGX_OK;
 }
