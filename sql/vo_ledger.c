@@ -402,6 +402,29 @@ vo_ledger_rollback(vo_ledger_t *l)
 
 
 vo_ledger_rc_t
+vo_ledger_check_version(const char *name, int64_t version, int migrate,
+    char *err, size_t err_size)
+{
+    if (version > VO_LEDGER_SCHEMA_VERSION) {
+        snprintf(err, err_size, "ledger \"%s\" has schema version %lld, "
+                 "newer than this build knows (%d): upgrade video-ocr",
+                 name, (long long) version, VO_LEDGER_SCHEMA_VERSION);
+        return VO_LEDGER_ERROR;
+    }
+
+    if (version < VO_LEDGER_SCHEMA_VERSION && !migrate) {
+        snprintf(err, err_size, "ledger \"%s\" has schema version %lld, "
+                 "expected %d: it is migrated when nginx or "
+                 "\"video-ocr-worker run\" starts", name, (long long) version,
+                 VO_LEDGER_SCHEMA_VERSION);
+        return VO_LEDGER_ERROR;
+    }
+
+    return VO_LEDGER_OK;
+}
+
+
+vo_ledger_rc_t
 vo_ledger_event(vo_ledger_t *l, int64_t at, const char *job_id,
     const char *tenant, size_t tenant_len, const char *kind, int attempt,
     const char *detail, char *err, size_t err_size)

@@ -208,6 +208,14 @@ vo_ledger_rc_t vo_ledger_begin(vo_ledger_t *l, char *err, size_t err_size);
 vo_ledger_rc_t vo_ledger_commit(vo_ledger_t *l, char *err, size_t err_size);
 void vo_ledger_rollback(vo_ledger_t *l);
 
+/*
+ * The backends' rule for a ledger's schema version: newer than this
+ * build is refused; older is refused unless the open may migrate (the
+ * caller then migrates).  name is the ledger as printed in messages.
+ */
+vo_ledger_rc_t vo_ledger_check_version(const char *name, int64_t version,
+    int migrate, char *err, size_t err_size);
+
 /* Appends one row to the audit trail, inside the caller's transaction. */
 vo_ledger_rc_t vo_ledger_event(vo_ledger_t *l, int64_t at,
     const char *job_id, const char *tenant, size_t tenant_len,

@@ -370,20 +370,9 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
         }
     }
 
-    if (version > VO_LEDGER_SCHEMA_VERSION) {
-        snprintf(err, err_size, "ledger \"%s\" has schema version %lld, "
-                 "newer than this build knows (%d): upgrade video-ocr",
-                 pg->name, (long long) version, VO_LEDGER_SCHEMA_VERSION);
-        lrc = VO_LEDGER_ERROR;
-        goto failed;
-    }
-
-    if (version < VO_LEDGER_SCHEMA_VERSION && !conf->migrate) {
-        snprintf(err, err_size, "ledger \"%s\" has schema version %lld, "
-                 "expected %d: it is migrated when nginx or "
-                 "video-ocr-worker run starts", pg->name, (long long) version,
-                 VO_LEDGER_SCHEMA_VERSION);
-        lrc = VO_LEDGER_ERROR;
+    lrc = vo_ledger_check_version(pg->name, version, conf->migrate, err,
+                                  err_size);
+    if (lrc != VO_LEDGER_OK) {
         goto failed;
     }
 

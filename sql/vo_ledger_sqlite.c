@@ -213,22 +213,13 @@ vo_sqlite_open(vo_ledger_t *l, const char *path, const vo_ledger_conf_t *conf,
         return VO_LEDGER_ERROR;
     }
 
-    if (version > VO_LEDGER_SCHEMA_VERSION) {
-        snprintf(err, err_size, "ledger \"%s\" has schema version %lld, "
-                 "newer than this build knows (%d): upgrade video-ocr",
-                 path, (long long) version, VO_LEDGER_SCHEMA_VERSION);
+    if (vo_ledger_check_version(path, version, conf->migrate, err, err_size)
+        != VO_LEDGER_OK)
+    {
         return VO_LEDGER_ERROR;
     }
 
     if (version < VO_LEDGER_SCHEMA_VERSION) {
-        if (!conf->migrate) {
-            snprintf(err, err_size, "ledger \"%s\" has schema version %lld, "
-                     "expected %d: it is migrated when nginx or "
-                     "video-ocr-worker starts", path, (long long) version,
-                     VO_LEDGER_SCHEMA_VERSION);
-            return VO_LEDGER_ERROR;
-        }
-
         return vo_sqlite_migrate(l, err, err_size);
     }
 
