@@ -52,6 +52,7 @@ static void fuzz_check_segments(const vw_plan_t *plan,
     const vw_frame_result_t *frames, size_t n, const vw_segment_t *segs,
     size_t nsegs);
 static void fuzz_check_distance(const char *a, const char *b);
+static size_t fuzz_code_points(const char *s, uint32_t *out);
 static void fuzz_check_cues(const char *doc, size_t len, vw_format_t f,
     const vw_segment_t *segs, size_t nsegs);
 static const char *fuzz_timestamp(const char *p, const char *last,
@@ -348,32 +349,12 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
 static void
 fuzz_check_distance(const char *a, const char *b)
 {
-    size_t    i, j, k, na, nb, d[FUZZ_TEXT_MAX + 1][FUZZ_TEXT_MAX + 1];
-    size_t    x, y, z, la, lb;
-    uint32_t  ca[FUZZ_TEXT_MAX], cb[FUZZ_TEXT_MAX], cp;
+    size_t    i, j, na, nb, d[FUZZ_TEXT_MAX + 1][FUZZ_TEXT_MAX + 1];
+    size_t    x, y, z;
+    uint32_t  ca[FUZZ_TEXT_MAX], cb[FUZZ_TEXT_MAX];
 
-    la = strlen(a);
-    lb = strlen(b);
-
-    for (i = 0, na = 0; i < la; i += k, na++) {
-        k = fuzz_utf8_seq((const unsigned char *) a + i, la - i, &cp);
-        if (k == 0) {
-            k = 1;
-            cp = 0xfffd;
-        }
-
-        ca[na] = cp;
-    }
-
-    for (i = 0, nb = 0; i < lb; i += k, nb++) {
-        k = fuzz_utf8_seq((const unsigned char *) b + i, lb - i, &cp);
-        if (k == 0) {
-            k = 1;
-            cp = 0xfffd;
-        }
-
-        cb[nb] = cp;
-    }
+    na = fuzz_code_points(a, ca);
+    nb = fuzz_code_points(b, cb);
 
     for (i = 0; i <= na; i++) {
         d[i][0] = i;
@@ -394,6 +375,33 @@ fuzz_check_distance(const char *a, const char *b)
     }
 
     FUZZ_CHECK(vw_text_distance(a, b) == d[na][nb]);
+}
+
+
+/*
+ * The code points of s (at most FUZZ_TEXT_MAX bytes), each ill-formed
+ * byte as U+FFFD; returns how many.
+ */
+
+static size_t
+fuzz_code_points(const char *s, uint32_t *out)
+{
+    size_t    i, k, n, len;
+    uint32_t  cp;
+
+    len = strlen(s);
+
+    for (i = 0, n = 0; i < len; i += k, n++) {
+        k = fuzz_utf8_seq((const unsigned char *) s + i, len - i, &cp);
+        if (k == 0) {
+            k = 1;
+            cp = 0xfffd;
+        }
+
+        out[n] = cp;
+    }
+
+    return n;
 }
 
 
