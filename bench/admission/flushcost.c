@@ -53,6 +53,33 @@ write_all(int fd, const char *b, size_t n, off_t off)
 }
 
 
+/* Prints the mean time of n times: overwrite one block, then flush. */
+
+static int
+overwrite_then(int fd, const char *b, int n, int (*flush)(int),
+    const char *name)
+{
+    int     i;
+    double  t0;
+
+    t0 = now_ms();
+
+    for (i = 0; i < n; i++) {
+        if (write_all(fd, b, BLOCK, (off_t) (i % BLOCKS) * BLOCK) != 0
+            || flush(fd) != 0)
+        {
+            perror(name);
+            return -1;
+        }
+    }
+
+    printf("%s, one 4 KiB block overwritten:%*s%.3f ms\n", name,
+           (int) (11 - strlen(name)), "", (now_ms() - t0) / n);
+
+    return 0;
+}
+
+
 int
 main(int argc, char **argv)
 {
@@ -94,29 +121,11 @@ main(int argc, char **argv)
         return 1;
     }
 
-    t0 = now_ms();
-    for (i = 0; i < n; i++) {
-        if (write_all(fd, b, BLOCK, (off_t) (i % BLOCKS) * BLOCK) != 0
-            || fdatasync(fd) != 0)
-        {
-            perror("fdatasync");
-            return 1;
-        }
+    if (overwrite_then(fd, b, n, fdatasync, "fdatasync") != 0
+        || overwrite_then(fd, b, n, syncfs, "syncfs") != 0)
+    {
+        return 1;
     }
-    printf("fdatasync, one 4 KiB block overwritten:  %.3f ms\n",
-           (now_ms() - t0) / n);
-
-    t0 = now_ms();
-    for (i = 0; i < n; i++) {
-        if (write_all(fd, b, BLOCK, (off_t) (i % BLOCKS) * BLOCK) != 0
-            || syncfs(fd) != 0)
-        {
-            perror("syncfs");
-            return 1;
-        }
-    }
-    printf("syncfs, one 4 KiB block overwritten:     %.3f ms\n",
-           (now_ms() - t0) / n);
 
     t0 = now_ms();
     for (i = 0; i < n; i++) {
