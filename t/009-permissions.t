@@ -9,6 +9,8 @@ use warnings;
 use File::Temp qw(tempdir);
 use Test::More;
 
+use VideoOCR::Test qw(nginx_t);
+
 plan skip_all => 'an SQLite ledger\'s directory: nothing of PostgreSQL\'s'
     if $ENV{VIDEO_OCR_TEST_PG};
 
@@ -22,53 +24,37 @@ chmod 0555, "$dir/ledger";    # nobody (or we, if not root) cannot write
 
 my $user = $> == 0 ? 'user nobody nogroup;' : '';
 
-open my $fh, '>', "$dir/nginx.conf" or die $!;
-print {$fh} <<"CONF";
-load_module $module;
-$user
-error_log $dir/logs/error.log;
-pid $dir/logs/nginx.pid;
-events {}
-http {
-    video_ocr_ledger $dir/ledger/ledger.db;
-    video_ocr_store $dir/store;
-    server {
-        listen 127.0.0.1:1999;
-        location = /upload { video_ocr_intake; }
-    }
-}
-CONF
-close $fh;
+my %conf = (nginx => $nginx, module => $module, dir => $dir,
+            ledger => "$dir/ledger/ledger.db", main => $user);
+my ($rc, $out) = nginx_t(%conf);
 
-my $out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
-
-isnt($? >> 8, 0, "nginx -t fails");
+isnt($rc, 0, "nginx -t fails");
 like($out, qr/\[emerg\] (?:\d+#\d+: )?video_ocr_ledger "\Q$dir\E\/ledger\/ledger.db": "\Q$dir\E\/ledger" \(owner \d+, group \d+, mode 0555\) is not writable by user \S+ \(uid \d+\): the directory must exist and be writable by nginx's worker processes/,
      "the message names the directory, its owner and mode, and the user")
     or diag($out);
 ok(!-e "$dir/ledger/ledger.db", "no ledger was created");
 
 chmod 0777, "$dir/ledger";
-$out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
-is($? >> 8, 0, "once the directory is writable, nginx -t passes")
+($rc, $out) = nginx_t(%conf);
+is($rc, 0, "once the directory is writable, nginx -t passes")
     or diag($out);
 ok(-e "$dir/ledger/ledger.db", "and the ledger exists");
 
 # a writable directory the user cannot reach is as good as none
 unlink "$dir/ledger/ledger.db";
 chmod 0700, $dir;
-$out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
+($rc, $out) = nginx_t(%conf);
 SKIP: {
     skip "root reaches every directory: needs nginx started as root", 2
         unless $> == 0;
 
-    isnt($? >> 8, 0, "a ledger directory below a 0700 directory: fails");
+    isnt($rc, 0, "a ledger directory below a 0700 directory: fails");
     like($out, qr/"\Q$dir\E" \(owner \d+, group \d+, mode 0700\) cannot be entered by user nobody/,
          "and says which directory blocks the way") or diag($out);
 }
 chmod 0755, $dir;
-$out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
-is($? >> 8, 0, "reachable again: passes") or diag($out);
+($rc, $out) = nginx_t(%conf);
+is($rc, 0, "reachable again: passes") or diag($out);
 
 SKIP: {
     skip "the ownership hand-over happens only when nginx starts as root", 1

@@ -36,26 +36,8 @@ mkdir "$dir/$_" for qw(logs store);
 # "nginx -t" of a configuration with this video_ocr_ledger
 sub nginx_t {
     my ($ledger) = @_;
-
-    open my $fh, '>', "$dir/nginx.conf" or die $!;
-    print {$fh} <<"CONF";
-load_module $module;
-error_log $dir/logs/error.log;
-pid $dir/logs/nginx.pid;
-events {}
-http {
-    video_ocr_ledger "$ledger";
-    video_ocr_store $dir/store;
-    server {
-        listen 127.0.0.1:1999;
-        location = /upload { video_ocr_intake; }
-    }
-}
-CONF
-    close $fh;
-
-    my $out = `$nginx -t -p $dir -c $dir/nginx.conf 2>&1`;
-    return ($? >> 8, $out);
+    return VideoOCR::Test::nginx_t(nginx => $nginx, module => $module,
+                                   dir => $dir, ledger => $ledger);
 }
 
 

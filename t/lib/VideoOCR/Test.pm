@@ -35,6 +35,7 @@ our @EXPORT = qw(
     decode_json_body wait_for pg ledger_spec ledger_dbh hold_ledger_lock
     set_schema_version sql_json_int
 );
+our @EXPORT_OK = qw(nginx_t);
 
 my $base = $ENV{TEST_NGINX_DATA_BASE}
            // abs_path('.') . '/t/servroot-data';
@@ -437,6 +438,37 @@ sub sha256_hex {
 sub decode_json_body {
     my ($resp) = @_;
     return eval { JSON::PP->new->decode($resp->{body}) } // {};
+}
+
+
+# "nginx -t" of a minimal configuration in $a{dir} (with logs/ and
+# store/): the module, the ledger $a{ledger}, one intake location, and
+# $a{main} (e.g. a "user" line) at the top.  Returns (exit code, output).
+sub nginx_t {
+    my (%a) = @_;
+    my $dir = $a{dir};
+    my $main = $a{main} // '';
+
+    open my $fh, '>', "$dir/nginx.conf" or die $!;
+    print {$fh} <<"CONF";
+load_module $a{module};
+$main
+error_log $dir/logs/error.log;
+pid $dir/logs/nginx.pid;
+events {}
+http {
+    video_ocr_ledger "$a{ledger}";
+    video_ocr_store $dir/store;
+    server {
+        listen 127.0.0.1:1999;
+        location = /upload { video_ocr_intake; }
+    }
+}
+CONF
+    close $fh;
+
+    my $out = `$a{nginx} -t -p $dir -c $dir/nginx.conf 2>&1`;
+    return ($? >> 8, $out);
 }
 
 
