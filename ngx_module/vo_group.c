@@ -14,46 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <semaphore.h>
-#include <signal.h>
 #include <sys/file.h>
 #include <unistd.h>
 
 #include "vo_group.h"
 
 
-/*
- * The flusher: one thread per group, started by the first leader that
- * syncs, which runs the store's syncfs() when a leader asks and says
- * when it is done.  It blocks every signal (as nginx's pool threads, of
- * which one created it) and lives as long as its process; only the
- * leader of the moment talks to it.
- */
-
-struct vo_group_flusher_s {
-    sem_t                 go;
-    sem_t                 done;
-    int                   fd;          /* the store, for syncfs() */
-    int                   err;         /* errno of the last syncfs(), or 0 */
-    int                   busy;        /* asked, and not yet waited for */
-};
-
-
-typedef struct {
-    vo_group_t              *group;
-    const vo_group_conf_t   *conf;
-} vo_group_batch_t;
-
-
 static void vo_group_commit(vo_group_t *g, vo_ledger_t *l,
     const vo_group_conf_t *conf, vo_admit_item_t **items, size_t n);
-static vo_ledger_rc_t vo_group_synced(void *data, char *err,
-    size_t err_size);
-static void vo_group_flush_start(vo_group_t *g);
-static int vo_group_flush_wait(vo_group_t *g);
-static void *vo_group_flusher(void *data);
-static void vo_group_wait(sem_t *sem);
-static vo_ledger_rc_t vo_group_sync_failed(const vo_group_conf_t *conf,
-    const char *op, int e, char *err, size_t err_size);
+static int vo_group_sync(vo_group_t *g, const vo_group_conf_t *conf,
+    vo_admit_item_t **items, size_t n);
 static int vo_group_lock(vo_group_t *g, const vo_group_conf_t *conf);
 
 
@@ -119,7 +89,9 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
         if (g->leading) {
             (void) pthread_mutex_unlock(&g->mutex);
 
-            vo_group_wait(vo_group_sem);
+            while (sem_wait(vo_group_sem) == -1 && errno == EINTR) {
+                /* void */
+            }
 
             (void) pthread_mutex_lock(&g->mutex);
             continue;
@@ -220,188 +192,17 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
 }
 
 
-/*
- * The leader's turn, its process's turn taken: the batch's statements,
- * and meanwhile the store's syncfs() in the flusher; the COMMIT after
- * both (vo_group_synced).
- */
+/* The leader's turn, its process's turn taken: the store, the ledger. */
 
 static void
 vo_group_commit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
     vo_admit_item_t **items, size_t n)
 {
-    size_t            i;
-    vo_group_batch_t  b;
-
-    if (!conf->sync) {
-        (void) vo_ledger_admit_batch(l, items, n, NULL, NULL);
+    if (conf->sync && vo_group_sync(g, conf, items, n) != 0) {
         return;
     }
 
-    if (g->store_fd == -1) {
-        g->store_fd = open(conf->store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-        if (g->store_fd == -1) {
-            for (i = 0; i < n; i++) {
-                items[i]->rc = vo_group_sync_failed(conf, "open", errno,
-                                                    items[i]->err,
-                                                    items[i]->err_size);
-                items[i]->receipt->outcome = VO_ADMIT_NONE;
-            }
-
-            return;
-        }
-    }
-
-    vo_group_flush_start(g);
-
-    b.group = g;
-    b.conf = conf;
-
-    (void) vo_ledger_admit_batch(l, items, n, vo_group_synced, &b);
-
-    /* the transaction failed before its COMMIT: the flush is still owed */
-
-    (void) vo_group_flush_wait(g);
-}
-
-
-/*
- * Between the batch's last statement and its COMMIT: every upload of the
- * batch durable, or nothing is committed (no receipt may point at a file
- * that is not).
- */
-
-static vo_ledger_rc_t
-vo_group_synced(void *data, char *err, size_t err_size)
-{
-    int                e;
-    vo_group_batch_t  *b;
-
-    b = data;
-
-    e = b->group->flusher != NULL ? vo_group_flush_wait(b->group)
-        : syncfs(b->group->store_fd) == 0 ? 0 : errno;
-
-    return e == 0 ? VO_LEDGER_OK
-                  : vo_group_sync_failed(b->conf, "syncfs", e, err, err_size);
-}
-
-
-/*
- * Asks the flusher for a syncfs() of the store, starting it first if
- * needed.  Without a flusher (it could not start) vo_group_synced()
- * syncs inline, as before it: only slower.
- */
-
-static void
-vo_group_flush_start(vo_group_t *g)
-{
-    pthread_t            tid;
-    pthread_attr_t       attr;
-    vo_group_flusher_t  *f;
-
-    if (g->flusher == NULL && !g->no_flusher) {
-        g->no_flusher = 1;
-
-        f = calloc(1, sizeof(vo_group_flusher_t));
-        if (f == NULL) {
-            return;
-        }
-
-        f->fd = g->store_fd;
-
-        if (sem_init(&f->go, 0, 0) != 0 || sem_init(&f->done, 0, 0) != 0) {
-            free(f);
-            return;
-        }
-
-        if (pthread_attr_init(&attr) != 0) {
-            free(f);
-            return;
-        }
-
-        (void) pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-
-        if (pthread_create(&tid, &attr, vo_group_flusher, f) != 0) {
-            (void) pthread_attr_destroy(&attr);
-            free(f);
-            return;
-        }
-
-        (void) pthread_attr_destroy(&attr);
-
-        g->no_flusher = 0;
-        g->flusher = f;
-    }
-
-    if (g->flusher != NULL) {
-        g->flusher->busy = 1;
-        (void) sem_post(&g->flusher->go);
-    }
-}
-
-
-/* Waits for the syncfs() asked for, if any: its errno, or 0. */
-
-static int
-vo_group_flush_wait(vo_group_t *g)
-{
-    vo_group_flusher_t  *f;
-
-    f = g->flusher;
-
-    if (f == NULL || !f->busy) {
-        return 0;
-    }
-
-    vo_group_wait(&f->done);
-    f->busy = 0;
-
-    return f->err;
-}
-
-
-static void *
-vo_group_flusher(void *data)
-{
-    sigset_t             set;
-    vo_group_flusher_t  *f;
-
-    f = data;
-
-    (void) sigfillset(&set);
-    (void) pthread_sigmask(SIG_BLOCK, &set, NULL);
-
-    for ( ;; ) {
-        vo_group_wait(&f->go);
-
-        f->err = syncfs(f->fd) == 0 ? 0 : errno;
-
-        (void) sem_post(&f->done);
-    }
-
-    return NULL;
-}
-
-
-static void
-vo_group_wait(sem_t *sem)
-{
-    while (sem_wait(sem) == -1 && errno == EINTR) {
-        /* void */
-    }
-}
-
-
-static vo_ledger_rc_t
-vo_group_sync_failed(const vo_group_conf_t *conf, const char *op, int e,
-    char *err, size_t err_size)
-{
-    snprintf(err, err_size, "%s(\"%s\") failed: %s", op, conf->store,
-             strerror(e));
-
-    return (e == ENOSPC || e == EDQUOT) ? VO_LEDGER_FULL : VO_LEDGER_ERROR;
+    (void) vo_ledger_admit_batch(l, items, n);
 }
 
 
@@ -420,4 +221,40 @@ vo_group_lock(vo_group_t *g, const vo_group_conf_t *conf)
     }
 
     return g->lock_fd != -1 && flock(g->lock_fd, LOCK_EX) == 0;
+}
+
+
+/*
+ * One syncfs() for every upload of the batch: their data and directory
+ * entries are on stable storage when it returns.  On failure every item
+ * fails (nothing is committed: no receipt may point at a file that is
+ * not durable).
+ */
+
+static int
+vo_group_sync(vo_group_t *g, const vo_group_conf_t *conf,
+    vo_admit_item_t **items, size_t n)
+{
+    int     e;
+    size_t  i;
+
+    if (g->store_fd == -1) {
+        g->store_fd = open(conf->store, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
+
+    if (g->store_fd != -1 && syncfs(g->store_fd) == 0) {
+        return 0;
+    }
+
+    e = errno;
+
+    for (i = 0; i < n; i++) {
+        items[i]->rc = (e == ENOSPC || e == EDQUOT) ? VO_LEDGER_FULL
+                                                     : VO_LEDGER_ERROR;
+        items[i]->receipt->outcome = VO_ADMIT_NONE;
+        snprintf(items[i]->err, items[i]->err_size, "syncfs(\"%s\") failed: "
+                 "%s", conf->store, strerror(e));
+    }
+
+    return -1;
 }

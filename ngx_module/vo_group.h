@@ -14,12 +14,8 @@
  *
  * Durability: members write and rename their uploads without fsync; the
  * leader makes the whole batch durable with one syncfs() of the store's
- * filesystem before the transaction's COMMIT, so a batch costs two
- * flushes (the store's, the WAL's) however many uploads it holds.  The
- * syncfs() runs in a thread of the group's own, the flusher, while the
- * leader runs the batch's statements: nothing is committed, nor visible
- * to any reader, until both are done, and the batch takes the longer of
- * the two instead of their sum.
+ * filesystem before the ledger transaction, so a batch costs two flushes
+ * (the store's, the WAL's) however many uploads it holds.
  *
  * Leaders of different worker processes take turns through an flock()
  * on a lock file next to the ledger: a FIFO hand-over in the kernel,
@@ -70,8 +66,6 @@ typedef struct {
 } vo_group_conf_t;
 
 
-typedef struct vo_group_flusher_s  vo_group_flusher_t;
-
 typedef struct {
     pthread_mutex_t       mutex;
     vo_group_member_t    *head;
@@ -79,20 +73,18 @@ typedef struct {
     int                   leading;
     int                   lock_fd;     /* -1 until the first batch */
     int                   store_fd;
-    vo_group_flusher_t   *flusher;     /* NULL until the first synced batch */
-    int                   no_flusher;  /* could not start it: sync inline */
+
 } vo_group_t;
 
 
 #define VO_GROUP_INITIALIZER                                                 \
-    { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, -1, -1, NULL, 0 }
+    { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, -1, -1 }
 
 
 /*
  * Commits m->item through the group, using l (the process's connection
- * for group commits, used by one leader at a time) if this thread leads.
- * The caller has written the upload (not necessarily fsync'd: the leader
- * syncs the store when conf->sync).
+ * for group commits, used by one leader at a time) if this thread leads.  The caller has written the upload
+ * (not necessarily fsync'd: the leader syncs the store when conf->sync).
  * Returns when m->item.rc and m->item.receipt hold the outcome.
  */
 void vo_group_admit(vo_group_t *g, vo_ledger_t *l,

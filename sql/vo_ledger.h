@@ -145,26 +145,17 @@ typedef struct {
 } vo_admit_item_t;
 
 /*
- * Called after a batch's statements, before its COMMIT: what must be
- * true before the receipts may hold (the uploads durable).  Anything but
- * VO_LEDGER_OK, with err set, rolls the batch back.
- */
-typedef vo_ledger_rc_t (*vo_ledger_before_commit_pt)(void *data, char *err,
-    size_t err_size);
-
-/*
  * Group commit: the admissions of n items (at most VO_ADMIT_BATCH_MAX)
  * in ONE transaction (one WAL fsync for all), each in a savepoint so
  * that an item's failure leaves the others.  Every item gets its own rc
  * and receipt; if the transaction itself fails (busy, disk full at
- * COMMIT, before_commit failed), every item gets that error and nothing
- * of the batch is committed.  before_commit (may be NULL) runs between
- * the last statement and the COMMIT, with the transaction open.  Returns
- * the transaction's outcome.  Items with the same (tenant, key) are
- * admitted in order: the first creates, the next see its receipt.
+ * COMMIT), every item gets that error and nothing of the batch is
+ * committed.  Returns the transaction's outcome.  Items with the same
+ * (tenant, key) are admitted in order: the first creates, the next see
+ * its receipt.
  */
 vo_ledger_rc_t vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items,
-    size_t n, vo_ledger_before_commit_pt before_commit, void *data);
+    size_t n);
 
 
 /*

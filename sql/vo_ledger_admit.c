@@ -129,15 +129,14 @@ vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
     item.err_size = err_size;
     items[0] = &item;
 
-    (void) vo_ledger_admit_batch(l, items, 1, NULL, NULL);
+    (void) vo_ledger_admit_batch(l, items, 1);
 
     return item.rc;
 }
 
 
 vo_ledger_rc_t
-vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n,
-    vo_ledger_before_commit_pt before_commit, void *data)
+vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n)
 {
     size_t            i;
     char              err[VO_ERR_TEXT];
@@ -163,13 +162,6 @@ vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n,
         lrc = vo_ledger_admit_item(l, sorted[i]);
         if (lrc != VO_LEDGER_OK) {
             snprintf(err, sizeof(err), "%s", sorted[i]->err);
-            goto failed;
-        }
-    }
-
-    if (before_commit != NULL) {
-        lrc = before_commit(data, err, sizeof(err));
-        if (lrc != VO_LEDGER_OK) {
             goto failed;
         }
     }
