@@ -49,9 +49,11 @@
 #endif
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <libpq-fe.h>
 
@@ -107,6 +109,9 @@ typedef struct {
 #define vo_pg_st(s)        ((vo_pg_stmt_t *) (s))
 
 
+static int vo_pg_out_of_connections(const char *const *keys,
+    const char *const *values);
+static int vo_pg_sqlstate_class(const char *msg, const char *cls);
 static vo_ledger_rc_t vo_pg_open(vo_ledger_t *l, const char *uri,
     const vo_ledger_conf_t *conf, char *err, size_t err_size);
 static void vo_pg_close(vo_ledger_t *l);
@@ -259,8 +264,9 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
 
         /*
          * a server that does not answer (down, restarting) may come back:
-         * BUSY, tried again later; one that answers and refuses (user,
-         * password, database) needs the URI fixed
+         * BUSY, tried again later; so may one that answers that it has no
+         * connection to spare; one that answers and refuses otherwise
+         * (user, password, database) needs the URI fixed
          */
 
         switch (PQpingParams(keys, values, 1)) {
@@ -268,8 +274,19 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
         case PQPING_REJECT:
             return VO_LEDGER_BUSY;
         default:
-            return VO_LEDGER_ERROR;
+            break;
         }
+
+        if (vo_pg_out_of_connections(keys, values)) {
+            snprintf(err, err_size, "ledger \"%s\": cannot connect: %s: the "
+                     "server has no connection to spare: raise its "
+                     "max_connections (or the role's CONNECTION LIMIT), or "
+                     "give video-ocr fewer threads (docs/scaling.md)",
+                     pg->name, msg);
+            return VO_LEDGER_BUSY;
+        }
+
+        return VO_LEDGER_ERROR;
     }
 
     if (PQserverVersion(pg->conn) < VO_PG_MIN_VERSION) {
@@ -286,6 +303,103 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
     }
 
     return vo_pg_migrate(l, conf, err, err_size);
+}
+
+
+/*
+ * Whether the server refuses connections for want of them (SQLSTATE
+ * class 53: too many clients, or the role's connection limit), which
+ * passes.  libpq gives no SQLSTATE for a failed connection, and the
+ * server's message may be translated; with verbose errors, set before
+ * the connection is made, the message carries the code ("FATAL:  53300:
+ * sorry, too many clients already").  One more attempt, made only when
+ * the first was refused; at most 10 seconds.
+ */
+
+static int
+vo_pg_out_of_connections(const char *const *keys, const char *const *values)
+{
+    int                      rc, found, ms;
+    PGconn                  *conn;
+    struct pollfd            pfd;
+    struct timespec          now, end;
+    PostgresPollingStatusType  st;
+
+    conn = PQconnectStartParams(keys, values, 1);
+    if (conn == NULL) {
+        return 0;
+    }
+
+    (void) PQsetErrorVerbosity(conn, PQERRORS_VERBOSE);
+
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    end.tv_sec += 10;
+
+    st = PQstatus(conn) == CONNECTION_BAD ? PGRES_POLLING_FAILED
+                                          : PGRES_POLLING_WRITING;
+
+    while (st == PGRES_POLLING_READING || st == PGRES_POLLING_WRITING) {
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        ms = (int) ((end.tv_sec - now.tv_sec) * 1000
+                    + (end.tv_nsec - now.tv_nsec) / 1000000);
+
+        if (ms <= 0) {
+            break;
+        }
+
+        pfd.fd = PQsocket(conn);
+        pfd.events = st == PGRES_POLLING_READING ? POLLIN : POLLOUT;
+        pfd.revents = 0;
+
+        rc = poll(&pfd, 1, ms);
+
+        if (rc == -1 && errno == EINTR) {
+            continue;
+        }
+
+        if (rc <= 0) {
+            break;                  /* out of time: not a refusal we know */
+        }
+
+        st = PQconnectPoll(conn);
+    }
+
+    found = st == PGRES_POLLING_FAILED
+            && vo_pg_sqlstate_class(PQerrorMessage(conn), "53");
+
+    PQfinish(conn);
+
+    return found;
+}
+
+
+/*
+ * Whether a verbose libpq message has a SQLSTATE of class cls: after
+ * the severity, "<severity>:  <5 digits or capitals>: ".
+ */
+
+static int
+vo_pg_sqlstate_class(const char *msg, const char *cls)
+{
+    int          i;
+    const char  *p;
+
+    for (p = strstr(msg, ":  "); p != NULL; p = strstr(p + 1, ":  ")) {
+        p += 3;
+
+        for (i = 0; i < 5; i++) {
+            if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'A' && p[i] <= 'Z')))
+            {
+                break;
+            }
+        }
+
+        if (i == 5 && p[5] == ':') {
+            return strncmp(p, cls, 2) == 0;
+        }
+    }
+
+    return 0;
 }
 
 

@@ -8,6 +8,9 @@
 #   - the database goes down: uploads and status get 503 + Retry-After,
 #     the workers wait; it comes back: the same nginx and workers carry
 #     on, without a reload or a restart;
+#   - the server has no connection to spare (its max_connections, the
+#     role's CONNECTION LIMIT): 503 + Retry-After too, and a log line
+#     that says what to raise; nginx -t says the same;
 #   - the janitor folds the metric rows the triggers append.
 
 use strict;
@@ -180,6 +183,35 @@ like($m, qr/^video_ocr_jobs\{state="done"\} 8$/m,
      'the metrics count 8 jobs done');
 like($m, qr/^video_ocr_jobs\{state="accepted"\} 0$/m, 'none waiting');
 like($m, qr/^video_ocr_receipts 8$/m, '8 receipts');
+
+
+# --- no connection to spare: a wait, not a failure ---------------------------
+
+my $full = VideoOCR::Stack->new(no_worker => 1);
+my ($role) = $full->ledger =~ m{://([^:@/]+)@};
+VideoOCR::Test::pg_admin("ALTER ROLE $role CONNECTION LIMIT 0");
+
+$r = $full->upload('pg-full', $v, args => 'fps=1');
+is($r->{status}, 503,
+   'the role may open no more connections: an upload gets 503, not 500');
+is($r->{headers}{'retry-after'}, '1', 'with Retry-After');
+like($r->{body}, qr/"type":"urn:video-ocr:problem:busy"/, 'problem+json');
+is(scalar(() = glob($full->store . '/*/*.video')), 0, 'nothing stored');
+
+$log = do { local (@ARGV, $/) = $full->dir . '/logs/error.log'; <> };
+like($log, qr/\[warn\] .*video_ocr: ledger busy: .*too many connections for role .*: the server has no connection to spare: raise its max_connections \(or the role's CONNECTION LIMIT\), or give video-ocr fewer threads/,
+     'nginx logs why, and what to raise') or diag($log);
+
+($rc, $out) = nginx_t($full->ledger);
+isnt($rc, 0, 'nginx -t cannot check the ledger: fails');
+like($out, qr/\[emerg\] .*too many connections for role .*: the server has no connection to spare/,
+     'and says why') or diag($out);
+
+VideoOCR::Test::pg_admin("ALTER ROLE $role CONNECTION LIMIT -1");
+
+$r = $full->upload('pg-full', $v, args => 'fps=1');
+is($r->{status}, 202, 'connections to spare again: the same upload is '
+                      . 'admitted, without a reload') or diag($r->{body});
 
 done_testing();
 
