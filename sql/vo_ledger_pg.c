@@ -109,9 +109,9 @@ typedef struct {
 #define vo_pg_st(s)        ((vo_pg_stmt_t *) (s))
 
 
-static int vo_pg_out_of_connections(const char *const *keys,
-    const char *const *values);
-static int vo_pg_sqlstate_class(const char *msg, const char *cls);
+static void vo_pg_refusal(const char *const *keys, const char *const *values,
+    char *state);
+static void vo_pg_refusal_state(const char *msg, char *state);
 static vo_ledger_rc_t vo_pg_open(vo_ledger_t *l, const char *uri,
     const vo_ledger_conf_t *conf, char *err, size_t err_size);
 static void vo_pg_close(vo_ledger_t *l);
@@ -210,7 +210,7 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
     char *err, size_t err_size)
 {
     int             n;
-    char            app[64], msg[VO_ERR_TEXT];
+    char            app[64], msg[VO_ERR_TEXT], state[6];
     vo_pg_t        *pg;
     vo_ledger_rc_t  lrc;
     const char     *keys[5], *values[5];
@@ -263,10 +263,45 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
                  "(pg_hba.conf)", pg->name, msg);
 
         /*
-         * a server that does not answer (down, restarting) may come back:
-         * BUSY, tried again later; so may one that answers that it has no
-         * connection to spare; one that answers and refuses otherwise
-         * (user, password, database) needs the URI fixed
+         * a server that refuses for now may let us in later: BUSY, tried
+         * again (by the client, on 503; by a worker child, every second);
+         * one that refuses for good (user, password, database, pg_hba)
+         * needs the URI fixed
+         */
+
+        vo_pg_refusal(keys, values, state);
+
+        if (strcmp(state, "53300") == 0) {
+            snprintf(err, err_size, "ledger \"%s\": cannot connect: %s: the "
+                     "server has no connection to spare: raise its "
+                     "max_connections (or the role's CONNECTION LIMIT), or "
+                     "give video-ocr fewer threads (docs/scaling.md)",
+                     pg->name, msg);
+            return VO_LEDGER_BUSY;
+        }
+
+        if (strcmp(state, "00000") == 0) {
+            snprintf(err, err_size, "ledger \"%s\": cannot connect: %s: a "
+                     "second attempt got in: the server is at its limits "
+                     "(docs/scaling.md)", pg->name, msg);
+            return VO_LEDGER_BUSY;
+        }
+
+        if (strncmp(state, "53", 2) == 0 || strcmp(state, "57P03") == 0) {
+            snprintf(err, err_size, "ledger \"%s\": cannot connect: %s "
+                     "(SQLSTATE %s): the server cannot take connections for "
+                     "now", pg->name, msg, state);
+            return VO_LEDGER_BUSY;
+        }
+
+        if (state[0] != '\0') {
+            return VO_LEDGER_ERROR;
+        }
+
+        /*
+         * no answer to read a code from: a server that does not answer
+         * (down, restarting) may come back; libpq itself may have given up
+         * (an option it refuses, a password it lacks)
          */
 
         switch (PQpingParams(keys, values, 1)) {
@@ -275,15 +310,6 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
             return VO_LEDGER_BUSY;
         default:
             break;
-        }
-
-        if (vo_pg_out_of_connections(keys, values)) {
-            snprintf(err, err_size, "ledger \"%s\": cannot connect: %s: the "
-                     "server has no connection to spare: raise its "
-                     "max_connections (or the role's CONNECTION LIMIT), or "
-                     "give video-ocr fewer threads (docs/scaling.md)",
-                     pg->name, msg);
-            return VO_LEDGER_BUSY;
         }
 
         return VO_LEDGER_ERROR;
@@ -307,33 +333,53 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
 
 
 /*
- * Whether the server refuses connections for want of them (SQLSTATE
- * class 53: too many clients, or the role's connection limit), which
- * passes.  libpq gives no SQLSTATE for a failed connection, and the
- * server's message may be translated; with verbose errors, set before
- * the connection is made, the message carries the code ("FATAL:  53300:
- * sorry, too many clients already").  One more attempt, made only when
- * the first was refused; at most 10 seconds.
+ * Why the server refused a connection: state gets the SQLSTATE of the
+ * refusal (vo_pg_refusal_state), "00000" when this second attempt gets
+ * in (a connection was freed meanwhile), or "" when there is no code to
+ * read (no server answered, or libpq gave up by itself).
+ * libpq gives no SQLSTATE for a failed connection, and the server's
+ * message may be translated; with verbose errors, set before the
+ * connection is made, the message carries the code ("FATAL:  53300:
+ * sorry, too many clients already").  Made only after a refusal, within
+ * the URI's connect_timeout (libpq leaves that to whoever drives
+ * PQconnectPoll), 10 seconds by default.
  */
 
-static int
-vo_pg_out_of_connections(const char *const *keys, const char *const *values)
+static void
+vo_pg_refusal(const char *const *keys, const char *const *values,
+    char *state)
 {
-    int                      rc, found, ms;
-    PGconn                  *conn;
-    struct pollfd            pfd;
-    struct timespec          now, end;
+    int                        rc, ms, timeout;
+    PGconn                    *conn;
+    struct pollfd              pfd;
+    struct timespec            now, end;
+    PQconninfoOption          *opts, *o;
     PostgresPollingStatusType  st;
+
+    state[0] = '\0';
 
     conn = PQconnectStartParams(keys, values, 1);
     if (conn == NULL) {
-        return 0;
+        return;
     }
 
     (void) PQsetErrorVerbosity(conn, PQERRORS_VERBOSE);
 
+    timeout = 10;
+    opts = PQconninfo(conn);
+
+    for (o = opts; o != NULL && o->keyword != NULL; o++) {
+        if (strcmp(o->keyword, "connect_timeout") == 0 && o->val != NULL
+            && atoi(o->val) > 0)
+        {
+            timeout = atoi(o->val) < 2 ? 2 : atoi(o->val);  /* as libpq */
+        }
+    }
+
+    PQconninfoFree(opts);
+
     clock_gettime(CLOCK_MONOTONIC, &end);
-    end.tv_sec += 10;
+    end.tv_sec += timeout;
 
     st = PQstatus(conn) == CONNECTION_BAD ? PGRES_POLLING_FAILED
                                           : PGRES_POLLING_WRITING;
@@ -364,25 +410,32 @@ vo_pg_out_of_connections(const char *const *keys, const char *const *values)
         st = PQconnectPoll(conn);
     }
 
-    found = st == PGRES_POLLING_FAILED
-            && vo_pg_sqlstate_class(PQerrorMessage(conn), "53");
+    if (st == PGRES_POLLING_OK) {
+        snprintf(state, 6, "00000");
+
+    } else if (st == PGRES_POLLING_FAILED) {
+        vo_pg_refusal_state(PQerrorMessage(conn), state);
+    }
 
     PQfinish(conn);
-
-    return found;
 }
 
 
 /*
- * Whether a verbose libpq message has a SQLSTATE of class cls: after
- * the severity, "<severity>:  <5 digits or capitals>: ".
+ * The SQLSTATE in a verbose libpq message that says most about whether
+ * to try again: 53300, else another of class 53, else 57P03 (starting
+ * up, shutting down), else the first.  The codes follow the severities,
+ * "<severity>:  <5 digits or capitals>: ", one per host or attempt that
+ * answered; state stays "" when there is none.
  */
 
-static int
-vo_pg_sqlstate_class(const char *msg, const char *cls)
+static void
+vo_pg_refusal_state(const char *msg, char *state)
 {
-    int          i;
+    int          i, rank, best;
     const char  *p;
+
+    best = 0;
 
     for (p = strstr(msg, ":  "); p != NULL; p = strstr(p + 1, ":  ")) {
         p += 3;
@@ -394,12 +447,20 @@ vo_pg_sqlstate_class(const char *msg, const char *cls)
             }
         }
 
-        if (i == 5 && p[5] == ':') {
-            return strncmp(p, cls, 2) == 0;
+        if (i < 5 || p[5] != ':') {
+            continue;
+        }
+
+        rank = strncmp(p, "53300", 5) == 0 ? 4
+               : strncmp(p, "53", 2) == 0 ? 3
+               : strncmp(p, "57P03", 5) == 0 ? 2 : 1;
+
+        if (rank > best) {
+            best = rank;
+            memcpy(state, p, 5);
+            state[5] = '\0';
         }
     }
-
-    return 0;
 }
 
 
