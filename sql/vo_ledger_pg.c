@@ -48,6 +48,7 @@
 #define _GNU_SOURCE             /* program_invocation_short_name */
 #endif
 
+#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -109,7 +110,7 @@ typedef struct {
 #define vo_pg_st(s)        ((vo_pg_stmt_t *) (s))
 
 
-static void vo_pg_refusal(const char *const *keys, const char *const *values,
+static int vo_pg_refusal(const char *const *keys, const char *const *values,
     char *state);
 static void vo_pg_refusal_state(const char *msg, char *state);
 static vo_ledger_rc_t vo_pg_open(vo_ledger_t *l, const char *uri,
@@ -269,7 +270,9 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
          * needs the URI fixed
          */
 
-        vo_pg_refusal(keys, values, state);
+        if (vo_pg_refusal(keys, values, state) != 0) {
+            return VO_LEDGER_BUSY;      /* no answer in time: away */
+        }
 
         if (strcmp(state, "53300") == 0) {
             snprintf(err, err_size, "ledger \"%s\": cannot connect: %s: the "
@@ -336,7 +339,10 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
  * Why the server refused a connection: state gets the SQLSTATE of the
  * refusal (vo_pg_refusal_state), "00000" when this second attempt gets
  * in (a connection was freed meanwhile), or "" when there is no code to
- * read (no server answered, or libpq gave up by itself).
+ * read (no server answered, or libpq gave up by itself).  Returns -1
+ * when the attempt ran out of time (a server that does not answer),
+ * else 0.
+ *
  * libpq gives no SQLSTATE for a failed connection, and the server's
  * message may be translated; with verbose errors, set before the
  * connection is made, the message carries the code ("FATAL:  53300:
@@ -345,11 +351,11 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
  * PQconnectPoll), 10 seconds by default.
  */
 
-static void
+static int
 vo_pg_refusal(const char *const *keys, const char *const *values,
     char *state)
 {
-    int                        rc, ms, timeout;
+    int                        rc, ms, timeout, late;
     PGconn                    *conn;
     struct pollfd              pfd;
     struct timespec            now, end;
@@ -357,10 +363,11 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
     PostgresPollingStatusType  st;
 
     state[0] = '\0';
+    late = 0;
 
     conn = PQconnectStartParams(keys, values, 1);
     if (conn == NULL) {
-        return;
+        return 0;
     }
 
     (void) PQsetErrorVerbosity(conn, PQERRORS_VERBOSE);
@@ -390,6 +397,7 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
                     + (end.tv_nsec - now.tv_nsec) / 1000000);
 
         if (ms <= 0) {
+            late = 1;
             break;
         }
 
@@ -404,7 +412,8 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
         }
 
         if (rc <= 0) {
-            break;                  /* out of time: not a refusal we know */
+            late = rc == 0;
+            break;
         }
 
         st = PQconnectPoll(conn);
@@ -418,6 +427,8 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
     }
 
     PQfinish(conn);
+
+    return late ? -1 : 0;
 }
 
 
@@ -441,7 +452,8 @@ vo_pg_refusal_state(const char *msg, char *state)
         p += 3;
 
         for (i = 0; i < 5; i++) {
-            if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'A' && p[i] <= 'Z')))
+            if (!isdigit((unsigned char) p[i])
+                && !(p[i] >= 'A' && p[i] <= 'Z'))
             {
                 break;
             }
