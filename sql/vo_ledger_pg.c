@@ -271,7 +271,7 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
          */
 
         if (vo_pg_refusal(keys, values, state) != 0) {
-            return VO_LEDGER_BUSY;      /* no answer in time: away */
+            return VO_LEDGER_ERROR;     /* connect_timeout is no number */
         }
 
         if (strcmp(state, "53300") == 0) {
@@ -339,23 +339,26 @@ vo_pg_open(vo_ledger_t *l, const char *uri, const vo_ledger_conf_t *conf,
  * Why the server refused a connection: state gets the SQLSTATE of the
  * refusal (vo_pg_refusal_state), "00000" when this second attempt gets
  * in (a connection was freed meanwhile), or "" when there is no code to
- * read (no server answered, or libpq gave up by itself).  Returns -1
- * when the attempt ran out of time (a server that does not answer),
- * else 0.
+ * read (no server answered in time, or libpq gave up by itself).
+ * Returns -1 when the URI's connect_timeout is not a number (libpq
+ * checks it only in a blocking connect), else 0.
  *
  * libpq gives no SQLSTATE for a failed connection, and the server's
  * message may be translated; with verbose errors, set before the
  * connection is made, the message carries the code ("FATAL:  53300:
- * sorry, too many clients already").  Made only after a refusal, within
- * the URI's connect_timeout (libpq leaves that to whoever drives
- * PQconnectPoll), 10 seconds by default.
+ * sorry, too many clients already").  Made only after a refusal, so a
+ * failed open costs one attempt more: each host and address within the
+ * URI's connect_timeout, as libpq allows them (10 seconds without one,
+ * or with 0); when one runs out, the attempt ends with no code.
  */
 
 static int
 vo_pg_refusal(const char *const *keys, const char *const *values,
     char *state)
 {
-    int                        rc, ms, timeout, late;
+    int                        rc, ms;
+    char                       at[512], was[512], *end_p;
+    long                       timeout;
     PGconn                    *conn;
     struct pollfd              pfd;
     struct timespec            now, end;
@@ -363,7 +366,6 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
     PostgresPollingStatusType  st;
 
     state[0] = '\0';
-    late = 0;
 
     conn = PQconnectStartParams(keys, values, 1);
     if (conn == NULL) {
@@ -376,28 +378,55 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
     opts = PQconninfo(conn);
 
     for (o = opts; o != NULL && o->keyword != NULL; o++) {
-        if (strcmp(o->keyword, "connect_timeout") == 0 && o->val != NULL
-            && atoi(o->val) > 0)
+        if (strcmp(o->keyword, "connect_timeout") != 0 || o->val == NULL
+            || o->val[0] == '\0')
         {
-            timeout = atoi(o->val) < 2 ? 2 : atoi(o->val);  /* as libpq */
+            continue;
         }
+
+        errno = 0;
+        timeout = strtol(o->val, &end_p, 10);
+
+        if (errno != 0 || *end_p != '\0') {
+            PQconninfoFree(opts);
+            PQfinish(conn);
+            return -1;
+        }
+
+        /* as libpq: at least 2 seconds; 0 (no limit) is ours, 10 */
+
+        timeout = timeout <= 0 ? 10 : timeout < 2 ? 2
+                  : timeout > 3600 ? 3600 : timeout;
     }
 
     PQconninfoFree(opts);
 
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    end.tv_sec += timeout;
+    was[0] = '\0';
+    end.tv_sec = 0;
+    end.tv_nsec = 0;
 
     st = PQstatus(conn) == CONNECTION_BAD ? PGRES_POLLING_FAILED
                                           : PGRES_POLLING_WRITING;
 
     while (st == PGRES_POLLING_READING || st == PGRES_POLLING_WRITING) {
         clock_gettime(CLOCK_MONOTONIC, &now);
+
+        /* a new host or address has a connect_timeout of its own */
+
+        snprintf(at, sizeof(at), "%s|%s|%s", PQhost(conn) ? PQhost(conn) : "",
+                 PQhostaddr(conn) ? PQhostaddr(conn) : "",
+                 PQport(conn) ? PQport(conn) : "");
+
+        if (strcmp(at, was) != 0) {
+            memcpy(was, at, sizeof(was));
+            end = now;
+            end.tv_sec += timeout;
+        }
+
         ms = (int) ((end.tv_sec - now.tv_sec) * 1000
                     + (end.tv_nsec - now.tv_nsec) / 1000000);
 
         if (ms <= 0) {
-            late = 1;
             break;
         }
 
@@ -412,7 +441,6 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
         }
 
         if (rc <= 0) {
-            late = rc == 0;
             break;
         }
 
@@ -428,14 +456,15 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
 
     PQfinish(conn);
 
-    return late ? -1 : 0;
+    return 0;
 }
 
 
 /*
  * The SQLSTATE in a verbose libpq message that says most about whether
- * to try again: 53300, else another of class 53, else 57P03 (starting
- * up, shutting down), else the first.  The codes follow the severities,
+ * to try again: 53300, else another of class 53, else the first of the
+ * others, else 57P03 (starting up, shutting down: libpq tries the next
+ * host after it, whose answer decides).  The codes follow the severities,
  * "<severity>:  <5 digits or capitals>: ", one per host or attempt that
  * answered; state stays "" when there is none.
  */
@@ -465,7 +494,7 @@ vo_pg_refusal_state(const char *msg, char *state)
 
         rank = strncmp(p, "53300", 5) == 0 ? 4
                : strncmp(p, "53", 2) == 0 ? 3
-               : strncmp(p, "57P03", 5) == 0 ? 2 : 1;
+               : strncmp(p, "57P03", 5) == 0 ? 1 : 2;
 
         if (rank > best) {
             best = rank;
