@@ -48,7 +48,6 @@
 #define _GNU_SOURCE             /* program_invocation_short_name */
 #endif
 
-#include <ctype.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -472,7 +471,7 @@ vo_pg_refusal(const char *const *keys, const char *const *values,
 static void
 vo_pg_refusal_state(const char *msg, char *state)
 {
-    int          i, rank, best;
+    int          rank, best;
     const char  *p;
 
     best = 0;
@@ -480,15 +479,9 @@ vo_pg_refusal_state(const char *msg, char *state)
     for (p = strstr(msg, ":  "); p != NULL; p = strstr(p + 1, ":  ")) {
         p += 3;
 
-        for (i = 0; i < 5; i++) {
-            if (!isdigit((unsigned char) p[i])
-                && !(p[i] >= 'A' && p[i] <= 'Z'))
-            {
-                break;
-            }
-        }
-
-        if (i < 5 || p[5] != ':') {
+        if (strspn(p, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 5
+            || p[5] != ':')
+        {
             continue;
         }
 
