@@ -15,10 +15,11 @@
  *
  * Each thread keeps its own ledger connection, opened on its first task,
  * and the process one more for its group commits (vo_group.h), opened by
- * the first admission that needs it.  The connections are closed by the worker process's exit hook, not by a
- * thread-exit destructor: nginx lets the process go on (and unload this
- * module) as soon as its threads have been told to exit, so code of ours
- * running in an exiting thread could run in unmapped memory.
+ * the first admission that needs it.  The connections are closed by the
+ * worker process's exit hook, not by a thread-exit destructor: nginx lets
+ * the process go on (and unload this module) as soon as its threads have
+ * been told to exit, so code of ours running in an exiting thread could
+ * run in unmapped memory.
  */
 
 

@@ -83,8 +83,9 @@ typedef struct {
 
 /*
  * Commits m->item through the group, using l (the process's connection
- * for group commits, used by one leader at a time) if this thread leads.  The caller has written the upload
- * (not necessarily fsync'd: the leader syncs the store when conf->sync).
+ * for group commits, used by one leader at a time) if this thread leads.
+ * The caller has written the upload (not necessarily fsync'd: the leader
+ * syncs the store when conf->sync).
  * Returns when m->item.rc and m->item.receipt hold the outcome.
  */
 void vo_group_admit(vo_group_t *g, vo_ledger_t *l,
