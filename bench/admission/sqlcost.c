@@ -33,7 +33,8 @@
 #include "vo_ledger.h"
 
 
-#define DIGEST  "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+#define DIGEST                                                               \
+    "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 
 
 static double
@@ -105,7 +106,8 @@ int
 main(int argc, char **argv)
 {
     int               b, i, batches, size, half;
-    char              keys[VO_ADMIT_BATCH_MAX][40], ids[VO_ADMIT_BATCH_MAX][40];
+    char              keys[VO_ADMIT_BATCH_MAX][40];
+    char              ids[VO_ADMIT_BATCH_MAX][40];
     char              paths[VO_ADMIT_BATCH_MAX][64];
     char              errs[VO_ADMIT_BATCH_MAX][VO_ERR_TEXT];
     double            cpu0, wall0, cpu, wall;
@@ -198,9 +200,7 @@ main(int argc, char **argv)
 
         if (vo_ledger_admit_batch(l, batch, size) != VO_LEDGER_OK) {
             fprintf(stderr, "sqlcost: batch %d: %s\n", b, errs[0]);
-            vo_ledger_close(l);
-            remove_ledger(argv[1]);
-            return 1;
+            goto failed;
         }
 
         for (i = 0; i < size; i++) {
@@ -209,9 +209,7 @@ main(int argc, char **argv)
             {
                 fprintf(stderr, "sqlcost: batch %d, item %d not created: "
                         "%s\n", b, i, errs[i]);
-                vo_ledger_close(l);
-                remove_ledger(argv[1]);
-                return 1;
+                goto failed;
             }
         }
     }
@@ -227,4 +225,11 @@ main(int argc, char **argv)
     remove_ledger(argv[1]);
 
     return 0;
+
+failed:
+
+    vo_ledger_close(l);
+    remove_ledger(argv[1]);
+
+    return 1;
 }
