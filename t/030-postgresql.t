@@ -144,7 +144,7 @@ is($s->http(uri => "/jobs/$before")->{status}, 503,
 is(scalar(() = glob($s->store . '/*/*.video')), 1,
    'the refused upload left no file');
 
-my $log = do { local (@ARGV, $/) = $s->dir . '/logs/error.log'; <> };
+my $log = $s->error_log;
 like($log, qr/\[warn\] .*video_ocr: ledger busy: .*(?:Connection refused|unreachable|terminat|closed)/,
      'nginx logs why');
 
@@ -198,11 +198,11 @@ is($r->{headers}{'retry-after'}, '1', 'with Retry-After');
 like($r->{body}, qr/"type":"urn:video-ocr:problem:busy"/, 'problem+json');
 is(scalar(() = glob($full->store . '/*/*.video')), 0, 'nothing stored');
 
-$log = do { local (@ARGV, $/) = $full->dir . '/logs/error.log'; <> };
+$log = $full->error_log;
 like($log, qr/\[warn\] .*video_ocr: ledger busy: .*too many connections for role .*: the server has no connection to spare: raise its max_connections \(or the role's CONNECTION LIMIT\), or give video-ocr fewer threads/,
      'nginx logs why, and what to raise') or diag($log);
 
-($rc, $out) = nginx_t($full->ledger);
+($rc, $out) = $full->nginx_t;
 isnt($rc, 0, 'nginx -t cannot check the ledger: fails');
 like($out, qr/\[emerg\] .*too many connections for role .*: the server has no connection to spare/,
      'and says why') or diag($out);

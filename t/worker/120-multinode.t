@@ -141,8 +141,8 @@ sub error_lines {
     my @lines;
 
     for my $s (@_) {
-        open my $fh, '<', $s->dir . '/logs/error.log' or next;
-        push @lines, grep { /\[(?:error|crit|alert|emerg)\]/ } <$fh>;
+        push @lines, grep { /\[(?:error|crit|alert|emerg)\]/ }
+                     split /^/m, $s->error_log;
     }
 
     chomp @lines;

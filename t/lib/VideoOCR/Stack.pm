@@ -202,9 +202,12 @@ sub children {
 }
 
 
-sub worker_log {
-    my ($self) = @_;
-    open my $fh, '<', "$self->{dir}/logs/worker.log" or return '';
+sub worker_log { return _slurp("$_[0]{dir}/logs/worker.log") }
+sub error_log  { return _slurp("$_[0]{dir}/logs/error.log") }
+
+sub _slurp {
+    my ($file) = @_;
+    open my $fh, '<', $file or return '';
     local $/;
     return <$fh> // '';
 }
