@@ -118,8 +118,7 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_video_ocr_job_id(ngx_http_request_t *r, u_char *job_id)
 {
-    u_char      *p, *last;
-    ngx_uint_t   i;
+    u_char  *p, *last;
 
     last = r->uri.data + r->uri.len;
     p = last;
@@ -128,18 +127,11 @@ ngx_http_video_ocr_job_id(ngx_http_request_t *r, u_char *job_id)
         p--;
     }
 
-    if (last - p != VO_JOB_ID_LEN) {
+    if (!vo_job_id_valid((const char *) p, last - p)) {
         return NGX_DECLINED;
     }
 
-    for (i = 0; i < VO_JOB_ID_LEN; i++) {
-        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f'))) {
-            return NGX_DECLINED;
-        }
-
-        job_id[i] = p[i];
-    }
-
+    ngx_memcpy(job_id, p, VO_JOB_ID_LEN);
     job_id[VO_JOB_ID_LEN] = '\0';
 
     return NGX_OK;

@@ -75,7 +75,7 @@ static int vw_ocr_ready(void *data, const vw_inspection_t *in,
     const vw_plan_t *plan);
 static int vw_ocr_known(void *data, uint32_t index, vw_frame_result_t *known);
 static int vw_ocr_done(void *data, const vw_frame_result_t *f);
-static void vw_ocr_stats(FILE *out, const vw_run_t *run, const char *label,
+static void vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label,
     int last);
 
 
@@ -88,7 +88,7 @@ vw_cmd_ocr(int argc, char **argv)
     int64_t        resume_at;
     vo_buf_t       out;
     vw_err_t       err;
-    vw_run_t       run[2];
+    vw_report_t       run[2];
     vw_job_t       job;
     vw_hooks_t     hooks;
     vw_format_t    format;
@@ -474,7 +474,7 @@ vw_ocr_done(void *data, const vw_frame_result_t *f)
 
 
 static void
-vw_ocr_stats(FILE *out, const vw_run_t *run, const char *label, int last)
+vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
 {
     const vw_stats_t  *s;
 

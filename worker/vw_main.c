@@ -1,8 +1,8 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * video-ocr-worker: the subcommand dispatch.  Each subcommand lives in
- * its own vw_cmd_*.c file and is listed in vw_commands below.
+ * video-ocr-worker: the subcommand dispatch.  Each subcommand is listed
+ * in vw_commands below; vw_cmd.h says which vw_cmd_*.c file has it.
  */
 
 #include <stdio.h>

@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "vo_ledger.h"
+#include "vo_job_id.h"
 
 
 #define VO_STORE_REL_LEN   (2 + 1 + VO_JOB_ID_LEN + sizeof(".video") - 1)
