@@ -197,7 +197,10 @@ vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
                                         i < conf->workers ? "child"
                                                           : "janitor",
                                         argc, argv);
-                slots[i].started_at = now;
+
+                /* the clock after the fork, not the loop's: a slow fork
+                 * must not eat into the restart throttle */
+                slots[i].started_at = vw_now_ms();
 
                 if (slots[i].pid > 0) {
                     running++;
