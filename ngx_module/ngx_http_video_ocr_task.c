@@ -125,8 +125,7 @@ ngx_http_video_ocr_task_post(ngx_http_request_t *r, ngx_thread_task_t *task,
 
     if (ngx_thread_task_post(vlcf->thread_pool, task) != NGX_OK) {
         /* the queue is full; nginx has logged it */
-        ngx_http_video_ocr_retry_after(r);
-        ngx_http_video_ocr_set_problem(r, "busy",
+        ngx_http_video_ocr_set_problem(r, NGX_HTTP_VIDEO_OCR_BUSY,
                                        "the server is busy; retry shortly");
         return NGX_HTTP_SERVICE_UNAVAILABLE;
     }
