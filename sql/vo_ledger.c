@@ -402,6 +402,20 @@ vo_ledger_rollback(vo_ledger_t *l)
 }
 
 
+const char *
+vo_ledger_migration(const char *const *m, size_t n, int64_t v,
+    const char *name, char *err, size_t err_size)
+{
+    if (v < 0 || (uint64_t) v >= n || m[v] == NULL) {
+        snprintf(err, err_size, "ledger \"%s\": this build has no migration "
+                 "to schema version %lld", name, (long long) v);
+        return NULL;
+    }
+
+    return m[v];
+}
+
+
 vo_ledger_rc_t
 vo_ledger_check_version(const char *name, int64_t version, int migrate,
     char *err, size_t err_size)

@@ -209,6 +209,16 @@ void vo_ledger_rollback(vo_ledger_t *l);
 vo_ledger_rc_t vo_ledger_check_version(const char *name, int64_t version,
     int migrate, char *err, size_t err_size);
 
+/*
+ * The SQL that takes a ledger from version v - 1 to v, from a backend's
+ * table of migrations (sql/migrations.sh makes it: n entries, indexed by
+ * version); NULL with err filled when this build has none for v.
+ */
+const char *vo_ledger_migration(const char *const *m, size_t n, int64_t v,
+    const char *name, char *err, size_t err_size);
+
+#define VO_LEDGER_MIGRATIONS(m)  (sizeof(m) / sizeof((m)[0]))
+
 /* Appends one row to the audit trail, inside the caller's transaction. */
 vo_ledger_rc_t vo_ledger_event(vo_ledger_t *l, int64_t at,
     const char *job_id, const char *tenant, size_t tenant_len,
