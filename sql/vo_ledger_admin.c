@@ -19,7 +19,7 @@
 
 
 static vo_ledger_rc_t vo_ledger_operator(vo_ledger_t *l, const char *sql,
-    const char *kind, const char *code, const char *job_id,
+    const char *kind, const char *code, const char *notify, const char *job_id,
     const char *reason, int64_t now_ms, char *state, size_t state_size,
     char *err, size_t err_size);
 static void vo_text(char *dst, size_t size, vo_stmt_t *s, int col);
@@ -157,7 +157,7 @@ vo_ledger_operator_retry(vo_ledger_t *l, const char *job_id,
         " error = NULL, finished_at = NULL, updated_at = ?2"
         " WHERE job_id = ?1 AND state IN ('failed', 'rejected', 'running',"
         " 'accepted') AND media_deleted_at IS NULL",
-        "operator_retry", "operator", job_id, reason, now_ms, state,
+        "operator_retry", "operator", NULL, job_id, reason, now_ms, state,
         state_size, err, err_size);
 }
 
@@ -174,7 +174,8 @@ vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
         " error = ?3, lease_owner = NULL, lease_expires_at = NULL,"
         " finished_at = ?2, updated_at = ?2"
         " WHERE job_id = ?1 AND state IN ('accepted', 'running')",
-        "failed", "abandoned", job_id, reason, now_ms, state, state_size,
+        "failed", "abandoned", "job.failed", job_id, reason, now_ms, state,
+        state_size,
         err, err_size);
 }
 
@@ -182,13 +183,14 @@ vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
 /*
  * The common shape of an operator action: the conditional update (?1 job,
  * ?2 now, ?3 reason), and if it matched, an event of kind with code and
- * reason.  NOT_FOUND for an unknown job; NOT_READY when the job is in a
+ * reason, and the notification of type notify (NULL: none).  NOT_FOUND for an unknown job; NOT_READY when the job is in a
  * state the action does not apply to (state says which).
  */
 
 static vo_ledger_rc_t
 vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
-    const char *code, const char *job_id, const char *reason, int64_t now_ms,
+    const char *code, const char *notify, const char *job_id,
+    const char *reason, int64_t now_ms,
     char *state, size_t state_size, char *err, size_t err_size)
 {
     int             rc, changed;
@@ -271,6 +273,12 @@ vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
     lrc = vo_ledger_event(l, now_ms, job_id, NULL, 0, kind, 0, detail, err,
                           err_size);
     free(detail);
+
+    if (lrc == VO_LEDGER_OK && notify != NULL) {
+        /* invariant 10: a final state reached, its notification with it */
+        lrc = vo_ledger_notify(l, job_id, notify, NULL, now_ms, err,
+                               err_size);
+    }
 
     if (lrc != VO_LEDGER_OK) {
         goto failed;
