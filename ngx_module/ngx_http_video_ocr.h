@@ -100,6 +100,11 @@ typedef struct {
     ngx_uint_t                 containers;     /* bit per vo_container_t */
     ngx_str_t                  jobs_url;
 
+    /* issue 16: where the job's notifications go, recorded at admission */
+    ngx_http_complex_value_t  *webhook;        /* video_ocr_webhook */
+    ngx_http_complex_value_t  *webhook_secret; /* video_ocr_webhook_secret */
+    ngx_flag_t                 webhook_accepted;
+
     u_char                    *file;           /* where video_ocr_intake */
     ngx_uint_t                 line;           /* or _jobs was written */
 } ngx_http_video_ocr_loc_conf_t;
@@ -221,6 +226,10 @@ typedef struct {
     char                             input_digest[VO_DIGEST_HEX_LEN + 1];
     char                             job_id[VO_JOB_ID_LEN + 1];
 
+    ngx_str_t                        webhook_url;   /* none: len 0 */
+    ngx_str_t                        webhook_secret;
+    ngx_str_t                        status_url;
+
     ngx_http_video_ocr_task_t       *task;
 
     /* how the request ended (ngx_http_video_ocr_outcome_e), and what the
@@ -255,6 +264,14 @@ ngx_http_video_ocr_ctx_t *ngx_http_video_ocr_get_ctx(ngx_http_request_t *r);
 
 ngx_int_t ngx_http_video_ocr_tenant(ngx_http_request_t *r,
     ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant);
+
+/*
+ * The webhook of this request (video_ocr_webhook and _secret evaluated
+ * and checked) into ctx; no webhook when the URL is empty.  NGX_OK, or
+ * NGX_ERROR after logging why the configured values are not usable.
+ */
+ngx_int_t ngx_http_video_ocr_webhook(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_http_video_ocr_ctx_t *ctx);
 
 /*
  * Posts task to the location's thread pool; resume runs when it is done.

@@ -55,6 +55,10 @@ const char  *vo_ledger_webhooks_sql[VO_STMT_COUNT] = {
     " state, payload, next_attempt_at, created_at, updated_at)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?8)",
 
+    /* the same, outside a transaction: is there anything to claim? */
+    [VO_STMT_HOOK_PROBE] =
+    VO_HOOK_CANDIDATE_SQL,
+
     /* PostgreSQL: FOR UPDATE SKIP LOCKED */
     [VO_STMT_HOOK_CANDIDATE] =
     VO_HOOK_CANDIDATE_SQL,
@@ -427,6 +431,32 @@ vo_ledger_claim_delivery(vo_ledger_t *l, const char *owner, int64_t now_ms,
     vo_ledger_rc_t   lrc;
 
     memset(d, 0, sizeof(vo_delivery_t));
+
+    /*
+     * an idle deliverer polls: a read first, which takes no write lock
+     * (SQLite) and no row lock (PostgreSQL) when there is nothing due
+     */
+
+    s = vo_ledger_stmt(l, VO_STMT_HOOK_PROBE, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_int(s, 1, now_ms);
+    vo_bind_int(s, 2, now_ms - first_delay_ms);
+
+    rc = vo_step(s);
+    vo_reset(s);
+
+    if (rc == VO_DONE) {
+        return VO_LEDGER_NOT_FOUND;
+    }
+
+    if (rc != VO_ROW) {
+        snprintf(err, err_size, "look for notifications: %s",
+                 vo_ledger_errmsg(l));
+        return vo_ledger_rc(rc);
+    }
 
     lrc = vo_ledger_begin(l, err, err_size);
     if (lrc != VO_LEDGER_OK) {
