@@ -25,9 +25,10 @@ TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
 # runtimes (libFuzzer, ASan, UBSan)
 FUZZ="clang libclang-rt-dev"
 
-# browser tests ("scripts/deps.sh browser", for make test and
-# test-browser): Debian's chromium, and node + npm for playwright-core when
-# the machine has none (Debian 12's nodejs 18 and npm 9 will do)
+# browser tests ("scripts/deps.sh browser", for make test, test-browser,
+# test-worker and test-pg): Debian's chromium, and node + npm for
+# playwright-core and the webhook receiver's standardwebhooks when the
+# machine has none (Debian 12's nodejs 18 and npm 9 will do)
 BROWSER=""
 if [ "${1:-}" = browser ]; then
     BROWSER="chromium"

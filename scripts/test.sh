@@ -74,6 +74,25 @@ browser_suite() {
     NGINX_BIN="$NGINX_BIN" node --test "$dir"/*.test.mjs
 }
 
+# The webhook receiver of the worker suites (t/webhooks/receiver.mjs)
+# verifies deliveries with the standardwebhooks package, pinned in
+# t/webhooks/package-lock.json; "npm ci" runs only when that lockfile
+# changed since the last install.
+receiver_deps() {
+    local dir=t/webhooks stamp=t/webhooks/node_modules/.video-ocr-lock want
+    for c in node npm; do
+        command -v "$c" >/dev/null || {
+            echo "$0: $c not found: run scripts/deps.sh browser" >&2
+            return 1
+        }
+    done
+    want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+    if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+        (cd "$dir" && npm ci --prefer-offline --no-audit --no-fund) || return 1
+        echo "$want" > "$stamp"
+    fi
+}
+
 # The PostgreSQL run: the same files on a throwaway server
 # (scripts/pg.sh start/stop), each block or stack with a ledger of its
 # own in it (t/lib/VideoOCR/Test.pm).  The worker's 0xx files run
@@ -102,9 +121,9 @@ case "$what" in
     nginx)     suites=(t/*.t) ;;
     worker)    suites=(t/worker/*.t) ;;
     browser)   browser_suite; exit ;;
-    pg)        pg_suites t/*.t "${pg_worker[@]}"; exit ;;
+    pg)        receiver_deps; pg_suites t/*.t "${pg_worker[@]}"; exit ;;
     pg-nginx)  pg_suites t/*.t; exit ;;
-    pg-worker) pg_suites "${pg_worker[@]}"; exit ;;
+    pg-worker) receiver_deps; pg_suites "${pg_worker[@]}"; exit ;;
     fuzz)      exec fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" ;;
     all)       suites=(t/*.t t/worker/*.t) ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
@@ -115,6 +134,10 @@ case "$what" in
                        t/worker/112-ocr-chaos.t) ;;
     *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|soak|all]" >&2
                exit 2 ;;
+esac
+
+case "$what" in
+    worker|soak|all) receiver_deps ;;
 esac
 
 [ "$what" = all ] || { prove -j1 --timer "${suites[@]}"; exit; }

@@ -23,6 +23,7 @@
  * and why.
  */
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +97,16 @@ vw_deliver_main(const vw_pool_conf_t *conf)
         }
 
         vw_sleep_ms(1000);
+    }
+
+    if (conf->webhook_ca_file != NULL && access(conf->webhook_ca_file, R_OK)
+        != 0)
+    {
+        vw_log("deliverer: --webhook-ca-file \"%s\": %s: it must be readable "
+               "by the pool's user (--user)", conf->webhook_ca_file,
+               strerror(errno));
+        vo_ledger_close(l);
+        return VW_EXIT_CONFIG;
     }
 
     hconf.allow = conf->webhook_allow;

@@ -10,8 +10,10 @@
 //   /huge               200 and an endless body (until the client hangs up)
 //   /huge500            500 and an endless body
 //   /flaky/N            503 to the first N attempts of each webhook-id
+//   /gone/N             410 to the first N requests of all, then 200
 //
 // node receiver.mjs --log FILE [--port P] [--secret whsec_...]...
+//                   [--tls-cert PEM --tls-key PEM]   (HTTPS)
 //
 // It prints "listening PORT" once it listens.  Every request gets two
 // lines in the log: {"phase":"arrived",...} when its headers are in and
@@ -21,19 +23,23 @@
 // webhook-id were in flight when it arrived (2 or more: the same event
 // sent twice at once).
 
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 
 const args = process.argv.slice(2);
 let log = null;
 let port = 0;
 const secrets = [];
+let cert = null, key = null;
 
 for (let i = 0; i < args.length; i += 2) {
     if (args[i] === '--log') log = args[i + 1];
     else if (args[i] === '--port') port = Number(args[i + 1]);
     else if (args[i] === '--secret') secrets.push(args[i + 1]);
+    else if (args[i] === '--tls-cert') cert = readFileSync(args[i + 1]);
+    else if (args[i] === '--tls-key') key = readFileSync(args[i + 1]);
     else throw new Error(`unknown option ${args[i]}`);
 }
 
@@ -42,12 +48,13 @@ if (!log) throw new Error('--log FILE is required');
 const hooks = secrets.map((s) => new Webhook(s));
 const inflight = new Map();
 const attempts = new Map();
+let gone = 0;
 
 function write(entry) {
     appendFileSync(log, JSON.stringify(entry) + '\n');
 }
 
-const server = createServer((req, res) => {
+const handler = (req, res) => {
     const id = req.headers['webhook-id'] ?? null;
     const arrived = Date.now();
     const same = (inflight.get(id) ?? 0) + 1;
@@ -128,11 +135,16 @@ const server = createServer((req, res) => {
         case 'flaky':
             return attempts.get(id) <= n ? answer(503, {}, 'not yet\n')
                                          : answer(200);
+        case 'gone':
+            return ++gone <= n ? answer(410, {}, 'gone\n') : answer(200);
         default:
             return answer(404, {}, 'no such path\n');
         }
     });
-});
+};
+
+const server = cert ? createTlsServer({ cert, key }, handler)
+                    : createServer(handler);
 
 server.keepAliveTimeout = 5000;
 server.listen(port, '127.0.0.1', () => {

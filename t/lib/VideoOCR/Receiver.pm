@@ -33,6 +33,7 @@ sub new {
         secrets => $a{secrets} // [],
         tmp     => tempdir('video-ocr-rx-XXXXXX', TMPDIR => 1, CLEANUP => 1),
         port    => $a{port} // 0,
+        tls     => $a{tls},             # [cert.pem, key.pem]: HTTPS
     }, $class;
 
     $self->{log} = "$self->{tmp}/deliveries.jsonl";
@@ -54,6 +55,8 @@ sub start {
         open STDERR, '>>', "$self->{tmp}/receiver.err" or die $!;
         exec 'node', "$dir/receiver.mjs", '--log', $self->{log},
              '--port', $self->{port},
+             ($self->{tls} ? ('--tls-cert', $self->{tls}[0],
+                              '--tls-key', $self->{tls}[1]) : ()),
              map { ('--secret', $_) } @{ $self->{secrets} }
             or POSIX::_exit(127);
     }
@@ -96,7 +99,7 @@ sub DESTROY {
 
 
 sub port { $_[0]{port} }
-sub url  { "http://127.0.0.1:$_[0]{port}$_[1]" }
+sub url  { ($_[0]{tls} ? 'https' : 'http') . "://127.0.0.1:$_[0]{port}$_[1]" }
 
 sub stderr {
     my ($self) = @_;
