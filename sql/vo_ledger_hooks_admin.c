@@ -40,7 +40,8 @@ vo_ledger_list_endpoints(vo_ledger_t *l, const char *tenant,
     static const char  *sql =
         "SELECT e.id, e.tenant, e.url, e.secret, e.previous_until,"
         " e.disabled_at, coalesce(e.disabled_reason, ''),"
-        " EXISTS (SELECT 1 FROM webhook_defaults d WHERE d.endpoint_id = e.id),"
+        " EXISTS (SELECT 1 FROM webhook_defaults d"
+        " WHERE d.endpoint_id = e.id),"
         " (SELECT count(*) FROM notifications n WHERE n.endpoint_id = e.id"
         " AND n.state = 'pending'),"
         " (SELECT count(*) FROM notifications n WHERE n.endpoint_id = e.id"
@@ -444,7 +445,8 @@ vo_ledger_redeliver(vo_ledger_t *l, const char *msg_id, int64_t endpoint_id,
     lrc = vo_hooks_run(l, "UPDATE notifications SET state = 'pending',"
                        " attempts_before = attempts, next_attempt_at = ?2,"
                        " updated_at = ?2"
-                       " WHERE (msg_id = ?1 AND state IN ('delivered', 'failed'))"
+                       " WHERE (msg_id = ?1"
+                       " AND state IN ('delivered', 'failed'))"
                        " OR (?1 IS NULL AND state = 'failed'"
                        " AND (endpoint_id = ?4 OR ?4 = 0))",
                        "redeliver", msg_id, now_ms, 0, endpoint_id, NULL, n,
