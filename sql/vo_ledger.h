@@ -75,6 +75,10 @@ void vo_ledger_redact(const char *spec, char *buf, size_t size);
 /* "SQLite" or "PostgreSQL". */
 const char *vo_ledger_backend(vo_ledger_t *l);
 
+/* The kinds of ledger this build opens: "sqlite, postgresql", or "sqlite"
+ * when it was built without libpq. */
+extern const char *const  vo_ledger_kinds;
+
 
 /* One admission: a receipt (when key is not NULL) and the job behind it. */
 typedef struct {

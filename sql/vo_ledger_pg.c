@@ -175,6 +175,9 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
 };
 
 
+const char *const  vo_ledger_kinds = "sqlite, postgresql";
+
+
 const vo_backend_t  vo_ledger_pg = {
     "PostgreSQL",
     vo_pg_sql,

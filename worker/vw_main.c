@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "vo_ledger.h"
 #include "vw_cmd.h"
 
 
@@ -58,7 +59,7 @@ main(int argc, char **argv)
     }
 
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf(VW_PROG " " VW_VERSION "\n");
+        printf(VW_PROG " " VW_VERSION " (ledgers: %s)\n", vo_ledger_kinds);
         return VW_EXIT_OK;
     }
 
