@@ -58,8 +58,14 @@ main(int argc, char **argv)
         return VW_EXIT_OK;
     }
 
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf(VW_PROG " " VW_VERSION " (ledgers: %s)\n", vo_ledger_kinds);
+    if (strcmp(argv[1], "--version") == 0) {
+        printf(VW_PROG " " VW_VERSION "\n");
+        return VW_EXIT_OK;
+    }
+
+    /* as nginx -V: the version, then what this build can do */
+    if (strcmp(argv[1], "-V") == 0) {
+        printf(VW_PROG " " VW_VERSION "\nledgers: %s\n", vo_ledger_kinds);
         return VW_EXIT_OK;
     }
 
@@ -112,5 +118,6 @@ vw_main_usage(FILE *out)
     }
 
     fprintf(out, "\n" VW_PROG " COMMAND --help tells more; "
-            VW_PROG " --version prints the version.\n");
+            VW_PROG " --version prints the version, -V also what the "
+            "build can do.\n");
 }
