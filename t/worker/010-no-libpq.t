@@ -10,6 +10,7 @@ use warnings;
 use Cwd qw(abs_path);
 use File::Temp qw(tempdir);
 use Test::More;
+use VideoOCR::Test ();
 
 my $repo = abs_path('.');
 my $src = $ENV{NGX_SRC} // '/usr/share/nginx/src';
@@ -75,27 +76,13 @@ my $so = "$ngx/objs/ngx_http_video_ocr_module.so";
 like($out, qr/libsqlite3/, 'it links SQLite');
 unlike($out, qr/libpq/, 'and not libpq');
 
+# nginx -t of a minimal configuration with this module and the ledger
+my $n = "$dir/n";
+mkdir $_, 0777 for $n, "$n/logs", "$n/store";
+chmod 0777, $n, "$n/store";     # as root, nginx's workers are nobody
 sub nginx_t {
-    my ($ledger) = @_;
-    mkdir "$dir/n";
-    mkdir "$dir/n/logs";
-    open my $fh, '>', "$dir/n/nginx.conf" or die $!;
-    print {$fh} <<"CONF";
-load_module $so;
-error_log $dir/n/logs/error.log;
-pid $dir/n/logs/nginx.pid;
-events {}
-http {
-    video_ocr_ledger "$ledger";
-    video_ocr_store $dir/store;
-    server {
-        listen 127.0.0.1:1999;
-        location = /upload { video_ocr_intake; }
-    }
-}
-CONF
-    close $fh;
-    return run("$nginx -t -p $dir/n -c $dir/n/nginx.conf");
+    return VideoOCR::Test::nginx_t(dir => $n, module => $so,
+                                   nginx => $nginx, ledger => $_[0]);
 }
 
 ($rc, $out) = nginx_t($pg);
@@ -104,8 +91,7 @@ like($out, qr/\[emerg\] .*this build has no PostgreSQL support \(libpq was not f
      'with the same sentence');
 unlike($out, qr/secret/, 'never the password');
 
-chmod 0777, "$dir/n";      # the ledger directory of nginx's workers (nobody)
-($rc, $out) = nginx_t("$dir/n/ledger.db");
+($rc, $out) = nginx_t("$n/ledger.db");
 is($rc, 0, 'an SQLite ledger is fine') or diag($out);
 
 done_testing();
