@@ -454,6 +454,19 @@ SKIP: {
 is($rc, 0, 'webhooks notifications --state failed');
 is(scalar(() = $o =~ /^msg_/mg), 5, 'lists the 5 failed ones');
 
+# bad values of the pool's webhook options: exit 64 and a sentence
+for my $bad (['--webhook-allow', '10.1.2.3/8', qr/has bits set past its prefix/],
+             ['--webhook-allow', 'example.com', qr/is not an IPv4 or IPv6 address/],
+             ['--webhook-retry', '0,5x', qr/attempt 2 of the retry schedule, "5x", is not a delay/],
+             ['--webhook-timeout', '0', qr/--webhook-timeout "0" must be a time/],
+             ['--workers', '0', qr/--workers 0 makes a pool of webhook deliverers only/,
+              '--deliverers', '0']) {
+    my ($flag, $v, $re, @more) = @$bad;
+    my $out = `$worker run --ledger ${\ $sb->ledger } --store ${\ $sb->store } $flag '$v' @more 2>&1`;
+    is($? >> 8, 64, "run $flag $v: exit 64");
+    like($out, $re, 'saying why');
+}
+
 for my $s ($sa, $sb, $c) {
     is($s->stop_worker, 0, 'the pool stops cleanly');
 }
