@@ -468,6 +468,17 @@ vo_ledger_event(vo_ledger_t *l, int64_t at, const char *job_id,
 }
 
 
+void
+vo_ledger_copy_text(char *dst, size_t size, vo_stmt_t *s, int col)
+{
+    const char  *v;
+
+    v = vo_column_text(s, col);
+
+    snprintf(dst, size, "%s", v ? v : "");
+}
+
+
 int64_t
 vo_ledger_int_or(vo_stmt_t *s, int col, int64_t dflt)
 {

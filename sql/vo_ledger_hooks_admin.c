@@ -24,7 +24,6 @@ static vo_ledger_rc_t vo_hooks_event(vo_ledger_t *l, int64_t now_ms,
     char *err, size_t err_size);
 static void vo_hooks_bind(vo_stmt_t *s, const char *sql, int i,
     const char *text, int64_t v);
-static void vo_hooks_text(char *dst, size_t size, vo_stmt_t *s, int col);
 
 
 vo_ledger_rc_t
@@ -63,15 +62,16 @@ vo_ledger_list_endpoints(vo_ledger_t *l, const char *tenant,
     while ((rc = vo_step(s)) == VO_ROW) {
         memset(&row, 0, sizeof(row));
         row.id = vo_column_int64(s, 0);
-        vo_hooks_text(row.tenant, sizeof(row.tenant), s, 1);
-        vo_hooks_text(row.url, sizeof(row.url), s, 2);
+        vo_ledger_copy_text(row.tenant, sizeof(row.tenant), s, 1);
+        vo_ledger_copy_text(row.url, sizeof(row.url), s, 2);
         secret = vo_column_text(s, 3);
         vo_webhook_secret_fingerprint(secret ? secret : "",
                                       secret ? strlen(secret) : 0,
                                       row.fingerprint);
         row.previous_until = vo_ledger_int_or(s, 4, -1);
         row.disabled_at = vo_ledger_int_or(s, 5, -1);
-        vo_hooks_text(row.disabled_reason, sizeof(row.disabled_reason), s, 6);
+        vo_ledger_copy_text(row.disabled_reason,
+                            sizeof(row.disabled_reason), s, 6);
         row.is_default = vo_column_int(s, 7);
         row.pending = vo_column_int64(s, 8);
         row.held = vo_column_int64(s, 9);
@@ -125,17 +125,17 @@ vo_ledger_list_notifications(vo_ledger_t *l,
 
     while ((rc = vo_step(s)) == VO_ROW) {
         memset(&row, 0, sizeof(row));
-        vo_hooks_text(row.msg_id, sizeof(row.msg_id), s, 0);
-        vo_hooks_text(row.job_id, sizeof(row.job_id), s, 1);
-        vo_hooks_text(row.type, sizeof(row.type), s, 2);
-        vo_hooks_text(row.state, sizeof(row.state), s, 3);
+        vo_ledger_copy_text(row.msg_id, sizeof(row.msg_id), s, 0);
+        vo_ledger_copy_text(row.job_id, sizeof(row.job_id), s, 1);
+        vo_ledger_copy_text(row.type, sizeof(row.type), s, 2);
+        vo_ledger_copy_text(row.state, sizeof(row.state), s, 3);
         row.endpoint_id = vo_column_int64(s, 4);
         row.attempts = vo_column_int(s, 5);
         row.created_at = vo_column_int64(s, 6);
         row.next_attempt_at = vo_column_int64(s, 7);
         row.delivered_at = vo_ledger_int_or(s, 8, -1);
         row.last_status = vo_column_int(s, 9);
-        vo_hooks_text(row.last_error, sizeof(row.last_error), s, 10);
+        vo_ledger_copy_text(row.last_error, sizeof(row.last_error), s, 10);
 
         if (cb(data, &row) != 0) {
             break;
@@ -548,15 +548,4 @@ vo_hooks_bind(vo_stmt_t *s, const char *sql, int i, const char *text,
     }
 
     vo_bind_text(s, i, text, -1);
-}
-
-
-static void
-vo_hooks_text(char *dst, size_t size, vo_stmt_t *s, int col)
-{
-    const char  *v;
-
-    v = vo_column_text(s, col);
-
-    snprintf(dst, size, "%s", v ? v : "");
 }

@@ -290,6 +290,9 @@ vo_ledger_rc_t vo_ledger_job_notifications(vo_ledger_t *l,
  * configuration changed it. */
 #define VO_WEBHOOK_ROTATION_MS  (24LL * 3600 * 1000)
 
+/* A text column into dst (NUL-terminated, cut to size; "" for NULL). */
+void vo_ledger_copy_text(char *dst, size_t size, vo_stmt_t *s, int col);
+
 int64_t vo_ledger_int_or(vo_stmt_t *s, int col, int64_t dflt);
 void vo_ledger_json_int_or_null(vo_buf_t *b, vo_stmt_t *s, int col);
 void vo_ledger_json_raw_or_null(vo_buf_t *b, vo_stmt_t *s, int col);

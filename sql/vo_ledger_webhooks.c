@@ -120,7 +120,6 @@ static vo_ledger_rc_t vo_ledger_attempt_end(vo_ledger_t *l,
 static vo_ledger_rc_t vo_ledger_endpoint_gone(vo_ledger_t *l,
     const vo_delivery_t *d, const vo_delivery_result_t *r, int64_t now_ms,
     char *err, size_t err_size);
-static void vo_hook_copy(char *dst, size_t size, vo_stmt_t *s, int col);
 
 
 static const char  *vo_delivery_outcomes[] = {
@@ -292,8 +291,8 @@ vo_ledger_notify(vo_ledger_t *l, const char *job_id, const char *type,
         return VO_LEDGER_OK;
     }
 
-    vo_hook_copy(tenant, sizeof(tenant), s, 0);
-    vo_hook_copy(state, sizeof(state), s, 1);
+    vo_ledger_copy_text(tenant, sizeof(tenant), s, 0);
+    vo_ledger_copy_text(state, sizeof(state), s, 1);
     endpoint = vo_column_int64(s, 5);
     held = !vo_column_null(s, 6);
 
@@ -516,10 +515,10 @@ vo_ledger_claim_delivery(vo_ledger_t *l, const char *owner, int64_t now_ms,
     d->id = id;
     d->attempt = vo_column_int(s, 0);
     d->round_attempt = vo_column_int(s, 1);
-    vo_hook_copy(d->msg_id, sizeof(d->msg_id), s, 2);
-    vo_hook_copy(d->job_id, sizeof(d->job_id), s, 3);
-    vo_hook_copy(d->tenant, sizeof(d->tenant), s, 4);
-    vo_hook_copy(d->type, sizeof(d->type), s, 5);
+    vo_ledger_copy_text(d->msg_id, sizeof(d->msg_id), s, 2);
+    vo_ledger_copy_text(d->job_id, sizeof(d->job_id), s, 3);
+    vo_ledger_copy_text(d->tenant, sizeof(d->tenant), s, 4);
+    vo_ledger_copy_text(d->type, sizeof(d->type), s, 5);
     d->endpoint_id = vo_column_int64(s, 6);
     d->payload_len = (size_t) vo_column_bytes(s, 7);
     d->payload = malloc(d->payload_len + 1);
@@ -560,9 +559,9 @@ vo_ledger_claim_delivery(vo_ledger_t *l, const char *owner, int64_t now_ms,
         goto failed;
     }
 
-    vo_hook_copy(d->url, sizeof(d->url), s, 0);
-    vo_hook_copy(d->secret, sizeof(d->secret), s, 1);
-    vo_hook_copy(d->previous_secret, sizeof(d->previous_secret), s, 2);
+    vo_ledger_copy_text(d->url, sizeof(d->url), s, 0);
+    vo_ledger_copy_text(d->secret, sizeof(d->secret), s, 1);
+    vo_ledger_copy_text(d->previous_secret, sizeof(d->previous_secret), s, 2);
     previous_until = vo_column_int64(s, 3);
     vo_reset(s);
 
@@ -801,15 +800,4 @@ vo_ledger_endpoint_gone(vo_ledger_t *l, const vo_delivery_t *d,
     vo_buf_free(&b);
 
     return lrc;
-}
-
-
-static void
-vo_hook_copy(char *dst, size_t size, vo_stmt_t *s, int col)
-{
-    const char  *v;
-
-    v = vo_column_text(s, col);
-
-    snprintf(dst, size, "%s", v ? v : "");
 }

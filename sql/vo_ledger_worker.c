@@ -128,7 +128,6 @@ static vo_ledger_rc_t vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c,
     vo_stmt_t    *s, const char *what, char *err, size_t err_size);
 static void vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c,
     const char *what, int64_t now_ms);
-static void vo_copy_column(char *dst, size_t size, vo_stmt_t *s, int col);
 static void vo_ledger_detail(char *buf, size_t size, const char *code,
     const vo_attempt_stats_t *st);
 static void vo_ledger_result_summary(char *buf, size_t size,
@@ -178,7 +177,7 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
             goto failed;
         }
 
-        vo_copy_column(job_id, sizeof(job_id), s, 0);
+        vo_ledger_copy_text(job_id, sizeof(job_id), s, 0);
         state = (const char *) vo_column_text(s, 1);
         takeover = (state != NULL && strcmp(state, "running") == 0);
 
@@ -251,16 +250,16 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
         }
 
         memcpy(c->job_id, job_id, sizeof(job_id));
-        vo_copy_column(c->tenant, sizeof(c->tenant), s, 0);
+        vo_ledger_copy_text(c->tenant, sizeof(c->tenant), s, 0);
         c->attempt = vo_column_int(s, 1);
         c->failures = vo_column_int(s, 2);
         c->max_attempts = vo_column_int(s, 3);
-        vo_copy_column(c->options, sizeof(c->options), s, 4);
-        vo_copy_column(c->input_path, sizeof(c->input_path), s, 5);
+        vo_ledger_copy_text(c->options, sizeof(c->options), s, 4);
+        vo_ledger_copy_text(c->input_path, sizeof(c->input_path), s, 5);
         c->input_size = vo_column_int64(s, 6);
-        vo_copy_column(c->container, sizeof(c->container), s, 7);
+        vo_ledger_copy_text(c->container, sizeof(c->container), s, 7);
         c->created_at = vo_column_int64(s, 8);
-        vo_copy_column(c->key, sizeof(c->key), s, 9);
+        vo_ledger_copy_text(c->key, sizeof(c->key), s, 9);
         c->takeover = takeover;
 
         (void) vo_step(s);
@@ -836,15 +835,4 @@ vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c, const char *what,
     (void) vo_ledger_event(l, now_ms, c->job_id, c->tenant,
                            strlen(c->tenant), "stale_write", c->attempt,
                            detail, err, sizeof(err));
-}
-
-
-static void
-vo_copy_column(char *dst, size_t size, vo_stmt_t *s, int col)
-{
-    const char  *v;
-
-    v = (const char *) vo_column_text(s, col);
-
-    snprintf(dst, size, "%s", v ? v : "");
 }

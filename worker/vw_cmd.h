@@ -48,6 +48,10 @@ int vw_cmd_events(int argc, char **argv);
 int vw_cmd_retry(int argc, char **argv);
 int vw_cmd_abandon(int argc, char **argv);
 
+/* An operator's command opens the ledger (never creating or migrating
+ * it); NULL after printing why (vw_cmd_admin.c). */
+struct vo_ledger_s *vw_cmd_ledger(const char *spec);
+
 /* Prints "video-ocr-worker: <status>: <code>: <message>" and returns the
  * exit code for err. */
 int vw_cmd_report(const vw_err_t *err);

@@ -52,7 +52,6 @@ typedef struct {
 
 static int vw_hooks_parse(vw_hooks_t *a, int argc, char **argv);
 static int vw_hooks_secret_file(vw_hooks_t *a, const char *path);
-static vo_ledger_t *vw_hooks_open(const vw_hooks_t *a);
 static int vw_hooks_rc(const vw_hooks_t *a, vo_ledger_rc_t rc,
     const char *err);
 static int vw_hooks_endpoint_row(void *data, const vo_endpoint_row_t *row);
@@ -87,7 +86,7 @@ vw_cmd_webhooks(int argc, char **argv)
         return VW_EXIT_OK;
     }
 
-    l = vw_hooks_open(&a);
+    l = vw_cmd_ledger(a.ledger);
     if (l == NULL) {
         return VW_EXIT_CONFIG;
     }
@@ -434,28 +433,6 @@ vw_hooks_secret_file(vw_hooks_t *a, const char *path)
     a->secret[n] = '\0';
 
     return 0;
-}
-
-
-static vo_ledger_t *
-vw_hooks_open(const vw_hooks_t *a)
-{
-    char              err[VO_ERR_TEXT];
-    vo_ledger_t      *l;
-    vo_ledger_conf_t  lconf;
-
-    lconf.busy_timeout_ms = 5000;
-    lconf.sync_full = 1;
-    lconf.migrate = 0;
-
-    if (vo_ledger_open(a->ledger, &lconf, &l, err, sizeof(err))
-        != VO_LEDGER_OK)
-    {
-        fprintf(stderr, VW_PROG ": %s\n", err);
-        return NULL;
-    }
-
-    return l;
 }
 
 

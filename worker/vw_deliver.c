@@ -51,7 +51,7 @@ static int vw_deliver_sign(const vo_delivery_t *d, int64_t ts, char *out,
 int
 vw_deliver_main(const vw_pool_conf_t *conf)
 {
-    int               tries;
+    int               exit_code;
     char              err[VO_ERR_TEXT], host[64], owner[128];
     int64_t           lease_ms;
     vw_http_t        *h;
@@ -60,7 +60,6 @@ vw_deliver_main(const vw_pool_conf_t *conf)
     vo_ledger_rc_t    rc;
     vw_http_conf_t    hconf;
     struct sigaction  sa;
-    vo_ledger_conf_t  lconf;
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = vw_deliver_signal;
@@ -72,31 +71,9 @@ vw_deliver_main(const vw_pool_conf_t *conf)
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
 
-    lconf.busy_timeout_ms = conf->busy_timeout_ms;
-    lconf.sync_full = 1;
-    lconf.migrate = 0;
-
-    for (tries = 0; /* void */; tries++) {
-        rc = vo_ledger_open(conf->ledger, &lconf, &l, err, sizeof(err));
-
-        if (rc == VO_LEDGER_OK) {
-            break;
-        }
-
-        if (tries == 0 || rc != VO_LEDGER_BUSY) {
-            vw_log("deliverer: %s%s", err,
-                   rc == VO_LEDGER_BUSY ? "; trying again every second" : "");
-        }
-
-        if (rc != VO_LEDGER_BUSY) {
-            return VW_EXIT_CONFIG;
-        }
-
-        if (vw_deliver_stop) {
-            return VW_EXIT_OK;
-        }
-
-        vw_sleep_ms(1000);
+    l = vw_pool_ledger(conf, "deliverer", &vw_deliver_stop, &exit_code);
+    if (l == NULL) {
+        return exit_code;
     }
 
     if (conf->webhook_ca_file != NULL && access(conf->webhook_ca_file, R_OK)

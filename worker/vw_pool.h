@@ -18,8 +18,10 @@
 #define _VW_POOL_H_INCLUDED_
 
 
+#include <signal.h>
 #include <stdint.h>
 
+#include "vo_ledger.h"
 #include "vw_cmd.h"
 #include "vw_confine.h"
 #include "vw_plan.h"
@@ -70,6 +72,16 @@ typedef struct {
  * Returns 0, or -1 after printing a message that names the bad option.
  */
 int vw_pool_parse(vw_pool_conf_t *conf, int argc, char **argv, int child);
+
+/*
+ * A process of the pool opens its ledger connection (after exec), and
+ * while the database does not answer tries again every second, until
+ * *stop; who prefixes the log line.  NULL with *exit_code set when it
+ * gives up: VW_EXIT_CONFIG (a ledger that cannot be used, or a janitor
+ * --once) or VW_EXIT_OK (stopped).
+ */
+vo_ledger_t *vw_pool_ledger(const vw_pool_conf_t *conf, const char *who,
+    volatile sig_atomic_t *stop, int *exit_code);
 
 /* The supervisor, the OCR child loop and the janitor. */
 int vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv);

@@ -212,7 +212,8 @@ is($rc, 64, 'a bad URL is refused');
 like($o, qr/https:\/\//, 'saying what a URL must be');
 
 my $j_b1 = upload($sa, 'bob', 'b-1', $junk . 'b1');
-ok($rx->wait_for(20, sub { grep { ($_->{job} // '') eq $j_b1 } @_ }),
+ok($rx->wait_for(20, sub { grep { ($_->{job} // '') eq $j_b1
+                                  && $_->{type} eq 'job.rejected' } @_ }),
    'a job of bob: notified');
 my @b1 = of_job($rx, $j_b1);
 is_deeply([map { $_->{type} } @b1], ['job.accepted', 'job.rejected'],
