@@ -187,6 +187,38 @@ is($row->{n}, 4, 'the jobs name their endpoint');
 ($row) = $sa->rows('SELECT count(*) AS n FROM webhook_endpoints');
 is($row->{n}, 1, 'one endpoint row: the secret is kept once, not per job');
 
+# fencing: a job abandoned while a worker reads it; the worker's later
+# writes (its publish included) are refused, and make no event
+my $long = make_video(path => "$dir/long.mp4", duration => 10,
+                      spans => [map { { start => $_ / 4,
+                                        end => $_ / 4 + 0.24,
+                                        text => "Slide $_ of forty" } }
+                                0 .. 39]);
+my $rs = $sa->http(method => 'POST', uri => '/upload?fps=4',
+                   body => do { local (@ARGV, $/) = $long; <> },
+                   headers => ['Idempotency-Key' => 'a-stale',
+                               'X-Tenant' => 'alice']);
+my $j_stale = decode_json($rs->{body})->{job_id};
+ok(wait_for(30, sub { my ($j) = $sa->rows('SELECT state, frames_done FROM'
+                          . ' jobs WHERE job_id = ?', $j_stale);
+                      $j->{state} eq 'running' && $j->{frames_done} >= 1 }),
+   'a job being read by a worker');
+$out = `$worker abandon --ledger '${\ $sa->ledger }' $j_stale --reason 'stop' 2>&1`;
+is($? >> 8, 0, 'abandoned under it') or diag($out);
+ok(wait_for(30, sub { $sa->rows("SELECT 1 FROM events WHERE job_id = ?"
+                                . " AND kind IN ('lost', 'stale_write')",
+                                $j_stale) }),
+   "the worker's next write is refused (stale)");
+ok($rx->wait_for(20, sub { grep { ($_->{job} // '') eq $j_stale
+                                  && $_->{type} eq 'job.failed' } @_ }),
+   'job.failed delivered');
+sleep 1;
+is_deeply([map { $_->{type} } $sa->rows('SELECT type FROM notifications'
+                                        . ' WHERE job_id = ? ORDER BY id',
+                                        $j_stale)],
+          ['job.accepted', 'job.failed'],
+          'and no job.done: the stale attempt made no event');
+
 # a secret changed in nginx's configuration: a rotation
 my $j_rot = upload($sa, 'alice', 'a-rot', $junk . 'r', 'X-Secret' => 'new');
 ok($rx->wait_for(20, sub { grep { ($_->{job} // '') eq $j_rot
