@@ -54,6 +54,7 @@ vw_framer_free(vw_framer_t *fr)
     free(fr->seen);
     free(fr->queue);
     free(fr->comps);
+    free(fr->order);
     vw_framer_init(fr);
 }
 
@@ -593,7 +594,8 @@ int
 vw_framer_comp(vw_framer_t *fr, int x0, int y0, int x1, int y1, uint32_t seed,
     uint32_t pixels)
 {
-    size_t      cap;
+    size_t     cap;
+    uint32_t  *o;
     vw_comp_t  *c;
 
     if (fr->ncomps == fr->comps_cap) {
@@ -604,6 +606,13 @@ vw_framer_comp(vw_framer_t *fr, int x0, int y0, int x1, int y1, uint32_t seed,
         }
 
         fr->comps = c;
+
+        o = realloc(fr->order, cap * sizeof(uint32_t));
+        if (o == NULL) {
+            return -1;
+        }
+
+        fr->order = o;
         fr->comps_cap = cap;
     }
 

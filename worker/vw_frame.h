@@ -60,6 +60,7 @@ typedef struct {
     vw_comp_t          *comps;      /* the components kept, when asked */
     size_t              ncomps;
     size_t              comps_cap;
+    uint32_t           *order;      /* comps_cap indexes of components */
     int                 keep_comps;
 } vw_framer_t;
 
@@ -82,7 +83,6 @@ typedef struct {
 #define VW_TEXT_MIN_HEIGHT       5     /* a glyph is at least this tall */
 #define VW_TEXT_MIN_HEIGHT_PART  60    /* and this part of the picture */
 #define VW_TEXT_LINE_GLYPHS      3     /* a line has at least this many */
-#define VW_TEXT_MAX_COMPS        4096  /* more components: a texture */
 #define VW_TEXT_MAX_DIFF         32    /* same text: every block below */
 
 typedef struct {

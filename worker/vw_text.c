@@ -56,6 +56,7 @@ static VW_VECTORISE size_t vw_text_ink(uint8_t *restrict m,
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
 static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box);
+static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
 static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
 static int vw_text_block(const vw_image_t *a, const vw_image_t *ma,
@@ -309,13 +310,20 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  * VW_TEXT_LINE_GLYPHS or more is a line of text.  Marks (dots, commas,
  * accents) and short words stay when they lie beside a line's glyph.
  * Everything else (a moving square, a piece of a line or of a bar's
- * edge) is erased from the mask.  box bounds what stays.
+ * edge, the specks of a noisy picture) is erased from the mask.  box
+ * bounds what stays.
+ *
+ * Noise makes thousands of specks: only the tall components are
+ * chained (sorted by their left edge, so that each looks only at those
+ * that can still be near it), and only line glyphs are looked at for
+ * the marks, so the cost follows the glyphs, not the specks.
  */
 static int
 vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
 {
     int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
-    size_t      i, j, n;
+    size_t      i, j, k, n, ntall, nline;
+    uint32_t   *tall, *line;
     vw_comp_t  *c, *d, *l;
 
     memset(box, 0, sizeof(vw_rect_t));
@@ -335,35 +343,34 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
     n = fr->ncomps;
     c = fr->comps;
 
-    if (n > VW_TEXT_MAX_COMPS) {
-        /* a texture, not text: nothing to read */
-        for (i = 0; i < n; i++) {
-            vw_text_erase(fr, m, c[i].seed);
-        }
-
-        return 0;
-    }
+    tall = fr->order;
+    ntall = 0;
 
     for (i = 0; i < n; i++) {
         c[i].group = (int) i;
         c[i].glyphs = 0;
+
+        if (c[i].y1 - c[i].y0 + 1 >= minh) {
+            tall[ntall++] = (uint32_t) i;
+        }
     }
+
+    qsort_r(tall, ntall, sizeof(uint32_t), vw_text_by_x, c);
 
     /* chain the glyph-sized components that sit side by side */
 
-    for (i = 0; i < n; i++) {
+    for (k = 0; k < ntall; k++) {
+        i = tall[k];
         lh = c[i].y1 - c[i].y0 + 1;
 
-        if (lh < minh) {
-            continue;
-        }
-
-        for (j = i + 1; j < n; j++) {
-            d = &c[j];
+        for (j = k + 1; j < ntall; j++) {
+            d = &c[tall[j]];
             h = d->y1 - d->y0 + 1;
 
-            if (h < minh) {
-                continue;
+            /* heights within 2.5x and a gap of 1.5x the larger: nothing
+             * further right than 3.75 lh can be a neighbour */
+            if (4 * (d->x0 - c[i].x1) > 15 * lh) {
+                break;
             }
 
             ov = (c[i].y1 < d->y1 ? c[i].y1 : d->y1)
@@ -379,7 +386,7 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
             }
 
             ra = vw_text_root(c, (int) i);
-            rb = vw_text_root(c, (int) j);
+            rb = vw_text_root(c, (int) tall[j]);
             c[ra > rb ? ra : rb].group = ra < rb ? ra : rb;
         }
     }
@@ -387,6 +394,19 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
     for (i = 0; i < n; i++) {
         c[i].group = vw_text_root(c, (int) i);
         c[c[i].group].glyphs += c[i].y1 - c[i].y0 + 1 >= minh;
+    }
+
+    /* the glyphs of lines (in the tall list's place) */
+
+    line = tall;
+    nline = 0;
+
+    for (i = 0; i < n; i++) {
+        if (c[c[i].group].glyphs >= VW_TEXT_LINE_GLYPHS
+            && c[i].y1 - c[i].y0 + 1 >= minh)
+        {
+            line[nline++] = (uint32_t) i;
+        }
     }
 
     /* lines stay; what lies beside a glyph of a line (within twice its
@@ -402,13 +422,11 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
     for (i = 0; i < n; i++) {
         near = c[c[i].group].glyphs >= VW_TEXT_LINE_GLYPHS;
 
-        for (j = 0; j < n && !near; j++) {
-            l = &c[j];
+        for (k = 0; k < nline && !near; k++) {
+            l = &c[line[k]];
             lh = l->y1 - l->y0 + 1;
 
-            if (c[l->group].glyphs < VW_TEXT_LINE_GLYPHS
-                || lh < minh || 2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh)
-            {
+            if (2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh) {
                 continue;
             }
 
@@ -435,6 +453,19 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
     }
 
     return 0;
+}
+
+
+static int
+vw_text_by_x(const void *a, const void *b, void *data)
+{
+    const vw_comp_t  *c = data;
+    int               xa, xb;
+
+    xa = c[*(const uint32_t *) a].x0;
+    xb = c[*(const uint32_t *) b].x0;
+
+    return xa < xb ? -1 : (xa > xb);
 }
 
 
