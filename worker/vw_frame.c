@@ -313,13 +313,7 @@ int
 vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
     int scale, int mode, vw_image_t *out, int *chosen, vw_err_t *err)
 {
-    int              x, y;
-    uint8_t         *p;
-    uint64_t         bright;
-    vw_image_t       part;
-    const uint8_t   *q, *src[4];
-    uint8_t         *dst[4];
-    int              src_stride[4], dst_stride[4];
+    vw_image_t  part;
 
     /* a view of the part: never freed nor resized */
 
@@ -331,6 +325,26 @@ vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
         part.width = r->w;
         part.height = r->h;
     }
+
+    return vw_frame_for_ocr_part(fr, &part, in->width, in->height,
+                                 r != NULL, scale, mode, out, chosen, err);
+}
+
+
+int
+vw_frame_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
+    int ref_h, int border, int scale, int mode, vw_image_t *out, int *chosen,
+    vw_err_t *err)
+{
+    int              x, y;
+    uint8_t         *p;
+    uint64_t         bright;
+    vw_image_t       part;
+    const uint8_t   *q, *src[4];
+    uint8_t         *dst[4];
+    int              src_stride[4], dst_stride[4];
+
+    part = *in;
 
     if (mode == VW_PREP_AUTO) {
         /* a light picture: dark text is to be expected, keep it grey */
@@ -408,8 +422,8 @@ vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
     /* what cannot be a glyph of the whole picture goes, and in a part,
      * what the cut went through */
 
-    if (vw_frame_blobs(fr, out, in->width * scale, in->height * scale, 1,
-                       r != NULL, NULL)
+    if (vw_frame_blobs(fr, out, ref_w * scale, ref_h * scale, 1, border,
+                       NULL)
         != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");

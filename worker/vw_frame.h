@@ -135,11 +135,19 @@ int vw_frame_text(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
 /*
  * 1 if pictures a and b (with their text layers) show the same text: the
  * same polarity, and the near-identical test of vw_frame_similar passed
- * on the pixels that are ink in either layer (none in both: the same).
- * *diff as for vw_frame_similar (may be NULL).
+ * on the pixels that are ink in either layer (none in both: the same),
+ * b's pixels taken dx to the right of a's (text that slides).  *diff as
+ * for vw_frame_similar (may be NULL).
  */
 int vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
-    const vw_image_t *b, const vw_text_t *tb, int *diff);
+    const vw_image_t *b, const vw_text_t *tb, int dx, int *diff);
+
+/*
+ * How far b's glyphs lie to the right of a's (at most max either way),
+ * from the columns' ink counts; 0 when either has none.
+ */
+int vw_text_shift(const vw_text_t *ta, const vw_text_t *tb, int max,
+    vw_framer_t *fr);
 
 /*
  * Removes the ink components of a binary image that cannot be glyphs
@@ -186,6 +194,14 @@ int vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff);
  */
 int vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in,
     const vw_rect_t *r, int scale, int mode, vw_image_t *out, int *chosen,
+    vw_err_t *err);
+
+/*
+ * The same for a picture that is a part of a ref_w x ref_h one (the
+ * sizes blob removal judges by); border: remove what touches its edge.
+ */
+int vw_frame_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
+    int ref_h, int border, int scale, int mode, vw_image_t *out, int *chosen,
     vw_err_t *err);
 
 

@@ -1,29 +1,50 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The pipeline (see vw_pipeline.h): the order of the stages, the reuse
- * of OCR text, and resuming after known frames.
+ * The pipeline (see vw_pipeline.h): the order of the stages, the looks
+ * between samples, how a screen's looks are combined and read, and
+ * resuming after known frames.
  *
- * Every sampled picture gets its text layer (vw_frame_text: where the
- * glyphs are).  The reference: the last frame that went through OCR
- * (timed out ones included, so a picture that makes Tesseract run away
- * costs one deadline, not one per sample), or that had no glyph at all.
- * A frame that shows the same text as the reference
- * (vw_frame_same_text: the grey levels compared where either has ink,
- * whatever the background does) takes its text and records reused_from =
- * its index.  Frames that reuse do not move the reference, so a slow fade
- * cannot drift away from what was actually read.  A frame with no glyph
- * gets an empty text without Tesseract (VW_FRAME_NO_TEXT); one with
- * glyphs has only their region read.
+ * Every look (vw_plan.h: each sample, and the pictures between two
+ * samples every VW_LOOK_US at most) gets its text layer (vw_frame_text:
+ * where the glyphs are).  The reference is the first look of the
+ * current state: of a screen of text, or of a picture with no glyph.
+ * A look that shows the same text as the reference (vw_frame_same_text:
+ * the grey levels compared where either has ink, whatever the
+ * background does, at the shift vw_text_shift finds when the text
+ * slides) belongs to its state; a sample then records reused_from = the
+ * reference's index, a look between samples records nothing.  A look
+ * that does not starts a new state and has a row: with no glyph, an
+ * empty text without Tesseract (VW_FRAME_NO_TEXT); with glyphs, a new
+ * screen.  A screen's text region is summed over its looks (vw_looks.c)
+ * and read once, from the mean, when the screen ends or its
+ * VW_LOOKS_COMBINED-th look is in: noise and a moving background
+ * average out, the text stays.  Looks that reuse do not move the
+ * reference, so a slow fade cannot drift away from what was read.
+ *
+ * Rows are handed to frame_done a sample's unit at a time (the sample
+ * and the looks after it, up to the next sample) once no screen in them
+ * waits for its reading, the looks' rows first and the sample's last:
+ * a sample the ledger has stands for its whole unit, which is what
+ * resuming relies on.
  */
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "vw_frame.h"
+#include "vw_looks.h"
 #include "vw_media.h"
 #include "vw_ocr.h"
 #include "vw_pipeline.h"
+
+
+/* a row waiting for its unit to be complete, or for its screen's text */
+typedef struct {
+    vw_frame_result_t   f;
+    char               *text;         /* owned; NULL: the screen's, later */
+    int                 known;        /* the ledger has it: not handed on */
+} vw_row_t;
 
 
 typedef struct {
@@ -40,14 +61,24 @@ typedef struct {
     vw_image_t          grey;
     vw_text_t           layer;         /* grey's text layer */
     vw_image_t          ocr;
+    vw_image_t          mean;
     int                 scale;         /* of the OCR pictures */
 
-    vw_image_t          ref;           /* the last OCR'd picture */
+    vw_image_t          ref;           /* the first look of the state */
     vw_text_t           ref_layer;
     int                 have_ref;
     uint32_t            ref_index;
-    char               *ref_text;
+    char               *ref_text;      /* NULL while the screen is unread */
     int                 ref_conf;
+
+    int                 pending;       /* the screen at ref waits */
+    vw_stack_t          stack;         /* its looks summed */
+    vw_rect_t           region;        /* what of them is read */
+
+    vw_row_t           *rows;          /* waiting, in index order */
+    size_t              nrows;
+    size_t              rows_cap;
+    uint32_t            units_done;    /* units whose looks are all done */
 
     vw_frame_result_t   known;         /* the last known frame */
     char               *known_text;
@@ -59,11 +90,20 @@ static const vw_hooks_t  vw_no_hooks;
 
 
 static int vw_pipe_poll(void *data);
-static int vw_pipe_decode(vw_pipe_t *p, uint32_t i, int64_t *pts_ms,
+static int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms,
     vw_err_t *err);
-static int vw_pipe_frame(vw_pipe_t *p, uint32_t i, vw_err_t *err);
+static int vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
+static int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
+static int vw_pipe_same(vw_pipe_t *p, int *dx);
+static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
+    unsigned flags, int64_t reused_from, const char *text, int confidence,
+    int known, vw_err_t *err);
+static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_flush(vw_pipe_t *p, vw_err_t *err);
 static int vw_pipe_restore(vw_pipe_t *p, vw_err_t *err);
-static int vw_pipe_ocr(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+static int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img,
+    vw_ocr_result_t *res, vw_err_t *err);
 static void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf,
     uint32_t index);
 
@@ -73,10 +113,10 @@ vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err)
 {
     int                ret, k;
     int64_t            start, cpu, t;
-    uint32_t           i;
+    uint32_t           i, j;
+    size_t             n;
     vw_rect_t          r;
     vw_pipe_t          pipe, *p;
-    vw_frame_result_t  known;
 
     p = &pipe;
     memset(p, 0, sizeof(vw_pipe_t));
@@ -152,45 +192,20 @@ vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err)
     for (i = 0; i < run->plan.frames; i++) {
 
         if (vw_pipe_poll(p) != 0) {
-            vw_stop(err, "run \"%s\": stopped at frame %u", job->name, i);
+            vw_stop(err, "run \"%s\": stopped at frame %u", job->name,
+                    i * run->plan.looks);
             goto done;
         }
 
-        if (p->hooks->frame_known != NULL) {
-            memset(&known, 0, sizeof(vw_frame_result_t));
-            known.text = "";
-            known.reused_from = -1;
+        k = vw_pipe_known_unit(p, i, err);
 
-            k = p->hooks->frame_known(p->hooks->data, i, &known);
+        if (k < 0) {
+            goto done;
+        }
 
-            if (k < 0) {
-                vw_fail(err, "hook", "run \"%s\": frame_known failed for "
-                        "frame %u", job->name, i);
-                goto done;
-            }
-
-            if (k > 0) {
-                p->known = known;
-                p->known.index = i;
-
-                if (known.reused_from >= (int64_t) i) {
-                    p->known.reused_from = -1;      /* not from the past */
-                }
-
-                free(p->known_text);
-                p->known_text = strdup(known.text ? known.text : "");
-
-                if (p->known_text == NULL) {
-                    vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                            job->name);
-                    goto done;
-                }
-
-                p->known.text = p->known_text;
-                p->resume = 1;
-                run->stats.frames_known++;
-                continue;
-            }
+        if (k > 0) {
+            p->units_done = i + 1;
+            continue;
         }
 
         if (!p->decoding) {
@@ -211,9 +226,29 @@ vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err)
             }
         }
 
-        if (vw_pipe_frame(p, i, err) != 0) {
+        /* the sample and the looks after it, up to the next sample */
+
+        for (j = i * run->plan.looks;
+             j < (i + 1) * run->plan.looks && j < run->plan.indexes; j++)
+        {
+            if (vw_pipe_look(p, j, err) != 0) {
+                goto done;
+            }
+        }
+
+        p->units_done = i + 1;
+
+        if (vw_pipe_flush(p, err) != 0) {
             goto done;
         }
+    }
+
+    /* the last screen is read when the video ends */
+
+    if (p->pending && (vw_pipe_read(p, err) != 0 || vw_pipe_flush(p, err)
+                                                    != 0))
+    {
+        goto done;
     }
 
     ret = 0;
@@ -232,7 +267,15 @@ done:
     vw_framer_free(&p->framer);
     vw_image_free(&p->grey);
     vw_image_free(&p->ocr);
+    vw_image_free(&p->mean);
     vw_image_free(&p->ref);
+    vw_stack_free(&p->stack);
+
+    for (n = 0; n < p->nrows; n++) {
+        free(p->rows[n].text);
+    }
+
+    free(p->rows);
     vw_text_free(&p->layer);
     vw_text_free(&p->ref_layer);
     free(p->ref_text);
@@ -278,18 +321,18 @@ vw_pipe_poll(void *data)
 
 
 /*
- * Decodes sample i into p->grey and finds its text layer.  Returns 0, or
+ * Decodes look j into p->grey and finds its text layer.  Returns 0, or
  * 1 when there is no picture (the video ended, the crop misses this
  * frame).
  */
 static int
-vw_pipe_decode(vw_pipe_t *p, uint32_t i, int64_t *pts_ms, vw_err_t *err)
+vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, vw_err_t *err)
 {
     int       rc;
     int64_t   pts_us;
     AVFrame  *frame;
 
-    rc = vw_media_frame_at(p->media, vw_plan_time_us(&p->run->plan, i),
+    rc = vw_media_frame_at(p->media, vw_plan_time_us(&p->run->plan, j),
                            &frame, &pts_us, err);
     if (rc != 0) {
         return rc;
@@ -311,113 +354,435 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t i, int64_t *pts_ms, vw_err_t *err)
 }
 
 
+/*
+ * 1 if sample i is known (its unit is then done: its rows were handed
+ * on after those of the looks after it), and keeps the unit's last
+ * known row for vw_pipe_restore; 0 if not; -1 on error.
+ */
 static int
-vw_pipe_frame(vw_pipe_t *p, uint32_t i, vw_err_t *err)
+vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 {
-    int                rc;
+    int                k;
+    uint32_t           j, first;
+    vw_frame_result_t  known, last;
+    const vw_plan_t   *plan;
+
+    if (p->hooks->frame_known == NULL) {
+        return 0;
+    }
+
+    plan = &p->run->plan;
+    first = i * plan->looks;
+    memset(&last, 0, sizeof(vw_frame_result_t));
+
+    for (j = first; j < first + plan->looks && j < plan->indexes; j++) {
+        memset(&known, 0, sizeof(vw_frame_result_t));
+        known.text = "";
+        known.reused_from = -1;
+
+        k = p->hooks->frame_known(p->hooks->data, j, &known);
+
+        if (k < 0) {
+            return vw_fail(err, "hook", "run \"%s\": frame_known failed for "
+                           "frame %u", p->job->name, j);
+        }
+
+        if (j == first && k == 0) {
+            return 0;
+        }
+
+        if (k > 0) {
+            last = known;
+            last.index = j;
+
+            /* the text, before the hook's next call makes it invalid */
+            free(p->known_text);
+            p->known_text = strdup(known.text ? known.text : "");
+
+            if (p->known_text == NULL) {
+                return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                               p->job->name);
+            }
+        }
+    }
+
+    p->known = last;
+    p->known.text = p->known_text;
+
+    if (p->known.reused_from >= (int64_t) p->known.index) {
+        p->known.reused_from = -1;      /* not from the past */
+    }
+
+    p->resume = 1;
+    p->run->stats.frames_known++;
+
+    return 1;
+}
+
+
+/*
+ * One look: the same text as the reference (its state goes on), or a
+ * change (a new state, with a row).  A sample always has a row.
+ */
+static int
+vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
+{
+    int                rc, sample, dx, k;
     char              *text;
-    int64_t            t0, t1;
+    int64_t            t0, pts_ms;
     vw_stats_t        *st;
-    vw_ocr_result_t    res;
-    vw_frame_result_t  f;
+    vw_frame_result_t  known;
 
     st = &p->run->stats;
-
-    memset(&f, 0, sizeof(vw_frame_result_t));
-    f.index = i;
-    f.t_ms = vw_plan_time_ms(&p->run->plan, i);
-    f.pts_ms = -1;
-    f.text = "";
-    f.reused_from = -1;
+    sample = j % p->run->plan.looks == 0;
+    pts_ms = -1;
 
     t0 = vw_now_ms();
+    rc = vw_pipe_decode(p, j, &pts_ms, err);
+    st->decode_ms += vw_now_ms() - t0;
 
-    rc = vw_pipe_decode(p, i, &f.pts_ms, err);
     if (rc < 0) {
         return -1;
     }
 
+    if (!sample) {
+        st->looks++;
+    }
+
     if (rc == 1) {
-        f.flags |= VW_FRAME_NO_PICTURE;
-        f.pts_ms = -1;
+        if (!sample) {
+            return 0;
+        }
+
         st->frames_no_picture++;
-        st->decode_ms += vw_now_ms() - t0;
 
-    } else if (p->have_ref
-               && vw_frame_same_text(&p->grey, &p->layer, &p->ref,
-                                     &p->ref_layer, NULL))
-    {
-        f.text = p->ref_text;
-        f.confidence = p->ref_conf;
-        f.reused_from = p->ref_index;
+        return vw_pipe_row(p, j, -1, VW_FRAME_NO_PICTURE, -1, "", 0, 0, err);
+    }
+
+    if (p->have_ref && vw_pipe_same(p, &dx)) {
+        if (p->pending) {
+            vw_stack_add(&p->stack, &p->grey, dx);
+
+            if (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0) {
+                return -1;
+            }
+        }
+
+        if (!sample) {
+            return 0;
+        }
+
         st->frames_reused++;
-        st->decode_ms += vw_now_ms() - t0;
 
-    } else if (p->layer.box.w == 0) {
-        /* no glyph: nothing for Tesseract; the new reference */
-        text = strdup("");
+        return vw_pipe_row(p, j, pts_ms, 0, p->ref_index, p->ref_text,
+                           p->ref_conf, 0, err);
+    }
+
+    /* a change: the screen that ends is read first */
+
+    if (p->pending && vw_pipe_read(p, err) != 0) {
+        return -1;
+    }
+
+    k = 0;
+
+    if (!sample && p->hooks->frame_known != NULL) {
+        /* a look the ledger has (its unit was cut short): its text */
+        memset(&known, 0, sizeof(vw_frame_result_t));
+        known.text = "";
+        known.reused_from = -1;
+
+        k = p->hooks->frame_known(p->hooks->data, j, &known);
+
+        if (k < 0) {
+            return vw_fail(err, "hook", "run \"%s\": frame_known failed for "
+                           "frame %u", p->job->name, j);
+        }
+    }
+
+    vw_image_swap(&p->grey, &p->ref);
+    vw_text_swap(&p->layer, &p->ref_layer);
+    p->have_ref = 1;
+
+    if (k > 0 || p->ref_layer.box.w == 0) {
+        /* known, or no glyph: nothing for Tesseract */
+        text = strdup(k > 0 ? known.text : "");
         if (text == NULL) {
             return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                            p->job->name);
         }
 
-        f.flags |= VW_FRAME_NO_TEXT;
-        st->frames_no_text++;
-        st->decode_ms += vw_now_ms() - t0;
+        vw_pipe_set_ref_text(p, text, k > 0 ? known.confidence : 0, j);
 
-        vw_image_swap(&p->grey, &p->ref);
-        vw_text_swap(&p->layer, &p->ref_layer);
-        p->have_ref = 1;
-
-        vw_pipe_set_ref_text(p, text, 0, i);
-
-        f.text = p->ref_text;
-
-    } else {
-        t1 = vw_now_ms();
-        st->decode_ms += t1 - t0;
-
-        if (vw_pipe_ocr(p, &res, err) != 0) {
-            if (err->status == VW_STOPPED) {
-                vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
-                        p->job->name, i);
-            }
-
-            return -1;
+        if (k == 0) {
+            st->frames_no_text++;
         }
 
-        st->ocr_calls++;
-        st->ocr_ms += vw_now_ms() - t1;
-
-        if (res.timed_out) {
-            f.flags |= VW_FRAME_TIMED_OUT;
-            st->frames_timed_out++;
-        }
-
-        vw_image_swap(&p->grey, &p->ref);
-        vw_text_swap(&p->layer, &p->ref_layer);
-        p->have_ref = 1;
-
-        vw_pipe_set_ref_text(p, res.text, res.confidence, i);
-
-        f.text = p->ref_text;
-        f.confidence = p->ref_conf;
+        return vw_pipe_row(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE)
+                           | (k > 0 ? known.flags : VW_FRAME_NO_TEXT),
+                           -1, p->ref_text, p->ref_conf, k > 0, err);
     }
 
-    st->frames_done++;
+    /* a new screen: read when it ends */
 
-    if (p->hooks->frame_done != NULL
-        && p->hooks->frame_done(p->hooks->data, &f) != 0)
+    vw_pipe_set_ref_text(p, NULL, 0, j);
+
+    if (vw_pipe_screen(p, err) != 0) {
+        return -1;
+    }
+
+    return vw_pipe_row(p, j, pts_ms, sample ? 0 : VW_FRAME_PROBE, -1, NULL,
+                       0, 0, err);
+}
+
+
+/* The same text as the reference, where it is or where it slid to. */
+static int
+vw_pipe_same(vw_pipe_t *p, int *dx)
+{
+    int  d;
+
+    *dx = 0;
+
+    if (vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey, &p->layer, 0,
+                           NULL))
     {
-        return vw_stop(err, "run \"%s\": stopped after frame %u",
-                       p->job->name, i);
+        return 1;
+    }
+
+    if (p->ref_layer.box.w == 0 || p->layer.box.w == 0) {
+        return 0;
+    }
+
+    d = vw_text_shift(&p->ref_layer, &p->layer, p->grey.width / 16,
+                      &p->framer);
+
+    if (d != 0 && vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey,
+                                      &p->layer, d, NULL))
+    {
+        *dx = d;
+        return 1;
     }
 
     return 0;
 }
 
 
-/* Takes ownership of text. */
+/* Queues a row (text NULL: the pending screen's, filled in when read). */
+static int
+vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
+    int64_t reused_from, const char *text, int confidence, int known,
+    vw_err_t *err)
+{
+    size_t     cap;
+    vw_row_t  *r;
+
+    if (p->nrows == p->rows_cap) {
+        cap = p->rows_cap ? 2 * p->rows_cap : 16;
+        r = realloc(p->rows, cap * sizeof(vw_row_t));
+        if (r == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        p->rows = r;
+        p->rows_cap = cap;
+    }
+
+    r = &p->rows[p->nrows];
+    memset(r, 0, sizeof(vw_row_t));
+    r->f.index = j;
+    r->f.t_ms = vw_plan_time_ms(&p->run->plan, j);
+    r->f.pts_ms = pts_ms;
+    r->f.flags = flags;
+    r->f.reused_from = reused_from;
+    r->f.confidence = confidence;
+    r->known = known;
+
+    if (text != NULL) {
+        r->text = strdup(text);
+        if (r->text == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+    }
+
+    p->nrows++;
+
+    return 0;
+}
+
+
+/*
+ * Opens a screen at the reference: the region Tesseract will read (the
+ * glyphs' box with a margin: a quarter of its height above and below,
+ * up to a tenth of the picture's height left and right), summed from
+ * this look on.
+ */
+static int
+vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
+{
+    int         px, py;
+    vw_rect_t  *b, *r;
+
+    b = &p->ref_layer.box;
+    r = &p->region;
+
+    px = VW_OCR_MARGIN + (b->h < p->ref.height / 10 ? b->h
+                                                     : p->ref.height / 10);
+    py = VW_OCR_MARGIN + b->h / 4;
+
+    r->x = b->x > px ? b->x - px : 0;
+    r->y = b->y > py ? b->y - py : 0;
+    r->w = (b->x + b->w + px < p->ref.width ? b->x + b->w + px
+                                            : p->ref.width) - r->x;
+    r->h = (b->y + b->h + py < p->ref.height ? b->y + b->h + py
+                                             : p->ref.height) - r->y;
+
+    if (vw_stack_start(&p->stack, &p->ref, r) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    p->pending = 1;
+
+    return 0;
+}
+
+
+/*
+ * Reads the pending screen from the mean of its looks and gives its
+ * text to the rows that wait for it.
+ */
+static int
+vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
+{
+    size_t            n;
+    int64_t           t0;
+    vw_row_t         *r;
+    vw_stats_t       *st;
+    vw_ocr_result_t   res;
+
+    st = &p->run->stats;
+    t0 = vw_now_ms();
+
+    if (vw_stack_mean(&p->stack, &p->mean) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    if (vw_pipe_ocr(p, &p->mean, &res, err) != 0) {
+        if (err->status == VW_STOPPED) {
+            vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
+                    p->job->name, p->ref_index);
+        }
+
+        return -1;
+    }
+
+    st->ocr_calls++;
+    st->looks_combined += (uint32_t) p->stack.count;
+    st->ocr_ms += vw_now_ms() - t0;
+
+    p->pending = 0;
+    vw_pipe_set_ref_text(p, res.text, res.confidence, p->ref_index);
+
+    for (n = 0; n < p->nrows; n++) {
+        r = &p->rows[n];
+
+        if (r->text != NULL || (r->f.index != p->ref_index
+                                && r->f.reused_from != p->ref_index))
+        {
+            continue;
+        }
+
+        r->text = strdup(p->ref_text);
+        if (r->text == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        r->f.confidence = p->ref_conf;
+
+        if (res.timed_out) {
+            r->f.flags |= VW_FRAME_TIMED_OUT;
+            st->frames_timed_out += r->f.index == p->ref_index;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * Hands on the rows of the units that are done, unless a screen in them
+ * still waits for its text: per unit, the looks' rows first, the
+ * sample's last (see the top of the file).
+ */
+static int
+vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
+{
+    size_t     k, end, pass;
+    uint32_t   looks;
+    vw_row_t  *r;
+
+    if (p->pending) {
+        return 0;
+    }
+
+    looks = p->run->plan.looks;
+
+    while (p->nrows > 0 && p->rows[0].f.index / looks < p->units_done) {
+
+        for (end = 1; end < p->nrows
+                      && p->rows[end].f.index / looks
+                         == p->rows[0].f.index / looks; end++)
+        {
+            /* void */
+        }
+
+        for (pass = 0; pass < 2; pass++) {
+            for (k = 0; k < end; k++) {
+                r = &p->rows[k];
+
+                if ((pass == 0) != ((r->f.flags & VW_FRAME_PROBE) != 0)
+                    || r->known)
+                {
+                    continue;
+                }
+
+                r->f.text = r->text != NULL ? r->text : "";
+
+                if (r->f.flags & VW_FRAME_PROBE) {
+                    p->run->stats.looks_kept++;
+
+                } else {
+                    p->run->stats.frames_done++;
+                }
+
+                if (p->hooks->frame_done != NULL
+                    && p->hooks->frame_done(p->hooks->data, &r->f) != 0)
+                {
+                    return vw_stop(err, "run \"%s\": stopped after frame %u",
+                                   p->job->name, r->f.index);
+                }
+            }
+        }
+
+        for (k = 0; k < end; k++) {
+            free(p->rows[k].text);
+        }
+
+        memmove(&p->rows[0], &p->rows[end],
+                (p->nrows - end) * sizeof(vw_row_t));
+        p->nrows -= end;
+    }
+
+    return 0;
+}
+
+
+/* Takes ownership of text (NULL: the screen is not read yet). */
 static void
 vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf, uint32_t index)
 {
@@ -430,7 +795,7 @@ vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf, uint32_t index)
 
 /*
  * Makes the reference what an uninterrupted run would have here: the
- * picture of the frame whose OCR text the last known frame carries.
+ * picture of the look whose text the last known row carries.
  */
 static int
 vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
@@ -479,43 +844,29 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
 
 
 /*
- * OCR of the text region of p->grey (its glyphs' box, with a margin),
- * prepared for the kind of ink found: bright ink binarised, dark ink in
- * grey.  When the binarised reading is unsure (confidence below
- * VW_OCR_ACCEPT, or nothing read), the grey region is read too and the
- * more confident reading wins (coloured text).  The deadline covers both
- * passes.
+ * OCR of img, a screen's text region (p->region of a p->ref-sized
+ * picture), prepared for the kind of ink found: bright ink binarised,
+ * dark ink in grey.  When the binarised reading is unsure (confidence
+ * below VW_OCR_ACCEPT, or nothing read), the grey region is read too and
+ * the more confident reading wins (coloured text).  The deadline covers
+ * both passes.
  */
 static int
-vw_pipe_ocr(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, vw_ocr_result_t *res,
+    vw_err_t *err)
 {
-    int              chosen, timeout, mode, px, py;
+    int              chosen, timeout, mode;
     int64_t          start;
-    vw_rect_t        r, *b;
     vw_ocr_result_t  other;
 
     start = vw_now_ms();
     timeout = p->limits.frame_timeout_ms;
 
-    /* the glyphs' box with a margin: a quarter of its height above and
-     * below, up to a tenth of the picture's height left and right */
+    mode = p->ref_layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY
+                                                  : VW_PREP_BRIGHT;
 
-    b = &p->layer.box;
-    px = VW_OCR_MARGIN + (b->h < p->grey.height / 10 ? b->h
-                                                      : p->grey.height / 10);
-    py = VW_OCR_MARGIN + b->h / 4;
-
-    r.x = b->x > px ? b->x - px : 0;
-    r.y = b->y > py ? b->y - py : 0;
-    r.w = (b->x + b->w + px < p->grey.width ? b->x + b->w + px
-                                            : p->grey.width) - r.x;
-    r.h = (b->y + b->h + py < p->grey.height ? b->y + b->h + py
-                                             : p->grey.height) - r.y;
-
-    mode = p->layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY : VW_PREP_BRIGHT;
-
-    if (vw_frame_for_ocr(&p->framer, &p->grey, &r, p->scale, mode, &p->ocr,
-                         &chosen, err) != 0)
+    if (vw_frame_for_ocr_part(&p->framer, img, p->ref.width, p->ref.height,
+                              1, p->scale, mode, &p->ocr, &chosen, err) != 0)
     {
         return -1;
     }
@@ -543,8 +894,9 @@ vw_pipe_ocr(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         }
     }
 
-    if (vw_frame_for_ocr(&p->framer, &p->grey, &r, p->scale, VW_PREP_GREY,
-                         &p->ocr, &chosen, err) != 0
+    if (vw_frame_for_ocr_part(&p->framer, img, p->ref.width, p->ref.height,
+                              1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
+                              err) != 0
         || vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, &other,
                         err) != 0)
     {

@@ -89,7 +89,10 @@ typedef struct {
 
 typedef struct {
     uint32_t  frames_known;        /* skipped: frame_known said done */
-    uint32_t  frames_done;         /* frame_done calls */
+    uint32_t  frames_done;         /* frame_done calls for samples */
+    uint32_t  looks;               /* looks between samples taken */
+    uint32_t  looks_kept;          /* of those, rows: the text changed */
+    uint32_t  looks_combined;      /* looks summed into the readings */
     uint32_t  ocr_calls;           /* frames sent to Tesseract */
     uint32_t  ocr_passes;          /* recognitions (a frame may take 2) */
     uint32_t  frames_reused;       /* near-identical: text reused */

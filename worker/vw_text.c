@@ -60,7 +60,7 @@ static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
 static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
 static int vw_text_block(const vw_image_t *a, const vw_image_t *ma,
-    const vw_image_t *b, const vw_image_t *mb, int bx, int by);
+    const vw_image_t *b, const vw_image_t *mb, int bx, int by, int dx);
 
 
 void
@@ -521,9 +521,9 @@ vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed)
 
 int
 vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
-    const vw_image_t *b, const vw_text_t *tb, int *diff)
+    const vw_image_t *b, const vw_text_t *tb, int dx, int *diff)
 {
-    int        bx, by, worst, score, x0, y0, x1, y1;
+    int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1;
     vw_rect_t  u;
 
     worst = 0;
@@ -543,18 +543,26 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
         return vw_frame_similar(a, b, diff);
     }
 
-    /* the blocks that cover both boxes, aligned inside the picture */
+    /* the blocks that cover both boxes (b's moved by -dx into a's
+     * place), aligned inside the picture */
 
-    x0 = ta->box.w == 0 ? tb->box.x
+    bx0 = tb->box.x - dx;
+    bx1 = tb->box.x + tb->box.w - dx;
+
+    x0 = ta->box.w == 0 ? bx0
          : tb->box.w == 0 ? ta->box.x
-         : (ta->box.x < tb->box.x ? ta->box.x : tb->box.x);
+         : (ta->box.x < bx0 ? ta->box.x : bx0);
     y0 = ta->box.w == 0 ? tb->box.y
          : tb->box.w == 0 ? ta->box.y
          : (ta->box.y < tb->box.y ? ta->box.y : tb->box.y);
-    x1 = ta->box.x + ta->box.w > tb->box.x + tb->box.w
-         ? ta->box.x + ta->box.w : tb->box.x + tb->box.w;
+    x1 = tb->box.w == 0 ? ta->box.x + ta->box.w
+         : ta->box.w == 0 ? bx1
+         : (ta->box.x + ta->box.w > bx1 ? ta->box.x + ta->box.w : bx1);
     y1 = ta->box.y + ta->box.h > tb->box.y + tb->box.h
          ? ta->box.y + ta->box.h : tb->box.y + tb->box.h;
+
+    x0 = x0 < 0 ? 0 : x0;
+    x1 = x1 > a->width ? a->width : x1;
 
     u.x = x0;
     u.y = y0;
@@ -573,7 +581,7 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
                 bx = u.x + u.w - VW_SIMILAR_BLOCK;
             }
 
-            score = vw_text_block(a, &ta->mask, b, &tb->mask, bx, by);
+            score = vw_text_block(a, &ta->mask, b, &tb->mask, bx, by, dx);
 
             if (score > worst) {
                 worst = score;
@@ -603,12 +611,15 @@ done:
 }
 
 
-/* vw_frame_block_diff over the pixels that are ink in either mask */
+/*
+ * vw_frame_block_diff over the pixels that are ink in either mask, b's
+ * pixels taken dx to the right (clamped to the picture)
+ */
 static int
 vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
-    const vw_image_t *mb, int bx, int by)
+    const vw_image_t *mb, int bx, int by, int dx)
 {
-    int             cx, cy, x, y, sa, sb;
+    int             cx, cy, x, y, sa, sb, xb;
     unsigned        sum;
     const uint8_t  *pa, *pb, *qa, *qb;
 
@@ -620,15 +631,18 @@ vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
             sb = 0;
 
             for (y = cy; y < cy + VW_SIMILAR_CELL; y++) {
-                pa = a->data + (size_t) y * a->stride + cx;
-                pb = b->data + (size_t) y * b->stride + cx;
-                qa = ma->data + (size_t) y * ma->stride + cx;
-                qb = mb->data + (size_t) y * mb->stride + cx;
+                pa = a->data + (size_t) y * a->stride;
+                pb = b->data + (size_t) y * b->stride;
+                qa = ma->data + (size_t) y * ma->stride;
+                qb = mb->data + (size_t) y * mb->stride;
 
-                for (x = 0; x < VW_SIMILAR_CELL; x++) {
-                    if ((qa[x] & qb[x]) == 0) {
+                for (x = cx; x < cx + VW_SIMILAR_CELL; x++) {
+                    xb = x + dx;
+                    xb = xb < 0 ? 0 : (xb >= b->width ? b->width - 1 : xb);
+
+                    if ((qa[x] & qb[xb]) == 0) {
                         sa += pa[x];
-                        sb += pb[x];
+                        sb += pb[xb];
                     }
                 }
             }
@@ -638,4 +652,71 @@ vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
     }
 
     return (int) (sum / (VW_SIMILAR_BLOCK * VW_SIMILAR_BLOCK));
+}
+
+
+/*
+ * How far b's glyphs lie to the right of a's: the shift of at most
+ * max pixels either way that best matches the two masks' column counts
+ * of ink, over the rows of both boxes.  0 when either has no glyph.
+ */
+int
+vw_text_shift(const vw_text_t *ta, const vw_text_t *tb, int max,
+    vw_framer_t *fr)
+{
+    int        x, y, y0, y1, d, best, w;
+    int64_t    cost, least;
+    uint32_t  *ca, *cb;
+    const uint8_t  *q;
+
+    if (ta->box.w == 0 || tb->box.w == 0 || ta->mask.width != tb->mask.width
+        || vw_framer_work(fr, 2 * (size_t) ta->mask.width) != 0)
+    {
+        return 0;
+    }
+
+    w = ta->mask.width;
+    ca = fr->queue;
+    cb = ca + w;
+    y0 = ta->box.y < tb->box.y ? ta->box.y : tb->box.y;
+    y1 = ta->box.y + ta->box.h > tb->box.y + tb->box.h
+         ? ta->box.y + ta->box.h : tb->box.y + tb->box.h;
+
+    memset(ca, 0, 2 * (size_t) w * sizeof(uint32_t));
+
+    for (y = y0; y < y1; y++) {
+        q = ta->mask.data + (size_t) y * ta->mask.stride;
+        for (x = ta->box.x; x < ta->box.x + ta->box.w; x++) {
+            ca[x] += q[x] == 0;
+        }
+
+        q = tb->mask.data + (size_t) y * tb->mask.stride;
+        for (x = tb->box.x; x < tb->box.x + tb->box.w; x++) {
+            cb[x] += q[x] == 0;
+        }
+    }
+
+    best = 0;
+    least = -1;
+
+    for (d = -max; d <= max; d++) {
+        cost = 0;
+
+        for (x = 0; x < w; x++) {
+            if (x + d >= 0 && x + d < w) {
+                cost += abs((int) ca[x] - (int) cb[x + d]);
+
+            } else {
+                cost += ca[x];
+            }
+        }
+
+        if (least < 0 || cost < least || (cost == least && abs(d) < abs(best)))
+        {
+            least = cost;
+            best = d;
+        }
+    }
+
+    return best;
 }
