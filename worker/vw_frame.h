@@ -83,12 +83,16 @@ typedef struct {
 #define VW_TEXT_MIN_HEIGHT       5     /* a glyph is at least this tall */
 #define VW_TEXT_MIN_HEIGHT_PART  60    /* and this part of the picture */
 #define VW_TEXT_LINE_GLYPHS      3     /* a line has at least this many */
-#define VW_TEXT_MAX_DIFF         32    /* same text: every block below */
+#define VW_TEXT_MAX_DIFF         64    /* a block this far apart differs */
+#define VW_TEXT_BAD_BLOCKS       3     /* other text: this many differ, */
+#define VW_TEXT_BAD_PART         20    /* and this % of the inked ones */
+#define VW_TEXT_BLOCK_INK        16    /* a block with less ink: no say */
 
 typedef struct {
     vw_image_t  mask;
     vw_rect_t   box;
     int         polarity;
+    int         glyph_h;    /* the mean height of the lines' glyphs */
 } vw_text_t;
 
 
@@ -134,8 +138,9 @@ int vw_frame_text(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
 
 /*
  * 1 if pictures a and b (with their text layers) show the same text: the
- * same polarity, and the near-identical test of vw_frame_similar passed
- * on the pixels that are ink in either layer (none in both: the same),
+ * near-identical test of vw_frame_similar passed on the pixels that are
+ * ink in either layer (none in both: the same; a layer that lost some
+ * or all of its glyphs in noise is judged by the other's),
  * b's pixels taken dx to the right of a's (text that slides).  *diff as
  * for vw_frame_similar (may be NULL).
  */
@@ -185,6 +190,7 @@ int vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff);
 
 #define VW_OCR_BRIGHT            180   /* grey level of subtitle glyphs */
 #define VW_OCR_UPSCALE_HEIGHT    576   /* videos up to this are upscaled */
+#define VW_OCR_SMALL_GLYPH       20    /* and glyphs less tall than this */
 
 /*
  * Prepares the part r (NULL: all) of a grey (cropped) picture for

@@ -64,6 +64,9 @@ typedef struct {
     vw_image_t          mean;
     int                 scale;         /* of the OCR pictures */
 
+    vw_image_t          prev;          /* the last look, with no text */
+    int                 have_prev;
+    vw_text_t           blank;         /* a layer with no glyph */
     vw_image_t          ref;           /* the first look of the state */
     vw_text_t           ref_layer;
     int                 have_ref;
@@ -91,7 +94,8 @@ static const vw_hooks_t  vw_no_hooks;
 
 static int vw_pipe_poll(void *data);
 static int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms,
-    vw_err_t *err);
+    int layer, vw_err_t *err);
+static int vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err);
 static int vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
 static int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
 static int vw_pipe_same(vw_pipe_t *p, int *dx);
@@ -187,7 +191,6 @@ vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err)
 
     p->media->poll = vw_pipe_poll;
     p->media->poll_data = p;
-    p->scale = run->inspection.height <= VW_OCR_UPSCALE_HEIGHT ? 2 : 1;
 
     for (i = 0; i < run->plan.frames; i++) {
 
@@ -268,6 +271,8 @@ done:
     vw_image_free(&p->grey);
     vw_image_free(&p->ocr);
     vw_image_free(&p->mean);
+    vw_image_free(&p->prev);
+    vw_text_free(&p->blank);
     vw_image_free(&p->ref);
     vw_stack_free(&p->stack);
 
@@ -321,19 +326,32 @@ vw_pipe_poll(void *data)
 
 
 /*
- * Decodes look j into p->grey and finds its text layer.  Returns 0, or
- * 1 when there is no picture (the video ended, the crop misses this
+ * Decodes look j into p->grey and, if asked, finds its text layer.
+ * Returns 0, or 1 when there is no picture (the video ended, the crop misses this
  * frame).
  */
 static int
-vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, vw_err_t *err)
+vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
+    vw_err_t *err)
 {
-    int       rc;
-    int64_t   pts_us;
-    AVFrame  *frame;
+    int               rc;
+    int64_t           pts_us;
+    AVFrame          *frame;
+    const vw_plan_t  *plan;
 
-    rc = vw_media_frame_at(p->media, vw_plan_time_us(&p->run->plan, j),
-                           &frame, &pts_us, err);
+    plan = &p->run->plan;
+
+    if (j % plan->looks == 0) {
+        rc = vw_media_frame_at(p->media, vw_plan_time_us(plan, j), &frame,
+                               &pts_us, err);
+
+    } else {
+        /* frames nothing depends on are skipped up to the next look */
+        rc = vw_media_frame_near(p->media, vw_plan_time_us(plan, j),
+                                 vw_plan_time_us(plan, j + 1),
+                                 (j + 1) % plan->looks == 0, &frame,
+                                 &pts_us, err);
+    }
     if (rc != 0) {
         return rc;
     }
@@ -350,7 +368,7 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, vw_err_t *err)
         return 1;
     }
 
-    return vw_frame_text(&p->framer, &p->grey, &p->layer, err);
+    return layer ? vw_frame_text(&p->framer, &p->grey, &p->layer, err) : 0;
 }
 
 
@@ -438,15 +456,27 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
     pts_ms = -1;
 
     t0 = vw_now_ms();
-    rc = vw_pipe_decode(p, j, &pts_ms, err);
+    rc = vw_pipe_decode(p, j, &pts_ms, 0, err);
+
+    if (rc == 0 && !sample) {
+        /* between samples: a plain look first, the layer only if needed */
+        st->looks++;
+        rc = vw_pipe_unchanged(p, err);
+
+        if (rc == 1) {
+            st->decode_ms += vw_now_ms() - t0;
+            return 0;
+        }
+    }
+
+    if (rc == 0) {
+        rc = vw_frame_text(&p->framer, &p->grey, &p->layer, err);
+    }
+
     st->decode_ms += vw_now_ms() - t0;
 
     if (rc < 0) {
         return -1;
-    }
-
-    if (!sample) {
-        st->looks++;
     }
 
     if (rc == 1) {
@@ -536,6 +566,70 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 }
 
 
+/*
+ * The cheap tests of a look between samples, before its text layer: 1
+ * when it plainly goes on with the state (and the screen's sum has it),
+ * 0 when the layer must tell, -1 on error.  With text at the reference:
+ * its glyphs still have their levels (compared on its own ink alone).
+ * With none: the picture is near-identical to the last look.  Text that
+ * joins the reference's and goes again before the next sample is not
+ * seen (the samples compare whole layers).
+ */
+static int
+vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
+{
+    int  same;
+
+    if (!p->have_ref || p->grey.width != p->ref.width
+        || p->grey.height != p->ref.height)
+    {
+        return 0;
+    }
+
+    if (p->ref_layer.box.w > 0) {
+        if (p->blank.mask.width != p->grey.width
+            || p->blank.mask.height != p->grey.height)
+        {
+            if (vw_image_alloc(&p->blank.mask, p->grey.width,
+                               p->grey.height) != 0)
+            {
+                return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                               p->job->name);
+            }
+
+            memset(p->blank.mask.data, 255,
+                   (size_t) p->blank.mask.stride * p->blank.mask.height);
+            memset(&p->blank.box, 0, sizeof(vw_rect_t));
+        }
+
+        if (!vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey, &p->blank,
+                                0, NULL))
+        {
+            return 0;
+        }
+
+        if (p->pending) {
+            vw_stack_add(&p->stack, &p->grey, 0);
+        }
+
+        return 1;
+    }
+
+    same = p->have_prev && vw_frame_similar(&p->prev, &p->grey, NULL);
+
+    if (vw_image_alloc(&p->prev, p->grey.width, p->grey.height) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    memcpy(p->prev.data, p->grey.data,
+           (size_t) p->grey.stride * p->grey.height);
+    p->have_prev = 1;
+
+    return same;
+}
+
+
 /* The same text as the reference, where it is or where it slid to. */
 static int
 vw_pipe_same(vw_pipe_t *p, int *dx)
@@ -616,8 +710,11 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
 /*
  * Opens a screen at the reference: the region Tesseract will read (the
  * glyphs' box with a margin: a quarter of its height above and below,
- * up to a tenth of the picture's height left and right), summed from
- * this look on.
+ * twice its height, up to a fifth of the picture's height, left and
+ * right: words the layer lost in the background are still read), summed
+ * from this look on; and how much it is scaled up for Tesseract (2x when
+ * the video is at most VW_OCR_UPSCALE_HEIGHT tall or the glyphs are
+ * less than VW_OCR_SMALL_GLYPH pixels high).
  */
 static int
 vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
@@ -628,8 +725,8 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
     b = &p->ref_layer.box;
     r = &p->region;
 
-    px = VW_OCR_MARGIN + (b->h < p->ref.height / 10 ? b->h
-                                                     : p->ref.height / 10);
+    px = VW_OCR_MARGIN + 2 * (b->h < p->ref.height / 10 ? b->h
+                                                         : p->ref.height / 10);
     py = VW_OCR_MARGIN + b->h / 4;
 
     r->x = b->x > px ? b->x - px : 0;
@@ -638,6 +735,9 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
                                             : p->ref.width) - r->x;
     r->h = (b->y + b->h + py < p->ref.height ? b->y + b->h + py
                                              : p->ref.height) - r->y;
+
+    p->scale = p->ref.height <= VW_OCR_UPSCALE_HEIGHT
+               || p->ref_layer.glyph_h < VW_OCR_SMALL_GLYPH ? 2 : 1;
 
     if (vw_stack_start(&p->stack, &p->ref, r) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
@@ -815,7 +915,7 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
                                   : p->known.index;
 
     t0 = vw_now_ms();
-    rc = vw_pipe_decode(p, r, &pts_ms, err);
+    rc = vw_pipe_decode(p, r, &pts_ms, 1, err);
     p->run->stats.decode_ms += vw_now_ms() - t0;
 
     if (rc < 0) {

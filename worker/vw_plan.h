@@ -36,7 +36,7 @@
 #define VW_PLAN_VERSION                2
 
 /* the longest step between two looks, in microseconds */
-#define VW_LOOK_US                     250000
+#define VW_LOOK_US                     170000
 
 #define VW_MAX_DURATION_MS_DEFAULT     (3LL * 3600 * 1000)   /* 3 h */
 #define VW_MAX_PIXELS_DEFAULT          (3840LL * 2160)       /* 8.3 Mpx */

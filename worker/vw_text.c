@@ -11,8 +11,9 @@
  * glyphs on a light or plain picture (slides).  So:
  *
  *   - bright ink: pixels at least VW_TEXT_INK_BRIGHT with a pixel of at
- *     most VW_TEXT_OUTLINE within VW_TEXT_RADIUS (the outline); bright
- *     areas of the background have no such border, only their edges do;
+ *     most VW_TEXT_OUTLINE on both sides within VW_TEXT_RADIUS (the
+ *     outline round a stroke); bright areas of the background have no
+ *     such border, only their edges have one on one side;
  *   - dark ink, on a light picture (more than half of it at least
  *     VW_OCR_BRIGHT), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
@@ -52,10 +53,13 @@ static void vw_text_bright(vw_framer_t *fr, const vw_image_t *g,
 static VW_VECTORISE void vw_text_min(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n);
 static VW_VECTORISE size_t vw_text_ink(uint8_t *restrict m,
-    const uint8_t *restrict g, const uint8_t *restrict lo, size_t n);
+    const uint8_t *restrict g, const uint8_t *restrict lo,
+    const uint8_t *restrict ro, const uint8_t *restrict up,
+    const uint8_t *restrict dn, size_t n);
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
-static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box);
+static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box,
+    int *glyph_h);
 static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
 static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
@@ -92,10 +96,13 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     const uint8_t   *q;
 
     t->polarity = VW_TEXT_NONE;
+    t->glyph_h = 0;
     memset(&t->box, 0, sizeof(vw_rect_t));
 
     if (vw_image_alloc(&t->mask, g->width, g->height) != 0
-        || vw_framer_work(fr, (size_t) g->width * (size_t) g->height) != 0)
+        || vw_framer_work(fr, (size_t) g->width
+                              * (size_t) (g->height > 4 ? g->height : 4))
+           != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
@@ -106,14 +113,20 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         return 0;
     }
 
-    memset(hist, 0, sizeof(hist));
+    /* the median and the share of light pixels, from every fourth
+     * pixel of every fourth row: plenty for a picture's statistics */
 
-    for (y = 0; y < g->height; y++) {
+    memset(hist, 0, sizeof(hist));
+    n = 0;
+
+    for (y = 0; y < g->height; y += 4) {
         q = g->data + (size_t) y * g->stride;
 
-        for (x = 0; x < g->width; x++) {
+        for (x = 0; x < g->width; x += 4) {
             hist[q[x]]++;
         }
+
+        n += (size_t) (g->width + 3) / 4;
     }
 
     half = (n + 1) / 2;
@@ -136,7 +149,9 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     if (2 * sum <= n) {
         vw_text_bright(fr, g, &t->mask, &ink);
 
-        if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box) != 0) {
+        if (ink > 0
+            && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h) != 0)
+        {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
 
@@ -154,7 +169,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
     vw_text_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
 
-    if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box) != 0) {
+    if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
@@ -167,33 +182,34 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
 
 /*
- * Bright ink: a pixel at least VW_TEXT_INK_BRIGHT with one of at most
- * VW_TEXT_OUTLINE within VW_TEXT_RADIUS (a square).  A separable
- * minimum filter: each row's window minimum first (fr->seen holds it),
- * only for the rows near a bright pixel, then the minimum of those down
- * the window for the rows that have one.  The loops are plain byte
- * minimums the compiler vectorises.
+ * Bright ink: a pixel at least VW_TEXT_INK_BRIGHT with a pixel of at
+ * most VW_TEXT_OUTLINE on both sides of it, left and right or above and
+ * below, each within r pixels (r = VW_TEXT_RADIUS, or a 120th of the
+ * picture's height when that is more, for the wider strokes of larger
+ * text): a stroke has its outline all round, while the light background
+ * just outside an outline has it on one side only, and so does not
+ * count however it moves.  Each side's minimum is a run of byte
+ * minimums over shifted rows (fr->seen holds the four), which the
+ * compiler vectorises; only the rows with a bright pixel are done.
  */
 static void
 vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
     size_t *ink)
 {
-    int             x, y, k, y0, y1, w, h, r;
+    int             x, y, k, w, h, r;
     size_t          n;
-    uint8_t        *rmin, *row, *near, *has, *col;
+    uint8_t        *lo, *ro, *up, *dn;
     const uint8_t  *q;
 
     w = g->width;
     h = g->height;
-    r = VW_TEXT_RADIUS;
-    rmin = fr->seen;
-    near = (uint8_t *) fr->queue;   /* h bytes: rows near a bright pixel */
-    has = near + h;                 /* h bytes: rows with one */
-    col = has + h;                  /* w bytes: a row of the result */
+    r = h / 180 > VW_TEXT_RADIUS ? h / 180 : VW_TEXT_RADIUS;
+    lo = fr->seen;
+    ro = lo + w;
+    up = ro + w;
+    dn = up + w;
 
     n = 0;
-    memset(near, 0, (size_t) h);
-    memset(has, 0, (size_t) h);
 
     for (y = 0; y < h; y++) {
         q = g->data + (size_t) y * g->stride;
@@ -201,46 +217,35 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 
         for (x = 0; x < w; x++) {
             if (q[x] >= VW_TEXT_INK_BRIGHT) {
-                y0 = y - r < 0 ? 0 : y - r;
-                y1 = y + r >= h ? h - 1 : y + r;
-                memset(near + y0, 1, (size_t) (y1 - y0 + 1));
-                has[y] = 1;
                 break;
             }
         }
-    }
 
-    for (y = 0; y < h; y++) {
-        if (!near[y]) {
+        if (x == w) {
             continue;
         }
 
-        q = g->data + (size_t) y * g->stride;
-        row = rmin + (size_t) y * w;
-        memcpy(row, q, (size_t) w);
+        memset(lo, 255, 4 * (size_t) w);
 
         for (k = 1; k <= r && k < w; k++) {
-            vw_text_min(row, q + k, (size_t) (w - k));
-            vw_text_min(row + k, q, (size_t) (w - k));
-        }
-    }
-
-    for (y = 0; y < h; y++) {
-        if (!has[y]) {
-            continue;
+            vw_text_min(lo + k, q, (size_t) (w - k));
+            vw_text_min(ro, q + k, (size_t) (w - k));
         }
 
-        y0 = y - r < 0 ? 0 : y - r;
-        y1 = y + r >= h ? h - 1 : y + r;
+        for (k = 1; k <= r; k++) {
+            if (y - k >= 0) {
+                vw_text_min(up, g->data + (size_t) (y - k) * g->stride,
+                            (size_t) w);
+            }
 
-        memcpy(col, rmin + (size_t) y0 * w, (size_t) w);
-
-        for (k = y0 + 1; k <= y1; k++) {
-            vw_text_min(col, rmin + (size_t) k * w, (size_t) w);
+            if (y + k < h) {
+                vw_text_min(dn, g->data + (size_t) (y + k) * g->stride,
+                            (size_t) w);
+            }
         }
 
-        n += vw_text_ink(m->data + (size_t) y * m->stride,
-                         g->data + (size_t) y * g->stride, col, (size_t) w);
+        n += vw_text_ink(m->data + (size_t) y * m->stride, q, lo, ro, up, dn,
+                         (size_t) w);
     }
 
     *ink = n;
@@ -259,17 +264,22 @@ vw_text_min(uint8_t *restrict dst, const uint8_t *restrict src, size_t n)
 }
 
 
-/* One row of bright ink from the grey row and its window minimum. */
+/* One row of bright ink from the grey row and its sides' minimums. */
 static VW_VECTORISE size_t
 vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
-    const uint8_t *restrict lo, size_t n)
+    const uint8_t *restrict lo, const uint8_t *restrict ro,
+    const uint8_t *restrict up, const uint8_t *restrict dn, size_t n)
 {
-    size_t  i, ink;
+    size_t   i, ink;
+    uint8_t  hz, vt;
 
     ink = 0;
 
     for (i = 0; i < n; i++) {
-        m[i] = (g[i] >= VW_TEXT_INK_BRIGHT && lo[i] <= VW_TEXT_OUTLINE)
+        hz = lo[i] > ro[i] ? lo[i] : ro[i];
+        vt = up[i] > dn[i] ? up[i] : dn[i];
+        m[i] = (g[i] >= VW_TEXT_INK_BRIGHT
+                && (hz <= VW_TEXT_OUTLINE || vt <= VW_TEXT_OUTLINE))
                ? 0 : 255;
         ink += m[i] == 0;
     }
@@ -308,10 +318,13 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  * times the larger height, heights within a factor of 2.5: a piece of a
  * bar's edge is no neighbour of the glyphs it runs past), and a chain of
  * VW_TEXT_LINE_GLYPHS or more is a line of text.  Marks (dots, commas,
- * accents) and short words stay when they lie beside a line's glyph.
+ * accents) and short words stay when they lie beside a line's glyph,
+ * unless they are specks (less than a hundredth of the square of its
+ * height: noise next to the glyphs, which would make two pictures of
+ * one text differ).
  * Everything else (a moving square, a piece of a line or of a bar's
  * edge, the specks of a noisy picture) is erased from the mask.  box
- * bounds what stays.
+ * bounds what stays, *glyph_h gets the mean height of the lines' glyphs.
  *
  * Noise makes thousands of specks: only the tall components are
  * chained (sorted by their left edge, so that each looks only at those
@@ -319,10 +332,10 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  * the marks, so the cost follows the glyphs, not the specks.
  */
 static int
-vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
+vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h)
 {
     int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
-    size_t      i, j, k, n, ntall, nline;
+    size_t      i, j, k, n, ntall, nline, sum;
     uint32_t   *tall, *line;
     vw_comp_t  *c, *d, *l;
 
@@ -400,14 +413,18 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
 
     line = tall;
     nline = 0;
+    sum = 0;
 
     for (i = 0; i < n; i++) {
         if (c[c[i].group].glyphs >= VW_TEXT_LINE_GLYPHS
             && c[i].y1 - c[i].y0 + 1 >= minh)
         {
             line[nline++] = (uint32_t) i;
+            sum += c[i].y1 - c[i].y0 + 1;
         }
     }
+
+    *glyph_h = nline > 0 ? (int) (sum / nline) : 0;
 
     /* lines stay; what lies beside a glyph of a line (within twice its
      * height) and inside its band (half its height above and below),
@@ -426,7 +443,11 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
             l = &c[line[k]];
             lh = l->y1 - l->y0 + 1;
 
-            if (2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh) {
+            /* not much taller; and no speck: a dot or a comma has at
+             * least a hundredth of the square of the line's height */
+            if (2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh
+                || 100 * (int64_t) c[i].pixels < (int64_t) lh * lh)
+            {
                 continue;
             }
 
@@ -523,20 +544,25 @@ int
 vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff)
 {
-    int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1;
+    int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1, bad, inked;
     vw_rect_t  u;
 
     worst = 0;
+    bad = 0;
+    inked = 0;
 
-    if (a->width != b->width || a->height != b->height
-        || ta->polarity != tb->polarity)
-    {
+    if (a->width != b->width || a->height != b->height) {
         worst = 255;
         goto done;
     }
 
     if (ta->box.w == 0 && tb->box.w == 0) {
         goto done;                          /* no text in either */
+    }
+
+    if (ta->box.w == 0) {
+        worst = 255;                        /* text where there was none */
+        goto done;
     }
 
     if (a->width < VW_SIMILAR_BLOCK || a->height < VW_SIMILAR_BLOCK) {
@@ -582,14 +608,9 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
             }
 
             score = vw_text_block(a, &ta->mask, b, &tb->mask, bx, by, dx);
-
-            if (score > worst) {
-                worst = score;
-
-                if (worst >= VW_TEXT_MAX_DIFF) {
-                    goto done;
-                }
-            }
+            worst = score > worst ? score : worst;
+            bad += score >= VW_TEXT_MAX_DIFF;
+            inked += score >= 0;
 
             if (bx == u.x + u.w - VW_SIMILAR_BLOCK) {
                 break;
@@ -607,7 +628,11 @@ done:
         *diff = worst;
     }
 
-    return worst < VW_TEXT_MAX_DIFF;
+    if (worst == 255) {
+        return 0;
+    }
+
+    return bad < VW_TEXT_BAD_BLOCKS || 100 * bad < VW_TEXT_BAD_PART * inked;
 }
 
 
@@ -619,11 +644,12 @@ static int
 vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
     const vw_image_t *mb, int bx, int by, int dx)
 {
-    int             cx, cy, x, y, sa, sb, xb;
+    int             cx, cy, x, y, sa, sb, xb, n;
     unsigned        sum;
     const uint8_t  *pa, *pb, *qa, *qb;
 
     sum = 0;
+    n = 0;
 
     for (cy = by; cy < by + VW_SIMILAR_BLOCK; cy += VW_SIMILAR_CELL) {
         for (cx = bx; cx < bx + VW_SIMILAR_BLOCK; cx += VW_SIMILAR_CELL) {
@@ -643,6 +669,7 @@ vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
                     if ((qa[x] & qb[xb]) == 0) {
                         sa += pa[x];
                         sb += pb[xb];
+                        n++;
                     }
                 }
             }
@@ -651,7 +678,10 @@ vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
         }
     }
 
-    return (int) (sum / (VW_SIMILAR_BLOCK * VW_SIMILAR_BLOCK));
+    /* per pixel of ink, so that thin strokes count as much as thick;
+     * a block with a few ink pixels (a speck, a corner) says nothing */
+
+    return n < VW_TEXT_BLOCK_INK ? -1 : (int) (sum / (unsigned) n);
 }
 
 
@@ -720,3 +750,4 @@ vw_text_shift(const vw_text_t *ta, const vw_text_t *tb, int max,
 
     return best;
 }
+
