@@ -75,6 +75,11 @@ typedef struct {
     int                 ref_conf;
 
     int                 pending;       /* the screen at ref waits */
+    int                 tentative;     /* a look with no glyph is held */
+    uint32_t            tent_index;
+    int64_t             tent_pts;
+    vw_image_t          tent;
+    vw_text_t           tent_layer;
     vw_stack_t          stack;         /* its looks summed */
     vw_rect_t           region;        /* what of them is read */
 
@@ -98,6 +103,13 @@ static int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms,
 static int vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err);
 static int vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
 static int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
+static int vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample,
+    int64_t pts_ms, vw_err_t *err);
+static int vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample,
+    int64_t pts_ms, int dx, vw_err_t *err);
+static int vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample,
+    int64_t pts_ms, vw_err_t *err);
 static int vw_pipe_same(vw_pipe_t *p, int *dx);
 static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
@@ -246,10 +258,24 @@ vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err)
         }
     }
 
-    /* the last screen is read when the video ends */
+    /* a held look is a change when the video ends; the last screen is
+     * read */
 
-    if (p->pending && (vw_pipe_read(p, err) != 0 || vw_pipe_flush(p, err)
-                                                    != 0))
+    if (p->tentative) {
+        p->tentative = 0;
+        vw_image_swap(&p->grey, &p->tent);
+        vw_text_swap(&p->layer, &p->tent_layer);
+
+        if (vw_pipe_change(p, p->tent_index, p->tent_index % run->plan.looks
+                                             == 0, p->tent_pts, err)
+            != 0)
+        {
+            goto done;
+        }
+    }
+
+    if ((p->pending && vw_pipe_read(p, err) != 0)
+        || vw_pipe_flush(p, err) != 0)
     {
         goto done;
     }
@@ -272,6 +298,8 @@ done:
     vw_image_free(&p->ocr);
     vw_image_free(&p->mean);
     vw_image_free(&p->prev);
+    vw_image_free(&p->tent);
+    vw_text_free(&p->tent_layer);
     vw_text_free(&p->blank);
     vw_image_free(&p->ref);
     vw_stack_free(&p->stack);
@@ -445,11 +473,9 @@ vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 static int
 vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 {
-    int                rc, sample, dx, k;
-    char              *text;
-    int64_t            t0, pts_ms;
-    vw_stats_t        *st;
-    vw_frame_result_t  known;
+    int          rc, sample;
+    int64_t      t0, pts_ms;
+    vw_stats_t  *st;
 
     st = &p->run->stats;
     sample = j % p->run->plan.looks == 0;
@@ -465,7 +491,7 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 
         if (rc == 1) {
             st->decode_ms += vw_now_ms() - t0;
-            return 0;
+            return vw_pipe_glitch(p, err);
         }
     }
 
@@ -489,24 +515,127 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
         return vw_pipe_row(p, j, -1, VW_FRAME_NO_PICTURE, -1, "", 0, 0, err);
     }
 
-    if (p->have_ref && vw_pipe_same(p, &dx)) {
-        if (p->pending) {
-            vw_stack_add(&p->stack, &p->grey, dx);
+    return vw_pipe_state(p, j, sample, pts_ms, err);
+}
 
-            if (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0) {
+
+/*
+ * Look j (p->grey, p->layer) against the state it is in.  A look that
+ * differs from the reference is held (tentative) until the next one
+ * tells: if that shows the reference's state again, the held look was a
+ * glitch (glyphs lost in noise, or noise taken for glyphs, for one
+ * look) and goes on with the state; otherwise the state did change at
+ * the held look, and the next look is compared with the new one.
+ */
+static int
+vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
+    vw_err_t *err)
+{
+    int  dx;
+
+    for ( ;; ) {
+        if (p->have_ref && vw_pipe_same(p, &dx)) {
+            if (vw_pipe_glitch(p, err) != 0) {
                 return -1;
             }
+
+            return vw_pipe_goes_on(p, j, sample, pts_ms, dx, err);
         }
 
-        if (!sample) {
-            return 0;
+        if (!p->tentative) {
+            break;
         }
 
-        st->frames_reused++;
+        /* the held look changed the state: this one is compared with
+         * the new one */
 
-        return vw_pipe_row(p, j, pts_ms, 0, p->ref_index, p->ref_text,
-                           p->ref_conf, 0, err);
+        p->tentative = 0;
+        vw_image_swap(&p->grey, &p->tent);
+        vw_text_swap(&p->layer, &p->tent_layer);
+
+        if (vw_pipe_change(p, p->tent_index, p->tent_index % p->run->plan.looks
+                                             == 0, p->tent_pts, err)
+            != 0)
+        {
+            return -1;
+        }
+
+        vw_image_swap(&p->grey, &p->tent);
+        vw_text_swap(&p->layer, &p->tent_layer);
     }
+
+    p->tentative = 1;
+    p->tent_index = j;
+    p->tent_pts = pts_ms;
+    vw_image_swap(&p->grey, &p->tent);
+    vw_text_swap(&p->layer, &p->tent_layer);
+
+    (void) sample;
+
+    return 0;
+}
+
+
+/* The held look was a glitch: a sample goes on with the state. */
+static int
+vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err)
+{
+    if (!p->tentative) {
+        return 0;
+    }
+
+    p->tentative = 0;
+
+    if (p->tent_index % p->run->plan.looks != 0) {
+        return 0;
+    }
+
+    p->run->stats.frames_reused++;
+
+    return vw_pipe_row(p, p->tent_index, p->tent_pts, 0, p->ref_index,
+                       p->ref_text, p->ref_conf, 0, err);
+}
+
+
+/* A look that shows the reference's text: its screen's sum has it. */
+static int
+vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
+    vw_err_t *err)
+{
+    vw_stats_t  *st;
+
+    st = &p->run->stats;
+
+    if (p->pending) {
+        vw_stack_add(&p->stack, &p->grey, dx);
+
+        if (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0) {
+            return -1;
+        }
+    }
+
+    if (!sample) {
+        return 0;
+    }
+
+    st->frames_reused++;
+
+    return vw_pipe_row(p, j, pts_ms, 0, p->ref_index, p->ref_text,
+                       p->ref_conf, 0, err);
+}
+
+
+/* Look j starts a new state: no text, or a screen to be read. */
+static int
+vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
+    vw_err_t *err)
+{
+    int                k;
+    char              *text;
+    vw_stats_t        *st;
+    vw_frame_result_t  known;
+
+    st = &p->run->stats;
 
     /* a change: the screen that ends is read first */
 
@@ -580,9 +709,11 @@ vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
 {
     int  same;
 
-    if (!p->have_ref || p->grey.width != p->ref.width
+    if (!p->have_ref || p->tentative || p->grey.width != p->ref.width
         || p->grey.height != p->ref.height)
     {
+        /* a held look is judged with the layer */
+        p->have_prev = 0;
         return 0;
     }
 
@@ -711,7 +842,8 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
  * Opens a screen at the reference: the region Tesseract will read (the
  * glyphs' box with a margin: a quarter of its height above and below,
  * twice its height, up to a fifth of the picture's height, left and
- * right: words the layer lost in the background are still read), summed
+ * right, the whole width for small glyphs: words the layer lost in the
+ * background are still read), summed
  * from this look on; and how much it is scaled up for Tesseract (2x when
  * the video is at most VW_OCR_UPSCALE_HEIGHT tall or the glyphs are
  * less than VW_OCR_SMALL_GLYPH pixels high).
@@ -727,6 +859,13 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
 
     px = VW_OCR_MARGIN + 2 * (b->h < p->ref.height / 10 ? b->h
                                                          : p->ref.height / 10);
+
+    if (p->ref_layer.glyph_h < VW_OCR_SMALL_GLYPH) {
+        /* small glyphs: the layer misses words of short letters, and
+         * lines of them: ten glyph heights and a line more each way */
+        px = px > 10 * p->ref_layer.glyph_h ? px : 10 * p->ref_layer.glyph_h;
+        py = VW_OCR_MARGIN + 2 * p->ref_layer.glyph_h;
+    }
     py = VW_OCR_MARGIN + b->h / 4;
 
     r->x = b->x > px ? b->x - px : 0;
@@ -826,7 +965,7 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
     uint32_t   looks;
     vw_row_t  *r;
 
-    if (p->pending) {
+    if (p->pending || p->tentative) {
         return 0;
     }
 

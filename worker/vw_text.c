@@ -11,9 +11,10 @@
  * glyphs on a light or plain picture (slides).  So:
  *
  *   - bright ink: pixels at least VW_TEXT_INK_BRIGHT with a pixel of at
- *     most VW_TEXT_OUTLINE on both sides within VW_TEXT_RADIUS (the
- *     outline round a stroke); bright areas of the background have no
- *     such border, only their edges have one on one side;
+ *     most VW_TEXT_OUTLINE within VW_TEXT_RADIUS (the outline); bright
+ *     areas of the background have no such border, only their edges do
+ *     (and those are compared only where a stroke has it on both sides:
+ *     vw_text_strokes);
  *   - dark ink, on a light picture (more than half of it at least
  *     VW_OCR_BRIGHT), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
@@ -53,9 +54,9 @@ static void vw_text_bright(vw_framer_t *fr, const vw_image_t *g,
 static VW_VECTORISE void vw_text_min(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n);
 static VW_VECTORISE size_t vw_text_ink(uint8_t *restrict m,
-    const uint8_t *restrict g, const uint8_t *restrict lo,
-    const uint8_t *restrict ro, const uint8_t *restrict up,
-    const uint8_t *restrict dn, size_t n);
+    const uint8_t *restrict g, const uint8_t *restrict lo, size_t n);
+static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g,
+    vw_text_t *t);
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
 static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box,
@@ -157,6 +158,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
         if (t->box.w > 0) {
             t->polarity = VW_TEXT_BRIGHT;
+            vw_text_strokes(fr, g, t);
             return 0;
         }
 
@@ -182,34 +184,33 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
 
 /*
- * Bright ink: a pixel at least VW_TEXT_INK_BRIGHT with a pixel of at
- * most VW_TEXT_OUTLINE on both sides of it, left and right or above and
- * below, each within r pixels (r = VW_TEXT_RADIUS, or a 120th of the
- * picture's height when that is more, for the wider strokes of larger
- * text): a stroke has its outline all round, while the light background
- * just outside an outline has it on one side only, and so does not
- * count however it moves.  Each side's minimum is a run of byte
- * minimums over shifted rows (fr->seen holds the four), which the
- * compiler vectorises; only the rows with a bright pixel are done.
+ * Bright ink: a pixel at least VW_TEXT_INK_BRIGHT with one of at most
+ * VW_TEXT_OUTLINE within VW_TEXT_RADIUS (a square).  A separable
+ * minimum filter: each row's window minimum first (fr->seen holds it),
+ * only for the rows near a bright pixel, then the minimum of those down
+ * the window for the rows that have one.  The loops are plain byte
+ * minimums the compiler vectorises.
  */
 static void
 vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
     size_t *ink)
 {
-    int             x, y, k, w, h, r;
+    int             x, y, k, y0, y1, w, h, r;
     size_t          n;
-    uint8_t        *lo, *ro, *up, *dn;
+    uint8_t        *rmin, *row, *near, *has, *col;
     const uint8_t  *q;
 
     w = g->width;
     h = g->height;
-    r = h / 180 > VW_TEXT_RADIUS ? h / 180 : VW_TEXT_RADIUS;
-    lo = fr->seen;
-    ro = lo + w;
-    up = ro + w;
-    dn = up + w;
+    r = VW_TEXT_RADIUS;
+    rmin = fr->seen;
+    near = (uint8_t *) fr->queue;   /* h bytes: rows near a bright pixel */
+    has = near + h;                 /* h bytes: rows with one */
+    col = has + h;                  /* w bytes: a row of the result */
 
     n = 0;
+    memset(near, 0, (size_t) h);
+    memset(has, 0, (size_t) h);
 
     for (y = 0; y < h; y++) {
         q = g->data + (size_t) y * g->stride;
@@ -217,13 +218,115 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 
         for (x = 0; x < w; x++) {
             if (q[x] >= VW_TEXT_INK_BRIGHT) {
+                y0 = y - r < 0 ? 0 : y - r;
+                y1 = y + r >= h ? h - 1 : y + r;
+                memset(near + y0, 1, (size_t) (y1 - y0 + 1));
+                has[y] = 1;
                 break;
             }
         }
+    }
 
-        if (x == w) {
+    for (y = 0; y < h; y++) {
+        if (!near[y]) {
             continue;
         }
+
+        q = g->data + (size_t) y * g->stride;
+        row = rmin + (size_t) y * w;
+        memcpy(row, q, (size_t) w);
+
+        for (k = 1; k <= r && k < w; k++) {
+            vw_text_min(row, q + k, (size_t) (w - k));
+            vw_text_min(row + k, q, (size_t) (w - k));
+        }
+    }
+
+    for (y = 0; y < h; y++) {
+        if (!has[y]) {
+            continue;
+        }
+
+        y0 = y - r < 0 ? 0 : y - r;
+        y1 = y + r >= h ? h - 1 : y + r;
+
+        memcpy(col, rmin + (size_t) y0 * w, (size_t) w);
+
+        for (k = y0 + 1; k <= y1; k++) {
+            vw_text_min(col, rmin + (size_t) k * w, (size_t) w);
+        }
+
+        n += vw_text_ink(m->data + (size_t) y * m->stride,
+                         g->data + (size_t) y * g->stride, col, (size_t) w);
+    }
+
+    *ink = n;
+}
+
+
+/* dst[i] = min(dst[i], src[i]); the buffers do not overlap */
+static VW_VECTORISE void
+vw_text_min(uint8_t *restrict dst, const uint8_t *restrict src, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+    }
+}
+
+
+/* One row of bright ink from the grey row and its window minimum. */
+static VW_VECTORISE size_t
+vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
+    const uint8_t *restrict lo, size_t n)
+{
+    size_t  i, ink;
+
+    ink = 0;
+
+    for (i = 0; i < n; i++) {
+        m[i] = (g[i] >= VW_TEXT_INK_BRIGHT && lo[i] <= VW_TEXT_OUTLINE)
+               ? 0 : 255;
+        ink += m[i] == 0;
+    }
+
+    return ink;
+}
+
+
+/*
+ * Marks the glyph pixels of a bright layer that are not inside a stroke
+ * with the value 1 (not ink to vw_frame_same_text): a stroke has its
+ * dark outline on both sides, left and right or above and below, within
+ * r pixels (VW_TEXT_RADIUS, or a quarter of the glyphs' height when that
+ * is more, for the wider strokes of larger text), while the light
+ * background just outside an outline has it on one side only and
+ * changes with the background.  The layer keeps its glyphs and its box;
+ * only the comparison looks at the strokes alone.  Only the rows of the
+ * box are done; each side's minimum is a run of byte minimums over
+ * shifted rows (fr->seen holds the four).
+ */
+static void
+vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
+{
+    int             x, y, k, w, h, r;
+    uint8_t        *lo, *ro, *up, *dn, *m, hz, vt;
+    const uint8_t  *q;
+
+    w = g->width;
+    h = g->height;
+    r = t->glyph_h / 4 > VW_TEXT_RADIUS ? t->glyph_h / 4 : VW_TEXT_RADIUS;
+    lo = fr->seen;
+    ro = lo + w;
+    up = ro + w;
+    dn = up + w;
+
+    (void) h;
+
+    for (y = t->box.y; y < t->box.y + t->box.h; y++) {
+        q = g->data + (size_t) y * g->stride;
+        m = t->mask.data + (size_t) y * t->mask.stride;
 
         memset(lo, 255, 4 * (size_t) w);
 
@@ -244,47 +347,15 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
             }
         }
 
-        n += vw_text_ink(m->data + (size_t) y * m->stride, q, lo, ro, up, dn,
-                         (size_t) w);
+        for (x = t->box.x; x < t->box.x + t->box.w; x++) {
+            hz = lo[x] > ro[x] ? lo[x] : ro[x];
+            vt = up[x] > dn[x] ? up[x] : dn[x];
+
+            if (m[x] == 0 && hz > VW_TEXT_OUTLINE && vt > VW_TEXT_OUTLINE) {
+                m[x] = 1;
+            }
+        }
     }
-
-    *ink = n;
-}
-
-
-/* dst[i] = min(dst[i], src[i]); the buffers do not overlap */
-static VW_VECTORISE void
-vw_text_min(uint8_t *restrict dst, const uint8_t *restrict src, size_t n)
-{
-    size_t  i;
-
-    for (i = 0; i < n; i++) {
-        dst[i] = src[i] < dst[i] ? src[i] : dst[i];
-    }
-}
-
-
-/* One row of bright ink from the grey row and its sides' minimums. */
-static VW_VECTORISE size_t
-vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
-    const uint8_t *restrict lo, const uint8_t *restrict ro,
-    const uint8_t *restrict up, const uint8_t *restrict dn, size_t n)
-{
-    size_t   i, ink;
-    uint8_t  hz, vt;
-
-    ink = 0;
-
-    for (i = 0; i < n; i++) {
-        hz = lo[i] > ro[i] ? lo[i] : ro[i];
-        vt = up[i] > dn[i] ? up[i] : dn[i];
-        m[i] = (g[i] >= VW_TEXT_INK_BRIGHT
-                && (hz <= VW_TEXT_OUTLINE || vt <= VW_TEXT_OUTLINE))
-               ? 0 : 255;
-        ink += m[i] == 0;
-    }
-
-    return ink;
 }
 
 
