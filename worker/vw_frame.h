@@ -85,7 +85,8 @@ typedef struct {
 #define VW_TEXT_LINE_GLYPHS      3     /* a line has at least this many */
 #define VW_TEXT_MAX_DIFF         64    /* a block this far apart differs */
 #define VW_TEXT_BAD_BLOCKS       3     /* other text: this many differ, */
-#define VW_TEXT_BAD_PART         20    /* and this % of the inked ones */
+#define VW_TEXT_BAD_PART         20    /* and this % of the inked ones, */
+#define VW_TEXT_BAD_RUN          8     /* or this many side by side */
 #define VW_TEXT_BLOCK_INK        16    /* a block with less ink: no say */
 
 typedef struct {
@@ -93,6 +94,7 @@ typedef struct {
     vw_rect_t   box;
     int         polarity;
     int         glyph_h;    /* the mean height of the lines' glyphs */
+    int         glyphs;     /* how many there are */
 } vw_text_t;
 
 

@@ -75,7 +75,8 @@ typedef struct {
     int                 ref_conf;
 
     int                 pending;       /* the screen at ref waits */
-    int                 tentative;     /* a look with no glyph is held */
+    int                 tentative;     /* a look that differs is held */
+    int                 stood_in;      /* a later look took its place */
     uint32_t            tent_index;
     int64_t             tent_pts;
     vw_image_t          tent;
@@ -110,7 +111,10 @@ static int vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample,
     int64_t pts_ms, int dx, vw_err_t *err);
 static int vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample,
     int64_t pts_ms, vw_err_t *err);
-static int vw_pipe_same(vw_pipe_t *p, int *dx);
+static int vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep);
+static int vw_pipe_commit(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a,
+    const vw_text_t *ta, int *dx);
 static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
     int known, vw_err_t *err);
@@ -261,17 +265,8 @@ vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err)
     /* a held look is a change when the video ends; the last screen is
      * read */
 
-    if (p->tentative) {
-        p->tentative = 0;
-        vw_image_swap(&p->grey, &p->tent);
-        vw_text_swap(&p->layer, &p->tent_layer);
-
-        if (vw_pipe_change(p, p->tent_index, p->tent_index % run->plan.looks
-                                             == 0, p->tent_pts, err)
-            != 0)
-        {
-            goto done;
-        }
+    if (p->tentative && vw_pipe_commit(p, err) != 0) {
+        goto done;
     }
 
     if ((p->pending && vw_pipe_read(p, err) != 0)
@@ -522,19 +517,26 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 /*
  * Look j (p->grey, p->layer) against the state it is in.  A look that
  * differs from the reference is held (tentative) until the next one
- * tells: if that shows the reference's state again, the held look was a
- * glitch (glyphs lost in noise, or noise taken for glyphs, for one
- * look) and goes on with the state; otherwise the state did change at
- * the held look, and the next look is compared with the new one.
+ * tells.  If that shows the reference's state again, the held look was
+ * a glitch (glyphs lost in noise, or noise taken for a few glyphs, for
+ * one look) and goes on with the state; but text of VW_SURE_GLYPHS
+ * glyphs or more where there was none is text, however short.  If it
+ * shows the held look's text, the state changed at the held look.  If
+ * neither, it takes the held look's place, once, and the change still
+ * starts there (the first frames of new text can be blurred by the
+ * encoder).
  */
 static int
 vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     vw_err_t *err)
 {
-    int  dx;
+    int  dx, held, appeared;
 
-    for ( ;; ) {
-        if (p->have_ref && vw_pipe_same(p, &dx)) {
+    if (p->have_ref && vw_pipe_same(p, &p->ref, &p->ref_layer, &dx)) {
+        appeared = p->tentative && p->ref_layer.box.w == 0
+                   && p->tent_layer.glyphs >= VW_SURE_GLYPHS;
+
+        if (!appeared) {
             if (vw_pipe_glitch(p, err) != 0) {
                 return -1;
             }
@@ -542,37 +544,75 @@ vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
             return vw_pipe_goes_on(p, j, sample, pts_ms, dx, err);
         }
 
-        if (!p->tentative) {
-            break;
-        }
-
-        /* the held look changed the state: this one is compared with
-         * the new one */
-
-        p->tentative = 0;
-        vw_image_swap(&p->grey, &p->tent);
-        vw_text_swap(&p->layer, &p->tent_layer);
-
-        if (vw_pipe_change(p, p->tent_index, p->tent_index % p->run->plan.looks
-                                             == 0, p->tent_pts, err)
-            != 0)
-        {
+        /* a short text: it starts a state, this look ends it */
+        if (vw_pipe_commit(p, err) != 0) {
             return -1;
         }
 
-        vw_image_swap(&p->grey, &p->tent);
-        vw_text_swap(&p->layer, &p->tent_layer);
+        return vw_pipe_hold(p, j, pts_ms, 0);
+    }
+
+    if (!p->tentative) {
+        return vw_pipe_hold(p, j, pts_ms, 0);
+    }
+
+    held = vw_pipe_same(p, &p->tent, &p->tent_layer, &dx);
+
+    if (!held && !sample && !p->stood_in) {
+        /* neither: this look stands in for the held one, once (a
+         * sample has a row of its own, so it never does) */
+        p->stood_in = 1;
+        return vw_pipe_hold(p, j, pts_ms, 1);
+    }
+
+    if (vw_pipe_commit(p, err) != 0) {
+        return -1;
+    }
+
+    if (vw_pipe_same(p, &p->ref, &p->ref_layer, &dx)) {
+        return vw_pipe_goes_on(p, j, sample, pts_ms, dx, err);
+    }
+
+    return vw_pipe_hold(p, j, pts_ms, 0);
+}
+
+
+/* Holds look j (keep: the held look's index stays the change's start). */
+static int
+vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep)
+{
+    if (!keep || !p->tentative) {
+        p->tent_index = j;
+        p->tent_pts = pts_ms;
+        p->stood_in = 0;
     }
 
     p->tentative = 1;
-    p->tent_index = j;
-    p->tent_pts = pts_ms;
     vw_image_swap(&p->grey, &p->tent);
     vw_text_swap(&p->layer, &p->tent_layer);
 
-    (void) sample;
-
     return 0;
+}
+
+
+/* The held look changes the state: it starts the new one. */
+static int
+vw_pipe_commit(vw_pipe_t *p, vw_err_t *err)
+{
+    int  rc;
+
+    p->tentative = 0;
+    vw_image_swap(&p->grey, &p->tent);
+    vw_text_swap(&p->layer, &p->tent_layer);
+
+    rc = vw_pipe_change(p, p->tent_index,
+                        p->tent_index % p->run->plan.looks == 0, p->tent_pts,
+                        err);
+
+    vw_image_swap(&p->grey, &p->tent);
+    vw_text_swap(&p->layer, &p->tent_layer);
+
+    return rc;
 }
 
 
@@ -761,29 +801,25 @@ vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
 }
 
 
-/* The same text as the reference, where it is or where it slid to. */
+/* Look p->grey shows the same text as a, where it is or where it slid. */
 static int
-vw_pipe_same(vw_pipe_t *p, int *dx)
+vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta, int *dx)
 {
     int  d;
 
     *dx = 0;
 
-    if (vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey, &p->layer, 0,
-                           NULL))
-    {
+    if (vw_frame_same_text(a, ta, &p->grey, &p->layer, 0, NULL)) {
         return 1;
     }
 
-    if (p->ref_layer.box.w == 0 || p->layer.box.w == 0) {
+    if (ta->box.w == 0 || p->layer.box.w == 0) {
         return 0;
     }
 
-    d = vw_text_shift(&p->ref_layer, &p->layer, p->grey.width / 16,
-                      &p->framer);
+    d = vw_text_shift(ta, &p->layer, p->grey.width / 16, &p->framer);
 
-    if (d != 0 && vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey,
-                                      &p->layer, d, NULL))
+    if (d != 0 && vw_frame_same_text(a, ta, &p->grey, &p->layer, d, NULL))
     {
         *dx = d;
         return 1;

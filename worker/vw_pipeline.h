@@ -34,6 +34,10 @@
 /* a binarised reading less confident than this is retried in grey */
 #define VW_OCR_ACCEPT   85
 
+/* a look with this many glyphs where there was no text is text, even
+ * if the next look has none again */
+#define VW_SURE_GLYPHS  10
+
 /* pixels around the glyphs' box in the region Tesseract reads (plus a
  * quarter of the box's height) */
 #define VW_OCR_MARGIN   8

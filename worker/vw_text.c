@@ -60,7 +60,7 @@ static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g,
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
 static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box,
-    int *glyph_h);
+    int *glyph_h, int *glyphs);
 static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
 static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
@@ -98,6 +98,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
     t->polarity = VW_TEXT_NONE;
     t->glyph_h = 0;
+    t->glyphs = 0;
     memset(&t->box, 0, sizeof(vw_rect_t));
 
     if (vw_image_alloc(&t->mask, g->width, g->height) != 0
@@ -151,7 +152,8 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         vw_text_bright(fr, g, &t->mask, &ink);
 
         if (ink > 0
-            && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h) != 0)
+            && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
+                             &t->glyphs) != 0)
         {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
@@ -171,7 +173,8 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
     vw_text_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
 
-    if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h) != 0) {
+    if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
+                             &t->glyphs) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
@@ -299,10 +302,12 @@ vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
  * Marks the glyph pixels of a bright layer that are not inside a stroke
  * with the value 1 (not ink to vw_frame_same_text): a stroke has its
  * dark outline on both sides, left and right or above and below, within
- * r pixels (VW_TEXT_RADIUS, or a quarter of the glyphs' height when that
- * is more, for the wider strokes of larger text), while the light
+ * r pixels (VW_TEXT_RADIUS, or a 180th of the picture's height when that
+ * is more), while the light
  * background just outside an outline has it on one side only and
- * changes with the background.  The layer keeps its glyphs and its box;
+ * changes with the background (when that leaves less than a quarter of
+ * the glyph pixels, the strokes are wider than r and all count).  The
+ * layer keeps its glyphs and its box;
  * only the comparison looks at the strokes alone.  Only the rows of the
  * box are done; each side's minimum is a run of byte minimums over
  * shifted rows (fr->seen holds the four).
@@ -311,18 +316,19 @@ static void
 vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
 {
     int             x, y, k, w, h, r;
+    size_t          loose, strict;
     uint8_t        *lo, *ro, *up, *dn, *m, hz, vt;
     const uint8_t  *q;
 
     w = g->width;
     h = g->height;
-    r = t->glyph_h / 4 > VW_TEXT_RADIUS ? t->glyph_h / 4 : VW_TEXT_RADIUS;
+    r = h / 180 > VW_TEXT_RADIUS ? h / 180 : VW_TEXT_RADIUS;
+    loose = 0;
+    strict = 0;
     lo = fr->seen;
     ro = lo + w;
     up = ro + w;
     dn = up + w;
-
-    (void) h;
 
     for (y = t->box.y; y < t->box.y + t->box.h; y++) {
         q = g->data + (size_t) y * g->stride;
@@ -351,9 +357,33 @@ vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
             hz = lo[x] > ro[x] ? lo[x] : ro[x];
             vt = up[x] > dn[x] ? up[x] : dn[x];
 
-            if (m[x] == 0 && hz > VW_TEXT_OUTLINE && vt > VW_TEXT_OUTLINE) {
-                m[x] = 1;
+            if (m[x] != 0) {
+                continue;
             }
+
+            loose++;
+
+            if (hz > VW_TEXT_OUTLINE && vt > VW_TEXT_OUTLINE) {
+                m[x] = 1;
+
+            } else {
+                strict++;
+            }
+        }
+    }
+
+    if (4 * strict >= loose) {
+        return;
+    }
+
+    /* strokes wider than the radius all round (bold titles): the
+     * glyphs as they are */
+
+    for (y = t->box.y; y < t->box.y + t->box.h; y++) {
+        m = t->mask.data + (size_t) y * t->mask.stride;
+
+        for (x = t->box.x; x < t->box.x + t->box.w; x++) {
+            m[x] = m[x] == 1 ? 0 : m[x];
         }
     }
 }
@@ -395,7 +425,8 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  * one text differ).
  * Everything else (a moving square, a piece of a line or of a bar's
  * edge, the specks of a noisy picture) is erased from the mask.  box
- * bounds what stays, *glyph_h gets the mean height of the lines' glyphs.
+ * bounds what stays, *glyph_h gets the mean height of the lines' glyphs,
+ * *glyphs their number.
  *
  * Noise makes thousands of specks: only the tall components are
  * chained (sorted by their left edge, so that each looks only at those
@@ -403,7 +434,8 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  * the marks, so the cost follows the glyphs, not the specks.
  */
 static int
-vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h)
+vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
+    int *glyphs)
 {
     int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
     size_t      i, j, k, n, ntall, nline, sum;
@@ -496,6 +528,7 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h)
     }
 
     *glyph_h = nline > 0 ? (int) (sum / nline) : 0;
+    *glyphs = (int) nline;
 
     /* lines stay; what lies beside a glyph of a line (within twice its
      * height) and inside its band (half its height above and below),
@@ -616,11 +649,14 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff)
 {
     int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1, bad, inked;
+    int        run, longest;
     vw_rect_t  u;
 
     worst = 0;
     bad = 0;
     inked = 0;
+    run = 0;
+    longest = 0;
 
     if (a->width != b->width || a->height != b->height) {
         worst = 255;
@@ -673,6 +709,8 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
             by = u.y + u.h - VW_SIMILAR_BLOCK;
         }
 
+        run = 0;
+
         for (bx = u.x; ; bx += VW_SIMILAR_BLOCK / 2) {
             if (bx > u.x + u.w - VW_SIMILAR_BLOCK) {
                 bx = u.x + u.w - VW_SIMILAR_BLOCK;
@@ -682,6 +720,11 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
             worst = score > worst ? score : worst;
             bad += score >= VW_TEXT_MAX_DIFF;
             inked += score >= 0;
+
+            /* a word that changed: blocks side by side that all differ
+             * (a block with no ink says nothing either way) */
+            run = score >= VW_TEXT_MAX_DIFF ? run + 1 : score >= 0 ? 0 : run;
+            longest = run > longest ? run : longest;
 
             if (bx == u.x + u.w - VW_SIMILAR_BLOCK) {
                 break;
@@ -703,7 +746,8 @@ done:
         return 0;
     }
 
-    return bad < VW_TEXT_BAD_BLOCKS || 100 * bad < VW_TEXT_BAD_PART * inked;
+    return longest < VW_TEXT_BAD_RUN
+           && (bad < VW_TEXT_BAD_BLOCKS || 100 * bad < VW_TEXT_BAD_PART * inked);
 }
 
 
