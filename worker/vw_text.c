@@ -471,7 +471,9 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
         }
     }
 
-    qsort_r(tall, ntall, sizeof(uint32_t), vw_text_by_x, c);
+    if (ntall > 1) {
+        qsort_r(tall, ntall, sizeof(uint32_t), vw_text_by_x, c);
+    }
 
     /* chain the glyph-sized components that sit side by side */
 
