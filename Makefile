@@ -36,7 +36,9 @@ build: deps
 # Debian's nginx-dev ships the configure scripts and headers of the exact
 # nginx in /usr/sbin/nginx, with the flags it was built with: configuring
 # with the same flags gives a module whose binary signature matches.
-$(NGX_BUILD)/objs/Makefile: config sql/schema.sql sql/schema_pg.sql sql/embed.sh
+$(NGX_BUILD)/objs/Makefile: config sql/schema.sql sql/schema_pg.sql sql/embed.sh \
+                          sql/migrations.sh sql/migrations \
+                          $(wildcard sql/migrations/*.sql)
 	rm -rf $(NGX_BUILD)
 	mkdir -p $(NGX_BUILD)
 	cp -a $(NGX_SRC)/. $(NGX_BUILD)/

@@ -1,8 +1,8 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Fuzz target: the JSON writers of the ledger library (sql/vo_json.c)
- * that every receipt, problem and result goes through.  The input is a
+ * Fuzz target: the JSON writers (lib/vo_json.c) that every receipt,
+ * problem and result goes through.  The input is a
  * text to escape; its first 8 bytes are also a time in milliseconds.
  * Invariants checked:
  *

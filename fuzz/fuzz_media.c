@@ -60,7 +60,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t        off;
     ssize_t       n;
     vw_err_t      err;
-    vw_run_t      run;
+    vw_report_t      run;
     vw_job_t      job;
     vw_limits_t   limits;
     vo_options_t  options;

@@ -8,7 +8,11 @@
  *   ngx_http_video_ocr_body.c     request body filter: SHA-256 + sniffing
  *   ngx_http_video_ocr_task.c     the thread-pool tasks: store + ledger
  *   ngx_http_video_ocr_jobs.c     the job status endpoint (video_ocr_jobs)
- *   ngx_http_video_ocr_reply.c    JSON replies and problem+json errors
+ *   ngx_http_video_ocr_metrics.c  the metrics page (video_ocr_metrics) and
+ *                                 the log-phase counters
+ *   ngx_http_video_ocr_reply.c    the outcomes, JSON replies, problem+json
+ *                                 errors and the problem filter
+ *   vo_group.[ch]                 the group commit of admissions
  */
 
 #ifndef _NGX_HTTP_VIDEO_OCR_H_INCLUDED_
@@ -66,10 +70,30 @@ typedef struct {
 } ngx_http_video_ocr_main_conf_t;
 
 
+/* What a location is, by the one endpoint directive it may hold. */
+typedef enum {
+    NGX_HTTP_VIDEO_OCR_NO_ENDPOINT = 0,
+    NGX_HTTP_VIDEO_OCR_INTAKE,                 /* video_ocr_intake */
+    NGX_HTTP_VIDEO_OCR_JOBS,                   /* video_ocr_jobs */
+    NGX_HTTP_VIDEO_OCR_METRICS,                /* video_ocr_metrics */
+    NGX_HTTP_VIDEO_OCR_ENDPOINTS
+} ngx_http_video_ocr_endpoint_e;
+
+
 typedef struct {
-    ngx_flag_t                 intake;         /* video_ocr_intake */
-    ngx_flag_t                 jobs;           /* video_ocr_jobs */
-    ngx_flag_t                 metrics;        /* video_ocr_metrics */
+    const char                *name;           /* video_ocr_<name> */
+    ngx_http_handler_pt        handler;
+    ngx_str_t                  allow;          /* the methods, for a 405 */
+} ngx_http_video_ocr_endpoint_t;
+
+
+extern const ngx_http_video_ocr_endpoint_t
+    ngx_http_video_ocr_endpoints[NGX_HTTP_VIDEO_OCR_ENDPOINTS];
+
+
+typedef struct {
+    ngx_uint_t                 endpoint;       /* ngx_http_video_ocr_endpoint_e,
+                                                  not inherited */
     ngx_thread_pool_t         *thread_pool;
     ngx_http_complex_value_t  *tenant;
     ngx_flag_t                 key_required;
@@ -79,6 +103,55 @@ typedef struct {
     u_char                    *file;           /* where video_ocr_intake */
     ngx_uint_t                 line;           /* or _jobs was written */
 } ngx_http_video_ocr_loc_conf_t;
+
+
+/*
+ * How a request of this module ended: every reply it sends, and what the
+ * log phase counts, is one of these.  The table in
+ * ngx_http_video_ocr_reply.c gives each its problem type (also the label
+ * of video_ocr_intake_requests_total), status, detail and Retry-After;
+ * docs/http-api.md lists them for clients.
+ */
+typedef enum {
+    NGX_HTTP_VIDEO_OCR_ABORTED = 0,            /* none yet: the client left
+                                                  before it was decided */
+    NGX_HTTP_VIDEO_OCR_CREATED,
+    NGX_HTTP_VIDEO_OCR_REPLAYED,
+    NGX_HTTP_VIDEO_OCR_KEY_REUSED,
+    NGX_HTTP_VIDEO_OCR_MISSING_KEY,
+    NGX_HTTP_VIDEO_OCR_BAD_KEY,
+    NGX_HTTP_VIDEO_OCR_BAD_OPTIONS,
+    NGX_HTTP_VIDEO_OCR_EMPTY_BODY,
+    NGX_HTTP_VIDEO_OCR_NOT_A_VIDEO,
+    NGX_HTTP_VIDEO_OCR_TOO_LARGE,
+    NGX_HTTP_VIDEO_OCR_NO_TENANT,
+    NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
+    NGX_HTTP_VIDEO_OCR_BUSY,
+    NGX_HTTP_VIDEO_OCR_DISK_FULL,
+    NGX_HTTP_VIDEO_OCR_BAD_REQUEST,
+    NGX_HTTP_VIDEO_OCR_INTERNAL,
+    NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB,            /* the status endpoint's */
+    NGX_HTTP_VIDEO_OCR_NOT_DONE,
+    NGX_HTTP_VIDEO_OCR_BAD_FORMAT,
+    NGX_HTTP_VIDEO_OCR_OUTCOMES
+} ngx_http_video_ocr_outcome_e;
+
+
+typedef struct {
+    ngx_str_t                  type;           /* urn:video-ocr:problem:<type>,
+                                                  and the metric's label */
+    ngx_uint_t                 status;
+    const char                *detail;         /* unless the caller says
+                                                  more precisely */
+    ngx_str_t                  admission;      /* $video_ocr_admission */
+    unsigned                   retry_after:1;  /* "Retry-After: 1" */
+    unsigned                   counted:1;      /* an upload's outcome: a
+                                                  label of the metric */
+} ngx_http_video_ocr_outcome_t;
+
+
+extern const ngx_http_video_ocr_outcome_t
+    ngx_http_video_ocr_outcomes[NGX_HTTP_VIDEO_OCR_OUTCOMES];
 
 
 typedef enum {
@@ -148,11 +221,14 @@ typedef struct {
     char                             input_digest[VO_DIGEST_HEX_LEN + 1];
     char                             job_id[VO_JOB_ID_LEN + 1];
 
-    ngx_str_t                        admission;     /* $video_ocr_admission */
     ngx_http_video_ocr_task_t       *task;
 
+    /* how the request ended (ngx_http_video_ocr_outcome_e), and what the
+     * admission decided: CREATED, REPLAYED, KEY_REUSED or nothing yet */
+    ngx_uint_t                       outcome;
+    ngx_uint_t                       admitted;
+
     /* a refusal decided in a filter, rendered by the problem filter */
-    ngx_str_t                        problem_type;
     ngx_str_t                        problem_detail;
     ngx_buf_t                       *problem;       /* the replacement body */
 
@@ -193,13 +269,32 @@ ngx_int_t ngx_http_video_ocr_send_json(ngx_http_request_t *r,
     ngx_uint_t status, u_char *body, size_t len);
 ngx_int_t ngx_http_video_ocr_send_body(ngx_http_request_t *r,
     ngx_uint_t status, ngx_str_t *content_type, u_char *body, size_t len);
+
+/*
+ * The problem+json reply of outcome, with detail (NULL: the table's) and
+ * the job it names (NULL: none).  Discards a body that was not read.
+ */
 ngx_int_t ngx_http_video_ocr_send_problem(ngx_http_request_t *r,
-    ngx_uint_t status, const char *type, const char *detail,
-    const char *job_id);
-void ngx_http_video_ocr_set_problem(ngx_http_request_t *r, const char *type,
-    const char *detail);
-ngx_int_t ngx_http_video_ocr_refuse(ngx_http_request_t *r, ngx_int_t status);
-ngx_int_t ngx_http_video_ocr_retry_after(ngx_http_request_t *r);
+    ngx_uint_t outcome, const char *detail, const char *job_id);
+
+/*
+ * Records a refusal decided before there is a reply to send (in a filter,
+ * in a step that returns a status), for refuse and the problem filter.
+ */
+void ngx_http_video_ocr_set_problem(ngx_http_request_t *r,
+    ngx_uint_t outcome, const char *detail);
+
+/* Sends the refusal set_problem recorded; "internal" when none was. */
+ngx_int_t ngx_http_video_ocr_refuse(ngx_http_request_t *r);
+
+/*
+ * The reply to a ledger result that is neither OK nor NOT_READY: BUSY is
+ * 503 busy, FULL 507 disk-full, NOT_FOUND 404 no-such-job, the rest 500
+ * internal with what ("the job could not be read") as its detail.  err,
+ * the ledger's message, goes to the error log.
+ */
+ngx_int_t ngx_http_video_ocr_ledger_reply(ngx_http_request_t *r,
+    vo_ledger_rc_t rc, const char *what, const char *err);
 
 
 #endif /* _NGX_HTTP_VIDEO_OCR_H_INCLUDED_ */

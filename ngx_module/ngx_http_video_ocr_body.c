@@ -98,10 +98,8 @@ ngx_http_video_ocr_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
                 ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                               "video_ocr: upload is not a known video "
                               "container");
-                ngx_http_video_ocr_set_problem(r, "not-a-video",
-                        "the body does not start like a video container "
-                        "(MP4/MOV, Matroska/WebM, AVI, MPEG-TS/PS, FLV, Ogg "
-                        "or ASF)");
+                ngx_http_video_ocr_set_problem(r,
+                        NGX_HTTP_VIDEO_OCR_NOT_A_VIDEO, NULL);
                 return NGX_HTTP_UNSUPPORTED_MEDIA_TYPE;
 
             } else if (!(vlcf->containers & ((ngx_uint_t) 1 << ctx->container)))
@@ -109,7 +107,8 @@ ngx_http_video_ocr_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
                 ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                               "video_ocr: container \"%s\" not accepted here",
                               vo_container_name(ctx->container));
-                ngx_http_video_ocr_set_problem(r, "not-a-video",
+                ngx_http_video_ocr_set_problem(r,
+                        NGX_HTTP_VIDEO_OCR_NOT_A_VIDEO,
                         "this endpoint does not accept this container "
                         "format (see video_ocr_containers)");
                 return NGX_HTTP_UNSUPPORTED_MEDIA_TYPE;
@@ -126,10 +125,8 @@ ngx_http_video_ocr_body_filter(ngx_http_request_t *r, ngx_chain_t *in)
          * is the client's 507, not a 500 */
 
         if (err == NGX_ENOSPC || err == EDQUOT) {
-            ngx_http_video_ocr_set_problem(r, "disk-full",
-                    "the server has no room for this upload right now; "
-                    "retry later with the same Idempotency-Key");
-            ngx_http_video_ocr_retry_after(r);
+            ngx_http_video_ocr_set_problem(r, NGX_HTTP_VIDEO_OCR_DISK_FULL,
+                                           NULL);
             return NGX_HTTP_INSUFFICIENT_STORAGE;
         }
     }

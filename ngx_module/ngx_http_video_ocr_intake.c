@@ -60,8 +60,8 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
     }
 
     if (!(r->method & NGX_HTTP_POST)) {
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_ALLOWED,
-                   "method-not-allowed",
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
                    "upload the video with POST", NULL);
     }
 
@@ -77,15 +77,15 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                       "video_ocr: video_ocr_tenant is empty or longer than "
                       "255 bytes");
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_FORBIDDEN,
-                   "no-tenant",
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_NO_TENANT,
                    "the request carries no identity to file the upload "
                    "under", NULL);
     }
 
     rc = ngx_http_video_ocr_key(r, ctx, vlcf);
     if (rc != NGX_OK) {
-        return ngx_http_video_ocr_refuse(r, rc);
+        return ngx_http_video_ocr_refuse(r);
     }
 
     vo_options_init(&ctx->options);
@@ -96,8 +96,8 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
     {
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                       "video_ocr: bad options: %s", err);
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_BAD_REQUEST,
-                                               "bad-options", err, NULL);
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_BAD_OPTIONS, err, NULL);
     }
 
     if (vo_options_canonical(&ctx->options, ctx->options_json,
@@ -188,8 +188,8 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
         }
 
         if (key != NULL) {
-            ngx_http_video_ocr_set_problem(r, "bad-key",
-                "send exactly one Idempotency-Key header");
+            ngx_http_video_ocr_set_problem(r, NGX_HTTP_VIDEO_OCR_BAD_KEY,
+                                           NULL);
             return NGX_HTTP_BAD_REQUEST;
         }
 
@@ -201,9 +201,8 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
             return NGX_OK;
         }
 
-        ngx_http_video_ocr_set_problem(r, "missing-key",
-            "send an Idempotency-Key header: a unique value (such as a "
-            "UUID) per upload, the same on every retry of it");
+        ngx_http_video_ocr_set_problem(r, NGX_HTTP_VIDEO_OCR_MISSING_KEY,
+                                       NULL);
         return NGX_HTTP_BAD_REQUEST;
     }
 
@@ -213,7 +212,7 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
     {
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                       "video_ocr: bad Idempotency-Key: %s", err);
-        ngx_http_video_ocr_set_problem(r, "bad-key", err);
+        ngx_http_video_ocr_set_problem(r, NGX_HTTP_VIDEO_OCR_BAD_KEY, err);
         return NGX_HTTP_BAD_REQUEST;
     }
 
@@ -268,9 +267,8 @@ ngx_http_video_ocr_body_read(ngx_http_request_t *r)
 
     if (ctx->received == 0) {
         ngx_http_finalize_request(r,
-            ngx_http_video_ocr_send_problem(r, NGX_HTTP_BAD_REQUEST,
-                "empty-body", "the request has no body: POST the video file "
-                "as the request body", NULL));
+            ngx_http_video_ocr_send_problem(r, NGX_HTTP_VIDEO_OCR_EMPTY_BODY,
+                                            NULL, NULL));
         return;
     }
 
@@ -313,7 +311,7 @@ ngx_http_video_ocr_body_read(ngx_http_request_t *r)
     rc = ngx_http_video_ocr_post_admission(r, ctx);
 
     if (rc != NGX_OK) {
-        ngx_http_finalize_request(r, ngx_http_video_ocr_refuse(r, rc));
+        ngx_http_finalize_request(r, ngx_http_video_ocr_refuse(r));
     }
 }
 
@@ -467,15 +465,12 @@ ngx_http_video_ocr_admitted(ngx_http_request_t *r)
                       "video_ocr: store: %s", t->err);
 
         if (t->store_rc == VO_STORE_FULL) {
-            ngx_http_video_ocr_retry_after(r);
             rc = ngx_http_video_ocr_send_problem(r,
-                     NGX_HTTP_INSUFFICIENT_STORAGE, "disk-full",
-                     "the server has no room for this upload right now; "
-                     "retry later with the same Idempotency-Key", NULL);
+                     NGX_HTTP_VIDEO_OCR_DISK_FULL, NULL, NULL);
 
         } else {
             rc = ngx_http_video_ocr_send_problem(r,
-                     NGX_HTTP_INTERNAL_SERVER_ERROR, "internal",
+                     NGX_HTTP_VIDEO_OCR_INTERNAL,
                      "the upload could not be stored", NULL);
         }
 
@@ -483,40 +478,10 @@ ngx_http_video_ocr_admitted(ngx_http_request_t *r)
         return;
     }
 
-    switch (t->ledger_rc) {
-
-    case VO_LEDGER_OK:
-        break;
-
-    case VO_LEDGER_BUSY:
-        ngx_log_error(NGX_LOG_WARN, r->connection->log, 0,
-                      "video_ocr: ledger busy: %s", t->err);
-        ngx_http_video_ocr_retry_after(r);
+    if (t->ledger_rc != VO_LEDGER_OK) {
         ngx_http_finalize_request(r,
-            ngx_http_video_ocr_send_problem(r,
-                NGX_HTTP_SERVICE_UNAVAILABLE, "busy",
-                "the ledger is busy; retry shortly with the same "
-                "Idempotency-Key", NULL));
-        return;
-
-    case VO_LEDGER_FULL:
-        ngx_log_error(NGX_LOG_CRIT, r->connection->log, 0,
-                      "video_ocr: ledger: %s", t->err);
-        ngx_http_video_ocr_retry_after(r);
-        ngx_http_finalize_request(r,
-            ngx_http_video_ocr_send_problem(r,
-                NGX_HTTP_INSUFFICIENT_STORAGE, "disk-full",
-                "the server has no room for this upload right now; "
-                "retry later with the same Idempotency-Key", NULL));
-        return;
-
-    default:
-        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "video_ocr: ledger: %s", t->err);
-        ngx_http_finalize_request(r,
-            ngx_http_video_ocr_send_problem(r,
-                NGX_HTTP_INTERNAL_SERVER_ERROR, "internal",
-                "the upload could not be recorded", NULL));
+            ngx_http_video_ocr_ledger_reply(r, t->ledger_rc,
+                "the upload could not be recorded", t->err));
         return;
     }
 
@@ -525,12 +490,12 @@ ngx_http_video_ocr_admitted(ngx_http_request_t *r)
     switch (t->receipt.outcome) {
 
     case VO_ADMIT_CREATED:
-        ngx_str_set(&ctx->admission, "created");
+        ctx->admitted = NGX_HTTP_VIDEO_OCR_CREATED;
         rc = ngx_http_video_ocr_send_receipt(r, ctx, 0);
         break;
 
     case VO_ADMIT_REPLAYED:
-        ngx_str_set(&ctx->admission, "replayed");
+        ctx->admitted = NGX_HTTP_VIDEO_OCR_REPLAYED;
         rc = ngx_http_video_ocr_send_receipt(r, ctx, 1);
         break;
 
@@ -538,12 +503,9 @@ ngx_http_video_ocr_admitted(ngx_http_request_t *r)
         ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                       "video_ocr: Idempotency-Key reused with another "
                       "payload, job %s", ctx->job_id);
-        ngx_str_set(&ctx->admission, "mismatch");
+        ctx->admitted = NGX_HTTP_VIDEO_OCR_KEY_REUSED;
         rc = ngx_http_video_ocr_send_problem(r,
-                 NGX_HTTP_UNPROCESSABLE_ENTITY, "key-reused",
-                 "this Idempotency-Key was already used for a different "
-                 "upload (other bytes or other options); use a new key "
-                 "for new intent", ctx->job_id);
+                 NGX_HTTP_VIDEO_OCR_KEY_REUSED, NULL, ctx->job_id);
         break;
     }
 

@@ -50,8 +50,8 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
     }
 
     if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_HEAD|NGX_HTTP_DELETE))) {
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_ALLOWED,
-                   "method-not-allowed",
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
                    "read a job with GET, delete it with DELETE", NULL);
     }
 
@@ -69,14 +69,14 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
     }
 
     if (rc == NGX_DECLINED) {
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_FORBIDDEN,
-                   "no-tenant", "the request carries no identity", NULL);
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_NO_TENANT, NULL, NULL);
     }
 
     if (ngx_http_video_ocr_job_id(r, (u_char *) ctx->job_id) != NGX_OK) {
         ctx->job_id[0] = '\0';
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_FOUND,
-                   "no-such-job", "no job has this id", NULL);
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB, NULL, NULL);
     }
 
     task = ngx_http_video_ocr_task_alloc(r);
@@ -91,9 +91,8 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
                 + (int64_t) ngx_timeofday()->msec;
 
     if (ngx_http_video_ocr_format(r, t) != NGX_OK) {
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_BAD_REQUEST,
-                   "bad-format",
-                   "format must be json, vtt, srt or txt", NULL);
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_BAD_FORMAT, NULL, NULL);
     }
 
     t->tenant = (char *) tenant.data;
@@ -104,7 +103,7 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
 
     rc = ngx_http_video_ocr_task_post(r, task, ngx_http_video_ocr_status_done);
     if (rc != NGX_OK) {
-        return ngx_http_video_ocr_refuse(r, rc);
+        return ngx_http_video_ocr_refuse(r);
     }
 
     r->main->count++;
@@ -118,8 +117,7 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_video_ocr_job_id(ngx_http_request_t *r, u_char *job_id)
 {
-    u_char      *p, *last;
-    ngx_uint_t   i;
+    u_char  *p, *last;
 
     last = r->uri.data + r->uri.len;
     p = last;
@@ -128,18 +126,11 @@ ngx_http_video_ocr_job_id(ngx_http_request_t *r, u_char *job_id)
         p--;
     }
 
-    if (last - p != VO_JOB_ID_LEN) {
+    if (!vo_job_id_valid((const char *) p, last - p)) {
         return NGX_DECLINED;
     }
 
-    for (i = 0; i < VO_JOB_ID_LEN; i++) {
-        if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f'))) {
-            return NGX_DECLINED;
-        }
-
-        job_id[i] = p[i];
-    }
-
+    ngx_memcpy(job_id, p, VO_JOB_ID_LEN);
     job_id[VO_JOB_ID_LEN] = '\0';
 
     return NGX_OK;
@@ -261,31 +252,18 @@ ngx_http_video_ocr_status_done(ngx_http_request_t *r)
                             "when it is done", t->state);
         *last = '\0';
 
-        rc = ngx_http_video_ocr_send_problem(r, NGX_HTTP_CONFLICT,
-                                             "not-done", (char *) p, NULL);
-        break;
-
-    case VO_LEDGER_NOT_FOUND:
-        ctx->job_id[0] = '\0';
-        rc = ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_FOUND,
-                 "no-such-job", "no job has this id", NULL);
-        break;
-
-    case VO_LEDGER_BUSY:
-        ngx_log_error(NGX_LOG_WARN, r->connection->log, 0,
-                      "video_ocr: ledger busy: %s", t->err);
-        ngx_http_video_ocr_retry_after(r);
-        rc = ngx_http_video_ocr_send_problem(r,
-                 NGX_HTTP_SERVICE_UNAVAILABLE, "busy",
-                 "the ledger is busy; retry shortly", NULL);
+        rc = ngx_http_video_ocr_send_problem(r, NGX_HTTP_VIDEO_OCR_NOT_DONE,
+                                             (char *) p, NULL);
         break;
 
     default:
-        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "video_ocr: ledger: %s", t->err);
-        rc = ngx_http_video_ocr_send_problem(r,
-                 NGX_HTTP_INTERNAL_SERVER_ERROR, "internal",
-                 "the job could not be read", NULL);
+        if (t->ledger_rc == VO_LEDGER_NOT_FOUND) {
+            ctx->job_id[0] = '\0';
+        }
+
+        rc = ngx_http_video_ocr_ledger_reply(r, t->ledger_rc,
+                                             "the job could not be read",
+                                             t->err);
         break;
     }
 

@@ -20,21 +20,8 @@
 #include "ngx_http_video_ocr.h"
 
 
-/* the outcomes of an upload request: created, replayed, or the problem
- * type of its refusal (docs/http-api.md); "aborted" when there was no
- * reply (the client went away before the admission was decided) */
-static const char  *ngx_http_video_ocr_outcomes[] = {
-    "created", "replayed", "key-reused", "missing-key", "bad-key",
-    "bad-options", "empty-body", "not-a-video", "too-large", "no-tenant",
-    "method-not-allowed", "busy", "disk-full", "bad-request", "internal",
-    "aborted", NULL
-};
-
-#define NGX_HTTP_VIDEO_OCR_OUTCOMES  16
-
-
 typedef struct {
-    ngx_atomic_t   requests[NGX_HTTP_VIDEO_OCR_OUTCOMES];
+    ngx_atomic_t   requests[NGX_HTTP_VIDEO_OCR_OUTCOMES];  /* by outcome */
     ngx_atomic_t   received_bytes;
     ngx_atomic_t   batches;
     ngx_atomic_t   batched;
@@ -132,7 +119,6 @@ static ngx_int_t
 ngx_http_video_ocr_log_handler(ngx_http_request_t *r)
 {
     ngx_uint_t                      i;
-    ngx_str_t                      *outcome;
     ngx_http_video_ocr_ctx_t       *ctx;
     ngx_http_video_ocr_loc_conf_t  *vlcf;
 
@@ -142,34 +128,24 @@ ngx_http_video_ocr_log_handler(ngx_http_request_t *r)
 
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 
-    if (vlcf->jobs == 1) {
+    if (vlcf->endpoint == NGX_HTTP_VIDEO_OCR_JOBS) {
         (void) ngx_atomic_fetch_add(&ngx_http_video_ocr_sh->status_requests,
                                     1);
         return NGX_OK;
     }
 
-    if (vlcf->intake != 1) {
+    if (vlcf->endpoint != NGX_HTTP_VIDEO_OCR_INTAKE) {
         return NGX_OK;
     }
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
 
-    i = NGX_HTTP_VIDEO_OCR_OUTCOMES - 1;    /* aborted */
+    /* the refusal, else what the admission decided, else aborted */
+
+    i = NGX_HTTP_VIDEO_OCR_ABORTED;
 
     if (ctx != NULL) {
-
-        /* created or replayed, else the refusal's problem type */
-
-        outcome = ctx->problem_type.len ? &ctx->problem_type : &ctx->admission;
-
-        for (i = 0; i < NGX_HTTP_VIDEO_OCR_OUTCOMES - 1; i++) {
-            if (outcome->len == ngx_strlen(ngx_http_video_ocr_outcomes[i])
-                && ngx_strncmp(outcome->data, ngx_http_video_ocr_outcomes[i],
-                               outcome->len) == 0)
-            {
-                break;
-            }
-        }
+        i = ctx->outcome ? ctx->outcome : ctx->admitted;
 
         (void) ngx_atomic_fetch_add(&ngx_http_video_ocr_sh->received_bytes,
                                     (ngx_atomic_int_t) ctx->received);
@@ -201,8 +177,9 @@ ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r)
     }
 
     if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_HEAD))) {
-        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_NOT_ALLOWED,
-                   "method-not-allowed", "read the metrics with GET", NULL);
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
+                   "read the metrics with GET", NULL);
     }
 
     rc = ngx_http_discard_request_body(r);
@@ -225,7 +202,7 @@ ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r)
     rc = ngx_http_video_ocr_task_post(r, task,
                                       ngx_http_video_ocr_metrics_done);
     if (rc != NGX_OK) {
-        return ngx_http_video_ocr_refuse(r, rc);
+        return ngx_http_video_ocr_refuse(r);
     }
 
     r->main->count++;
@@ -260,13 +237,10 @@ ngx_http_video_ocr_metrics_done(ngx_http_request_t *r)
     sh = ngx_http_video_ocr_sh;
 
     if (t->ledger_rc != VO_LEDGER_OK) {
-        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
-                      "video_ocr: metrics: %s", t->err);
         ngx_http_finalize_request(r,
-            ngx_http_video_ocr_send_problem(r,
-                t->ledger_rc == VO_LEDGER_BUSY ? NGX_HTTP_SERVICE_UNAVAILABLE
-                                               : NGX_HTTP_INTERNAL_SERVER_ERROR,
-                "internal", "the ledger could not be read", NULL));
+            ngx_http_video_ocr_ledger_reply(r, t->ledger_rc,
+                                            "the ledger could not be read",
+                                            t->err));
         return;
     }
 
@@ -278,9 +252,14 @@ ngx_http_video_ocr_metrics_done(ngx_http_request_t *r)
                 "# TYPE video_ocr_intake_requests_total counter\n");
 
     for (i = 0; i < NGX_HTTP_VIDEO_OCR_OUTCOMES; i++) {
-        vo_buf_printf(&b, "video_ocr_intake_requests_total{outcome=\"%s\"} "
-                      "%lu\n", ngx_http_video_ocr_outcomes[i],
-                      (unsigned long) sh->requests[i]);
+        if (!ngx_http_video_ocr_outcomes[i].counted) {
+            continue;
+        }
+
+        vo_buf_adds(&b, "video_ocr_intake_requests_total{outcome=\"");
+        vo_buf_add(&b, (char *) ngx_http_video_ocr_outcomes[i].type.data,
+                   ngx_http_video_ocr_outcomes[i].type.len);
+        vo_buf_printf(&b, "\"} %lu\n", (unsigned long) sh->requests[i]);
     }
 
     vo_buf_printf(&b, "# HELP video_ocr_intake_received_bytes_total Body "

@@ -54,6 +54,19 @@ static ngx_int_t ngx_http_video_ocr_variable(ngx_http_request_t *r,
     (((ngx_uint_t) 1 << VO_CONTAINER_LAST) - 2)
 
 
+const ngx_http_video_ocr_endpoint_t
+    ngx_http_video_ocr_endpoints[NGX_HTTP_VIDEO_OCR_ENDPOINTS] =
+{
+    [NGX_HTTP_VIDEO_OCR_NO_ENDPOINT] = { "", NULL, ngx_null_string },
+    [NGX_HTTP_VIDEO_OCR_INTAKE] = { "intake",
+        ngx_http_video_ocr_intake_handler, ngx_string("POST") },
+    [NGX_HTTP_VIDEO_OCR_JOBS] = { "jobs",
+        ngx_http_video_ocr_jobs_handler, ngx_string("GET, HEAD, DELETE") },
+    [NGX_HTTP_VIDEO_OCR_METRICS] = { "metrics",
+        ngx_http_video_ocr_metrics_handler, ngx_string("GET, HEAD") }
+};
+
+
 static ngx_command_t  ngx_http_video_ocr_commands[] = {
 
     { ngx_string("video_ocr_ledger"),
@@ -109,21 +122,21 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_video_ocr_endpoint,
       NGX_HTTP_LOC_CONF_OFFSET,
-      offsetof(ngx_http_video_ocr_loc_conf_t, intake),
+      NGX_HTTP_VIDEO_OCR_INTAKE,
       NULL },
 
     { ngx_string("video_ocr_jobs"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_video_ocr_endpoint,
       NGX_HTTP_LOC_CONF_OFFSET,
-      offsetof(ngx_http_video_ocr_loc_conf_t, jobs),
+      NGX_HTTP_VIDEO_OCR_JOBS,
       NULL },
 
     { ngx_string("video_ocr_metrics"),
       NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
       ngx_http_video_ocr_endpoint,
       NGX_HTTP_LOC_CONF_OFFSET,
-      offsetof(ngx_http_video_ocr_loc_conf_t, metrics),
+      NGX_HTTP_VIDEO_OCR_METRICS,
       NULL },
 
     { ngx_string("video_ocr_thread_pool"),
@@ -291,7 +304,9 @@ static ngx_int_t
 ngx_http_video_ocr_variable(ngx_http_request_t *r,
     ngx_http_variable_value_t *v, uintptr_t data)
 {
-    ngx_http_video_ocr_ctx_t  *ctx;
+    ngx_http_video_ocr_ctx_t             *ctx;
+    ngx_http_video_ocr_loc_conf_t        *vlcf;
+    const ngx_http_video_ocr_outcome_t   *o;
 
     ctx = ngx_http_get_module_ctx(r->main, ngx_http_video_ocr_module);
 
@@ -313,12 +328,20 @@ ngx_http_video_ocr_variable(ngx_http_request_t *r,
         break;
 
     case NGX_HTTP_VIDEO_OCR_VAR_ADMISSION:
-        if (ctx->admission.len == 0) {
+        /* what the admission decided, else whether the upload was refused */
+        vlcf = ngx_http_get_module_loc_conf(r->main,
+                                            ngx_http_video_ocr_module);
+        o = &ngx_http_video_ocr_outcomes[ctx->admitted ? ctx->admitted
+                                                       : ctx->outcome];
+
+        if (vlcf->endpoint != NGX_HTTP_VIDEO_OCR_INTAKE
+            || o->admission.len == 0)
+        {
             return NGX_OK;
         }
 
-        v->data = ctx->admission.data;
-        v->len = ctx->admission.len;
+        v->data = o->admission.data;
+        v->len = o->admission.len;
         break;
 
     default: /* NGX_HTTP_VIDEO_OCR_VAR_KEY_HASH */
@@ -440,14 +463,12 @@ ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf)
     /*
      * set by ngx_pcalloc():
      *
+     *     vlcf->endpoint = NGX_HTTP_VIDEO_OCR_NO_ENDPOINT;
      *     vlcf->jobs_url = { 0, NULL };
      *     vlcf->file = NULL;
      *     vlcf->line = 0;
      */
 
-    vlcf->intake = NGX_CONF_UNSET;
-    vlcf->jobs = NGX_CONF_UNSET;
-    vlcf->metrics = NGX_CONF_UNSET;
     vlcf->thread_pool = NGX_CONF_UNSET_PTR;
     vlcf->tenant = NGX_CONF_UNSET_PTR;
     vlcf->key_required = NGX_CONF_UNSET;
@@ -476,7 +497,7 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
                               NGX_HTTP_VIDEO_OCR_ALL_CONTAINERS);
     ngx_conf_merge_str_value(conf->jobs_url, prev->jobs_url, "/jobs/");
 
-    if (conf->intake != 1 && conf->jobs != 1 && conf->metrics != 1) {
+    if (conf->endpoint == NGX_HTTP_VIDEO_OCR_NO_ENDPOINT) {
         return NGX_CONF_OK;
     }
 
@@ -487,8 +508,7 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
                       "\"video_ocr_%s\" needs a ledger: add "
                       "\"video_ocr_ledger /var/lib/video-ocr/ledger.db;\" "
                       "to the http block, in %s:%ui",
-                      conf->intake == 1 ? "intake"
-                      : conf->jobs == 1 ? "jobs" : "metrics",
+                      ngx_http_video_ocr_endpoints[conf->endpoint].name,
                       conf->file, conf->line);
         return NGX_CONF_ERROR;
     }
@@ -500,7 +520,7 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
         }
     }
 
-    if (conf->intake != 1) {
+    if (conf->endpoint != NGX_HTTP_VIDEO_OCR_INTAKE) {
         return NGX_CONF_OK;
     }
 
@@ -683,16 +703,16 @@ ngx_http_video_ocr_endpoint(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 {
     ngx_http_video_ocr_loc_conf_t *vlcf = conf;
 
-    ngx_flag_t                *fp;
+    ngx_uint_t                 endpoint;
     ngx_http_core_loc_conf_t  *clcf;
 
-    fp = (ngx_flag_t *) ((char *) conf + cmd->offset);
+    endpoint = cmd->offset;
 
-    if (*fp != NGX_CONF_UNSET) {
+    if (vlcf->endpoint == endpoint) {
         return "is duplicate";
     }
 
-    if (vlcf->intake == 1 || vlcf->jobs == 1 || vlcf->metrics == 1) {
+    if (vlcf->endpoint != NGX_HTTP_VIDEO_OCR_NO_ENDPOINT) {
         return "cannot share a location with another video_ocr endpoint: "
                "put video_ocr_intake, video_ocr_jobs and video_ocr_metrics "
                "in locations of their own";
@@ -706,14 +726,11 @@ ngx_http_video_ocr_endpoint(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
                "of its own";
     }
 
-    *fp = 1;
-
+    vlcf->endpoint = endpoint;
     vlcf->file = cf->conf_file->file.name.data;
     vlcf->line = cf->conf_file->line;
 
-    clcf->handler = (fp == &vlcf->intake) ? ngx_http_video_ocr_intake_handler
-                    : (fp == &vlcf->jobs) ? ngx_http_video_ocr_jobs_handler
-                    : ngx_http_video_ocr_metrics_handler;
+    clcf->handler = ngx_http_video_ocr_endpoints[endpoint].handler;
 
     return NGX_CONF_OK;
 }

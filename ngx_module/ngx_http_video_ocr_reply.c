@@ -17,9 +17,11 @@
 static ngx_int_t ngx_http_video_ocr_send(ngx_http_request_t *r,
     ngx_uint_t status, ngx_str_t *content_type, ngx_buf_t *b);
 static ngx_buf_t *ngx_http_video_ocr_problem_buf(ngx_http_request_t *r,
-    ngx_uint_t status, ngx_str_t *type, ngx_str_t *detail,
+    ngx_uint_t status, const ngx_str_t *type, ngx_str_t *detail,
     const char *job_id);
+static ngx_uint_t ngx_http_video_ocr_nginx_outcome(ngx_uint_t status);
 static const char *ngx_http_video_ocr_title(ngx_uint_t status);
+static ngx_int_t ngx_http_video_ocr_retry_after(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_allow(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_header_filter(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_output_filter(ngx_http_request_t *r,
@@ -34,6 +36,117 @@ static ngx_str_t  ngx_http_video_ocr_json_type =
     ngx_string("application/json");
 static ngx_str_t  ngx_http_video_ocr_problem_type =
     ngx_string("application/problem+json");
+
+
+#define NGX_HTTP_VIDEO_OCR_NO_ROOM                                           \
+    "the server has no room for this upload right now; retry later with "   \
+    "the same Idempotency-Key"
+
+/*
+ * Every outcome of a request: its problem type (the label of
+ * video_ocr_intake_requests_total too), status, the detail a reply has
+ * unless its caller words it more precisely, $video_ocr_admission, and
+ * whether a retry is worth it soon (Retry-After).  A problem's title is
+ * the reason phrase of its status (ngx_http_video_ocr_title).
+ */
+
+const ngx_http_video_ocr_outcome_t
+    ngx_http_video_ocr_outcomes[NGX_HTTP_VIDEO_OCR_OUTCOMES] =
+{
+    [NGX_HTTP_VIDEO_OCR_ABORTED] = {
+        ngx_string("aborted"), 0, "", ngx_null_string, 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_CREATED] = {
+        ngx_string("created"), NGX_HTTP_ACCEPTED, "",
+        ngx_string("created"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_REPLAYED] = {
+        ngx_string("replayed"), NGX_HTTP_ACCEPTED, "",
+        ngx_string("replayed"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_KEY_REUSED] = {
+        ngx_string("key-reused"), NGX_HTTP_UNPROCESSABLE_ENTITY,
+        "this Idempotency-Key was already used for a different upload "
+        "(other bytes or other options); use a new key for new intent",
+        ngx_string("mismatch"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_MISSING_KEY] = {
+        ngx_string("missing-key"), NGX_HTTP_BAD_REQUEST,
+        "send an Idempotency-Key header: a unique value (such as a UUID) "
+        "per upload, the same on every retry of it",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_BAD_KEY] = {
+        ngx_string("bad-key"), NGX_HTTP_BAD_REQUEST,
+        "send exactly one Idempotency-Key header",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_BAD_OPTIONS] = {
+        ngx_string("bad-options"), NGX_HTTP_BAD_REQUEST,
+        "the options of the query string are malformed",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_EMPTY_BODY] = {
+        ngx_string("empty-body"), NGX_HTTP_BAD_REQUEST,
+        "the request has no body: POST the video file as the request body",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_NOT_A_VIDEO] = {
+        ngx_string("not-a-video"), NGX_HTTP_UNSUPPORTED_MEDIA_TYPE,
+        "the body does not start like a video container (MP4/MOV, "
+        "Matroska/WebM, AVI, MPEG-TS/PS, FLV, Ogg or ASF)",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_TOO_LARGE] = {
+        ngx_string("too-large"), NGX_HTTP_REQUEST_ENTITY_TOO_LARGE,
+        "the upload is larger than this endpoint accepts "
+        "(client_max_body_size)",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_NO_TENANT] = {
+        ngx_string("no-tenant"), NGX_HTTP_FORBIDDEN,
+        "the request carries no identity",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED] = {
+        ngx_string("method-not-allowed"), NGX_HTTP_NOT_ALLOWED,
+        "this method is not allowed here (see Allow)",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_BUSY] = {
+        ngx_string("busy"), NGX_HTTP_SERVICE_UNAVAILABLE,
+        "the ledger is busy; retry shortly (an upload: with the same "
+        "Idempotency-Key)",
+        ngx_string("rejected"), 1, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_DISK_FULL] = {
+        ngx_string("disk-full"), NGX_HTTP_INSUFFICIENT_STORAGE,
+        NGX_HTTP_VIDEO_OCR_NO_ROOM,
+        ngx_string("rejected"), 1, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_BAD_REQUEST] = {
+        ngx_string("bad-request"), NGX_HTTP_BAD_REQUEST,
+        "the request is malformed (for instance its chunked encoding)",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_INTERNAL] = {
+        ngx_string("internal"), NGX_HTTP_INTERNAL_SERVER_ERROR,
+        "the request could not be completed",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB] = {
+        ngx_string("no-such-job"), NGX_HTTP_NOT_FOUND,
+        "no job has this id", ngx_null_string, 0, 0 },
+
+    [NGX_HTTP_VIDEO_OCR_NOT_DONE] = {
+        ngx_string("not-done"), NGX_HTTP_CONFLICT,
+        "the job is not done; its text is published when it is",
+        ngx_null_string, 0, 0 },
+
+    [NGX_HTTP_VIDEO_OCR_BAD_FORMAT] = {
+        ngx_string("bad-format"), NGX_HTTP_BAD_REQUEST,
+        "format must be json, vtt, srt or txt", ngx_null_string, 0, 0 }
+};
 
 
 ngx_int_t
@@ -79,54 +192,60 @@ ngx_http_video_ocr_send_body(ngx_http_request_t *r, ngx_uint_t status,
 
 
 /*
- * Sends a problem+json reply.  type is the last part of the problem type
- * URI (urn:video-ocr:problem:<type>), documented in docs/http-api.md.
- * Discards a body that was not read, so a refusal at the edge costs no
- * storage.
+ * Sends the problem+json reply of an outcome.  Discards a body that was
+ * not read, so a refusal at the edge costs no storage.
  */
 
 ngx_int_t
-ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t status,
-    const char *type, const char *detail, const char *job_id)
+ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t outcome,
+    const char *detail, const char *job_id)
 {
-    ngx_str_t                  t, d;
-    ngx_buf_t                 *b;
-    ngx_http_video_ocr_ctx_t  *ctx;
+    ngx_str_t                            d;
+    ngx_buf_t                           *b;
+    ngx_http_video_ocr_ctx_t            *ctx;
+    const ngx_http_video_ocr_outcome_t  *o;
 
     ctx = ngx_http_video_ocr_get_ctx(r);
     if (ctx == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    if ((u_char *) detail != ctx->problem_detail.data) {
-        ngx_http_video_ocr_set_problem(r, type, detail);
+    o = &ngx_http_video_ocr_outcomes[outcome];
+
+    if (detail == NULL) {
+        detail = o->detail;
     }
+
+    ctx->outcome = outcome;
 
     if (ngx_http_discard_request_body(r) != NGX_OK) {
         r->keepalive = 0;
     }
 
-    t.data = (u_char *) type;
-    t.len = ngx_strlen(type);
     d.data = (u_char *) detail;
     d.len = ngx_strlen(detail);
 
-    b = ngx_http_video_ocr_problem_buf(r, status, &t, &d, job_id);
+    b = ngx_http_video_ocr_problem_buf(r, o->status,
+                                       &o->type, &d, job_id);
     if (b == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    if (status == NGX_HTTP_NOT_ALLOWED
+    if (o->retry_after && ngx_http_video_ocr_retry_after(r) != NGX_OK) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (o->status == NGX_HTTP_NOT_ALLOWED
         && ngx_http_video_ocr_allow(r) != NGX_OK)
     {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    if (status == NGX_HTTP_UNPROCESSABLE_ENTITY) {
+    if (o->status == NGX_HTTP_UNPROCESSABLE_ENTITY) {
         ngx_str_set(&r->headers_out.status_line, "422 Unprocessable Content");
     }
 
-    return ngx_http_video_ocr_send(r, status,
+    return ngx_http_video_ocr_send(r, o->status,
                                    &ngx_http_video_ocr_problem_type, b);
 }
 
@@ -170,75 +289,91 @@ ngx_http_video_ocr_send(ngx_http_request_t *r, ngx_uint_t status,
 }
 
 
-/*
- * Sends the refusal recorded with ngx_http_video_ocr_set_problem, or a
- * plain "internal" problem when none was (an allocation failed, say).
- */
-
 ngx_int_t
-ngx_http_video_ocr_refuse(ngx_http_request_t *r, ngx_int_t status)
+ngx_http_video_ocr_refuse(ngx_http_request_t *r)
 {
     ngx_http_video_ocr_ctx_t  *ctx;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
 
-    if (ctx == NULL || ctx->problem_type.len == 0) {
+    if (ctx == NULL || ctx->problem_detail.data == NULL) {
         return ngx_http_video_ocr_send_problem(r,
-                   NGX_HTTP_INTERNAL_SERVER_ERROR, "internal",
-                   "the request could not be completed", NULL);
+                   NGX_HTTP_VIDEO_OCR_INTERNAL, NULL, NULL);
     }
 
-    return ngx_http_video_ocr_send_problem(r, status,
-                                           (char *) ctx->problem_type.data,
+    return ngx_http_video_ocr_send_problem(r, ctx->outcome,
                                            (char *) ctx->problem_detail.data,
                                            NULL);
 }
 
 
-/*
- * Records why a request is refused, for the problem filter and for
- * $video_ocr_admission ("rejected" unless the outcome was already set).
- */
-
 void
-ngx_http_video_ocr_set_problem(ngx_http_request_t *r, const char *type,
+ngx_http_video_ocr_set_problem(ngx_http_request_t *r, ngx_uint_t outcome,
     const char *detail)
 {
-    ngx_http_video_ocr_ctx_t       *ctx;
-    ngx_http_video_ocr_loc_conf_t  *vlcf;
+    size_t                     len;
+    ngx_http_video_ocr_ctx_t  *ctx;
 
     ctx = ngx_http_video_ocr_get_ctx(r);
     if (ctx == NULL) {
         return;
     }
 
-    ctx->problem_type.data = (u_char *) type;
-    ctx->problem_type.len = ngx_strlen(type);
+    if (detail == NULL) {
+        detail = ngx_http_video_ocr_outcomes[outcome].detail;
+    }
+
+    ctx->outcome = outcome;
 
     /* the detail may live on the caller's stack: keep a copy */
 
-    ctx->problem_detail.len = ngx_strlen(detail);
-    ctx->problem_detail.data = ngx_pnalloc(r->pool,
-                                           ctx->problem_detail.len + 1);
+    len = ngx_strlen(detail);
+
+    ctx->problem_detail.data = ngx_pnalloc(r->pool, len + 1);
     if (ctx->problem_detail.data == NULL) {
         ngx_str_set(&ctx->problem_detail, "");
-
-    } else {
-        (void) ngx_cpystrn(ctx->problem_detail.data, (u_char *) detail,
-                           ctx->problem_detail.len + 1);
+        return;
     }
 
-    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+    (void) ngx_cpystrn(ctx->problem_detail.data, (u_char *) detail, len + 1);
+    ctx->problem_detail.len = len;
+}
 
-    if (vlcf->intake == 1 && ctx->admission.len == 0) {
-        ngx_str_set(&ctx->admission, "rejected");
+
+ngx_int_t
+ngx_http_video_ocr_ledger_reply(ngx_http_request_t *r, vo_ledger_rc_t rc,
+    const char *what, const char *err)
+{
+    switch (rc) {
+
+    case VO_LEDGER_BUSY:
+        ngx_log_error(NGX_LOG_WARN, r->connection->log, 0,
+                      "video_ocr: ledger busy: %s", err);
+        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_VIDEO_OCR_BUSY,
+                                               NULL, NULL);
+
+    case VO_LEDGER_FULL:
+        ngx_log_error(NGX_LOG_CRIT, r->connection->log, 0,
+                      "video_ocr: ledger: %s", err);
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_DISK_FULL, NULL, NULL);
+
+    case VO_LEDGER_NOT_FOUND:
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB, NULL, NULL);
+
+    default:
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "video_ocr: ledger: %s", err);
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_INTERNAL, what, NULL);
     }
 }
 
 
 /* "Retry-After: 1": the waits behind a 503 or 507 are short or unknown */
 
-ngx_int_t
+static ngx_int_t
 ngx_http_video_ocr_retry_after(ngx_http_request_t *r)
 {
     ngx_table_elt_t  *h;
@@ -258,7 +393,7 @@ ngx_http_video_ocr_retry_after(ngx_http_request_t *r)
 
 static ngx_buf_t *
 ngx_http_video_ocr_problem_buf(ngx_http_request_t *r, ngx_uint_t status,
-    ngx_str_t *type, ngx_str_t *detail, const char *job_id)
+    const ngx_str_t *type, ngx_str_t *detail, const char *job_id)
 {
     u_char     *p;
     vo_buf_t    j;
@@ -302,6 +437,20 @@ ngx_http_video_ocr_problem_buf(ngx_http_request_t *r, ngx_uint_t status,
 }
 
 
+/* The outcome of an error page nginx made itself, by its status. */
+
+static ngx_uint_t
+ngx_http_video_ocr_nginx_outcome(ngx_uint_t status)
+{
+    switch (status) {
+    case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE: return NGX_HTTP_VIDEO_OCR_TOO_LARGE;
+    case NGX_HTTP_INSUFFICIENT_STORAGE:     return NGX_HTTP_VIDEO_OCR_DISK_FULL;
+    case NGX_HTTP_BAD_REQUEST:              return NGX_HTTP_VIDEO_OCR_BAD_REQUEST;
+    default:                                return NGX_HTTP_VIDEO_OCR_INTERNAL;
+    }
+}
+
+
 static const char *
 ngx_http_video_ocr_title(ngx_uint_t status)
 {
@@ -341,15 +490,7 @@ ngx_http_video_ocr_allow(ngx_http_request_t *r)
     h->hash = 1;
     ngx_str_set(&h->key, "Allow");
 
-    if (vlcf->intake == 1) {
-        ngx_str_set(&h->value, "POST");
-
-    } else if (vlcf->jobs == 1) {
-        ngx_str_set(&h->value, "GET, HEAD, DELETE");
-
-    } else {
-        ngx_str_set(&h->value, "GET, HEAD");
-    }
+    h->value = ngx_http_video_ocr_endpoints[vlcf->endpoint].allow;
 
     return NGX_OK;
 }
@@ -364,10 +505,10 @@ ngx_http_video_ocr_allow(ngx_http_request_t *r)
 static ngx_int_t
 ngx_http_video_ocr_header_filter(ngx_http_request_t *r)
 {
-    ngx_str_t                       type, detail;
-    ngx_buf_t                      *b;
-    ngx_http_video_ocr_ctx_t       *ctx;
-    ngx_http_video_ocr_loc_conf_t  *vlcf;
+    ngx_buf_t                           *b;
+    ngx_http_video_ocr_ctx_t            *ctx;
+    ngx_http_video_ocr_loc_conf_t       *vlcf;
+    const ngx_http_video_ocr_outcome_t  *o;
 
     if (r != r->main || r->headers_out.status < NGX_HTTP_BAD_REQUEST) {
         return ngx_http_next_header_filter(r);
@@ -375,7 +516,7 @@ ngx_http_video_ocr_header_filter(ngx_http_request_t *r)
 
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 
-    if (vlcf->intake != 1 && vlcf->jobs != 1 && vlcf->metrics != 1) {
+    if (vlcf->endpoint == NGX_HTTP_VIDEO_OCR_NO_ENDPOINT) {
         return ngx_http_next_header_filter(r);
     }
 
@@ -390,44 +531,22 @@ ngx_http_video_ocr_header_filter(ngx_http_request_t *r)
         return NGX_ERROR;
     }
 
-    if (ctx->problem_type.len) {
-        type = ctx->problem_type;
-        detail = ctx->problem_detail;
-
-    } else {
-        switch (r->headers_out.status) {
-
-        case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE:
-            ngx_str_set(&type, "too-large");
-            ngx_str_set(&detail, "the upload is larger than this endpoint "
-                        "accepts (client_max_body_size)");
-            break;
-
-        case NGX_HTTP_INSUFFICIENT_STORAGE:
-            ngx_str_set(&type, "disk-full");
-            ngx_str_set(&detail, "the server has no room for this upload "
-                        "right now; retry later with the same "
-                        "Idempotency-Key");
-            break;
-
-        case NGX_HTTP_BAD_REQUEST:
-            ngx_str_set(&type, "bad-request");
-            ngx_str_set(&detail, "the request is malformed (for instance "
-                        "its chunked encoding)");
-            break;
-
-        default:
-            ngx_str_set(&type, "internal");
-            ngx_str_set(&detail, "the request could not be completed");
-            break;
-        }
-
-        ngx_http_video_ocr_set_problem(r, (char *) type.data,
-                                       (char *) detail.data);
+    if (ctx->problem_detail.data == NULL) {
+        /* an error page of nginx's own: 413 from client_max_body_size,
+         * 408, 500, ... */
+        ngx_http_video_ocr_set_problem(r,
+            ngx_http_video_ocr_nginx_outcome(r->headers_out.status), NULL);
     }
 
-    b = ngx_http_video_ocr_problem_buf(r, r->headers_out.status, &type,
-                                       &detail, NULL);
+    o = &ngx_http_video_ocr_outcomes[ctx->outcome];
+
+    if (o->retry_after && ngx_http_video_ocr_retry_after(r) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
+    b = ngx_http_video_ocr_problem_buf(r, r->headers_out.status,
+                                       &o->type,
+                                       &ctx->problem_detail, NULL);
     if (b == NULL) {
         return NGX_ERROR;
     }

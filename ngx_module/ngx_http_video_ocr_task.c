@@ -125,8 +125,7 @@ ngx_http_video_ocr_task_post(ngx_http_request_t *r, ngx_thread_task_t *task,
 
     if (ngx_thread_task_post(vlcf->thread_pool, task) != NGX_OK) {
         /* the queue is full; nginx has logged it */
-        ngx_http_video_ocr_retry_after(r);
-        ngx_http_video_ocr_set_problem(r, "busy",
+        ngx_http_video_ocr_set_problem(r, NGX_HTTP_VIDEO_OCR_BUSY,
                                        "the server is busy; retry shortly");
         return NGX_HTTP_SERVICE_UNAVAILABLE;
     }
@@ -274,18 +273,19 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
         return;
     }
 
-    /* no fsync here: the group's leader syncs the store for the batch */
+    /* no fsync here: the group's leader syncs the store for the batch
+     * before it commits (invariant 4) */
 
     if (t->temp_fd != -1) {
         t->store_rc = vo_store_place_file(t->store, t->rel, t->temp_fd,
-                                          t->temp_path, 0, &t->copied,
+                                          t->temp_path, &t->copied,
                                           t->err, sizeof(t->err));
         t->temp_moved = ngx_http_video_ocr_temp_moved(t->temp_fd,
                                                       t->temp_path);
 
     } else {
         t->store_rc = vo_store_place_chunks(t->store, t->rel, t->chunks,
-                                            t->nchunks, 0, t->err,
+                                            t->nchunks, t->err,
                                             sizeof(t->err));
     }
 

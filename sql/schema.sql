@@ -4,7 +4,6 @@
 -- video-ocr-worker embed this file at build time (sql/embed.sh) and apply it
 -- to a ledger whose PRAGMA user_version is 0; the version itself is set by
 -- the code that applies it (vo_ledger_migrate), in the same transaction.
--- Later versions add files sql/migrations/NNN.sql, each run once, in order.
 --
 -- All times are integer milliseconds since the Unix epoch (UTC).
 --
@@ -29,16 +28,23 @@
 --   worker write touches a job in one of them, and only an operator's
 --   retry (recorded as an event with its reason) moves one back.
 --
--- INVARIANTS (every writer keeps them; tests check them)
+-- INVARIANTS (every writer keeps them and names the ones it keeps; the
+-- tests and docs/reliability.md use these numbers)
 --
 --   1. One receipt per (tenant, request_key): requests' primary key.
 --   2. One digest per receipt: input_digest is written once, at admission,
---      and never updated.  A retry with another digest is refused (422),
---      it never rewrites the row.
+--      and never updated.  A retry with the same digest gets the receipt;
+--      one with another digest is refused (422), it never rewrites the row.
 --   3. One job per receipt: requests.job_id is unique and written once.
 --      A job may exist without a receipt (video_ocr_key_required off).
---   4. A receipt is committed only after its input file is durable in the
---      store (file and directory fsync'd) when durability is full.
+--   4. Nothing acknowledged is lost: a receipt is committed only after its
+--      input file is in the store, and, with video_ocr_durability full,
+--      durable there.  The uploads of a batch are written and renamed into
+--      the store without an fsync each; the batch's leader then makes them
+--      durable, data and directory entries, with one syncfs() of the
+--      store's filesystem, and only then commits the batch's transaction
+--      (ngx_module/vo_group.c).  A client that saw 202 can lose neither its
+--      receipt nor its input, whatever is killed or powered off after.
 --   5. jobs.attempt only grows.  Claiming a job increments it; the value a
 --      worker claimed with is its fencing token.  jobs.failures counts the
 --      attempts that failed; a job is failed when it reaches max_attempts.
@@ -46,12 +52,19 @@
 --      statement whose WHERE clause checks job_id, state = 'running' and
 --      attempt = its token.  A write that matches no row was made by a stale
 --      attempt; it is refused and counted (stale_writes), never retried.
+--      So a job in a terminal state is never written by a worker.
 --   7. The result is published only by the attempt that holds the lease,
 --      in the transaction that moves the job to done (results rows are
 --      inserted only there).
 --   8. One frame row per (job_id, plan_version, frame_index); a frame row is
 --      never rewritten by a later attempt (INSERT ... ON CONFLICT DO NOTHING),
 --      so a resumed job keeps the text of the frames already read.
+--   9. Every file in the store belongs to a job, but for a while: an upload
+--      placed by an admission that did not commit (its nginx worker killed,
+--      its transaction failed, a replay's new copy) is an orphan, which the
+--      janitor removes once it is older than --orphan-age.  A job's file is
+--      removed only with its job's media (DELETE, media retention), after
+--      the ledger records it (media_deleted_at, deleted_at).
 
 CREATE TABLE requests (
     tenant          TEXT    NOT NULL,

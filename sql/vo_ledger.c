@@ -27,27 +27,26 @@
 #include "vo_ledger_int.h"
 
 
-static const char  *vo_ledger_sql[VO_STMT_ADMIT_FIRST] = {
+/* the statements every part of the ledger uses; BEGIN is per backend
+ * (IMMEDIATE, an isolation level) */
+static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
 
-    /* in the order of vo_ledger_stmt_e, vo_ledger_int.h */
+    [VO_STMT_COMMIT] = "COMMIT",
+    [VO_STMT_ROLLBACK] = "ROLLBACK",
+    [VO_STMT_SAVEPOINT] = "SAVEPOINT item",
+    [VO_STMT_ROLLBACK_TO] = "ROLLBACK TO item",
+    [VO_STMT_RELEASE_TO] = "RELEASE item",
 
-    /* VO_STMT_BEGIN: per backend (IMMEDIATE, an isolation level) */
-    NULL,
-
-    /* VO_STMT_COMMIT */
-    "COMMIT",
-
-    /* VO_STMT_ROLLBACK */
-    "ROLLBACK",
-
-    /* VO_STMT_SAVEPOINT, VO_STMT_ROLLBACK_TO, VO_STMT_RELEASE_TO */
-    "SAVEPOINT item",
-    "ROLLBACK TO item",
-    "RELEASE item",
-
-    /* VO_STMT_INSERT_EVENT */
+    [VO_STMT_INSERT_EVENT] =
     "INSERT INTO events (at, job_id, tenant, kind, attempt, detail)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+};
+
+
+/* every file's table of shared texts: a statement is in exactly one */
+static const char  **vo_ledger_texts[] = {
+    vo_ledger_sql, vo_ledger_admit_sql, vo_ledger_jobs_sql,
+    vo_ledger_worker_sql, vo_ledger_janitor_sql, NULL
 };
 
 
@@ -152,12 +151,22 @@ vo_ledger_backend(vo_ledger_t *l)
 vo_stmt_t *
 vo_ledger_stmt(vo_ledger_t *l, int id, char *err, size_t err_size)
 {
+    const char  *sql;
+
     if (l->stmt[id] != NULL) {
         return l->stmt[id];
     }
 
-    l->stmt[id] = l->be->prepare(l, vo_ledger_sql_text(l, id), 1, err,
-                                 err_size);
+    sql = vo_ledger_sql_text(l, id);
+
+    if (sql == NULL) {
+        /* can't happen: every statement has a text in some table */
+        snprintf(err, err_size, "ledger statement %d has no SQL for %s", id,
+                 l->be->name);
+        return NULL;
+    }
+
+    l->stmt[id] = l->be->prepare(l, sql, 1, err, err_size);
 
     return l->stmt[id];
 }
@@ -166,27 +175,19 @@ vo_ledger_stmt(vo_ledger_t *l, int id, char *err, size_t err_size)
 const char *
 vo_ledger_sql_text(vo_ledger_t *l, int id)
 {
+    const char  ***t;
+
     if (l->be->sql != NULL && l->be->sql[id] != NULL) {
         return l->be->sql[id];
     }
 
-    if (id < VO_STMT_ADMIT_FIRST) {
-        return vo_ledger_sql[id];
+    for (t = vo_ledger_texts; *t != NULL; t++) {
+        if ((*t)[id] != NULL) {
+            return (*t)[id];
+        }
     }
 
-    if (id < VO_STMT_JOBS_FIRST) {
-        return vo_ledger_admit_sql[id - VO_STMT_ADMIT_FIRST];
-    }
-
-    if (id < VO_STMT_WORKER_FIRST) {
-        return vo_ledger_jobs_sql[id - VO_STMT_JOBS_FIRST];
-    }
-
-    if (id < VO_STMT_JANITOR_FIRST) {
-        return vo_ledger_worker_sql[id - VO_STMT_WORKER_FIRST];
-    }
-
-    return vo_ledger_janitor_sql[id - VO_STMT_JANITOR_FIRST];
+    return NULL;
 }
 
 
@@ -398,6 +399,20 @@ vo_ledger_rollback(vo_ledger_t *l)
         (void) vo_step(s);
         vo_reset(s);
     }
+}
+
+
+const char *
+vo_ledger_migration(const char *const *m, size_t n, int64_t v,
+    const char *name, char *err, size_t err_size)
+{
+    if (v < 0 || (uint64_t) v >= n || m[v] == NULL) {
+        snprintf(err, err_size, "ledger \"%s\": this build has no migration "
+                 "to schema version %lld", name, (long long) v);
+        return NULL;
+    }
+
+    return m[v];
 }
 
 

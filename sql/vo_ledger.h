@@ -21,12 +21,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vo_job_id.h"
 #include "vo_json.h"
 
 
 #define VO_LEDGER_SCHEMA_VERSION  1
 #define VO_DIGEST_HEX_LEN         64
-#define VO_JOB_ID_LEN             32     /* lowercase hex digits */
 #define VO_TENANT_MAX             255
 #define VO_ERR_TEXT               256    /* enough for any ledger error */
 
@@ -74,6 +74,10 @@ void vo_ledger_redact(const char *spec, char *buf, size_t size);
 
 /* "SQLite" or "PostgreSQL". */
 const char *vo_ledger_backend(vo_ledger_t *l);
+
+/* The kinds of ledger this build opens: "sqlite, postgresql", or "sqlite"
+ * when it was built without libpq. */
+extern const char *const  vo_ledger_kinds;
 
 
 /* One admission: a receipt (when key is not NULL) and the job behind it. */

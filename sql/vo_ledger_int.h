@@ -26,10 +26,10 @@
 
 
 /*
- * Every statement the ledger prepares.  The SQL texts are in the file
- * that uses them, each file's in one range, in this order: vo_ledger.c,
- * vo_ledger_admit.c, vo_ledger_jobs.c, vo_ledger_worker.c,
- * vo_ledger_janitor.c.
+ * Every statement the ledger prepares.  Its SQL text is in the table of
+ * the file that uses it (vo_ledger.c, vo_ledger_admit.c, vo_ledger_jobs.c,
+ * vo_ledger_worker.c, vo_ledger_janitor.c), by designated initializer;
+ * a backend's own table replaces the few whose dialect differs.
  */
 typedef enum {
     VO_STMT_BEGIN = 0,
@@ -40,22 +40,19 @@ typedef enum {
     VO_STMT_RELEASE_TO,
     VO_STMT_INSERT_EVENT,
 
-    VO_STMT_ADMIT_FIRST,
-    VO_STMT_FIND_RECEIPT = VO_STMT_ADMIT_FIRST,
+    VO_STMT_FIND_RECEIPT,
     VO_STMT_DELETE_RECEIPT,
     VO_STMT_INSERT_JOB,
     VO_STMT_INSERT_RECEIPT,
 
-    VO_STMT_JOBS_FIRST,
-    VO_STMT_JOB_STATUS = VO_STMT_JOBS_FIRST,
+    VO_STMT_JOB_STATUS,
     VO_STMT_JOB_RESULT,
     VO_STMT_DELETE_FIND,
     VO_STMT_DELETE_MARK,
     VO_STMT_DELETE_FRAMES,
     VO_STMT_DELETE_RESULTS,
 
-    VO_STMT_WORKER_FIRST,
-    VO_STMT_CLAIM_CANDIDATE = VO_STMT_WORKER_FIRST,
+    VO_STMT_CLAIM_CANDIDATE,
     VO_STMT_CLAIM,
     VO_STMT_GIVE_UP,
     VO_STMT_HEARTBEAT,
@@ -69,8 +66,7 @@ typedef enum {
     VO_STMT_REJECT,
     VO_STMT_RELEASE,
 
-    VO_STMT_JANITOR_FIRST,
-    VO_STMT_EXPIRE_RECEIPTS = VO_STMT_JANITOR_FIRST,
+    VO_STMT_EXPIRE_RECEIPTS,
     VO_STMT_MEDIA_DUE,
     VO_STMT_MEDIA_DELETED,
     VO_STMT_MEDIA_FRAMES,
@@ -91,14 +87,11 @@ typedef enum {
     " ORDER BY created_at LIMIT 1"
 
 
-extern const char  *vo_ledger_admit_sql[VO_STMT_JOBS_FIRST
-                                        - VO_STMT_ADMIT_FIRST];
-extern const char  *vo_ledger_jobs_sql[VO_STMT_WORKER_FIRST
-                                       - VO_STMT_JOBS_FIRST];
-extern const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
-                                         - VO_STMT_WORKER_FIRST];
-extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT
-                                          - VO_STMT_JANITOR_FIRST];
+/* the shared texts, each table VO_STMT_COUNT long */
+extern const char  *vo_ledger_admit_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_jobs_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_worker_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT];
 
 
 /* vo_stmt_step(): a row is ready, or the statement is done */
@@ -215,6 +208,16 @@ void vo_ledger_rollback(vo_ledger_t *l);
  */
 vo_ledger_rc_t vo_ledger_check_version(const char *name, int64_t version,
     int migrate, char *err, size_t err_size);
+
+/*
+ * The SQL that takes a ledger from version v - 1 to v, from a backend's
+ * table of migrations (sql/migrations.sh makes it: n entries, indexed by
+ * version); NULL with err filled when this build has none for v.
+ */
+const char *vo_ledger_migration(const char *const *m, size_t n, int64_t v,
+    const char *name, char *err, size_t err_size);
+
+#define VO_LEDGER_MIGRATIONS(m)  (sizeof(m) / sizeof((m)[0]))
 
 /* Appends one row to the audit trail, inside the caller's transaction. */
 vo_ledger_rc_t vo_ledger_event(vo_ledger_t *l, int64_t at,

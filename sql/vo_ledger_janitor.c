@@ -15,30 +15,31 @@
 #include "vo_ledger_int.h"
 
 
-const char  *vo_ledger_janitor_sql[VO_STMT_COUNT - VO_STMT_JANITOR_FIRST] = {
+const char  *vo_ledger_janitor_sql[VO_STMT_COUNT] = {
 
-    /* VO_STMT_EXPIRE_RECEIPTS */
+    [VO_STMT_EXPIRE_RECEIPTS] =
     "DELETE FROM requests WHERE (tenant, request_key) IN"
     " (SELECT tenant, request_key FROM requests WHERE expires_at <= ?1"
     " LIMIT ?2)",
 
-    /* VO_STMT_MEDIA_DUE */
+    [VO_STMT_MEDIA_DUE] =
     "SELECT job_id, input_path, input_size FROM jobs"
     " WHERE finished_at IS NOT NULL AND media_deleted_at IS NULL"
     " AND finished_at <= ?1 ORDER BY finished_at LIMIT ?2",
 
-    /* VO_STMT_MEDIA_DELETED */
+    /* recorded before the files go (invariant 9) */
+    [VO_STMT_MEDIA_DELETED] =
     "UPDATE jobs SET media_deleted_at = ?2, updated_at = ?2"
     " WHERE job_id = ?1 AND media_deleted_at IS NULL",
 
-    /* VO_STMT_MEDIA_FRAMES */
+    [VO_STMT_MEDIA_FRAMES] =
     "DELETE FROM frames WHERE job_id = ?1",
 
-    /* VO_STMT_MEDIA_OF */
+    [VO_STMT_MEDIA_OF] =
     "SELECT media_deleted_at IS NOT NULL FROM jobs WHERE job_id = ?1",
 
-    /* VO_STMT_FOLD_COUNTERS: PostgreSQL's, SQLite has nothing to fold */
-    NULL,
+    /* VO_STMT_FOLD_COUNTERS: PostgreSQL's only; SQLite has nothing to
+     * fold */
 };
 
 

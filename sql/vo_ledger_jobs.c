@@ -14,9 +14,9 @@
 #include "vo_ledger_int.h"
 
 
-const char  *vo_ledger_jobs_sql[VO_STMT_WORKER_FIRST - VO_STMT_JOBS_FIRST] = {
+const char  *vo_ledger_jobs_sql[VO_STMT_COUNT] = {
 
-    /* VO_STMT_JOB_STATUS */
+    [VO_STMT_JOB_STATUS] =
     "SELECT j.state, j.options, j.input_size, j.input_sha256, j.container,"
     " j.attempt, j.max_attempts, j.plan_version, j.frames_planned,"
     " j.frames_done, j.inspection, j.error_code, j.error,"
@@ -26,16 +26,18 @@ const char  *vo_ledger_jobs_sql[VO_STMT_WORKER_FIRST - VO_STMT_JOBS_FIRST] = {
     " FROM jobs j LEFT JOIN requests r ON r.job_id = j.job_id"
     " WHERE j.job_id = ?1 AND j.tenant = ?2",
 
-    /* VO_STMT_JOB_RESULT */
+    [VO_STMT_JOB_RESULT] =
     "SELECT j.state, res.body FROM jobs j"
     " LEFT JOIN results res ON res.job_id = j.job_id AND res.format = ?3"
     " WHERE j.job_id = ?1 AND j.tenant = ?2",
 
-    /* VO_STMT_DELETE_FIND */
+    [VO_STMT_DELETE_FIND] =
     "SELECT state, input_path, input_size, deleted_at, media_deleted_at"
     " FROM jobs WHERE job_id = ?1 AND tenant = ?2",
 
-    /* VO_STMT_DELETE_MARK: unfinished jobs are cancelled on the way */
+    /* unfinished jobs are cancelled on the way; the deletion is recorded
+     * before the files go (invariant 9) */
+    [VO_STMT_DELETE_MARK] =
     "UPDATE jobs SET"
     " state = CASE WHEN state IN ('accepted', 'running') THEN 'cancelled'"
     " ELSE state END,"
@@ -48,10 +50,10 @@ const char  *vo_ledger_jobs_sql[VO_STMT_WORKER_FIRST - VO_STMT_JOBS_FIRST] = {
     " media_deleted_at = coalesce(media_deleted_at, ?2), updated_at = ?2"
     " WHERE job_id = ?1",
 
-    /* VO_STMT_DELETE_FRAMES */
+    [VO_STMT_DELETE_FRAMES] =
     "DELETE FROM frames WHERE job_id = ?1",
 
-    /* VO_STMT_DELETE_RESULTS */
+    [VO_STMT_DELETE_RESULTS] =
     "DELETE FROM results WHERE job_id = ?1",
 };
 

@@ -60,6 +60,7 @@
 #include "vo_ledger.h"
 #include "vo_ledger_int.h"
 #include "vo_schema_pg.h"
+#include "vo_migrations_pg.h"
 
 
 #define VO_PG_PARAMS        16
@@ -172,6 +173,9 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
         " c AS (DELETE FROM counters RETURNING name, value)"
         " INSERT INTO counters SELECT name, sum(value) FROM c GROUP BY name",
 };
+
+
+const char *const  vo_ledger_kinds = "sqlite, postgresql";
 
 
 const vo_backend_t  vo_ledger_pg = {
@@ -544,7 +548,8 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
     size_t err_size)
 {
     char            sql[128];
-    int64_t         version, missing;
+    int64_t         version, missing, v;
+    const char     *sql_m;
     vo_pg_t        *pg = vo_pg(l);
     vo_ledger_rc_t  lrc;
 
@@ -586,11 +591,12 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
     }
 
     if (version == 0) {
+        /* a new ledger: the schema as it is now */
         lrc = vo_pg_exec(l, "CREATE TABLE video_ocr_schema"
                          " (version BIGINT NOT NULL)", err, err_size);
 
         if (lrc == VO_LEDGER_OK) {
-            lrc = vo_pg_exec(l, vo_schema_pg_v1, err, err_size);
+            lrc = vo_pg_exec(l, vo_schema_pg, err, err_size);
         }
 
         if (lrc != VO_LEDGER_OK && strcmp(pg->sqlstate, "42501") == 0) {
@@ -606,7 +612,23 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
         }
     }
 
-    /* versions 2 and later: apply sql/migrations/NNN_pg.sql here */
+    /* an older one: each migration after its version, in order */
+
+    for (v = version + 1; version != 0 && v <= VO_LEDGER_SCHEMA_VERSION; v++)
+    {
+        sql_m = vo_ledger_migration(vo_migrations_pg,
+                                    VO_LEDGER_MIGRATIONS(vo_migrations_pg),
+                                    v, pg->name, err, err_size);
+        if (sql_m == NULL) {
+            lrc = VO_LEDGER_ERROR;
+            goto failed;
+        }
+
+        lrc = vo_pg_exec(l, sql_m, err, err_size);
+        if (lrc != VO_LEDGER_OK) {
+            goto failed;
+        }
+    }
 
     if (version < VO_LEDGER_SCHEMA_VERSION) {
         snprintf(sql, sizeof(sql), "DELETE FROM video_ocr_schema;"

@@ -33,6 +33,7 @@
 #include "vo_ledger.h"
 #include "vo_ledger_int.h"
 #include "vo_schema.h"
+#include "vo_migrations.h"
 
 
 typedef struct {
@@ -431,6 +432,7 @@ static vo_ledger_rc_t
 vo_sqlite_migrate(vo_ledger_t *l, char *err, size_t err_size)
 {
     char            sql[64];
+    const char     *sql_m;
     int64_t         version;
     vo_ledger_rc_t  lrc;
 
@@ -446,13 +448,30 @@ vo_sqlite_migrate(vo_ledger_t *l, char *err, size_t err_size)
     }
 
     if (version == 0) {
-        lrc = vo_sqlite_exec(l, vo_schema_v1, err, err_size);
+        /* a new ledger: the schema as it is now */
+        lrc = vo_sqlite_exec(l, vo_schema, err, err_size);
         if (lrc != VO_LEDGER_OK) {
             goto failed;
         }
-    }
 
-    /* versions 2 and later: apply sql/migrations/NNN.sql here, in order */
+    } else {
+        /* an older one: each migration after its version, in order */
+        while (version++ < VO_LEDGER_SCHEMA_VERSION) {
+            sql_m = vo_ledger_migration(vo_migrations,
+                        VO_LEDGER_MIGRATIONS(vo_migrations), version,
+                        sqlite3_db_filename(vo_sqlite_db(l), "main"), err,
+                        err_size);
+            if (sql_m == NULL) {
+                lrc = VO_LEDGER_ERROR;
+                goto failed;
+            }
+
+            lrc = vo_sqlite_exec(l, sql_m, err, err_size);
+            if (lrc != VO_LEDGER_OK) {
+                goto failed;
+            }
+        }
+    }
 
     snprintf(sql, sizeof(sql), "PRAGMA user_version=%d",
              VO_LEDGER_SCHEMA_VERSION);

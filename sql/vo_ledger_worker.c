@@ -22,13 +22,15 @@
 #define VO_CLAIM_ROUNDS  16
 
 
-const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
-                                  - VO_STMT_WORKER_FIRST] = {
+const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
 
-    /* VO_STMT_CLAIM_CANDIDATE (PostgreSQL: FOR UPDATE SKIP LOCKED) */
+    /* PostgreSQL: FOR UPDATE SKIP LOCKED */
+    [VO_STMT_CLAIM_CANDIDATE] =
     VO_CLAIM_CANDIDATE_SQL,
 
-    /* VO_STMT_CLAIM: the conditional update; the attempt is the token */
+    /* the conditional update; the attempt, which only grows, is the token
+     * (invariant 5) */
+    [VO_STMT_CLAIM] =
     "UPDATE jobs SET state = 'running', attempt = attempt + 1,"
     " failures = failures + ?3, lease_owner = ?4,"
     " lease_expires_at = ?2 + ?5, started_at = coalesce(started_at, ?2),"
@@ -39,7 +41,9 @@ const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
     " input_path, input_size, container, created_at,"
     " (SELECT request_key FROM requests r WHERE r.job_id = jobs.job_id)",
 
-    /* VO_STMT_GIVE_UP: a lost attempt was the last one allowed */
+    /* a lost attempt was the last one allowed; it counts as a failure
+     * (invariant 5) */
+    [VO_STMT_GIVE_UP] =
     "UPDATE jobs SET state = 'failed', failures = failures + 1,"
     " error_code = 'worker_lost', error = 'the worker processing this job"
     " stopped responding on every attempt (' || max_attempts || ')',"
@@ -47,40 +51,50 @@ const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
     " updated_at = ?2"
     " WHERE job_id = ?1 AND state = 'running' AND lease_expires_at < ?2",
 
-    /* VO_STMT_HEARTBEAT */
+    /* fenced (invariant 6) */
+    [VO_STMT_HEARTBEAT] =
     "UPDATE jobs SET lease_expires_at = ?3, updated_at = ?4" VO_FENCE,
 
-    /* VO_STMT_SET_PLAN */
+    /* fenced (invariant 6) */
+    [VO_STMT_SET_PLAN] =
     "UPDATE jobs SET plan_version = ?3, frames_planned = ?4,"
     " inspection = ?5, lease_expires_at = ?6, updated_at = ?7" VO_FENCE,
 
-    /* VO_STMT_PUT_FRAME: a frame row is written once (invariant 8) */
+    /* a frame row is written once, by the attempt that holds the job
+     * (invariants 6, 8) */
+    [VO_STMT_PUT_FRAME] =
     "INSERT INTO frames (job_id, plan_version, frame_index, pts_ms, text,"
     " confidence, reused_from, flags, attempt, created_at)"
     " SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?2, ?9"
     " WHERE EXISTS (SELECT 1 FROM jobs" VO_FENCE ")"
     " ON CONFLICT DO NOTHING",
 
-    /* VO_STMT_PROGRESS */
-    /* samples only: flag 8 marks a look between samples (issue 13) */
+    /* fenced (invariant 6); samples only: flag 8 marks a look between
+     * samples (issue 13) */
+    [VO_STMT_PROGRESS] =
     "UPDATE jobs SET frames_done = (SELECT count(*) FROM frames"
     " WHERE job_id = ?1 AND plan_version = ?3 AND (flags & 8) = 0),"
     " lease_expires_at = ?4, updated_at = ?5" VO_FENCE,
 
-    /* VO_STMT_FRAMES */
+    [VO_STMT_FRAMES] =
     "SELECT frame_index, pts_ms, text, confidence, reused_from, flags"
     " FROM frames"
     " WHERE job_id = ?1 AND plan_version = ?2 ORDER BY frame_index",
 
-    /* VO_STMT_PUBLISH */
+    /* fenced; the results are inserted in the same transaction
+     * (invariants 6, 7) */
+    [VO_STMT_PUBLISH] =
     "UPDATE jobs SET state = 'done', lease_owner = NULL,"
     " lease_expires_at = NULL, error_code = NULL, error = NULL,"
     " finished_at = ?3, updated_at = ?3" VO_FENCE,
 
-    /* VO_STMT_PUT_RESULT */
+    /* only in VO_STMT_PUBLISH's transaction, after it moved the job
+     * (invariant 7) */
+    [VO_STMT_PUT_RESULT] =
     "INSERT INTO results (job_id, format, body) VALUES (?1, ?2, ?3)",
 
-    /* VO_STMT_RETRY */
+    /* fenced; the failure is counted (invariants 5, 6) */
+    [VO_STMT_RETRY] =
     "UPDATE jobs SET failures = failures + 1,"
     " state = CASE WHEN failures + 1 >= max_attempts THEN 'failed'"
     " ELSE 'accepted' END,"
@@ -89,12 +103,14 @@ const char  *vo_ledger_worker_sql[VO_STMT_JANITOR_FIRST
     " lease_expires_at = NULL, updated_at = ?3" VO_FENCE
     " RETURNING state",
 
-    /* VO_STMT_REJECT */
+    /* fenced (invariant 6) */
+    [VO_STMT_REJECT] =
     "UPDATE jobs SET state = 'rejected', error_code = ?4, error = ?5,"
     " lease_owner = NULL, lease_expires_at = NULL, finished_at = ?3,"
     " updated_at = ?3" VO_FENCE,
 
-    /* VO_STMT_RELEASE */
+    /* fenced (invariant 6) */
+    [VO_STMT_RELEASE] =
     "UPDATE jobs SET state = 'accepted', not_before = ?3,"
     " lease_owner = NULL, lease_expires_at = NULL, updated_at = ?3"
     VO_FENCE,

@@ -29,11 +29,11 @@
 #include "vw_media.h"
 #include "vw_output.h"
 #include "vw_pipeline.h"
-#include "vw_run.h"
+#include "vw_pool.h"
 
 
 typedef struct {
-    const vw_run_conf_t  *conf;
+    const vw_pool_conf_t  *conf;
     vo_ledger_t          *ledger;
     vo_claim_t            claim;
     char                  owner[128];
@@ -57,9 +57,9 @@ static volatile sig_atomic_t  vw_child_stop;
 
 static void vw_child_signal(int signo);
 static void vw_child_job(vw_child_t *ch);
-static int vw_child_publish(vw_child_t *ch, const vw_run_t *run,
+static int vw_child_publish(vw_child_t *ch, const vw_report_t *run,
     const vo_options_t *options, const vo_attempt_stats_t *st);
-static void vw_child_stats(vw_child_t *ch, const vw_run_t *run,
+static void vw_child_stats(vw_child_t *ch, const vw_report_t *run,
     const char *step, vo_attempt_stats_t *st);
 static void vw_child_event(vw_child_t *ch, const char *event,
     const vo_attempt_stats_t *st, const char *fmt, ...)
@@ -78,7 +78,7 @@ static int vw_hook_tick(void *data);
 
 
 int
-vw_child_main(const vw_run_conf_t *conf)
+vw_child_main(const vw_pool_conf_t *conf)
 {
     int               tries;
     char              host[64];
@@ -187,7 +187,7 @@ vw_child_job(vw_child_t *ch)
     vo_attempt_stats_t  st;
     vw_err_t       err;
     vw_job_t       job;
-    vw_run_t       run;
+    vw_report_t       run;
     vw_hooks_t     hooks;
     vo_claim_t    *c;
     vo_options_t   options;
@@ -386,7 +386,7 @@ done:
  */
 
 static int
-vw_child_publish(vw_child_t *ch, const vw_run_t *run,
+vw_child_publish(vw_child_t *ch, const vw_report_t *run,
     const vo_options_t *options, const vo_attempt_stats_t *st)
 {
     int                 i, rc;
@@ -506,7 +506,7 @@ vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc, const char *what)
 /* What this attempt did, for its last event and its log line. */
 
 static void
-vw_child_stats(vw_child_t *ch, const vw_run_t *run, const char *step,
+vw_child_stats(vw_child_t *ch, const vw_report_t *run, const char *step,
     vo_attempt_stats_t *st)
 {
     st->step = step;

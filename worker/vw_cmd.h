@@ -3,7 +3,9 @@
  *
  * The subcommands of video-ocr-worker.  Each takes the arguments after
  * its name (argv[0] is the subcommand's name) and returns the process
- * exit code; vw_main.c dispatches to them.
+ * exit code; vw_main.c dispatches to them.  They live in vw_cmd_*.c, a
+ * file per command or family of commands: vw_cmd_ocr.c, vw_cmd_run.c (the
+ * pool), vw_cmd_admin.c (the operator's).
  */
 
 #ifndef _VW_CMD_H_INCLUDED_
@@ -30,12 +32,12 @@
 int vw_cmd_ocr(int argc, char **argv);
 
 /* run --ledger FILE --store DIR [options]: the supervised worker pool;
- * child: one of its children, exec'd by run (vw_run.c). */
+ * child and janitor: the processes it execs (vw_cmd_run.c). */
 int vw_cmd_run(int argc, char **argv);
 int vw_cmd_child(int argc, char **argv);
 int vw_cmd_janitor(int argc, char **argv);
 
-/* The operator's commands (vw_admin.c). */
+/* The operator's commands (vw_cmd_admin.c). */
 int vw_cmd_jobs(int argc, char **argv);
 int vw_cmd_events(int argc, char **argv);
 int vw_cmd_retry(int argc, char **argv);

@@ -1,13 +1,15 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The error record, the growable buffer and the clocks (see vw_core.h).
+ * The error record, the clocks and the log line (see vw_core.h).
  */
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "vw_core.h"
 
@@ -113,4 +115,58 @@ vw_cpu_us(void)
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 
     return (int64_t) ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+
+void
+vw_log(const char *fmt, ...)
+{
+    char             line[1024];
+    size_t           n;
+    va_list          args;
+    struct tm        tm;
+    struct timespec  ts;
+
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+    (void) gmtime_r(&ts.tv_sec, &tm);
+
+    n = strftime(line, sizeof(line), "%Y-%m-%dT%H:%M:%S", &tm);
+    n += (size_t) snprintf(line + n, sizeof(line) - n, ".%03ldZ [%ld] ",
+                           ts.tv_nsec / 1000000, (long) getpid());
+
+    va_start(args, fmt);
+    (void) vsnprintf(line + n, sizeof(line) - n - 1, fmt, args);
+    va_end(args);
+
+    n = strlen(line);
+    line[n++] = '\n';
+
+    /* one write(2) per line: lines of several processes do not mix */
+    (void) write(STDERR_FILENO, line, n);
+}
+
+
+/* Leases are wall-clock times in the ledger, shared by many processes. */
+
+int64_t
+vw_wall_ms(void)
+{
+    struct timespec  ts;
+
+    (void) clock_gettime(CLOCK_REALTIME, &ts);
+
+    return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+
+void
+vw_sleep_ms(int64_t ms)
+{
+    struct timespec  ts;
+
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (ms % 1000) * 1000000;
+
+    /* a signal ends it early, which is what a stopping process wants */
+    (void) nanosleep(&ts, NULL);
 }

@@ -1,10 +1,10 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * What every stage of the worker shares: the error record that says what
- * failed, on which object and why (and whether a retry can help), and
- * the clocks.
- * libc only.
+ * What every part of the worker may use, and nothing else: the error
+ * record that says what failed, on which object and why (and whether a
+ * retry can help), the clocks, and the log line.  It depends on no other
+ * file of the worker.  libc only.
  */
 
 #ifndef _VW_CORE_H_INCLUDED_
@@ -72,7 +72,7 @@ int vw_stop(vw_err_t *e, const char *fmt, ...) VW_PRINTF(2, 3);
 const char *vw_status_name(vw_status_t s);
 
 
-/* The growable buffer is the ledger library's: vo_buf_t, sql/vo_json.h. */
+/* The growable buffer is the one the module uses too: vo_buf_t, lib/vo_json.h. */
 
 
 /*
@@ -87,6 +87,14 @@ int64_t vw_now_ms(void);
 
 /* Microseconds of CPU time used by this process (user + system). */
 int64_t vw_cpu_us(void);
+
+/* Wall-clock milliseconds (leases and ledger times) and an interruptible
+ * sleep (a signal ends it early). */
+int64_t vw_wall_ms(void);
+void vw_sleep_ms(int64_t ms);
+
+/* One log line on stderr: time, pid, then the message. */
+void vw_log(const char *fmt, ...) VW_PRINTF(1, 2);
 
 
 #endif /* _VW_CORE_H_INCLUDED_ */

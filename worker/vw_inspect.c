@@ -28,7 +28,6 @@
 
 #include "vo_edge.h"
 #include "vw_media.h"
-#include "vw_run.h"
 
 
 #define VW_AVIO_BUFFER   65536

@@ -15,7 +15,8 @@
  *      body temp files an nginx worker killed outright leaves in
  *      <store>/.incoming (the recommended client_body_temp_path), which
  *      nginx itself never removes.  Only files older than --orphan-age
- *      are touched, so an upload in flight is never raced.
+ *      are touched, so an upload in flight is never raced (invariant 9
+ *      of sql/schema.sql).
  *
  * Each step leaves audit events (the metrics count them) and a log line.
  * Several janitors on one ledger are safe: every step is a transaction
@@ -35,7 +36,7 @@
 #include "vo_ledger.h"
 #include "vo_store.h"
 #include "vw_core.h"
-#include "vw_run.h"
+#include "vw_pool.h"
 
 
 #define VW_EXPIRE_BATCH  1000
@@ -47,9 +48,8 @@ static volatile sig_atomic_t  vw_janitor_stop;
 
 static void vw_janitor_signal(int signo);
 static void vw_janitor_receipts(vo_ledger_t *l);
-static void vw_janitor_media(const vw_run_conf_t *conf, vo_ledger_t *l);
-static void vw_janitor_orphans(const vw_run_conf_t *conf, vo_ledger_t *l);
-static int vw_is_job_id(const char *s, size_t n);
+static void vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l);
+static void vw_janitor_orphans(const vw_pool_conf_t *conf, vo_ledger_t *l);
 static int vw_janitor_temp(const char *path, const struct stat *st,
     int type, struct FTW *ftw);
 
@@ -60,7 +60,7 @@ static int      vw_temp_removed;
 
 
 int
-vw_janitor_main(const vw_run_conf_t *conf)
+vw_janitor_main(const vw_pool_conf_t *conf)
 {
     int               tries;
     char              err[VO_ERR_TEXT];
@@ -181,7 +181,7 @@ vw_janitor_receipts(vo_ledger_t *l)
 /* Input first, then the ledger: a job marked has no file left behind. */
 
 static void
-vw_janitor_media(const vw_run_conf_t *conf, vo_ledger_t *l)
+vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l)
 {
     char            err[VO_ERR_TEXT];
     size_t          i, n;
@@ -230,7 +230,7 @@ vw_janitor_media(const vw_run_conf_t *conf, vo_ledger_t *l)
 /* Store files "<xx>/<job_id>.video" that no job keeps any more. */
 
 static void
-vw_janitor_orphans(const vw_run_conf_t *conf, vo_ledger_t *l)
+vw_janitor_orphans(const vw_pool_conf_t *conf, vo_ledger_t *l)
 {
     int             state, removed;
     DIR            *top, *sub;
@@ -255,7 +255,7 @@ vw_janitor_orphans(const vw_run_conf_t *conf, vo_ledger_t *l)
 
         /* the fan-out directories: two hex digits */
 
-        if (strlen(d->d_name) != 2 || !vw_is_job_id(d->d_name, 2)) {
+        if (strlen(d->d_name) != 2 || !vo_is_hex(d->d_name, 2)) {
             continue;
         }
 
@@ -271,7 +271,7 @@ vw_janitor_orphans(const vw_run_conf_t *conf, vo_ledger_t *l)
 
             if (len != VO_JOB_ID_LEN + sizeof(".video") - 1
                 || strcmp(e->d_name + VO_JOB_ID_LEN, ".video") != 0
-                || !vw_is_job_id(e->d_name, VO_JOB_ID_LEN))
+                || !vo_is_hex(e->d_name, VO_JOB_ID_LEN))
             {
                 continue;
             }
@@ -360,17 +360,3 @@ vw_janitor_temp(const char *path, const struct stat *st, int type,
     return vw_janitor_stop ? 1 : 0;
 }
 
-
-static int
-vw_is_job_id(const char *s, size_t n)
-{
-    size_t  i;
-
-    for (i = 0; i < n; i++) {
-        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) {
-            return 0;
-        }
-    }
-
-    return 1;
-}

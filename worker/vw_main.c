@@ -1,8 +1,8 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * video-ocr-worker: the subcommand dispatch.  Each subcommand lives in
- * its own vw_cmd_*.c file and is listed in vw_commands below.
+ * video-ocr-worker: the subcommand dispatch.  Each subcommand is listed
+ * in vw_commands below; vw_cmd.h says which vw_cmd_*.c file has it.
  */
 
 #include <stdio.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "vo_ledger.h"
 #include "vw_cmd.h"
 
 
@@ -57,8 +58,14 @@ main(int argc, char **argv)
         return VW_EXIT_OK;
     }
 
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    if (strcmp(argv[1], "--version") == 0) {
         printf(VW_PROG " " VW_VERSION "\n");
+        return VW_EXIT_OK;
+    }
+
+    /* as nginx -V: the version, then what this build can do */
+    if (strcmp(argv[1], "-V") == 0) {
+        printf(VW_PROG " " VW_VERSION "\nledgers: %s\n", vo_ledger_kinds);
         return VW_EXIT_OK;
     }
 
@@ -111,5 +118,6 @@ vw_main_usage(FILE *out)
     }
 
     fprintf(out, "\n" VW_PROG " COMMAND --help tells more; "
-            VW_PROG " --version prints the version.\n");
+            VW_PROG " --version prints the version, -V also what the "
+            "build can do.\n");
 }

@@ -50,7 +50,7 @@ typedef struct {
 typedef struct {
     const vw_job_t     *job;
     const vw_hooks_t   *hooks;
-    vw_run_t           *run;
+    vw_report_t           *run;
     vw_limits_t         limits;
     int64_t             last_tick;
 
@@ -129,7 +129,7 @@ static void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf,
 
 
 int
-vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err)
+vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
 {
     int                ret, k;
     int64_t            start, cpu, t;
@@ -140,7 +140,7 @@ vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err)
 
     p = &pipe;
     memset(p, 0, sizeof(vw_pipe_t));
-    memset(run, 0, sizeof(vw_run_t));
+    memset(run, 0, sizeof(vw_report_t));
     vw_err_clear(err);
     vw_framer_init(&p->framer);
 

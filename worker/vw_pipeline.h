@@ -116,23 +116,24 @@ typedef struct {
 } vw_stats_t;
 
 
+/* What a run of the pipeline found (inspection, plan) and did (stats). */
 typedef struct {
     int              inspected;    /* inspection below is filled in */
     int              planned;      /* plan below is filled in */
     vw_inspection_t  inspection;
     vw_plan_t        plan;
     vw_stats_t       stats;
-} vw_run_t;
+} vw_report_t;
 
 
 /*
  * Runs a job.  Returns 0 when every planned frame is done (known or
  * reported through frame_done); -1 otherwise, with err->status
  * REJECTED (invalid media, unknown language: do not retry), FAILED (a
- * retry may succeed) or STOPPED (a hook asked).  run is always filled
- * as far as the run got.  The fd stays open.
+ * retry may succeed) or STOPPED (a hook asked).  The report is always
+ * filled as far as the run got.  The fd stays open.
  */
-int vw_pipeline_run(const vw_job_t *job, vw_run_t *run, vw_err_t *err);
+int vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err);
 
 /* Frees the process-wide state (the OCR engines) before exiting. */
 void vw_pipeline_shutdown(void);

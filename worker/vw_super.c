@@ -32,7 +32,7 @@
 
 #include "vo_ledger.h"
 #include "vw_core.h"
-#include "vw_run.h"
+#include "vw_pool.h"
 
 
 #define VW_RESTART_MIN_MS   1000
@@ -53,14 +53,14 @@ static volatile sig_atomic_t  vw_got_stop;
 
 
 static void vw_super_signal(int signo);
-static pid_t vw_spawn(const vw_run_conf_t *conf, int slot, const char *cmd,
+static pid_t vw_spawn(const vw_pool_conf_t *conf, int slot, const char *cmd,
     int argc, char **argv);
 static int vw_reap(vw_slot_t *slots, int n, int stopping);
 static void vw_signal_all(vw_slot_t *slots, int n, int signo);
 
 
 int
-vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
+vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
 {
     int               i, n, running, fatal, stopping, killed;
     char              err[256];
@@ -197,7 +197,10 @@ vw_supervise(const vw_run_conf_t *conf, int argc, char **argv)
                                         i < conf->workers ? "child"
                                                           : "janitor",
                                         argc, argv);
-                slots[i].started_at = now;
+
+                /* the clock after the fork, not the loop's: a slow fork
+                 * must not eat into the restart throttle */
+                slots[i].started_at = vw_now_ms();
 
                 if (slots[i].pid > 0) {
                     running++;
@@ -266,7 +269,7 @@ vw_super_signal(int signo)
 
 
 static pid_t
-vw_spawn(const vw_run_conf_t *conf, int slot, const char *cmd, int argc,
+vw_spawn(const vw_pool_conf_t *conf, int slot, const char *cmd, int argc,
     char **argv)
 {
     int                i, n;

@@ -14,7 +14,7 @@
  * (docs/benchmarks.md, "Where the time goes at 4 KiB").
  *
  *   make worker
- *   cc -O2 -Isql -o build/sqlcost bench/admission/sqlcost.c \
+ *   cc -O2 -Isql -Ilib -o build/sqlcost bench/admission/sqlcost.c \
  *       build/worker/vo_ledger*.o build/worker/vo_json.o \
  *       -lsqlite3 -lpq -lcrypto -lpthread
  *   build/sqlcost PATH [BATCHES [SIZE [SQL]]]

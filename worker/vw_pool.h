@@ -1,7 +1,8 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * "video-ocr-worker run": the supervised worker pool.  The supervisor
+ * The supervised worker pool ("video-ocr-worker run"): its configuration
+ * and its three kinds of process.  The supervisor
  * (vw_super.c) fork+execs N children ("video-ocr-worker child", the same
  * options plus --slot) and one janitor ("video-ocr-worker janitor") and
  * restarts them; each child (vw_child.c) claims jobs from the ledger and
@@ -11,8 +12,8 @@
  * library thread ever crosses a fork().
  */
 
-#ifndef _VW_RUN_H_INCLUDED_
-#define _VW_RUN_H_INCLUDED_
+#ifndef _VW_POOL_H_INCLUDED_
+#define _VW_POOL_H_INCLUDED_
 
 
 #include <stdint.h>
@@ -45,31 +46,20 @@ typedef struct {
     int64_t       orphan_age_ms;     /* store files without a job, older */
 
     vw_confine_conf_t  confine;      /* user, network, children's limits */
-} vw_run_conf_t;
+} vw_pool_conf_t;
 
 
 /*
- * Parses the options of "run" and "child" (argv[0] is the subcommand).
+ * Parses the options of "run", "child" and "janitor" (argv[0] is the
+ * subcommand; vw_cmd_run.c).
  * Returns 0, or -1 after printing a message that names the bad option.
  */
-int vw_run_parse(vw_run_conf_t *conf, int argc, char **argv, int child);
+int vw_pool_parse(vw_pool_conf_t *conf, int argc, char **argv, int child);
 
 /* The supervisor, the OCR child loop and the janitor. */
-int vw_supervise(const vw_run_conf_t *conf, int argc, char **argv);
-int vw_child_main(const vw_run_conf_t *conf);
-int vw_janitor_main(const vw_run_conf_t *conf);
-
-/* Wall-clock milliseconds (leases and ledger times) and an interruptible
- * sleep (a signal ends it early). */
-int64_t vw_wall_ms(void);
-void vw_sleep_ms(int64_t ms);
-
-/* One log line on stderr: time, pid, then the message. */
-void vw_log(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+int vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv);
+int vw_child_main(const vw_pool_conf_t *conf);
+int vw_janitor_main(const vw_pool_conf_t *conf);
 
 
-#endif /* _VW_RUN_H_INCLUDED_ */
+#endif /* _VW_POOL_H_INCLUDED_ */

@@ -1,8 +1,9 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * A growable byte buffer with the few JSON writers the ledger needs to
- * render receipts, job status and results.  Plain C, malloc'd memory:
+ * A growable byte buffer with the few JSON writers that receipts, job
+ * status, problems and results are rendered with (by the ledger, the
+ * module and the worker).  Plain C, malloc'd memory:
  * usable from nginx's thread pool (where the pool allocator is off limits)
  * and from the worker.  A failed allocation latches vo_buf_t.failed, so a
  * writer can append freely and check once at the end (vo_buf_ok).  While

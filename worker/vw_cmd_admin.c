@@ -22,7 +22,6 @@
 #include "vo_ledger.h"
 #include "vw_cmd.h"
 #include "vw_core.h"
-#include "vw_run.h"
 
 
 typedef struct {

@@ -1,0 +1,196 @@
+# Upgrades keep data: a ledger made by the code of schema version 1
+# (t/data/ledger-v1/, made by its make.pl with that code, for real) is
+# opened by this build, which migrates it to the current version.  Its rows
+# are intact, the schema is the one a new ledger gets (tables, columns,
+# indexes, triggers), and the whole product works on it: the status of old
+# jobs, replays of old receipts, a refused reuse of an old key, an old
+# queued job done by today's worker.  Both backends (the PostgreSQL run
+# loads the dump the same code made there).
+
+use strict;
+use warnings;
+
+use File::Copy qw(copy);
+use JSON::PP;
+use Test::More;
+use VideoOCR::Stack;
+use VideoOCR::Test ();
+
+my $fixture = 't/data/ledger-v1';
+my $pg = VideoOCR::Test::pg();
+my $facts = do {
+    local (@ARGV, $/) = $pg ? "$fixture/facts_pg.json" : "$fixture/facts.json";
+    decode_json(<>);
+};
+my %job = %{ $facts->{jobs} };
+my $bytes = sub { local (@ARGV, $/) = "$fixture/$_[0]"; <> };
+
+# the old ledger, where the stack will find it
+my $s = VideoOCR::Stack->new(no_start => 1,
+                             ledger => $pg ? load_pg('vo_upgrade_' . $$)
+                                           : undef);
+unless ($pg) {
+    copy("$fixture/ledger.db", $s->ledger) or die "copy: $!";
+    chmod 0666, $s->ledger;     # as root, nginx's workers are nobody
+}
+
+is(schema_version($s), 1, 'the fixture is a version 1 ledger');
+
+# nginx migrates it when it starts (the worker would too)
+$s->start_nginx;
+my $current = current_version();
+is(schema_version($s), $current, "nginx migrated it to version $current");
+
+# every row is still there, every fact as the old code wrote it
+for my $t (sort keys %{ $facts->{count} }) {
+    my ($n) = map { $_->{n} } $s->rows("SELECT count(*) AS n FROM $t");
+    is($n, $facts->{count}{$t}, "$t: $facts->{count}{$t} rows, as before");
+}
+for my $key (sort keys %job) {
+    my ($row) = $s->rows('SELECT state, attempt, failures, options,'
+        . ' input_sha256, input_size, created_at, finished_at, deleted_at,'
+        . ' error_code FROM jobs WHERE job_id = ?', $job{$key});
+    is_deeply($row, $facts->{job}{$key}, "$key: its job row is intact");
+}
+
+# the same tables, columns, indexes and triggers as a new ledger's
+my $fresh = VideoOCR::Stack->new(no_worker => 1);
+is_deeply(structure($s), structure($fresh),
+          'the migrated schema is the one a new ledger gets');
+$fresh->stop_nginx;
+
+# the product works on it
+my $st = $s->status($job{'k-done'});
+is($st->{state}, 'done', 'an old job: its status');
+is($s->status($job{'k-done'}, 'txt')->{body}, $facts->{result},
+   'and its published text, byte for byte');
+is($s->status($job{'k-deleted'})->{state}, 'done', 'a deleted job');
+ok($s->status($job{'k-deleted'})->{deleted_at}, 'still says it was deleted');
+is($s->status($job{'k-failed'})->{error}{code}, 'abandoned',
+   'the abandoned job says why');
+
+my $r = $s->upload('k-done', $bytes->('v.mp4'), args => 'fps=2');
+is($r->{status}, 202, 'an old receipt replays');
+is($r->{headers}{'idempotent-replayed'}, 'true', 'as a replay');
+is(decode_json($r->{body})->{job_id}, $job{'k-done'}, 'of the same job');
+
+$r = $s->upload('k-done', $bytes->('w.mp4'), args => 'fps=2');
+is($r->{status}, 422, 'an old key with other bytes is refused');
+
+$r = $s->upload('k-new', $bytes->('w.mp4'), args => 'fps=1');
+is($r->{status}, 202, 'a new upload is admitted');
+my $new = decode_json($r->{body})->{job_id};
+
+# an old queued job and a new one, done by today's worker; the store
+# comes through an upgrade as it is: the old job's input is where its row
+# says (w.mp4, the fixture's upload)
+my ($queued) = $s->rows('SELECT input_path FROM jobs WHERE job_id = ?',
+                        $job{'k-accepted'});
+my $input = $s->store . '/' . $queued->{input_path};
+(my $sub = $input) =~ s{/[^/]+$}{};
+mkdir $sub;
+copy("$fixture/w.mp4", $input) or die "copy: $!";
+chmod 0666, $input;
+$s->start_worker;
+is($s->wait_state($job{'k-accepted'}, 'done|failed|rejected', 120)->{state},
+   'done', 'the job queued by the old code is done');
+is($s->wait_state($new, 'done|failed|rejected', 120)->{state}, 'done',
+   'and the new one');
+like($s->status($new, 'txt')->{body}, qr/Deleted by its owner/,
+     'with its text');
+
+done_testing();
+
+
+# The schema version the ledger says it has.
+sub schema_version {
+    my ($stack) = @_;
+    my $sql = $pg ? 'SELECT max(version) AS v FROM video_ocr_schema'
+                  : 'PRAGMA user_version';
+    my ($row) = $stack->rows($sql);
+    return $pg ? $row->{v} : $row->{user_version};
+}
+
+# VO_LEDGER_SCHEMA_VERSION, as this build has it.
+sub current_version {
+    open my $fh, '<', 'sql/vo_ledger.h' or die "sql/vo_ledger.h: $!";
+    while (<$fh>) {
+        return $1 if /^#define VO_LEDGER_SCHEMA_VERSION\s+(\d+)/;
+    }
+    die "no VO_LEDGER_SCHEMA_VERSION in sql/vo_ledger.h\n";
+}
+
+# The tables with their columns, the indexes and the triggers, as text.
+sub structure {
+    my ($stack) = @_;
+    my %st;
+
+    if ($pg) {
+        # each ledger is a schema of its own: its name is not the structure
+        my ($schema) = map { $_->{s} }
+            $stack->rows('SELECT current_schema() AS s');
+        my $unqualify = sub { (my $t = $_[0] // 'NULL') =~ s/\b\Q$schema\E\.//g;
+                              return $t };
+
+        for ($stack->rows('SELECT table_name, column_name, data_type,'
+                 . ' is_nullable, column_default FROM information_schema.columns'
+                 . ' WHERE table_schema = current_schema()'
+                 . ' ORDER BY table_name, column_name'))
+        {
+            push @{ $st{columns}{ $_->{table_name} } },
+                join ' ', map { $unqualify->($_) }
+                    @$_{qw(column_name data_type is_nullable column_default)};
+        }
+        for ($stack->rows('SELECT indexname, indexdef FROM pg_indexes'
+                          . ' WHERE schemaname = current_schema()'))
+        {
+            $st{indexes}{ $_->{indexname} } = $unqualify->($_->{indexdef});
+        }
+        for ($stack->rows('SELECT trigger_name, event_object_table,'
+                 . ' event_manipulation FROM information_schema.triggers'
+                 . ' WHERE trigger_schema = current_schema()'))
+        {
+            push @{ $st{triggers}{ $_->{trigger_name} } },
+                "$_->{event_object_table} $_->{event_manipulation}";
+        }
+        $_ = [sort @$_] for values %{ $st{triggers} };
+        return \%st;
+    }
+
+    for my $t (map { $_->{name} } $stack->rows("SELECT name FROM sqlite_master"
+                   . " WHERE type = 'table' ORDER BY name"))
+    {
+        $st{columns}{$t} = [map { join ' ', map { $_ // 'NULL' }
+                                      @$_{qw(name type notnull dflt_value pk)} }
+                            $stack->rows("PRAGMA table_info($t)")];
+    }
+    for ($stack->rows("SELECT name, tbl_name FROM sqlite_master"
+                      . " WHERE type = 'index' AND sql IS NOT NULL"))
+    {
+        $st{indexes}{ $_->{name} } = join ' ', $_->{tbl_name},
+            map { $_->{name} // 'expr' }
+                $stack->rows("PRAGMA index_info($_->{name})");
+    }
+    $st{triggers} = [map { "$_->{name} $_->{tbl_name}" } $stack->rows(
+        "SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger'"
+        . " ORDER BY name")];
+    return \%st;
+}
+
+# A PostgreSQL ledger of its own, loaded from the version 1 dump.
+sub load_pg {
+    my ($name) = @_;
+    my $uri = VideoOCR::Test::new_pg_ledger($name);
+
+    open my $in, '<', "$fixture/ledger_pg.sql" or die "ledger_pg.sql: $!";
+    my $sql = do { local $/; <$in> };
+    $sql =~ s/\@SCHEMA\@/$name/g;
+
+    # as its own role, so that what the dump creates belongs to it
+    open my $psql, '|-', 'psql', '-q', '-v', 'ON_ERROR_STOP=1', '-o',
+         '/dev/null', $ENV{VIDEO_OCR_TEST_PG} or die "psql: $!";
+    print {$psql} "SET ROLE $name;\n$sql";
+    close $psql or die "loading the version 1 dump failed ($?)\n";
+
+    return $uri;
+}

@@ -1,0 +1,617 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The commands of the worker pool, "run" (the supervisor), "child" and
+ * "janitor" (the processes it starts): their options and entry points.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vw_pool.h"
+
+
+static int vw_parse_ms(const char *name, const char *v, int64_t min,
+    int64_t max, int64_t *out);
+static int vw_parse_int(const char *name, const char *v, long min, long max,
+    long *out);
+static void vw_pool_defaults(vw_pool_conf_t *conf);
+static int vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
+    const char *cmd, int child);
+static int vw_pool_check(vw_pool_conf_t *conf, const char *cmd, int child,
+    int frame_timeout_set);
+static void vw_pool_usage(FILE *f);
+static int vw_read_secret(vw_pool_conf_t *conf, const char *path,
+    const char *cmd);
+
+
+enum {
+    VW_OPT_LEDGER = 256,
+    VW_OPT_STORE,
+    VW_OPT_WORKERS,
+    VW_OPT_SLOT,
+    VW_OPT_TIME,                   /* one of vw_pool_times */
+    VW_OPT_BUSY_TIMEOUT,
+    VW_OPT_LIMIT,
+    VW_OPT_SECRET,
+    VW_OPT_NO_JANITOR,
+    VW_OPT_VERBOSE,
+    VW_OPT_USER,
+    VW_OPT_MAX_MEMORY,
+    VW_OPT_MAX_FILE_SIZE,
+    VW_OPT_MAX_OPEN_FILES,
+    VW_OPT_NETWORK,
+    VW_OPT_ONCE,
+    VW_OPT_HELP
+};
+
+
+static const struct option  vw_pool_options[] = {
+    { "ledger",         required_argument, NULL, VW_OPT_LEDGER },
+    { "store",          required_argument, NULL, VW_OPT_STORE },
+    { "workers",        required_argument, NULL, VW_OPT_WORKERS },
+    { "slot",           required_argument, NULL, VW_OPT_SLOT },
+    { "lease",          required_argument, NULL, VW_OPT_TIME },
+    { "heartbeat",      required_argument, NULL, VW_OPT_TIME },
+    { "poll",           required_argument, NULL, VW_OPT_TIME },
+    { "retry-backoff",  required_argument, NULL, VW_OPT_TIME },
+    { "grace",          required_argument, NULL, VW_OPT_TIME },
+    { "busy-timeout",   required_argument, NULL, VW_OPT_BUSY_TIMEOUT },
+    { "max-duration",   required_argument, NULL, VW_OPT_LIMIT },
+    { "max-pixels",     required_argument, NULL, VW_OPT_LIMIT },
+    { "max-frames",     required_argument, NULL, VW_OPT_LIMIT },
+    { "frame-timeout-ms", required_argument, NULL, VW_OPT_LIMIT },
+    { "threads",        required_argument, NULL, VW_OPT_LIMIT },
+    { "key-hash-secret-file", required_argument, NULL, VW_OPT_SECRET },
+    { "no-janitor",     no_argument,       NULL, VW_OPT_NO_JANITOR },
+    { "media-retention", required_argument, NULL, VW_OPT_TIME },
+    { "janitor-interval", required_argument, NULL, VW_OPT_TIME },
+    { "orphan-age",     required_argument, NULL, VW_OPT_TIME },
+    { "verbose",        no_argument,       NULL, VW_OPT_VERBOSE },
+    { "user",           required_argument, NULL, VW_OPT_USER },
+    { "max-memory",     required_argument, NULL, VW_OPT_MAX_MEMORY },
+    { "max-file-size",  required_argument, NULL, VW_OPT_MAX_FILE_SIZE },
+    { "max-open-files", required_argument, NULL, VW_OPT_MAX_OPEN_FILES },
+    { "max-cpu",        required_argument, NULL, VW_OPT_TIME },
+    { "allow-network",  no_argument,       NULL, VW_OPT_NETWORK },
+    { "once",           no_argument,       NULL, VW_OPT_ONCE },
+    { "help",           no_argument,       NULL, VW_OPT_HELP },
+    { NULL, 0, NULL, 0 }
+};
+
+
+/* The options that are times, their bounds and where they go. */
+typedef struct {
+    const char  *name;
+    int64_t      min_ms;
+    int64_t      max_ms;
+    size_t       offset;           /* of an int64_t in vw_pool_conf_t */
+} vw_pool_time_t;
+
+
+static const vw_pool_time_t  vw_pool_times[] = {
+    { "lease", 1000, 86400000, offsetof(vw_pool_conf_t, lease_ms) },
+    { "heartbeat", 100, 3600000, offsetof(vw_pool_conf_t, heartbeat_ms) },
+    { "poll", 10, 600000, offsetof(vw_pool_conf_t, poll_ms) },
+    { "retry-backoff", 0, 3600000, offsetof(vw_pool_conf_t, backoff_ms) },
+    { "grace", 0, 3600000, offsetof(vw_pool_conf_t, grace_ms) },
+    { "media-retention", 0, 3650LL * 86400 * 1000,
+      offsetof(vw_pool_conf_t, media_retention_ms) },
+    { "janitor-interval", 100, 86400000,
+      offsetof(vw_pool_conf_t, janitor_interval_ms) },
+    { "orphan-age", 0, 30LL * 86400 * 1000,
+      offsetof(vw_pool_conf_t, orphan_age_ms) },
+    { "max-cpu", 0, 30LL * 86400 * 1000,
+      offsetof(vw_pool_conf_t, confine.max_cpu_ms) },
+    { NULL, 0, 0, 0 }
+};
+
+
+int
+vw_pool_parse(vw_pool_conf_t *conf, int argc, char **argv, int child)
+{
+    int  opt, index, frame_timeout_set;
+
+    vw_pool_defaults(conf);
+
+    frame_timeout_set = 0;
+
+    optind = 1;
+    opterr = 0;
+
+    while ((opt = getopt_long(argc, argv, "", vw_pool_options, &index))
+           != -1)
+    {
+        if (opt == VW_OPT_HELP) {
+            vw_pool_usage(stdout);
+            exit(VW_EXIT_OK);
+        }
+
+        if (opt == '?' || opt == ':') {
+            fprintf(stderr, "video-ocr-worker %s: unknown or incomplete "
+                    "option \"%s\"\n", argv[0], argv[optind - 1]);
+            vw_pool_usage(stderr);
+            return -1;
+        }
+
+        if (vw_pool_option(conf, opt, vw_pool_options[index].name, argv[0],
+                           child)
+            != 0)
+        {
+            return -1;
+        }
+
+        if (opt == VW_OPT_LIMIT
+            && strcmp(vw_pool_options[index].name, "frame-timeout-ms") == 0)
+        {
+            frame_timeout_set = 1;
+        }
+    }
+
+    if (optind < argc) {
+        fprintf(stderr, "video-ocr-worker %s: unexpected argument \"%s\"\n",
+                argv[0], argv[optind]);
+        return -1;
+    }
+
+    return vw_pool_check(conf, argv[0], child, frame_timeout_set);
+}
+
+
+/* What a pool gets without options. */
+
+static void
+vw_pool_defaults(vw_pool_conf_t *conf)
+{
+    memset(conf, 0, sizeof(vw_pool_conf_t));
+
+    conf->workers = 2;
+    conf->slot = -1;
+    conf->lease_ms = 30000;
+    conf->heartbeat_ms = 0;
+    conf->poll_ms = 1000;
+    conf->backoff_ms = 2000;
+    conf->grace_ms = 30000;
+    conf->busy_timeout_ms = 5000;
+    conf->janitor = 1;
+    conf->media_retention_ms = 7LL * 86400 * 1000;
+    conf->janitor_interval_ms = 60000;
+    conf->orphan_age_ms = 3600 * 1000;
+    conf->confine.max_memory = VW_DEFAULT_MAX_MEMORY;
+    conf->confine.max_file_size = VW_DEFAULT_MAX_FILE_SIZE;
+    conf->confine.max_open_files = 256;
+    conf->confine.max_cpu_ms = 6 * 3600 * 1000;
+    vw_limits_init(&conf->limits);
+}
+
+
+/*
+ * One option (--name, its value in optarg) of the command cmd.  Returns 0,
+ * or -1 after printing a message that names the option.
+ */
+
+static int
+vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
+    const char *cmd, int child)
+{
+    char                   flag[32], err[160];
+    long                   n;
+    int64_t                ms;
+    const vw_pool_time_t  *t;
+
+    snprintf(flag, sizeof(flag), "--%s", name);
+
+    switch (opt) {
+
+    case VW_OPT_LEDGER:
+        conf->ledger = optarg;
+        return 0;
+
+    case VW_OPT_STORE:
+        conf->store = optarg;
+        return 0;
+
+    case VW_OPT_WORKERS:
+        if (vw_parse_int(flag, optarg, 1, 256, &n) != 0) {
+            return -1;
+        }
+
+        conf->workers = (int) n;
+        return 0;
+
+    case VW_OPT_SLOT:
+        if (vw_parse_int(flag, optarg, 0, 255, &n) != 0) {
+            return -1;
+        }
+
+        conf->slot = (int) n;
+        return 0;
+
+    case VW_OPT_TIME:
+        for (t = vw_pool_times; strcmp(t->name, name) != 0; t++) {
+            /* void: every VW_OPT_TIME option has its row */
+        }
+
+        return vw_parse_ms(flag, optarg, t->min_ms, t->max_ms,
+                           (int64_t *) ((char *) conf + t->offset));
+
+    case VW_OPT_BUSY_TIMEOUT:
+        if (vw_parse_ms(flag, optarg, 0, 600000, &ms) != 0) {
+            return -1;
+        }
+
+        conf->busy_timeout_ms = (int) ms;
+        return 0;
+
+    case VW_OPT_LIMIT:
+        /* the same limits, spelled the same, as "ocr" */
+        if (vw_limits_flag(&conf->limits, flag, optarg, err, sizeof(err))
+            < 0)
+        {
+            fprintf(stderr, "video-ocr-worker %s: %s\n", cmd, err);
+            return -1;
+        }
+
+        return 0;
+
+    case VW_OPT_NO_JANITOR:
+        conf->janitor = 0;
+        return 0;
+
+    case VW_OPT_SECRET:
+        /*
+         * The pool's children get the secret from the supervisor, in the
+         * environment: they run as --user, who need not be able to read
+         * the file.
+         */
+        if (child && getenv("VIDEO_OCR_KEY_HASH_SECRET") != NULL) {
+            return 0;
+        }
+
+        return vw_read_secret(conf, optarg, cmd);
+
+    case VW_OPT_VERBOSE:
+        conf->verbose = 1;
+        return 0;
+
+    case VW_OPT_USER:
+        conf->confine.user = optarg;
+        return 0;
+
+    case VW_OPT_MAX_MEMORY:
+        if (vw_parse_size(optarg, &conf->confine.max_memory) != 0
+            || (conf->confine.max_memory != 0
+                && conf->confine.max_memory < 64 * 1024 * 1024))
+        {
+            fprintf(stderr, "video-ocr-worker %s: --max-memory \"%s\" must "
+                    "be a size of at least 64m, such as 2g, or 0 for no "
+                    "limit\n", cmd, optarg);
+            return -1;
+        }
+
+        return 0;
+
+    case VW_OPT_MAX_FILE_SIZE:
+        if (vw_parse_size(optarg, &conf->confine.max_file_size) != 0
+            || (conf->confine.max_file_size != 0
+                && conf->confine.max_file_size < 1024 * 1024))
+        {
+            fprintf(stderr, "video-ocr-worker %s: --max-file-size \"%s\" "
+                    "must be a size of at least 1m, such as 16g, or 0 for "
+                    "no limit\n", cmd, optarg);
+            return -1;
+        }
+
+        return 0;
+
+    case VW_OPT_MAX_OPEN_FILES:
+        if (vw_parse_int(flag, optarg, 0, 1048576, &n) != 0) {
+            return -1;
+        }
+
+        if (n != 0 && n < 32) {
+            fprintf(stderr, "video-ocr-worker %s: --max-open-files must be "
+                    "at least 32, or 0 for no limit\n", cmd);
+            return -1;
+        }
+
+        conf->confine.max_open_files = n;
+        return 0;
+
+    case VW_OPT_NETWORK:
+        conf->confine.network = 1;
+        return 0;
+
+    case VW_OPT_ONCE:
+        if (strcmp(cmd, "janitor") != 0) {
+            fprintf(stderr, "video-ocr-worker %s: --once is an option of "
+                    "\"janitor\"\n", cmd);
+            return -1;
+        }
+
+        conf->once = 1;
+        return 0;
+    }
+
+    fprintf(stderr, "video-ocr-worker %s: option \"%s\" is not handled\n",
+            cmd, flag);
+    return -1;
+}
+
+
+/*
+ * What no single option can say: the required options, the secret from
+ * the environment, the times that must fit together.
+ */
+
+static int
+vw_pool_check(vw_pool_conf_t *conf, const char *cmd, int child,
+    int frame_timeout_set)
+{
+    struct stat  st;
+
+    if (conf->key_hash_secret == NULL
+        && getenv("VIDEO_OCR_KEY_HASH_SECRET") != NULL)
+    {
+        conf->key_hash_secret = getenv("VIDEO_OCR_KEY_HASH_SECRET");
+        conf->key_hash_secret_len = strlen(conf->key_hash_secret);
+    }
+
+    if (conf->ledger == NULL || conf->store == NULL) {
+        fprintf(stderr, "video-ocr-worker %s: --ledger FILE|URI and --store "
+                "DIR are required (the same as nginx's video_ocr_ledger and "
+                "video_ocr_store)\n", cmd);
+        return -1;
+    }
+
+    if (stat(conf->store, &st) == -1 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "video-ocr-worker %s: --store \"%s\" is not a "
+                "directory\n", cmd, conf->store);
+        return -1;
+    }
+
+    if (child && conf->slot < 0 && !conf->once) {
+        fprintf(stderr, "video-ocr-worker %s: --slot is required; "
+                "children are started by \"video-ocr-worker run\"%s\n",
+                cmd, strcmp(cmd, "janitor") == 0
+                ? " (or run one pass by hand with --once)" : "");
+        return -1;
+    }
+
+    if (conf->heartbeat_ms == 0) {
+        conf->heartbeat_ms = conf->lease_ms / 3;
+    }
+
+    if (conf->heartbeat_ms >= conf->lease_ms) {
+        fprintf(stderr, "video-ocr-worker %s: --heartbeat must be shorter "
+                "than --lease\n", cmd);
+        return -1;
+    }
+
+    /* a short lease shortens the default OCR time limit with it */
+    if (!frame_timeout_set && conf->limits.frame_timeout_ms >= conf->lease_ms)
+    {
+        conf->limits.frame_timeout_ms = (int) (conf->lease_ms / 2);
+    }
+
+    if (conf->limits.frame_timeout_ms >= conf->lease_ms) {
+        fprintf(stderr, "video-ocr-worker %s: --frame-timeout-ms must be "
+                "shorter than --lease, or a slow frame loses the job\n",
+                cmd);
+        return -1;
+    }
+
+    return 0;
+}
+
+
+int
+vw_cmd_run(int argc, char **argv)
+{
+    vw_pool_conf_t  conf;
+
+    if (vw_pool_parse(&conf, argc, argv, 0) != 0) {
+        return VW_EXIT_USAGE;
+    }
+
+    return vw_supervise(&conf, argc, argv);
+}
+
+
+int
+vw_cmd_janitor(int argc, char **argv)
+{
+    vw_pool_conf_t  conf;
+
+    if (vw_pool_parse(&conf, argc, argv, 1) != 0) {
+        return VW_EXIT_CONFIG;
+    }
+
+    return vw_janitor_main(&conf);
+}
+
+
+int
+vw_cmd_child(int argc, char **argv)
+{
+    vw_pool_conf_t  conf;
+
+    if (vw_pool_parse(&conf, argc, argv, 1) != 0) {
+        return VW_EXIT_CONFIG;
+    }
+
+    return vw_child_main(&conf);
+}
+
+
+/*
+ * The secret for the keyed hash of the logs, from a file (a secret on the
+ * command line would be in every process listing); one trailing newline
+ * is not part of it.
+ */
+
+static int
+vw_read_secret(vw_pool_conf_t *conf, const char *path, const char *cmd)
+{
+    FILE    *f;
+    char     buf[4096];
+    size_t   n;
+
+    f = fopen(path, "re");
+    if (f == NULL) {
+        fprintf(stderr, "video-ocr-worker %s: --key-hash-secret-file "
+                "\"%s\": %s\n", cmd, path, strerror(errno));
+        return -1;
+    }
+
+    n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+
+    if (n > 0 && buf[n - 1] == '\n') {
+        n--;
+    }
+
+    conf->key_hash_secret = malloc(n + 1);
+    if (conf->key_hash_secret == NULL) {
+        fprintf(stderr, "video-ocr-worker %s: out of memory\n", cmd);
+        return -1;
+    }
+
+    memcpy(conf->key_hash_secret, buf, n);
+    conf->key_hash_secret[n] = '\0';
+    conf->key_hash_secret_len = n;
+
+    return 0;
+}
+
+
+/* "30s", "500ms", "2m", "1h"; a bare number is seconds. */
+
+static int
+vw_parse_ms(const char *name, const char *v, int64_t min, int64_t max,
+    int64_t *out)
+{
+    char       *end;
+    double      d, mul;
+
+    errno = 0;
+    d = strtod(v, &end);
+
+    if (end == v || errno != 0 || d < 0) {
+        goto bad;
+    }
+
+    if (strcmp(end, "") == 0 || strcmp(end, "s") == 0) {
+        mul = 1000;
+
+    } else if (strcmp(end, "ms") == 0) {
+        mul = 1;
+
+    } else if (strcmp(end, "m") == 0) {
+        mul = 60000;
+
+    } else if (strcmp(end, "h") == 0) {
+        mul = 3600000;
+
+    } else if (strcmp(end, "d") == 0) {
+        mul = 86400000;
+
+    } else {
+        goto bad;
+    }
+
+    d *= mul;
+
+    if (d < (double) min || d > (double) max) {
+        goto bad;
+    }
+
+    *out = (int64_t) d;
+
+    return 0;
+
+bad:
+
+    fprintf(stderr, "video-ocr-worker: %s \"%s\" must be a time from %lldms "
+            "to %llds, such as 30s or 500ms\n", name, v, (long long) min,
+            (long long) (max / 1000));
+    return -1;
+}
+
+
+static int
+vw_parse_int(const char *name, const char *v, long min, long max, long *out)
+{
+    char  *end;
+    long   n;
+
+    errno = 0;
+    n = strtol(v, &end, 10);
+
+    if (end == v || *end != '\0' || errno != 0 || n < min || n > max) {
+        fprintf(stderr, "video-ocr-worker: %s \"%s\" must be a whole number "
+                "from %ld to %ld\n", name, v, min, max);
+        return -1;
+    }
+
+    *out = n;
+
+    return 0;
+}
+
+
+static void
+vw_pool_usage(FILE *f)
+{
+    fprintf(f,
+        "usage: video-ocr-worker run --ledger FILE|URI --store DIR [options]\n"
+        "\n"
+        "  --workers N          children to run (default 2)\n"
+        "  --lease T            how long a claim lasts without renewal "
+        "(30s)\n"
+        "  --heartbeat T        how often a busy child renews it "
+        "(lease/3)\n"
+        "  --poll T             idle wait between claims (1s)\n"
+        "  --retry-backoff T    delay before the 1st retry, doubling (2s)\n"
+        "  --grace T            SIGTERM to SIGKILL at shutdown (30s)\n"
+        "  --busy-timeout T     SQLite busy timeout (5s)\n"
+        "  --key-hash-secret-file FILE\n"
+        "                       the secret of nginx's video_ocr_key_hash_"
+        "secret,\n"
+        "                       for the key= field of the logs (or "
+        "$VIDEO_OCR_KEY_HASH_SECRET)\n"
+        "  --verbose            log every frame\n"
+        "  --media-retention T  delete the input and frames of finished "
+        "jobs\n"
+        "                       this long after they finished (7d; 0 = at "
+        "once)\n"
+        "  --janitor-interval T how often the janitor runs (60s)\n"
+        "  --orphan-age T       delete store files no job owns once this "
+        "old (1h)\n"
+        "  --no-janitor         run no janitor (another host runs it)\n"
+        "\n"
+        "Confinement (vw_confine.h; docs/worker.md):\n"
+        "  --user USER[:GROUP]  when started as root, run as this user "
+        "(nobody)\n"
+        "  --allow-network      as root, keep the host's network (default: "
+        "none\n"
+        "                       when the ledger is a file)\n"
+        "  --max-memory SIZE    address space of an OCR child (4g; 0 = no "
+        "limit)\n"
+        "  --max-cpu T          CPU time of one job (6h; 0 = no limit)\n"
+        "  --max-file-size SIZE largest file an OCR child writes, the "
+        "ledger\n"
+        "                       included (16g; 0 = no limit)\n"
+        "  --max-open-files N   open files of an OCR child (256)\n"
+        "\n"
+        "T is a time: 500ms, 30s, 2m, 1h, 7d; a bare number is seconds.\n"
+        "The media limits, as for \"ocr\" (the OCR time limit defaults "
+        "to at most lease/2):\n");
+    fputs(vw_limits_usage, f);
+}
