@@ -86,7 +86,9 @@ typedef struct {
 #define VW_TEXT_MAX_DIFF         64    /* a block this far apart differs */
 #define VW_TEXT_BAD_BLOCKS       3     /* other text: this many differ, */
 #define VW_TEXT_BAD_PART         20    /* and this % of the inked ones, */
-#define VW_TEXT_BAD_RUN          8     /* or this many side by side */
+#define VW_TEXT_BAD_RUN          8     /* or this many side by side, */
+#define VW_TEXT_FAR_DIFF         128   /* or blocks this far apart */
+#define VW_TEXT_FAR_RUN          2     /* this many side by side */
 #define VW_TEXT_BLOCK_INK        16    /* a block with less ink: no say */
 
 typedef struct {

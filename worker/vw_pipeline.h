@@ -7,11 +7,15 @@
  * earlier attempt died.
  *
  *   inspect (vw_media) -> plan (vw_plan) -> OCR engine (vw_ocr)
- *   -> ready hook -> for each sample i not known yet:
- *        decode the frame shown at t_i -> crop, grey, text layer
- *        (vw_frame) -> the same text as the last OCR'd frame? reuse it
- *           : no glyph? empty, no OCR : OCR the text region (vw_ocr)
- *        -> frame_done hook
+ *   -> ready hook -> for each sample i not known yet, and the looks
+ *      after it up to the next sample:
+ *        decode the frame shown at the look -> crop, grey, text layer
+ *        (vw_frame) -> the same text as the state's first look? it goes
+ *           on (a screen adds the look to its sum)
+ *           : else, once the next look confirms it, a new state: no
+ *             glyph? empty, no OCR : a screen, read from the mean of
+ *             its looks when it ends (vw_looks, vw_ocr)
+ *        -> frame_done hook, a unit's rows at a time
  *
  * Frames are merged into segments afterwards, from the frame results
  * alone (vw_segments_merge, vw_result_write), so they need not all come

@@ -651,7 +651,7 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff)
 {
     int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1, bad, inked;
-    int        run, longest;
+    int        run, longest, far, farthest;
     vw_rect_t  u;
 
     worst = 0;
@@ -659,6 +659,8 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
     inked = 0;
     run = 0;
     longest = 0;
+    far = 0;
+    farthest = 0;
 
     if (a->width != b->width || a->height != b->height) {
         worst = 255;
@@ -712,6 +714,7 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
         }
 
         run = 0;
+        far = 0;
 
         for (bx = u.x; ; bx += VW_SIMILAR_BLOCK / 2) {
             if (bx > u.x + u.w - VW_SIMILAR_BLOCK) {
@@ -727,6 +730,10 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
              * (a block with no ink says nothing either way) */
             run = score >= VW_TEXT_MAX_DIFF ? run + 1 : score >= 0 ? 0 : run;
             longest = run > longest ? run : longest;
+
+            /* a glyph that changed: two blocks side by side far apart */
+            far = score >= VW_TEXT_FAR_DIFF ? far + 1 : score >= 0 ? 0 : far;
+            farthest = far > farthest ? far : farthest;
 
             if (bx == u.x + u.w - VW_SIMILAR_BLOCK) {
                 break;
@@ -748,8 +755,9 @@ done:
         return 0;
     }
 
-    return longest < VW_TEXT_BAD_RUN
-           && (bad < VW_TEXT_BAD_BLOCKS || 100 * bad < VW_TEXT_BAD_PART * inked);
+    return longest < VW_TEXT_BAD_RUN && farthest < VW_TEXT_FAR_RUN
+           && (bad < VW_TEXT_BAD_BLOCKS
+               || 100 * bad < VW_TEXT_BAD_PART * inked);
 }
 
 
