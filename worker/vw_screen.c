@@ -563,24 +563,33 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 
 
 /*
- * Hands on the rows of the units that are done, unless a screen in them
- * still waits for its text: per unit, the looks' rows first, the
- * sample's last (see the top of the file).
+ * Hands on the rows of the units that are done, up to the first that
+ * has a screen still waiting for its text or a held look: per unit, the
+ * looks' rows first, the sample's last (see the top of vw_pipeline.c).
  */
 int
 vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
 {
     size_t     k, end, pass;
-    uint32_t   looks;
+    uint32_t   looks, done;
     vw_row_t  *r;
-
-    if (p->pending || p->tentative) {
-        return 0;
-    }
 
     looks = p->run->plan.looks;
 
-    while (p->nrows > 0 && p->rows[0].f.index / looks < p->units_done) {
+    /* the units done, but not that of a screen waiting for its reading
+     * or of a held look, nor any after them */
+
+    done = p->units_done;
+
+    if (p->pending && p->ref_index / looks < done) {
+        done = p->ref_index / looks;
+    }
+
+    if (p->tentative && p->tent_index / looks < done) {
+        done = p->tent_index / looks;
+    }
+
+    while (p->nrows > 0 && p->rows[0].f.index / looks < done) {
 
         for (end = 1; end < p->nrows
                       && p->rows[end].f.index / looks
