@@ -13,14 +13,16 @@
  * i >= 0 with t_i < duration; fps is the canonical option (milli
  * precision), duration the inspected one in milliseconds.  Between two
  * samples the pictures are looked at without OCR: the interval is cut
- * into `looks` equal steps, looks = ceil(1 / (fps x VW_LOOK_S)) (4 at
- * 1 fps, 1 from 4 fps up), so that no 0.3 s on screen falls between two
- * looks.  A frame index counts looks: look j is at j / (fps x looks)
- * seconds, sample i is look i x looks, and every look with a time
- * before the duration is taken.  The frame used for a look is the one a
- * player shows at its instant: the last decoded frame whose
- * presentation time is at or before it (times relative to the video
- * stream's start).  Changing any of this changes the version.  (Version
+ * into `looks` equal steps of at most VW_LOOK_US, looks =
+ * ceil(10^9 / VW_LOOK_US / fps_milli) (6 at 1 fps, 1 from 6 fps up),
+ * so that, with the frames a look may take early (vw_media_frame_near),
+ * no 0.3 s on screen falls between two looks.  A frame index counts
+ * looks: look j is at j / (fps x looks) seconds, sample i is look
+ * i x looks, and every look with a time before the duration is taken.
+ * The frame used for a sample is the one a player shows at its instant:
+ * the last decoded frame whose presentation time is at or before it
+ * (times relative to the video stream's start); for a look between
+ * samples, the last frame decoded by then.  Changing any of this changes the version.  (Version
  * 1 had no looks between samples: looks = 1.)
  */
 
