@@ -80,6 +80,8 @@ int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     vw_err_t *err);
 void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf,
     uint32_t index);
+int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
+    vw_err_t *err);
 
 /* vw_screen.c: look j of the unit being done; the pending screen read;
  * the held look committed; the rows of the units done handed on */

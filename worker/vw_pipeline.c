@@ -312,6 +312,32 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
 }
 
 
+/* The frame_known hook for index j: 1 and *known, 0, or -1 (err). */
+int
+vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
+    vw_err_t *err)
+{
+    int  k;
+
+    memset(known, 0, sizeof(vw_frame_result_t));
+    known->text = "";
+    known->reused_from = -1;
+
+    if (p->hooks->frame_known == NULL) {
+        return 0;
+    }
+
+    k = p->hooks->frame_known(p->hooks->data, j, known);
+
+    if (k < 0) {
+        return vw_fail(err, "hook", "run \"%s\": frame_known failed for "
+                       "frame %u", p->job->name, j);
+    }
+
+    return k > 0;
+}
+
+
 /*
  * 1 if sample i is known (its unit is then done: its rows were handed
  * on after those of the looks after it), and keeps the unit's last
@@ -334,15 +360,10 @@ vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
     memset(&last, 0, sizeof(vw_frame_result_t));
 
     for (j = first; j < first + plan->looks && j < plan->indexes; j++) {
-        memset(&known, 0, sizeof(vw_frame_result_t));
-        known.text = "";
-        known.reused_from = -1;
-
-        k = p->hooks->frame_known(p->hooks->data, j, &known);
+        k = vw_pipe_known(p, j, &known, err);
 
         if (k < 0) {
-            return vw_fail(err, "hook", "run \"%s\": frame_known failed for "
-                           "frame %u", p->job->name, j);
+            return -1;
         }
 
         if (j == first && k == 0) {

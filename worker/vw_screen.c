@@ -256,20 +256,12 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    k = 0;
+    /* a look the ledger has (its unit was cut short): its text */
 
-    if (!sample && p->hooks->frame_known != NULL) {
-        /* a look the ledger has (its unit was cut short): its text */
-        memset(&known, 0, sizeof(vw_frame_result_t));
-        known.text = "";
-        known.reused_from = -1;
+    k = sample ? 0 : vw_pipe_known(p, j, &known, err);
 
-        k = p->hooks->frame_known(p->hooks->data, j, &known);
-
-        if (k < 0) {
-            return vw_fail(err, "hook", "run \"%s\": frame_known failed for "
-                           "frame %u", p->job->name, j);
-        }
+    if (k < 0) {
+        return -1;
     }
 
     vw_image_swap(&p->grey, &p->ref);
