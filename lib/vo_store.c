@@ -2,7 +2,8 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The store operations declared in vo_store.h.  Every function runs off
- * the event loop (nginx's thread pool, or the worker), so blocking I/O is
+ * the event loop (nginx's thread pool, its configuration check, or the
+ * worker), so blocking I/O is
  * fine here.  Nothing here syncs: a placed file is durable once the group
  * commit's leader has run syncfs() on the store (ngx_module/vo_group.c),
  * which is when the ledger may point at it (invariant 4, sql/schema.sql).

@@ -9,8 +9,9 @@
  *
  * The connection:
  *   - one per vo_ledger_t, used by one thread at a time, never across
- *     fork() (the module opens one per thread-pool thread, each OCR
- *     child its own), as with SQLite;
+ *     fork() (the module opens one per thread-pool thread and one per
+ *     worker process for its group commits, each OCR child its own), as
+ *     with SQLite;
  *   - session settings: lock_timeout = busy_timeout (a writer waits that
  *     long for a row or table lock, then the request gets 503, as SQLite
  *     waits for its write lock), default_transaction_isolation = read

@@ -674,7 +674,8 @@ vo_ledger_detail(char *buf, size_t size, const char *code,
 
 /*
  * The two ends of a fenced write transaction.  fence_begin opens it
- * (BEGIN IMMEDIATE) and returns statement id with the fence bound: ?1 the
+ * (vo_ledger_begin: SQLite's BEGIN IMMEDIATE, PostgreSQL's READ
+ * COMMITTED) and returns statement id with the fence bound: ?1 the
  * job, ?2 the attempt.  fence_end takes the outcome of what was done in
  * between: on success it appends the audit event kind (if any) and
  * commits; otherwise it rolls back and, for a stale attempt, records the

@@ -29,7 +29,8 @@ static const vw_command_t  vw_commands[] = {
       "expiry and retention of the pool (started by run)" },
     { "jobs", vw_cmd_jobs, "list jobs: --state, --stuck, --tenant" },
     { "events", vw_cmd_events, "print a job's audit trail" },
-    { "retry", vw_cmd_retry, "put a failed or stuck job back in line" },
+    { "retry", vw_cmd_retry,
+      "put a failed, rejected or stuck job back in line" },
     { "abandon", vw_cmd_abandon, "end an unfinished job as failed" },
     { NULL, NULL, NULL }
 };
