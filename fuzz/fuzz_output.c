@@ -11,10 +11,11 @@
  *   2. segments are in time order and do not overlap: for each,
  *      0 <= start < end <= duration, first <= last, and the next one
  *      starts after this one's last frame and not before its end;
- *   3. a segment covers consecutive frames with text, each nearly the
- *      same as the one before it (vw_text_nearly_same), and is closed
- *      by a gap, an empty text or a different text; every frame with
- *      text is in exactly one segment;
+ *   3. a segment covers consecutive frames with text (no sample missing
+ *      between two: frames are looks, plan->looks to a sample), each
+ *      nearly the same as the one before it (vw_text_nearly_same), and
+ *      is closed by a gap, an empty text or a different text; every
+ *      frame with text is in exactly one segment;
  *   4. its text is that of its most confident frame (the earliest on a
  *      tie), its confidence the rounded mean of its frames';
  *   5. vw_text_distance agrees with a plain Levenshtein distance on code
@@ -38,6 +39,10 @@
 
 
 #define FUZZ_FRAMES     48
+
+/* frame b follows a with no sample missing between them */
+#define FUZZ_NEXT(plan, a, b)                                                \
+    ((b) > (a) && (b) / (plan)->looks <= (a) / (plan)->looks + 1)
 #define FUZZ_TEXT_MAX   48
 
 
@@ -114,7 +119,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 gap = 1;
             }
 
-            if ((uint64_t) index + gap >= plan.frames) {
+            if ((uint64_t) index + gap >= plan.indexes) {
                 break;
             }
 
@@ -289,7 +294,7 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
         FUZZ_CHECK(k < n && by_index[k]->index == s->first);
 
-        if (k > 0 && by_index[k - 1]->index + 1 == s->first
+        if (k > 0 && FUZZ_NEXT(plan, by_index[k - 1]->index, s->first)
             && by_index[k - 1]->text[0] != '\0')
         {
             FUZZ_CHECK(!vw_text_nearly_same(by_index[k - 1]->text,
@@ -307,7 +312,7 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
             FUZZ_CHECK(f->text[0] != '\0');
 
             if (prev != NULL) {
-                FUZZ_CHECK(f->index == prev->index + 1);
+                FUZZ_CHECK(FUZZ_NEXT(plan, prev->index, f->index));
                 FUZZ_CHECK(vw_text_nearly_same(prev->text, f->text));
             }
 
@@ -331,7 +336,7 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
         /* the segment ends for a reason */
 
-        if (k < n && by_index[k]->index == s->last + 1
+        if (k < n && FUZZ_NEXT(plan, s->last, by_index[k]->index)
             && by_index[k]->text[0] != '\0')
         {
             FUZZ_CHECK(!vw_text_nearly_same(prev->text, by_index[k]->text));

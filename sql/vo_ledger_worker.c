@@ -71,10 +71,11 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " WHERE EXISTS (SELECT 1 FROM jobs" VO_FENCE ")"
     " ON CONFLICT DO NOTHING",
 
-    /* fenced (invariant 6) */
+    /* fenced (invariant 6); samples only: flag 8 marks a look between
+     * samples (issue 13) */
     [VO_STMT_PROGRESS] =
     "UPDATE jobs SET frames_done = (SELECT count(*) FROM frames"
-    " WHERE job_id = ?1 AND plan_version = ?3),"
+    " WHERE job_id = ?1 AND plan_version = ?3 AND (flags & 8) = 0),"
     " lease_expires_at = ?4, updated_at = ?5" VO_FENCE,
 
     [VO_STMT_FRAMES] =

@@ -439,19 +439,19 @@ vw_ocr_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
     mem = data;
 
     if (mem->pos != NULL) {
-        return mem->npos == plan->frames ? 0 : -1;
+        return mem->npos == plan->indexes ? 0 : -1;
     }
 
-    mem->pos = malloc(((size_t) plan->frames + 1) * sizeof(int64_t));
+    mem->pos = malloc(((size_t) plan->indexes + 1) * sizeof(int64_t));
     if (mem->pos == NULL) {
         return -1;
     }
 
-    for (i = 0; i < plan->frames; i++) {
+    for (i = 0; i < plan->indexes; i++) {
         mem->pos[i] = -1;
     }
 
-    mem->npos = plan->frames;
+    mem->npos = plan->indexes;
 
     return 0;
 }
@@ -508,7 +508,9 @@ vw_ocr_done(void *data, const vw_frame_result_t *f)
 
     mem->pos[f->index] = (int64_t) mem->n++;
 
-    return mem->stop_after && ++mem->done >= mem->stop_after;
+    /* the simulated crash counts samples (a sample's row ends its unit) */
+    return mem->stop_after && !(f->flags & VW_FRAME_PROBE)
+           && ++mem->done >= mem->stop_after;
 }
 
 
@@ -520,8 +522,9 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
     s = &run->stats;
 
     fprintf(out, "{\"run\":\"%s\",\"video_ms\":%lld,\"frames_planned\":%u,"
-            "\"frames_known\":%u,\"frames_done\":%u,\"ocr_calls\":%u,"
-            "\"ocr_passes\":%u,"
+            "\"frames_known\":%u,\"frames_done\":%u,\"looks\":%u,"
+            "\"looks_kept\":%u,\"ocr_calls\":%u,\"looks_combined\":%u,"
+            "\"looks_per_reading\":%.2f,\"ocr_passes\":%u,"
             "\"frames_reused\":%u,\"frames_timed_out\":%u,"
             "\"frames_no_picture\":%u,\"frames_no_text\":%u,"
             "\"refs_restored\":%u,"
@@ -532,7 +535,10 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             label,
             (long long) (run->inspected ? run->inspection.duration_ms : 0),
             run->planned ? run->plan.frames : 0,
-            s->frames_known, s->frames_done, s->ocr_calls, s->ocr_passes,
+            s->frames_known, s->frames_done, s->looks, s->looks_kept,
+            s->ocr_calls, s->looks_combined,
+            s->ocr_calls ? (double) s->looks_combined / s->ocr_calls : 0.0,
+            s->ocr_passes,
             s->frames_reused,
             s->frames_timed_out, s->frames_no_picture, s->frames_no_text,
             s->refs_restored,

@@ -470,6 +470,39 @@ vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
 }
 
 
+/*
+ * (Added for the looks between samples, issue 13.)  A look needs a
+ * picture of what is on screen near t_us, not the exact frame: frames no
+ * other frame depends on are skipped until the next instant asked for
+ * (next_us; when that is a sample's, until the window it decodes in
+ * full), so a look costs no decoding beyond what the samples need.
+ * What is decoded depends only on the instants asked for, so every run
+ * gets the same frames.
+ */
+int
+vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
+    int next_exact, AVFrame **frame, int64_t *pts_us, vw_err_t *err)
+{
+    int      rc;
+    int64_t  window, until;
+
+    window = m->skip_window;
+
+    if (m->skip_nonref) {
+        until = av_rescale_q(next_us > t_us ? next_us - t_us : 0,
+                             AV_TIME_BASE_Q, m->st->time_base)
+                - (next_exact ? window : 0);
+        m->skip_window = until > 0 ? -until : 0;
+    }
+
+    rc = vw_media_frame_at(m, t_us, frame, pts_us, err);
+
+    m->skip_window = window;
+
+    return rc;
+}
+
+
 /* Promotes next to cur when next is at or before target; 1 if next stays */
 static int
 vw_media_take(vw_media_t *m, int64_t target)

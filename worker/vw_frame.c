@@ -54,6 +54,7 @@ vw_framer_free(vw_framer_t *fr)
     free(fr->seen);
     free(fr->queue);
     free(fr->comps);
+    free(fr->order);
     vw_framer_init(fr);
 }
 
@@ -312,13 +313,7 @@ int
 vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
     int scale, int mode, vw_image_t *out, int *chosen, vw_err_t *err)
 {
-    int              x, y;
-    uint8_t         *p;
-    uint64_t         bright;
-    vw_image_t       part;
-    const uint8_t   *q, *src[4];
-    uint8_t         *dst[4];
-    int              src_stride[4], dst_stride[4];
+    vw_image_t  part;
 
     /* a view of the part: never freed nor resized */
 
@@ -330,6 +325,26 @@ vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
         part.width = r->w;
         part.height = r->h;
     }
+
+    return vw_frame_for_ocr_part(fr, &part, in->width, in->height,
+                                 r != NULL, scale, mode, out, chosen, err);
+}
+
+
+int
+vw_frame_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
+    int ref_h, int border, int scale, int mode, vw_image_t *out, int *chosen,
+    vw_err_t *err)
+{
+    int              x, y;
+    uint8_t         *p;
+    uint64_t         bright;
+    vw_image_t       part;
+    const uint8_t   *q, *src[4];
+    uint8_t         *dst[4];
+    int              src_stride[4], dst_stride[4];
+
+    part = *in;
 
     if (mode == VW_PREP_AUTO) {
         /* a light picture: dark text is to be expected, keep it grey */
@@ -407,8 +422,8 @@ vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
     /* what cannot be a glyph of the whole picture goes, and in a part,
      * what the cut went through */
 
-    if (vw_frame_blobs(fr, out, in->width * scale, in->height * scale, 1,
-                       r != NULL, NULL)
+    if (vw_frame_blobs(fr, out, ref_w * scale, ref_h * scale, 1, border,
+                       NULL)
         != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");
@@ -593,7 +608,8 @@ int
 vw_framer_comp(vw_framer_t *fr, int x0, int y0, int x1, int y1, uint32_t seed,
     uint32_t pixels)
 {
-    size_t      cap;
+    size_t     cap;
+    uint32_t  *o;
     vw_comp_t  *c;
 
     if (fr->ncomps == fr->comps_cap) {
@@ -604,6 +620,13 @@ vw_framer_comp(vw_framer_t *fr, int x0, int y0, int x1, int y1, uint32_t seed,
         }
 
         fr->comps = c;
+
+        o = realloc(fr->order, cap * sizeof(uint32_t));
+        if (o == NULL) {
+            return -1;
+        }
+
+        fr->order = o;
         fr->comps_cap = cap;
     }
 

@@ -60,6 +60,7 @@ typedef struct {
     vw_comp_t          *comps;      /* the components kept, when asked */
     size_t              ncomps;
     size_t              comps_cap;
+    uint32_t           *order;      /* comps_cap indexes of components */
     int                 keep_comps;
 } vw_framer_t;
 
@@ -82,13 +83,20 @@ typedef struct {
 #define VW_TEXT_MIN_HEIGHT       5     /* a glyph is at least this tall */
 #define VW_TEXT_MIN_HEIGHT_PART  60    /* and this part of the picture */
 #define VW_TEXT_LINE_GLYPHS      3     /* a line has at least this many */
-#define VW_TEXT_MAX_COMPS        4096  /* more components: a texture */
-#define VW_TEXT_MAX_DIFF         32    /* same text: every block below */
+#define VW_TEXT_MAX_DIFF         64    /* a block this far apart differs */
+#define VW_TEXT_BAD_BLOCKS       3     /* other text: this many differ, */
+#define VW_TEXT_BAD_PART         20    /* and this % of the inked ones, */
+#define VW_TEXT_BAD_RUN          8     /* or this many side by side, */
+#define VW_TEXT_FAR_DIFF         128   /* or blocks this far apart */
+#define VW_TEXT_FAR_RUN          2     /* this many side by side */
+#define VW_TEXT_BLOCK_INK        16    /* a block with less ink: no say */
 
 typedef struct {
     vw_image_t  mask;
     vw_rect_t   box;
     int         polarity;
+    int         glyph_h;    /* the mean height of the lines' glyphs */
+    int         glyphs;     /* how many there are */
 } vw_text_t;
 
 
@@ -134,12 +142,21 @@ int vw_frame_text(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
 
 /*
  * 1 if pictures a and b (with their text layers) show the same text: the
- * same polarity, and the near-identical test of vw_frame_similar passed
- * on the pixels that are ink in either layer (none in both: the same).
- * *diff as for vw_frame_similar (may be NULL).
+ * near-identical test of vw_frame_similar passed on the pixels that are
+ * ink in either layer (none in both: the same; a layer that lost some
+ * or all of its glyphs in noise is judged by the other's),
+ * b's pixels taken dx to the right of a's (text that slides).  *diff as
+ * for vw_frame_similar (may be NULL).
  */
 int vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
-    const vw_image_t *b, const vw_text_t *tb, int *diff);
+    const vw_image_t *b, const vw_text_t *tb, int dx, int *diff);
+
+/*
+ * How far b's glyphs lie to the right of a's (at most max either way),
+ * from the columns' ink counts; 0 when either has none.
+ */
+int vw_text_shift(const vw_text_t *ta, const vw_text_t *tb, int max,
+    vw_framer_t *fr);
 
 /*
  * Removes the ink components of a binary image that cannot be glyphs
@@ -177,6 +194,7 @@ int vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff);
 
 #define VW_OCR_BRIGHT            180   /* grey level of subtitle glyphs */
 #define VW_OCR_UPSCALE_HEIGHT    576   /* videos up to this are upscaled */
+#define VW_OCR_SMALL_GLYPH       20    /* and glyphs less tall than this */
 
 /*
  * Prepares the part r (NULL: all) of a grey (cropped) picture for
@@ -186,6 +204,14 @@ int vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff);
  */
 int vw_frame_for_ocr(vw_framer_t *fr, const vw_image_t *in,
     const vw_rect_t *r, int scale, int mode, vw_image_t *out, int *chosen,
+    vw_err_t *err);
+
+/*
+ * The same for a picture that is a part of a ref_w x ref_h one (the
+ * sizes blob removal judges by); border: remove what touches its edge.
+ */
+int vw_frame_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
+    int ref_h, int border, int scale, int mode, vw_image_t *out, int *chosen,
     vw_err_t *err);
 
 

@@ -120,6 +120,15 @@ int vw_media_start(vw_media_t *m, int64_t interval_us, vw_err_t *err);
 int vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
     int64_t *pts_us, vw_err_t *err);
 
+/*
+ * As vw_media_frame_at, for a look between samples: the last decoded
+ * frame at or before t_us (so it may be a little before it), the frames
+ * nothing depends on skipped up to next_us, the next instant asked for
+ * (a sample's if next_exact: then up to the window its frame needs).
+ */
+int vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
+    int next_exact, AVFrame **frame, int64_t *pts_us, vw_err_t *err);
+
 /* Closes everything; m may be NULL.  The fd stays open. */
 void vw_media_close(vw_media_t *m);
 

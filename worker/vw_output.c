@@ -137,16 +137,19 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     size_t nsegs)
 {
     char                      opts[VO_OPTIONS_JSON_MAX];
-    size_t                    i, ocr, reused, timed_out, no_text;
+    size_t                    i, ocr, reused, timed_out, no_text, between;
     const vw_frame_result_t  *f;
 
     ocr = 0;
     reused = 0;
     timed_out = 0;
     no_text = 0;
+    between = 0;
 
     for (i = 0; i < r->nframes; i++) {
         f = &r->frames[i];
+
+        between += (f->flags & VW_FRAME_PROBE) != 0;
 
         if (f->reused_from >= 0) {
             reused++;
@@ -178,11 +181,12 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     }
 
     vo_buf_printf(out, ",\"frames_planned\":%u,\"frames_done\":%zu,"
+                "\"frames_between\":%zu,"
                 "\"ocr_calls\":%zu,\"frames_reused\":%zu,"
                 "\"frames_timed_out\":%zu,\"frames_no_text\":%zu,"
                 "\"segments\":[",
-                (unsigned) r->plan->frames, r->nframes, ocr, reused,
-                timed_out, no_text);
+                (unsigned) r->plan->frames, r->nframes - between, between,
+                ocr, reused, timed_out, no_text);
 
     for (i = 0; i < nsegs; i++) {
         vo_buf_adds(out, i ? ",{\"start\":" : "{\"start\":");
@@ -191,7 +195,8 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
         vw_decimal(out, segs[i].end_ms);
         vo_buf_adds(out, ",\"text\":");
         vo_json_strz(out, segs[i].text);
-        vo_buf_printf(out, ",\"confidence\":%d}", segs[i].confidence);
+        vo_buf_printf(out, ",\"confidence\":%d,\"looks\":%u}",
+                      segs[i].confidence, (unsigned) segs[i].looks);
     }
 
     vo_buf_addc(out, ']');
@@ -227,10 +232,11 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
             }
 
             vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s,"
-                        "\"no_text\":%s}",
+                        "\"no_text\":%s,\"between\":%s}",
                         (f->flags & VW_FRAME_TIMED_OUT) ? "true" : "false",
                         (f->flags & VW_FRAME_NO_PICTURE) ? "true" : "false",
-                        (f->flags & VW_FRAME_NO_TEXT) ? "true" : "false");
+                        (f->flags & VW_FRAME_NO_TEXT) ? "true" : "false",
+                        (f->flags & VW_FRAME_PROBE) ? "true" : "false");
         }
 
         vo_buf_addc(out, ']');

@@ -11,22 +11,26 @@
  *
  * The JSON result (one line, keys in this order):
  *
- *   {"plan_version":1,
+ *   {"plan_version":2,
  *    "options":{"crop":null,"fps":1,"lang":"eng"},          (if known)
  *    "inspection":{"container":"mp4","codec":"h264",...},   (if known)
- *    "frames_planned":12,"frames_done":12,"ocr_calls":3,
- *    "frames_reused":8,"frames_timed_out":0,"frames_no_text":1,
- *    "segments":[{"start":0.5,"end":2.5,"text":"Hello","confidence":91},
- *                ...],
+ *    "frames_planned":12,"frames_done":12,"frames_between":2,
+ *    "ocr_calls":3,"frames_reused":8,"frames_timed_out":0,
+ *    "frames_no_text":1,
+ *    "segments":[{"start":0.5,"end":2.5,"text":"Hello","confidence":91,
+ *                 "looks":12}, ...],
  *    "frames":[{"index":0,"t":0,"text":"","confidence":0,
  *               "reused_from":null,"timed_out":false,"no_picture":false,
- *               "no_text":true}, ...]}                       (if asked)
+ *               "no_text":true,"between":false}, ...]}      (if asked)
  *
- * start/end are seconds with at most 3 decimals; ocr_calls counts the
- * frames whose text came from Tesseract (reused_from = -1, with a
- * picture that has glyphs), frames_reused those that took it from an
- * earlier frame, frames_no_text those in which no glyph was found (an
- * empty text without Tesseract: VW_FRAME_NO_TEXT).
+ * start/end are seconds with at most 3 decimals; frames_done counts the
+ * samples, frames_between the rows of looks between samples (where the
+ * text changed: VW_FRAME_PROBE); ocr_calls counts the rows whose text
+ * came from Tesseract (reused_from = -1, with a picture that has
+ * glyphs), frames_reused those that took it from an earlier row,
+ * frames_no_text those in which no glyph was found (an empty text
+ * without Tesseract: VW_FRAME_NO_TEXT); a segment's looks, the pictures
+ * its text was read from.
  */
 
 #ifndef _VW_OUTPUT_H_INCLUDED_

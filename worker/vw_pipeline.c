@@ -1,71 +1,48 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The pipeline (see vw_pipeline.h): the order of the stages, the reuse
- * of OCR text, and resuming after known frames.
+ * The pipeline (see vw_pipeline.h): the order of the stages, the units
+ * of looks, and resuming after known frames; the looks of a unit
+ * themselves, the screens and their readings are in vw_screen.c.
  *
- * Every sampled picture gets its text layer (vw_frame_text: where the
- * glyphs are).  The reference: the last frame that went through OCR
- * (timed out ones included, so a picture that makes Tesseract run away
- * costs one deadline, not one per sample), or that had no glyph at all.
- * A frame that shows the same text as the reference
- * (vw_frame_same_text: the grey levels compared where either has ink,
- * whatever the background does) takes its text and records reused_from =
- * its index.  Frames that reuse do not move the reference, so a slow fade
- * cannot drift away from what was actually read.  A frame with no glyph
- * gets an empty text without Tesseract (VW_FRAME_NO_TEXT); one with
- * glyphs has only their region read.
+ * Every look (vw_plan.h: each sample, and the pictures between two
+ * samples every VW_LOOK_US at most) gets its text layer (vw_frame_text:
+ * where the glyphs are), unless a cheaper test settles it.  The reference is the first look of the
+ * current state: of a screen of text, or of a picture with no glyph.
+ * A look that shows the same text as the reference (vw_frame_same_text:
+ * the grey levels compared where either has ink, whatever the
+ * background does, at the shift vw_text_shift finds when the text
+ * slides) belongs to its state; a sample then records reused_from = the
+ * reference's index, a look between samples records nothing.  A look
+ * that does not is held until the next look confirms the change; the
+ * change then starts a new state and has a row: with no glyph, an
+ * empty text without Tesseract (VW_FRAME_NO_TEXT); with glyphs, a new
+ * screen.  A screen's text region is summed over its looks (vw_looks.c)
+ * and read once, from the mean, when the screen ends or its
+ * VW_LOOKS_COMBINED-th look is in: noise and a moving background
+ * average out, the text stays.  Looks that reuse do not move the
+ * reference, so a slow fade cannot drift away from what was read.
+ *
+ * Rows are handed to frame_done a sample's unit at a time (the sample
+ * and the looks after it, up to the next sample) once no screen in them
+ * waits for its reading and no look is held, the looks' rows first and
+ * the sample's last:
+ * a sample the ledger has stands for its whole unit, which is what
+ * resuming relies on.
  */
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "vw_frame.h"
 #include "vw_media.h"
-#include "vw_ocr.h"
-#include "vw_pipeline.h"
-
-
-typedef struct {
-    const vw_job_t     *job;
-    const vw_hooks_t   *hooks;
-    vw_report_t           *run;
-    vw_limits_t         limits;
-    int64_t             last_tick;
-
-    vw_media_t         *media;
-    int                 decoding;      /* vw_media_start done */
-    vw_engine_t        *engine;
-    vw_framer_t         framer;
-    vw_image_t          grey;
-    vw_text_t           layer;         /* grey's text layer */
-    vw_image_t          ocr;
-    int                 scale;         /* of the OCR pictures */
-
-    vw_image_t          ref;           /* the last OCR'd picture */
-    vw_text_t           ref_layer;
-    int                 have_ref;
-    uint32_t            ref_index;
-    char               *ref_text;
-    int                 ref_conf;
-
-    vw_frame_result_t   known;         /* the last known frame */
-    char               *known_text;
-    int                 resume;        /* restore the reference first */
-} vw_pipe_t;
+#include "vw_pipe.h"
 
 
 static const vw_hooks_t  vw_no_hooks;
 
 
-static int vw_pipe_poll(void *data);
-static int vw_pipe_decode(vw_pipe_t *p, uint32_t i, int64_t *pts_ms,
-    vw_err_t *err);
-static int vw_pipe_frame(vw_pipe_t *p, uint32_t i, vw_err_t *err);
+static int vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
 static int vw_pipe_restore(vw_pipe_t *p, vw_err_t *err);
-static int vw_pipe_ocr(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
-static void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf,
-    uint32_t index);
 
 
 int
@@ -73,10 +50,10 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
 {
     int                ret, k;
     int64_t            start, cpu, t;
-    uint32_t           i;
+    uint32_t           i, j;
+    size_t             n;
     vw_rect_t          r;
     vw_pipe_t          pipe, *p;
-    vw_frame_result_t  known;
 
     p = &pipe;
     memset(p, 0, sizeof(vw_pipe_t));
@@ -147,50 +124,24 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
 
     p->media->poll = vw_pipe_poll;
     p->media->poll_data = p;
-    p->scale = run->inspection.height <= VW_OCR_UPSCALE_HEIGHT ? 2 : 1;
 
     for (i = 0; i < run->plan.frames; i++) {
 
         if (vw_pipe_poll(p) != 0) {
-            vw_stop(err, "run \"%s\": stopped at frame %u", job->name, i);
+            vw_stop(err, "run \"%s\": stopped at frame %u", job->name,
+                    i * run->plan.looks);
             goto done;
         }
 
-        if (p->hooks->frame_known != NULL) {
-            memset(&known, 0, sizeof(vw_frame_result_t));
-            known.text = "";
-            known.reused_from = -1;
+        k = vw_pipe_known_unit(p, i, err);
 
-            k = p->hooks->frame_known(p->hooks->data, i, &known);
+        if (k < 0) {
+            goto done;
+        }
 
-            if (k < 0) {
-                vw_fail(err, "hook", "run \"%s\": frame_known failed for "
-                        "frame %u", job->name, i);
-                goto done;
-            }
-
-            if (k > 0) {
-                p->known = known;
-                p->known.index = i;
-
-                if (known.reused_from >= (int64_t) i) {
-                    p->known.reused_from = -1;      /* not from the past */
-                }
-
-                free(p->known_text);
-                p->known_text = strdup(known.text ? known.text : "");
-
-                if (p->known_text == NULL) {
-                    vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                            job->name);
-                    goto done;
-                }
-
-                p->known.text = p->known_text;
-                p->resume = 1;
-                run->stats.frames_known++;
-                continue;
-            }
+        if (k > 0) {
+            p->units_done = i + 1;
+            continue;
         }
 
         if (!p->decoding) {
@@ -211,9 +162,34 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
             }
         }
 
-        if (vw_pipe_frame(p, i, err) != 0) {
+        /* the sample and the looks after it, up to the next sample */
+
+        for (j = i * run->plan.looks;
+             j < (i + 1) * run->plan.looks && j < run->plan.indexes; j++)
+        {
+            if (vw_pipe_look(p, j, err) != 0) {
+                goto done;
+            }
+        }
+
+        p->units_done = i + 1;
+
+        if (vw_pipe_flush(p, err) != 0) {
             goto done;
         }
+    }
+
+    /* a held look is a change when the video ends; the last screen is
+     * read */
+
+    if (p->tentative && vw_pipe_commit(p, err) != 0) {
+        goto done;
+    }
+
+    if ((p->pending && vw_pipe_read(p, err) != 0)
+        || vw_pipe_flush(p, err) != 0)
+    {
+        goto done;
     }
 
     ret = 0;
@@ -232,7 +208,19 @@ done:
     vw_framer_free(&p->framer);
     vw_image_free(&p->grey);
     vw_image_free(&p->ocr);
+    vw_image_free(&p->mean);
+    vw_image_free(&p->prev);
+    vw_image_free(&p->tent);
+    vw_text_free(&p->tent_layer);
+    vw_text_free(&p->blank);
     vw_image_free(&p->ref);
+    vw_stack_free(&p->stack);
+
+    for (n = 0; n < p->nrows; n++) {
+        free(p->rows[n].text);
+    }
+
+    free(p->rows);
     vw_text_free(&p->layer);
     vw_text_free(&p->ref_layer);
     free(p->ref_text);
@@ -254,7 +242,7 @@ vw_pipeline_shutdown(void)
 
 
 /* Rate-limited tick: the media and OCR stages call this often. */
-static int
+int
 vw_pipe_poll(void *data)
 {
     int64_t     now;
@@ -278,19 +266,32 @@ vw_pipe_poll(void *data)
 
 
 /*
- * Decodes sample i into p->grey and finds its text layer.  Returns 0, or
- * 1 when there is no picture (the video ended, the crop misses this
- * frame).
+ * Decodes look j into p->grey and, if asked, finds its text layer.
+ * Returns 0, or 1 when there is no picture (the video ended, the crop
+ * misses this frame).
  */
-static int
-vw_pipe_decode(vw_pipe_t *p, uint32_t i, int64_t *pts_ms, vw_err_t *err)
+int
+vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
+    vw_err_t *err)
 {
-    int       rc;
-    int64_t   pts_us;
-    AVFrame  *frame;
+    int               rc;
+    int64_t           pts_us;
+    AVFrame          *frame;
+    const vw_plan_t  *plan;
 
-    rc = vw_media_frame_at(p->media, vw_plan_time_us(&p->run->plan, i),
-                           &frame, &pts_us, err);
+    plan = &p->run->plan;
+
+    if (j % plan->looks == 0) {
+        rc = vw_media_frame_at(p->media, vw_plan_time_us(plan, j), &frame,
+                               &pts_us, err);
+
+    } else {
+        /* frames nothing depends on are skipped up to the next look */
+        rc = vw_media_frame_near(p->media, vw_plan_time_us(plan, j),
+                                 vw_plan_time_us(plan, j + 1),
+                                 (j + 1) % plan->looks == 0, &frame,
+                                 &pts_us, err);
+    }
     if (rc != 0) {
         return rc;
     }
@@ -307,118 +308,99 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t i, int64_t *pts_ms, vw_err_t *err)
         return 1;
     }
 
-    return vw_frame_text(&p->framer, &p->grey, &p->layer, err);
+    return layer ? vw_frame_text(&p->framer, &p->grey, &p->layer, err) : 0;
 }
 
 
-static int
-vw_pipe_frame(vw_pipe_t *p, uint32_t i, vw_err_t *err)
+/* The frame_known hook for index j: 1 and *known, 0, or -1 (err). */
+int
+vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
+    vw_err_t *err)
 {
-    int                rc;
-    char              *text;
-    int64_t            t0, t1;
-    vw_stats_t        *st;
-    vw_ocr_result_t    res;
-    vw_frame_result_t  f;
+    int  k;
 
-    st = &p->run->stats;
+    memset(known, 0, sizeof(vw_frame_result_t));
+    known->text = "";
+    known->reused_from = -1;
 
-    memset(&f, 0, sizeof(vw_frame_result_t));
-    f.index = i;
-    f.t_ms = vw_plan_time_ms(&p->run->plan, i);
-    f.pts_ms = -1;
-    f.text = "";
-    f.reused_from = -1;
-
-    t0 = vw_now_ms();
-
-    rc = vw_pipe_decode(p, i, &f.pts_ms, err);
-    if (rc < 0) {
-        return -1;
+    if (p->hooks->frame_known == NULL) {
+        return 0;
     }
 
-    if (rc == 1) {
-        f.flags |= VW_FRAME_NO_PICTURE;
-        f.pts_ms = -1;
-        st->frames_no_picture++;
-        st->decode_ms += vw_now_ms() - t0;
+    k = p->hooks->frame_known(p->hooks->data, j, known);
 
-    } else if (p->have_ref
-               && vw_frame_same_text(&p->grey, &p->layer, &p->ref,
-                                     &p->ref_layer, NULL))
-    {
-        f.text = p->ref_text;
-        f.confidence = p->ref_conf;
-        f.reused_from = p->ref_index;
-        st->frames_reused++;
-        st->decode_ms += vw_now_ms() - t0;
+    if (k < 0) {
+        return vw_fail(err, "hook", "run \"%s\": frame_known failed for "
+                       "frame %u", p->job->name, j);
+    }
 
-    } else if (p->layer.box.w == 0) {
-        /* no glyph: nothing for Tesseract; the new reference */
-        text = strdup("");
-        if (text == NULL) {
-            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                           p->job->name);
-        }
+    return k > 0;
+}
 
-        f.flags |= VW_FRAME_NO_TEXT;
-        st->frames_no_text++;
-        st->decode_ms += vw_now_ms() - t0;
 
-        vw_image_swap(&p->grey, &p->ref);
-        vw_text_swap(&p->layer, &p->ref_layer);
-        p->have_ref = 1;
+/*
+ * 1 if sample i is known (its unit is then done: its rows were handed
+ * on after those of the looks after it), and keeps the unit's last
+ * known row for vw_pipe_restore; 0 if not; -1 on error.
+ */
+static int
+vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
+{
+    int                k;
+    uint32_t           j, first;
+    vw_frame_result_t  known, last;
+    const vw_plan_t   *plan;
 
-        vw_pipe_set_ref_text(p, text, 0, i);
+    if (p->hooks->frame_known == NULL) {
+        return 0;
+    }
 
-        f.text = p->ref_text;
+    plan = &p->run->plan;
+    first = i * plan->looks;
+    memset(&last, 0, sizeof(vw_frame_result_t));
 
-    } else {
-        t1 = vw_now_ms();
-        st->decode_ms += t1 - t0;
+    for (j = first; j < first + plan->looks && j < plan->indexes; j++) {
+        k = vw_pipe_known(p, j, &known, err);
 
-        if (vw_pipe_ocr(p, &res, err) != 0) {
-            if (err->status == VW_STOPPED) {
-                vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
-                        p->job->name, i);
-            }
-
+        if (k < 0) {
             return -1;
         }
 
-        st->ocr_calls++;
-        st->ocr_ms += vw_now_ms() - t1;
-
-        if (res.timed_out) {
-            f.flags |= VW_FRAME_TIMED_OUT;
-            st->frames_timed_out++;
+        if (j == first && k == 0) {
+            return 0;
         }
 
-        vw_image_swap(&p->grey, &p->ref);
-        vw_text_swap(&p->layer, &p->ref_layer);
-        p->have_ref = 1;
+        if (k > 0) {
+            last = known;
+            last.index = j;
 
-        vw_pipe_set_ref_text(p, res.text, res.confidence, i);
+            /* the text, before the hook's next call makes it invalid */
+            free(p->known_text);
+            p->known_text = strdup(known.text ? known.text : "");
 
-        f.text = p->ref_text;
-        f.confidence = p->ref_conf;
+            if (p->known_text == NULL) {
+                return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                               p->job->name);
+            }
+        }
     }
 
-    st->frames_done++;
+    p->known = last;
+    p->known.text = p->known_text;
 
-    if (p->hooks->frame_done != NULL
-        && p->hooks->frame_done(p->hooks->data, &f) != 0)
-    {
-        return vw_stop(err, "run \"%s\": stopped after frame %u",
-                       p->job->name, i);
+    if (p->known.reused_from >= (int64_t) p->known.index) {
+        p->known.reused_from = -1;      /* not from the past */
     }
 
-    return 0;
+    p->resume = 1;
+    p->run->stats.frames_known++;
+
+    return 1;
 }
 
 
-/* Takes ownership of text. */
-static void
+/* Takes ownership of text (NULL: the screen is not read yet). */
+void
 vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf, uint32_t index)
 {
     free(p->ref_text);
@@ -430,7 +412,7 @@ vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf, uint32_t index)
 
 /*
  * Makes the reference what an uninterrupted run would have here: the
- * picture of the frame whose OCR text the last known frame carries.
+ * picture of the look whose text the last known row carries.
  */
 static int
 vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
@@ -450,7 +432,7 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
                                   : p->known.index;
 
     t0 = vw_now_ms();
-    rc = vw_pipe_decode(p, r, &pts_ms, err);
+    rc = vw_pipe_decode(p, r, &pts_ms, 1, err);
     p->run->stats.decode_ms += vw_now_ms() - t0;
 
     if (rc < 0) {
@@ -473,97 +455,6 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
     p->run->stats.refs_restored++;
 
     vw_pipe_set_ref_text(p, text, p->known.confidence, r);
-
-    return 0;
-}
-
-
-/*
- * OCR of the text region of p->grey (its glyphs' box, with a margin),
- * prepared for the kind of ink found: bright ink binarised, dark ink in
- * grey.  When the binarised reading is unsure (confidence below
- * VW_OCR_ACCEPT, or nothing read), the grey region is read too and the
- * more confident reading wins (coloured text).  The deadline covers both
- * passes.
- */
-static int
-vw_pipe_ocr(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
-{
-    int              chosen, timeout, mode, px, py;
-    int64_t          start;
-    vw_rect_t        r, *b;
-    vw_ocr_result_t  other;
-
-    start = vw_now_ms();
-    timeout = p->limits.frame_timeout_ms;
-
-    /* the glyphs' box with a margin: a quarter of its height above and
-     * below, up to a tenth of the picture's height left and right */
-
-    b = &p->layer.box;
-    px = VW_OCR_MARGIN + (b->h < p->grey.height / 10 ? b->h
-                                                      : p->grey.height / 10);
-    py = VW_OCR_MARGIN + b->h / 4;
-
-    r.x = b->x > px ? b->x - px : 0;
-    r.y = b->y > py ? b->y - py : 0;
-    r.w = (b->x + b->w + px < p->grey.width ? b->x + b->w + px
-                                            : p->grey.width) - r.x;
-    r.h = (b->y + b->h + py < p->grey.height ? b->y + b->h + py
-                                             : p->grey.height) - r.y;
-
-    mode = p->layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY : VW_PREP_BRIGHT;
-
-    if (vw_frame_for_ocr(&p->framer, &p->grey, &r, p->scale, mode, &p->ocr,
-                         &chosen, err) != 0)
-    {
-        return -1;
-    }
-
-    if (vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, res, err)
-        != 0)
-    {
-        return -1;
-    }
-
-    p->run->stats.ocr_passes++;
-
-    if (chosen != VW_PREP_BRIGHT || res->confidence >= VW_OCR_ACCEPT
-        || res->timed_out)
-    {
-        return 0;
-    }
-
-    if (timeout > 0) {
-        timeout -= (int) (vw_now_ms() - start);
-
-        if (timeout <= 0) {
-            res->timed_out = 1;
-            return 0;
-        }
-    }
-
-    if (vw_frame_for_ocr(&p->framer, &p->grey, &r, p->scale, VW_PREP_GREY,
-                         &p->ocr, &chosen, err) != 0
-        || vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, &other,
-                        err) != 0)
-    {
-        vw_ocr_result_free(res);
-        return -1;
-    }
-
-    p->run->stats.ocr_passes++;
-
-    if (other.confidence > res->confidence && other.text[0] != '\0') {
-        other.ms += res->ms;
-        vw_ocr_result_free(res);
-        *res = other;
-
-    } else {
-        res->ms += other.ms;
-        res->timed_out |= other.timed_out && res->text[0] == '\0';
-        vw_ocr_result_free(&other);
-    }
 
     return 0;
 }

@@ -7,11 +7,15 @@
  * earlier attempt died.
  *
  *   inspect (vw_media) -> plan (vw_plan) -> OCR engine (vw_ocr)
- *   -> ready hook -> for each sample i not known yet:
- *        decode the frame shown at t_i -> crop, grey, text layer
- *        (vw_frame) -> the same text as the last OCR'd frame? reuse it
- *           : no glyph? empty, no OCR : OCR the text region (vw_ocr)
- *        -> frame_done hook
+ *   -> ready hook -> for each sample i not known yet, and the looks
+ *      after it up to the next sample:
+ *        decode the frame shown at the look -> crop, grey, text layer
+ *        (vw_frame) -> the same text as the state's first look? it goes
+ *           on (a screen adds the look to its sum)
+ *           : else, once the next look confirms it, a new state: no
+ *             glyph? empty, no OCR : a screen, read from the mean of
+ *             its looks when it ends (vw_looks, vw_ocr)
+ *        -> frame_done hook, a unit's rows at a time
  *
  * Frames are merged into segments afterwards, from the frame results
  * alone (vw_segments_merge, vw_result_write), so they need not all come
@@ -33,6 +37,10 @@
 
 /* a binarised reading less confident than this is retried in grey */
 #define VW_OCR_ACCEPT   85
+
+/* a look with this many glyphs where there was no text is text, even
+ * if the next look has none again */
+#define VW_SURE_GLYPHS  10
 
 /* pixels around the glyphs' box in the region Tesseract reads (plus a
  * quarter of the box's height) */
@@ -89,7 +97,10 @@ typedef struct {
 
 typedef struct {
     uint32_t  frames_known;        /* skipped: frame_known said done */
-    uint32_t  frames_done;         /* frame_done calls */
+    uint32_t  frames_done;         /* frame_done calls for samples */
+    uint32_t  looks;               /* looks between samples taken */
+    uint32_t  looks_kept;          /* of those, rows: the text changed */
+    uint32_t  looks_combined;      /* looks summed into the readings */
     uint32_t  ocr_calls;           /* frames sent to Tesseract */
     uint32_t  ocr_passes;          /* recognitions (a frame may take 2) */
     uint32_t  frames_reused;       /* near-identical: text reused */

@@ -1,8 +1,9 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Limits and the sampling plan (see vw_plan.h for plan version 1).  All
- * arithmetic is integer: t_i = i * 10^9 / fps_milli microseconds, so the
+ * Limits and the sampling plan (see vw_plan.h for plan version 2).  All
+ * arithmetic is integer: t_j = j * 10^9 / (fps_milli * looks)
+ * microseconds, so the
  * same job gives the same instants on every machine and in every
  * attempt, which is what lets frame rows from an earlier attempt be
  * trusted by a later one.
@@ -94,7 +95,7 @@ int
 vw_plan_make(vw_plan_t *p, int64_t duration_ms, uint32_t fps_milli,
     const vw_limits_t *l, const char *name, vw_err_t *err)
 {
-    int64_t  frames;
+    int64_t  frames, looks, indexes;
 
     if (fps_milli == 0) {
         return vw_fail(err, "internal", "plan \"%s\": fps is zero", name);
@@ -133,9 +134,24 @@ vw_plan_make(vw_plan_t *p, int64_t duration_ms, uint32_t fps_milli,
                          (long long) frames);
     }
 
+    /* looks per interval: steps of at most VW_LOOK_US; indexes: the j
+     * with j * 10^9 / (fps_milli * looks) < duration_ms * 1000 */
+
+    looks = (1000000000LL / VW_LOOK_US + fps_milli - 1) / fps_milli;
+    looks = looks < 1 ? 1 : looks;
+    indexes = (duration_ms * (int64_t) fps_milli * looks + 999999) / 1000000;
+
+    if (indexes > (int64_t) UINT32_MAX / 2) {
+        return vw_reject(err, "too_many_frames", "plan \"%s\": %lld looks "
+                         "is more than can be counted", name,
+                         (long long) indexes);
+    }
+
     p->version = VW_PLAN_VERSION;
     p->fps_milli = fps_milli;
     p->frames = (uint32_t) frames;
+    p->looks = (uint32_t) looks;
+    p->indexes = (uint32_t) indexes;
     p->duration_ms = duration_ms;
 
     return 0;
@@ -143,16 +159,16 @@ vw_plan_make(vw_plan_t *p, int64_t duration_ms, uint32_t fps_milli,
 
 
 int64_t
-vw_plan_time_us(const vw_plan_t *p, uint32_t i)
+vw_plan_time_us(const vw_plan_t *p, uint32_t j)
 {
-    return (int64_t) i * 1000000000 / p->fps_milli;
+    return (int64_t) j * 1000000000 / ((int64_t) p->fps_milli * p->looks);
 }
 
 
 int64_t
-vw_plan_time_ms(const vw_plan_t *p, uint32_t i)
+vw_plan_time_ms(const vw_plan_t *p, uint32_t j)
 {
-    return (int64_t) i * 1000000 / p->fps_milli;
+    return (int64_t) j * 1000000 / ((int64_t) p->fps_milli * p->looks);
 }
 
 

@@ -9,12 +9,21 @@
  *   vw_inspection_t  the normalised inspection of an upload;
  *   vw_plan_t        which instants are sampled (the frames of a job).
  *
- * Plan version 1: sample i is taken at t_i = i / fps seconds, for every
+ * Plan version 2: sample i is taken at t_i = i / fps seconds, for every
  * i >= 0 with t_i < duration; fps is the canonical option (milli
- * precision), duration the inspected one in milliseconds.  The frame used
- * for sample i is the one a player shows at t_i: the last decoded frame
- * whose presentation time is at or before t_i (times relative to the
- * video stream's start).  Changing any of this changes the version.
+ * precision), duration the inspected one in milliseconds.  Between two
+ * samples the pictures are looked at without OCR: the interval is cut
+ * into `looks` equal steps of at most VW_LOOK_US, looks =
+ * ceil(10^9 / VW_LOOK_US / fps_milli) (6 at 1 fps, 1 from 6 fps up),
+ * so that, with the frames a look may take early (vw_media_frame_near),
+ * no 0.3 s on screen falls between two looks.  A frame index counts
+ * looks: look j is at j / (fps x looks) seconds, sample i is look
+ * i x looks, and every look with a time before the duration is taken.
+ * The frame used for a sample is the one a player shows at its instant:
+ * the last decoded frame whose presentation time is at or before it
+ * (times relative to the video stream's start); for a look between
+ * samples, the last frame decoded by then.  Changing any of this changes the version.  (Version
+ * 1 had no looks between samples: looks = 1.)
  */
 
 #ifndef _VW_PLAN_H_INCLUDED_
@@ -26,7 +35,10 @@
 #include "vw_core.h"
 
 
-#define VW_PLAN_VERSION                1
+#define VW_PLAN_VERSION                2
+
+/* the longest step between two looks, in microseconds */
+#define VW_LOOK_US                     170000
 
 #define VW_MAX_DURATION_MS_DEFAULT     (3LL * 3600 * 1000)   /* 3 h */
 #define VW_MAX_PIXELS_DEFAULT          (3840LL * 2160)       /* 8.3 Mpx */
@@ -66,6 +78,8 @@ typedef struct {
     uint32_t  version;           /* VW_PLAN_VERSION */
     uint32_t  fps_milli;         /* samples per second x 1000 */
     uint32_t  frames;            /* samples planned */
+    uint32_t  looks;             /* looks per sampling interval */
+    uint32_t  indexes;           /* looks planned: frame indexes */
     int64_t   duration_ms;
 } vw_plan_t;
 
@@ -95,9 +109,10 @@ extern const char  vw_limits_usage[];
 int vw_plan_make(vw_plan_t *p, int64_t duration_ms, uint32_t fps_milli,
     const vw_limits_t *l, const char *name, vw_err_t *err);
 
-/* t_i in microseconds and in milliseconds (rounded down). */
-int64_t vw_plan_time_us(const vw_plan_t *p, uint32_t i);
-int64_t vw_plan_time_ms(const vw_plan_t *p, uint32_t i);
+/* The time of frame index (look) j in microseconds and in milliseconds
+ * (rounded down); sample i is index i x p->looks. */
+int64_t vw_plan_time_us(const vw_plan_t *p, uint32_t j);
+int64_t vw_plan_time_ms(const vw_plan_t *p, uint32_t j);
 
 /* The sampling interval 1/fps in microseconds (rounded). */
 int64_t vw_plan_interval_us(const vw_plan_t *p);

@@ -22,8 +22,9 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     size_t n, vw_segment_t **out, size_t *nout)
 {
     int                        ret;
-    size_t                     i, k, count;
+    size_t                     i, k, count, rows;
     int64_t                    half, sum, best, dur;
+    uint32_t                   looks, next, span;
     vw_segment_t              *segs, *s;
     const vw_frame_result_t  **order, *f, *prev;
 
@@ -31,6 +32,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     segs = NULL;
     order = NULL;
     count = 0;
+    rows = 0;
     sum = 0;
     best = -1;
     s = NULL;
@@ -54,7 +56,8 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
     qsort(order, n, sizeof(*order), vw_frame_cmp);
 
-    half = vw_plan_interval_us(plan) / 2;
+    looks = plan->looks > 0 ? plan->looks : 1;
+    half = vw_plan_time_us(plan, 1) / 2;
     dur = plan->duration_ms * 1000;
     prev = NULL;
 
@@ -66,13 +69,15 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
         }
 
         if (s != NULL
-            && (f->text[0] == '\0' || f->index != prev->index + 1
+            && (f->text[0] == '\0' || f->index / looks > prev->index / looks + 1
                 || !vw_text_nearly_same(prev->text, f->text)))
         {
-            /* close the open segment */
-            s->confidence = (int) ((sum + (int64_t) (s->last - s->first + 1)
-                                          / 2)
-                                   / (int64_t) (s->last - s->first + 1));
+            /* close the open segment where this row's look begins, or
+             * at the next sample when one is missing */
+            s->confidence = (int) ((sum + (int64_t) rows / 2)
+                                   / (int64_t) rows);
+            s->end_ms = f->index / looks > prev->index / looks + 1
+                        ? (prev->index / looks + 1) * looks : f->index;
             s = NULL;
         }
 
@@ -86,28 +91,46 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
             s = &segs[count++];
             s->first = f->index;
             s->text = f->text;
+            s->looks = 0;
+            rows = 0;
             sum = 0;
             best = -1;
         }
 
         s->last = f->index;
         sum += f->confidence;
+        rows++;
 
         if (f->confidence > best) {
             best = f->confidence;
             s->text = f->text;
         }
+
+        if (f->reused_from < 0 && !(f->flags & VW_FRAME_NO_PICTURE)) {
+            /* an OCR'd frame: the looks up to the next change */
+            for (k = i + 1; k < n && order[k]->reused_from
+                                     == (int64_t) f->index; k++)
+            {
+                /* void */
+            }
+
+            next = k < n ? order[k]->index : plan->indexes;
+            span = next > f->index ? next - f->index : 1;
+            s->looks += span < VW_LOOKS_COMBINED ? span : VW_LOOKS_COMBINED;
+        }
     }
 
     if (s != NULL) {
-        s->confidence = (int) ((sum + (int64_t) (s->last - s->first + 1) / 2)
-                               / (int64_t) (s->last - s->first + 1));
+        s->confidence = (int) ((sum + (int64_t) rows / 2) / (int64_t) rows);
+        s->end_ms = (prev->index / looks + 1) * looks;
     }
 
     for (k = 0; k < count; k++) {
         s = &segs[k];
+
+        /* end_ms holds the look the segment ends at until here */
         s->start_ms = vw_plan_time_us(plan, s->first) - half;
-        s->end_ms = vw_plan_time_us(plan, s->last) + half;
+        s->end_ms = vw_plan_time_us(plan, (uint32_t) s->end_ms) - half;
 
         if (s->start_ms < 0) {
             s->start_ms = 0;
@@ -121,9 +144,9 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
         s->end_ms = (s->end_ms + 500) / 1000;
 
         /*
-         * Adjacent samples b and b + 1: t_b + d/2 and t_b+1 - d/2 are the
-         * same instant, but the integer t_i and d/2 may put the second
-         * 1 us before the first, which rounds to 1 ms of overlap.
+         * Adjacent rows b and b + 1: t_b + s/2 and t_b+1 - s/2 are the
+         * same instant, but the integer times may put the second 1 us
+         * before the first, which rounds to 1 ms of overlap.
          */
         if (k > 0 && s->start_ms < segs[k - 1].end_ms) {
             s->start_ms = segs[k - 1].end_ms;

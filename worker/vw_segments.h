@@ -7,23 +7,36 @@
  * serves a frame array the pipeline just filled and rows read back from
  * the ledger by a later attempt.  libc only.
  *
+ * Frames are looks (vw_plan.h): every sample has one, and a look
+ * between two samples has one when the text changed there (the flag
+ * VW_FRAME_PROBE); a look without a row showed what the row before it
+ * shows.  So a row stands for the time from its look to the next row's.
+ *
  * Merging: frames are taken in index order; a frame continues the open
- * segment when it is the next index, its text is not empty and it is
- * nearly the same as the previous frame's text: the Levenshtein distance
+ * segment when no sample is missing between it and the previous frame,
+ * its text is not empty and it is nearly the same as the previous
+ * frame's text (the pipeline gives the looks of one screen the same
+ * text; this also joins two readings of one screen that the text layer
+ * told apart): the Levenshtein distance
  * between the two (in Unicode code points) is at most 15% of the longer
  * one (rounded down: texts of up to 6 code points must be identical,
  * 7-13 may differ by one edit, ...).  An empty text, a missing index or
  * a different text closes the segment.  The segment's text is that of
  * its most confident frame (the earliest on a tie), its confidence the
- * mean of its frames'.
+ * mean of its frames'.  Its looks: how many pictures its text was read
+ * from, the sum over its OCR'd frames of the looks the pipeline
+ * averaged for each (the looks up to the next change, at most
+ * VW_LOOKS_COMBINED).
  *
- * Times: sample i, taken at t_i, stands for the interval around it, so a
- * segment of samples a..b spans [t_a - d/2, t_b + d/2] (d = 1/fps),
+ * Times: with s = d / looks the step between looks (d = 1/fps), a
+ * segment from the row at look a to the one whose last row is at look
+ * b spans [t_a - s/2, t_n - s/2], n the next row's look (or, when the
+ * next sample is missing or b is the last row, the next sample's),
  * clamped to [0, duration].  If a text is on screen from S to E, the
- * first sample that sees it is at most d after S and the one before it
- * at most d before, so |start - S| <= d/2, and likewise for the end
- * (plus at most one video frame, as a sample shows the frame on screen
- * at its instant): both within one sampling interval of the truth.
+ * first look that sees it is at most s after S and the one before it
+ * at most s before, so |start - S| <= s/2, and likewise for the end
+ * (plus at most one video frame, as a look shows the frame on screen
+ * at its instant).
  */
 
 #ifndef _VW_SEGMENTS_H_INCLUDED_
@@ -41,6 +54,12 @@
                                         the crop misses this frame */
 #define VW_FRAME_NO_TEXT     0x04    /* no glyph found on the picture:
                                         not sent to Tesseract */
+#define VW_FRAME_PROBE       0x08    /* a look between two samples where
+                                        the text changed */
+
+/* a screen's text is read from the mean of its first looks, at most
+ * this many (the pipeline's rule, part of the plan's definition) */
+#define VW_LOOKS_COMBINED    12
 
 #define VW_NEARLY_PERCENT    15
 
@@ -62,6 +81,7 @@ typedef struct {
     int          confidence;    /* 0..100 */
     uint32_t     first;         /* frame indexes */
     uint32_t     last;
+    uint32_t     looks;         /* pictures its text was read from */
 } vw_segment_t;
 
 

@@ -12,7 +12,9 @@
  *
  *   - bright ink: pixels at least VW_TEXT_INK_BRIGHT with a pixel of at
  *     most VW_TEXT_OUTLINE within VW_TEXT_RADIUS (the outline); bright
- *     areas of the background have no such border, only their edges do;
+ *     areas of the background have no such border, only their edges do
+ *     (and those are compared only where a stroke has it on both sides:
+ *     vw_text_strokes);
  *   - dark ink, on a light picture (more than half of it at least
  *     VW_OCR_BRIGHT), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
@@ -53,13 +55,17 @@ static VW_VECTORISE void vw_text_min(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n);
 static VW_VECTORISE size_t vw_text_ink(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict lo, size_t n);
+static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g,
+    vw_text_t *t);
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
-static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box);
+static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box,
+    int *glyph_h, int *glyphs);
+static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
 static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
 static int vw_text_block(const vw_image_t *a, const vw_image_t *ma,
-    const vw_image_t *b, const vw_image_t *mb, int bx, int by);
+    const vw_image_t *b, const vw_image_t *mb, int bx, int by, int dx);
 
 
 void
@@ -91,10 +97,14 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     const uint8_t   *q;
 
     t->polarity = VW_TEXT_NONE;
+    t->glyph_h = 0;
+    t->glyphs = 0;
     memset(&t->box, 0, sizeof(vw_rect_t));
 
     if (vw_image_alloc(&t->mask, g->width, g->height) != 0
-        || vw_framer_work(fr, (size_t) g->width * (size_t) g->height) != 0)
+        || vw_framer_work(fr, (size_t) g->width
+                              * (size_t) (g->height > 4 ? g->height : 4))
+           != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
@@ -105,14 +115,20 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         return 0;
     }
 
-    memset(hist, 0, sizeof(hist));
+    /* the median and the share of light pixels, from every fourth
+     * pixel of every fourth row: plenty for a picture's statistics */
 
-    for (y = 0; y < g->height; y++) {
+    memset(hist, 0, sizeof(hist));
+    n = 0;
+
+    for (y = 0; y < g->height; y += 4) {
         q = g->data + (size_t) y * g->stride;
 
-        for (x = 0; x < g->width; x++) {
+        for (x = 0; x < g->width; x += 4) {
             hist[q[x]]++;
         }
+
+        n += (size_t) (g->width + 3) / 4;
     }
 
     half = (n + 1) / 2;
@@ -135,12 +151,16 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     if (2 * sum <= n) {
         vw_text_bright(fr, g, &t->mask, &ink);
 
-        if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box) != 0) {
+        if (ink > 0
+            && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
+                             &t->glyphs) != 0)
+        {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
 
         if (t->box.w > 0) {
             t->polarity = VW_TEXT_BRIGHT;
+            vw_text_strokes(fr, g, t);
             return 0;
         }
 
@@ -153,7 +173,8 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
     vw_text_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
 
-    if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box) != 0) {
+    if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
+                             &t->glyphs) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
@@ -277,6 +298,97 @@ vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
 }
 
 
+/*
+ * Marks the glyph pixels of a bright layer that are not inside a stroke
+ * with the value 1 (not ink to vw_frame_same_text): a stroke has its
+ * dark outline on both sides, left and right or above and below, within
+ * r pixels (VW_TEXT_RADIUS, or a 180th of the picture's height when that
+ * is more), while the light
+ * background just outside an outline has it on one side only and
+ * changes with the background (when that leaves less than a quarter of
+ * the glyph pixels, the strokes are wider than r and all count).  The
+ * layer keeps its glyphs and its box;
+ * only the comparison looks at the strokes alone.  Only the rows of the
+ * box are done; each side's minimum is a run of byte minimums over
+ * shifted rows (fr->seen holds the four).
+ */
+static void
+vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
+{
+    int             x, y, k, w, h, r;
+    size_t          loose, strict;
+    uint8_t        *lo, *ro, *up, *dn, *m, hz, vt;
+    const uint8_t  *q;
+
+    w = g->width;
+    h = g->height;
+    r = h / 180 > VW_TEXT_RADIUS ? h / 180 : VW_TEXT_RADIUS;
+    loose = 0;
+    strict = 0;
+    lo = fr->seen;
+    ro = lo + w;
+    up = ro + w;
+    dn = up + w;
+
+    for (y = t->box.y; y < t->box.y + t->box.h; y++) {
+        q = g->data + (size_t) y * g->stride;
+        m = t->mask.data + (size_t) y * t->mask.stride;
+
+        memset(lo, 255, 4 * (size_t) w);
+
+        for (k = 1; k <= r && k < w; k++) {
+            vw_text_min(lo + k, q, (size_t) (w - k));
+            vw_text_min(ro, q + k, (size_t) (w - k));
+        }
+
+        for (k = 1; k <= r; k++) {
+            if (y - k >= 0) {
+                vw_text_min(up, g->data + (size_t) (y - k) * g->stride,
+                            (size_t) w);
+            }
+
+            if (y + k < h) {
+                vw_text_min(dn, g->data + (size_t) (y + k) * g->stride,
+                            (size_t) w);
+            }
+        }
+
+        for (x = t->box.x; x < t->box.x + t->box.w; x++) {
+            hz = lo[x] > ro[x] ? lo[x] : ro[x];
+            vt = up[x] > dn[x] ? up[x] : dn[x];
+
+            if (m[x] != 0) {
+                continue;
+            }
+
+            loose++;
+
+            if (hz > VW_TEXT_OUTLINE && vt > VW_TEXT_OUTLINE) {
+                m[x] = 1;
+
+            } else {
+                strict++;
+            }
+        }
+    }
+
+    if (4 * strict >= loose) {
+        return;
+    }
+
+    /* strokes wider than the radius all round (bold titles): the
+     * glyphs as they are */
+
+    for (y = t->box.y; y < t->box.y + t->box.h; y++) {
+        m = t->mask.data + (size_t) y * t->mask.stride;
+
+        for (x = t->box.x; x < t->box.x + t->box.w; x++) {
+            m[x] = m[x] == 1 ? 0 : m[x];
+        }
+    }
+}
+
+
 static void
 vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
 {
@@ -307,15 +419,27 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  * times the larger height, heights within a factor of 2.5: a piece of a
  * bar's edge is no neighbour of the glyphs it runs past), and a chain of
  * VW_TEXT_LINE_GLYPHS or more is a line of text.  Marks (dots, commas,
- * accents) and short words stay when they lie beside a line's glyph.
+ * accents) and short words stay when they lie beside a line's glyph,
+ * unless they are specks (less than a hundredth of the square of its
+ * height: noise next to the glyphs, which would make two pictures of
+ * one text differ).
  * Everything else (a moving square, a piece of a line or of a bar's
- * edge) is erased from the mask.  box bounds what stays.
+ * edge, the specks of a noisy picture) is erased from the mask.  box
+ * bounds what stays, *glyph_h gets the mean height of the lines' glyphs,
+ * *glyphs their number.
+ *
+ * Noise makes thousands of specks: only the tall components are
+ * chained (sorted by their left edge, so that each looks only at those
+ * that can still be near it), and only line glyphs are looked at for
+ * the marks, so the cost follows the glyphs, not the specks.
  */
 static int
-vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
+vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
+    int *glyphs)
 {
     int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
-    size_t      i, j, n;
+    size_t      i, j, k, n, ntall, nline, sum;
+    uint32_t   *tall, *line;
     vw_comp_t  *c, *d, *l;
 
     memset(box, 0, sizeof(vw_rect_t));
@@ -335,35 +459,36 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
     n = fr->ncomps;
     c = fr->comps;
 
-    if (n > VW_TEXT_MAX_COMPS) {
-        /* a texture, not text: nothing to read */
-        for (i = 0; i < n; i++) {
-            vw_text_erase(fr, m, c[i].seed);
-        }
-
-        return 0;
-    }
+    tall = fr->order;
+    ntall = 0;
 
     for (i = 0; i < n; i++) {
         c[i].group = (int) i;
         c[i].glyphs = 0;
+
+        if (c[i].y1 - c[i].y0 + 1 >= minh) {
+            tall[ntall++] = (uint32_t) i;
+        }
+    }
+
+    if (ntall > 1) {
+        qsort_r(tall, ntall, sizeof(uint32_t), vw_text_by_x, c);
     }
 
     /* chain the glyph-sized components that sit side by side */
 
-    for (i = 0; i < n; i++) {
+    for (k = 0; k < ntall; k++) {
+        i = tall[k];
         lh = c[i].y1 - c[i].y0 + 1;
 
-        if (lh < minh) {
-            continue;
-        }
-
-        for (j = i + 1; j < n; j++) {
-            d = &c[j];
+        for (j = k + 1; j < ntall; j++) {
+            d = &c[tall[j]];
             h = d->y1 - d->y0 + 1;
 
-            if (h < minh) {
-                continue;
+            /* heights within 2.5x and a gap of 1.5x the larger: nothing
+             * further right than 3.75 lh can be a neighbour */
+            if (4 * (d->x0 - c[i].x1) > 15 * lh) {
+                break;
             }
 
             ov = (c[i].y1 < d->y1 ? c[i].y1 : d->y1)
@@ -379,7 +504,7 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
             }
 
             ra = vw_text_root(c, (int) i);
-            rb = vw_text_root(c, (int) j);
+            rb = vw_text_root(c, (int) tall[j]);
             c[ra > rb ? ra : rb].group = ra < rb ? ra : rb;
         }
     }
@@ -388,6 +513,24 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
         c[i].group = vw_text_root(c, (int) i);
         c[c[i].group].glyphs += c[i].y1 - c[i].y0 + 1 >= minh;
     }
+
+    /* the glyphs of lines (in the tall list's place) */
+
+    line = tall;
+    nline = 0;
+    sum = 0;
+
+    for (i = 0; i < n; i++) {
+        if (c[c[i].group].glyphs >= VW_TEXT_LINE_GLYPHS
+            && c[i].y1 - c[i].y0 + 1 >= minh)
+        {
+            line[nline++] = (uint32_t) i;
+            sum += c[i].y1 - c[i].y0 + 1;
+        }
+    }
+
+    *glyph_h = nline > 0 ? (int) (sum / nline) : 0;
+    *glyphs = (int) nline;
 
     /* lines stay; what lies beside a glyph of a line (within twice its
      * height) and inside its band (half its height above and below),
@@ -402,12 +545,14 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
     for (i = 0; i < n; i++) {
         near = c[c[i].group].glyphs >= VW_TEXT_LINE_GLYPHS;
 
-        for (j = 0; j < n && !near; j++) {
-            l = &c[j];
+        for (k = 0; k < nline && !near; k++) {
+            l = &c[line[k]];
             lh = l->y1 - l->y0 + 1;
 
-            if (c[l->group].glyphs < VW_TEXT_LINE_GLYPHS
-                || lh < minh || 2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh)
+            /* not much taller; and no speck: a dot or a comma has at
+             * least a hundredth of the square of the line's height */
+            if (2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh
+                || 100 * (int64_t) c[i].pixels < (int64_t) lh * lh)
             {
                 continue;
             }
@@ -435,6 +580,19 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box)
     }
 
     return 0;
+}
+
+
+static int
+vw_text_by_x(const void *a, const void *b, void *data)
+{
+    const vw_comp_t  *c = data;
+    int               xa, xb;
+
+    xa = c[*(const uint32_t *) a].x0;
+    xb = c[*(const uint32_t *) b].x0;
+
+    return xa < xb ? -1 : (xa > xb);
 }
 
 
@@ -490,16 +648,21 @@ vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed)
 
 int
 vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
-    const vw_image_t *b, const vw_text_t *tb, int *diff)
+    const vw_image_t *b, const vw_text_t *tb, int dx, int *diff)
 {
-    int        bx, by, worst, score, x0, y0, x1, y1;
+    int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1, bad, inked;
+    int        run, longest, far, farthest;
     vw_rect_t  u;
 
     worst = 0;
+    bad = 0;
+    inked = 0;
+    run = 0;
+    longest = 0;
+    far = 0;
+    farthest = 0;
 
-    if (a->width != b->width || a->height != b->height
-        || ta->polarity != tb->polarity)
-    {
+    if (a->width != b->width || a->height != b->height) {
         worst = 255;
         goto done;
     }
@@ -508,22 +671,35 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
         goto done;                          /* no text in either */
     }
 
+    if (ta->box.w == 0) {
+        worst = 255;                        /* text where there was none */
+        goto done;
+    }
+
     if (a->width < VW_SIMILAR_BLOCK || a->height < VW_SIMILAR_BLOCK) {
         return vw_frame_similar(a, b, diff);
     }
 
-    /* the blocks that cover both boxes, aligned inside the picture */
+    /* the blocks that cover both boxes (b's moved by -dx into a's
+     * place), aligned inside the picture */
 
-    x0 = ta->box.w == 0 ? tb->box.x
+    bx0 = tb->box.x - dx;
+    bx1 = tb->box.x + tb->box.w - dx;
+
+    x0 = ta->box.w == 0 ? bx0
          : tb->box.w == 0 ? ta->box.x
-         : (ta->box.x < tb->box.x ? ta->box.x : tb->box.x);
+         : (ta->box.x < bx0 ? ta->box.x : bx0);
     y0 = ta->box.w == 0 ? tb->box.y
          : tb->box.w == 0 ? ta->box.y
          : (ta->box.y < tb->box.y ? ta->box.y : tb->box.y);
-    x1 = ta->box.x + ta->box.w > tb->box.x + tb->box.w
-         ? ta->box.x + ta->box.w : tb->box.x + tb->box.w;
+    x1 = tb->box.w == 0 ? ta->box.x + ta->box.w
+         : ta->box.w == 0 ? bx1
+         : (ta->box.x + ta->box.w > bx1 ? ta->box.x + ta->box.w : bx1);
     y1 = ta->box.y + ta->box.h > tb->box.y + tb->box.h
          ? ta->box.y + ta->box.h : tb->box.y + tb->box.h;
+
+    x0 = x0 < 0 ? 0 : x0;
+    x1 = x1 > a->width ? a->width : x1;
 
     u.x = x0;
     u.y = y0;
@@ -537,20 +713,27 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
             by = u.y + u.h - VW_SIMILAR_BLOCK;
         }
 
+        run = 0;
+        far = 0;
+
         for (bx = u.x; ; bx += VW_SIMILAR_BLOCK / 2) {
             if (bx > u.x + u.w - VW_SIMILAR_BLOCK) {
                 bx = u.x + u.w - VW_SIMILAR_BLOCK;
             }
 
-            score = vw_text_block(a, &ta->mask, b, &tb->mask, bx, by);
+            score = vw_text_block(a, &ta->mask, b, &tb->mask, bx, by, dx);
+            worst = score > worst ? score : worst;
+            bad += score >= VW_TEXT_MAX_DIFF;
+            inked += score >= 0;
 
-            if (score > worst) {
-                worst = score;
+            /* a word that changed: blocks side by side that all differ
+             * (a block with no ink says nothing either way) */
+            run = score >= VW_TEXT_MAX_DIFF ? run + 1 : score >= 0 ? 0 : run;
+            longest = run > longest ? run : longest;
 
-                if (worst >= VW_TEXT_MAX_DIFF) {
-                    goto done;
-                }
-            }
+            /* a glyph that changed: two blocks side by side far apart */
+            far = score >= VW_TEXT_FAR_DIFF ? far + 1 : score >= 0 ? 0 : far;
+            farthest = far > farthest ? far : farthest;
 
             if (bx == u.x + u.w - VW_SIMILAR_BLOCK) {
                 break;
@@ -568,20 +751,30 @@ done:
         *diff = worst;
     }
 
-    return worst < VW_TEXT_MAX_DIFF;
+    if (worst == 255) {
+        return 0;
+    }
+
+    return longest < VW_TEXT_BAD_RUN && farthest < VW_TEXT_FAR_RUN
+           && (bad < VW_TEXT_BAD_BLOCKS
+               || 100 * bad < VW_TEXT_BAD_PART * inked);
 }
 
 
-/* vw_frame_block_diff over the pixels that are ink in either mask */
+/*
+ * vw_frame_block_diff over the pixels that are ink in either mask, b's
+ * pixels taken dx to the right (clamped to the picture)
+ */
 static int
 vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
-    const vw_image_t *mb, int bx, int by)
+    const vw_image_t *mb, int bx, int by, int dx)
 {
-    int             cx, cy, x, y, sa, sb;
+    int             cx, cy, x, y, sa, sb, xb, n;
     unsigned        sum;
     const uint8_t  *pa, *pb, *qa, *qb;
 
     sum = 0;
+    n = 0;
 
     for (cy = by; cy < by + VW_SIMILAR_BLOCK; cy += VW_SIMILAR_CELL) {
         for (cx = bx; cx < bx + VW_SIMILAR_BLOCK; cx += VW_SIMILAR_CELL) {
@@ -589,15 +782,19 @@ vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
             sb = 0;
 
             for (y = cy; y < cy + VW_SIMILAR_CELL; y++) {
-                pa = a->data + (size_t) y * a->stride + cx;
-                pb = b->data + (size_t) y * b->stride + cx;
-                qa = ma->data + (size_t) y * ma->stride + cx;
-                qb = mb->data + (size_t) y * mb->stride + cx;
+                pa = a->data + (size_t) y * a->stride;
+                pb = b->data + (size_t) y * b->stride;
+                qa = ma->data + (size_t) y * ma->stride;
+                qb = mb->data + (size_t) y * mb->stride;
 
-                for (x = 0; x < VW_SIMILAR_CELL; x++) {
-                    if ((qa[x] & qb[x]) == 0) {
+                for (x = cx; x < cx + VW_SIMILAR_CELL; x++) {
+                    xb = x + dx;
+                    xb = xb < 0 ? 0 : (xb >= b->width ? b->width - 1 : xb);
+
+                    if ((qa[x] & qb[xb]) == 0) {
                         sa += pa[x];
-                        sb += pb[x];
+                        sb += pb[xb];
+                        n++;
                     }
                 }
             }
@@ -606,5 +803,76 @@ vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
         }
     }
 
-    return (int) (sum / (VW_SIMILAR_BLOCK * VW_SIMILAR_BLOCK));
+    /* per pixel of ink, so that thin strokes count as much as thick;
+     * a block with a few ink pixels (a speck, a corner) says nothing */
+
+    return n < VW_TEXT_BLOCK_INK ? -1 : (int) (sum / (unsigned) n);
 }
+
+
+/*
+ * How far b's glyphs lie to the right of a's: the shift of at most
+ * max pixels either way that best matches the two masks' column counts
+ * of ink, over the rows of both boxes.  0 when either has no glyph.
+ */
+int
+vw_text_shift(const vw_text_t *ta, const vw_text_t *tb, int max,
+    vw_framer_t *fr)
+{
+    int        x, y, y0, y1, d, best, w;
+    int64_t    cost, least;
+    uint32_t  *ca, *cb;
+    const uint8_t  *q;
+
+    if (ta->box.w == 0 || tb->box.w == 0 || ta->mask.width != tb->mask.width
+        || vw_framer_work(fr, 2 * (size_t) ta->mask.width) != 0)
+    {
+        return 0;
+    }
+
+    w = ta->mask.width;
+    ca = fr->queue;
+    cb = ca + w;
+    y0 = ta->box.y < tb->box.y ? ta->box.y : tb->box.y;
+    y1 = ta->box.y + ta->box.h > tb->box.y + tb->box.h
+         ? ta->box.y + ta->box.h : tb->box.y + tb->box.h;
+
+    memset(ca, 0, 2 * (size_t) w * sizeof(uint32_t));
+
+    for (y = y0; y < y1; y++) {
+        q = ta->mask.data + (size_t) y * ta->mask.stride;
+        for (x = ta->box.x; x < ta->box.x + ta->box.w; x++) {
+            ca[x] += q[x] == 0;
+        }
+
+        q = tb->mask.data + (size_t) y * tb->mask.stride;
+        for (x = tb->box.x; x < tb->box.x + tb->box.w; x++) {
+            cb[x] += q[x] == 0;
+        }
+    }
+
+    best = 0;
+    least = -1;
+
+    for (d = -max; d <= max; d++) {
+        cost = 0;
+
+        for (x = 0; x < w; x++) {
+            if (x + d >= 0 && x + d < w) {
+                cost += abs((int) ca[x] - (int) cb[x + d]);
+
+            } else {
+                cost += ca[x];
+            }
+        }
+
+        if (least < 0 || cost < least || (cost == least && abs(d) < abs(best)))
+        {
+            least = cost;
+            best = d;
+        }
+    }
+
+    return best;
+}
+

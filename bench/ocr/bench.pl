@@ -66,7 +66,7 @@ my @pipes = split /,/, $o{pipelines};
 my %only = map { $_ => 1 } split /,/, $o{only} // '';
 my %label = (worker => 'video-ocr-worker', cli => 'ffmpeg + tesseract CLI',
              cv => 'OpenCV + tesserocr',
-             before => 'video-ocr-worker before issue 4');
+             before => 'video-ocr-worker --before');
 push @pipes, 'before' if $o{before} && !grep { $_ eq 'before' } @pipes;
 -x ($o{before} // $worker) or die "no worker binary at $o{before}\n";
 
@@ -186,6 +186,35 @@ sub report {
             $s->{speed}, $s->{total_speed}, $s->{cer}, 100 * $s->{recall},
             $s->{false}, $s->{start} // 0, $s->{calls}, $s->{ratio},
             $s->{ratio_max}, $s->{rss} / 1024;
+    }
+
+    # the second set: each half alone too (tuned on "tune", "holdout"
+    # only reported)
+    my %halves;
+    push @{ $halves{ $_->{half} } }, $_ for grep { $_->{half} } @truths;
+    for my $h (sort { $b cmp $a } keys %halves) {
+        my @ts = @{ $halves{$h} };
+        my ($hd, $hs) = (0, 0);
+        $hd += $_->{duration} for @ts;
+        $hs += $_->{distinct_screens} for @ts;
+        printf "\nhalf \"%s\": %d videos, %d screens\n\n", $h, scalar @ts,
+            $hs;
+        print '| pipeline | CPU s | mean CER | found | false segs | OCR calls '
+            . "| calls/screens |\n|---|---|---|---|---|---|---|\n";
+        for my $p (@pipes) {
+            my ($cpu, $cer, $found, $false, $calls) = (0, 0, 0, 0, 0);
+            for my $t (@ts) {
+                my $r = $res{$p}{ $t->{name} };
+                $cpu += $r->{cpu};
+                $cer += $r->{score}{cer_sum};
+                $found += $r->{score}{found};
+                $false += $r->{score}{false};
+                $calls += $r->{result}{ocr_calls};
+            }
+            printf "| %s | %.1f | %.3f | %.1f%% | %d | %d | %.2f |\n",
+                $label{$p}, $cpu, $cer / $hs, 100 * $found / $hs, $false,
+                $calls, $calls / $hs;
+        }
     }
 
     if ($sum{worker}) {

@@ -2,10 +2,13 @@
 # The OCR benchmark's corpus: videos with burned-in text made with
 # ffmpeg's drawtext, and beside each one its ground truth.
 #
-#   perl bench/ocr/corpus.pl DIR [--quick] [--only NAME,...]
+#   perl bench/ocr/corpus.pl DIR [--quick] [--set first|hard]
+#        [--only NAME,...]
 #
 # Writes DIR/NAME.EXT and DIR/NAME.json for every video of the list
-# below (a file already there with the same recipe is kept: the recipe's
+# below (--set first, the default) or of the harder second set
+# (--set hard: bench/ocr/lib/OCRHard.pm, whose truths also say which
+# half, "tune" or "holdout", each video belongs to) (a file already there with the same recipe is kept: the recipe's
 # digest is in the JSON).  --quick makes every video 8 s long (for the
 # smoke test and for trying the bench).  Deterministic: the same list
 # gives the same videos, byte for byte, with the same ffmpeg.
@@ -43,20 +46,25 @@ use strict;
 use warnings;
 use utf8;
 use FindBin;
-use lib "$FindBin::Bin/../../t/lib";
+use lib "$FindBin::Bin/lib", "$FindBin::Bin/../../t/lib";
 
 use Digest::SHA qw(sha1_hex);
 use File::Path qw(make_path);
 use JSON::PP ();
 use VideoOCR::Media qw(make_video);
+use OCRHard ();
 
-my $dir = shift or die "usage: $0 DIR [--quick] [--only NAME,...]\n";
-my ($quick, %only);
+my $dir = shift
+    or die "usage: $0 DIR [--quick] [--set first|hard] [--only NAME,...]\n";
+my ($quick, %only, $set);
+$set = 'first';
 while (my $a = shift) {
     if ($a eq '--quick') { $quick = 1 }
     elsif ($a eq '--only') { %only = map { $_ => 1 } split /,/, shift }
+    elsif ($a eq '--set') { $set = shift // '' }
     else { die "unknown option $a\n" }
 }
+$set =~ /^(first|hard)$/ or die "--set: first or hard\n";
 make_path($dir);
 
 # name, kind, background, size, codec, container, font, rate, style, color
@@ -140,23 +148,37 @@ my @SLIDES = (
 
 my $json = JSON::PP->new->canonical->utf8;
 
-for my $v (@VIDEOS) {
+my @list = $set eq 'hard' ? OCRHard::videos() : map {
     my ($name, $kind, $bg, $size, $codec, $ext, $font, $rate, $style,
-        $color) = @$v;
+        $color) = @$_;
+    my ($w, $h) = split /x/, $size;
+    { name => $name, kind => $kind, background => $bg, size => $size,
+      codec => $codec, ext => $ext, rate => $rate,
+      spans => sub {
+          my ($rng, $dur) = @_;
+          $kind eq 'slides' ? slides($rng, $dur, $w, $h, $font)
+          : $kind eq 'titles' ? titles($rng, $dur, $w, $h, $font, $style)
+          : subtitles($rng, $dur, $w, $h, $font, $style, $color);
+      } }
+} @VIDEOS;
+
+for my $v (@list) {
+    my ($name, $kind, $bg, $size, $codec, $ext, $rate) =
+        @$v{qw(name kind background size codec ext rate)};
     next if %only && !$only{$name};
 
-    my $dur = $quick ? 8 : 30;
+    # the second set's videos are 20 s: its backgrounds are slow to make
+    my $dur = $quick ? 8 : $set eq 'hard' ? 20 : 30;
     my ($w, $h) = split /x/, $size;
     my $seed = hex(substr(sha1_hex($name), 0, 7));
     my $rng = rng($seed);
 
-    my @spans = $kind eq 'slides' ? slides($rng, $dur, $w, $h, $font)
-              : $kind eq 'titles' ? titles($rng, $dur, $w, $h, $font, $style)
-              : subtitles($rng, $dur, $w, $h, $font, $style, $color);
+    my @spans = $v->{spans}->($rng, $dur);
 
     my %truth = (name => $name, file => "$name.$ext", kind => $kind,
         background => $bg, size => $size, width => $w + 0, height => $h + 0,
         codec => $codec, rate => $rate, duration => $dur,
+        $v->{half} ? (half => $v->{half}) : (),
         spans => [map { { start => $_->{start}, end => $_->{end},
                           text => $_->{text}, font => $_->{font},
                           size => $_->{size}, line => $_->{line} } } @spans]);

@@ -1,12 +1,16 @@
 #!/bin/sh
 # The OCR benchmark in one command: installs what it needs, builds the
-# worker, makes the corpus (kept between runs when its recipe has not
-# changed), runs every pipeline on it, and prints the comparison table,
-# the memory and the scaling figures; draws the plots.
+# worker, makes the corpora (kept between runs when their recipe has not
+# changed), runs every pipeline on them, and prints the comparison
+# tables, the memory and the scaling figures; draws the plots.  The
+# first set, then the second, harder one (bench/ocr/lib/OCRHard.pm),
+# each reported on its own (table.md, table-hard.md).
 #
-#   bench/ocr/run.sh [--quick] [bench.pl options: --pipelines worker,
-#                    --before OTHER-WORKER-BINARY, --only NAME,...]
+#   bench/ocr/run.sh [--quick] [--first|--hard] [bench.pl options:
+#                    --pipelines worker, --before OTHER-WORKER-BINARY,
+#                    --only NAME,...]
 #
+# --first, --hard: that set alone.
 # --quick: 8-second videos and one run per video (a minute or two)
 # instead of 30-second videos and the worker's median of three runs
 # (about ten minutes, nearly all of it in the baselines).
@@ -30,27 +34,38 @@ if [ "${1:-}" = "--quick" ]; then
     shift
 fi
 
+sets="first hard"
+case "${1:-}" in
+--first) sets=first; shift ;;
+--hard)  sets=hard; shift ;;
+esac
+
 scripts/deps.sh bench
 make --no-print-directory -C worker BUILD="$BUILD" >/dev/null
 
-corpus="$out/corpus${quick:+-quick}"
-perl bench/ocr/corpus.pl "$corpus" $quick
+for set in $sets; do
+    # the first set keeps its old names; the second's get -hard
+    tag=${set#first}
+    tag=${tag:+-$tag}
+    corpus="$out/corpus$tag${quick:+-quick}"
+    perl bench/ocr/corpus.pl "$corpus" --set "$set" $quick
 
-mkdir -p "$out"
-{
-    echo "# OCR benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores," \
-         "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo
-    WORKER_BIN="$BUILD/video-ocr-worker" perl bench/ocr/bench.pl \
-        --corpus "$corpus" --out "$out/results${quick:+-quick}" \
-        --runs "$runs" $scaling "$@"
-} | tee "$out/table${quick:+-quick}.md"
+    mkdir -p "$out"
+    {
+        echo "# OCR benchmark ($set set), $(date -u +%Y-%m-%dT%H:%MZ)," \
+             "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo
+        WORKER_BIN="$BUILD/video-ocr-worker" perl bench/ocr/bench.pl \
+            --corpus "$corpus" --out "$out/results$tag${quick:+-quick}" \
+            --runs "$runs" $( [ "$set" = first ] && echo $scaling ) "$@"
+    } | tee "$out/table$tag${quick:+-quick}.md"
 
-if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot -e "results='$out/results${quick:+-quick}'" \
-            -e "png='$out/ocr-cpu-vs-cer${quick:+-quick}.png'" \
-            -e "png2='$out/ocr-speed${quick:+-quick}.png'" \
-            bench/ocr/plot.gp
-    echo "plots: $out/ocr-cpu-vs-cer${quick:+-quick}.png" \
-         "$out/ocr-speed${quick:+-quick}.png"
-fi
+    if command -v gnuplot >/dev/null 2>&1; then
+        gnuplot -e "results='$out/results$tag${quick:+-quick}'" \
+                -e "png='$out/ocr-cpu-vs-cer$tag${quick:+-quick}.png'" \
+                -e "png2='$out/ocr-speed$tag${quick:+-quick}.png'" \
+                bench/ocr/plot.gp
+        echo "plots: $out/ocr-cpu-vs-cer$tag${quick:+-quick}.png" \
+             "$out/ocr-speed$tag${quick:+-quick}.png"
+    fi
+done

@@ -35,13 +35,15 @@ for my $f (qw(json vtt srt txt)) {
 
 my $res = $out{json} ne '' && eval { JSON::PP->new->decode($out{json}) };
 ok $res, 'json: parses' or BAIL_OUT('no JSON');
-is $res->{plan_version}, 1, 'json: plan_version';
+is $res->{plan_version}, 2, 'json: plan_version';
 is_deeply $res->{options}, { crop => undef, fps => 1, lang => 'deu+eng' },
     'json: canonical options';
 is $res->{frames_planned}, 6, 'json: frames_planned';
 is $res->{frames_done}, 6, 'json: frames_done';
-is $res->{ocr_calls} + $res->{frames_reused} + $res->{frames_no_text}, 6,
-    'json: every frame OCR\'d, reused or found empty';
+is $res->{ocr_calls} + $res->{frames_reused} + $res->{frames_no_text},
+    6 + $res->{frames_between},
+    'json: every frame (the samples and the looks between them where the '
+    . 'text changed) OCR\'d, reused or found empty';
 for my $k (qw(container codec width height duration_ms frame_rate stream_index)) {
     ok defined $res->{inspection}{$k}, "json: inspection.$k";
 }
@@ -54,8 +56,9 @@ my $segs = $res->{segments};
 is scalar(@$segs), 3, 'json: three segments';
 my $prev = -1;
 for my $s (@$segs) {
-    is_deeply [ sort keys %$s ], [qw(confidence end start text)],
+    is_deeply [ sort keys %$s ], [qw(confidence end looks start text)],
         'json: segment keys';
+    ok $s->{looks} >= 1, 'json: its text read from one look or more';
     ok $s->{start} >= $prev && $s->{start} < $s->{end}, 'json: in time order';
     ok $s->{confidence} >= 0 && $s->{confidence} <= 100, 'json: confidence 0..100';
     $prev = $s->{end};

@@ -11,7 +11,7 @@ use lib 't/lib', 'bench/ocr/lib';
 use JSON::PP ();
 use Test::More;
 use VideoOCR::Media qw(run_worker worker_bin tmpdir);
-use OCRBench qw(score merge_frames);
+use OCRBench qw(score merge_frames worker_looks);
 
 -x worker_bin() or BAIL_OUT('no worker binary at ' . worker_bin());
 
@@ -69,7 +69,8 @@ cmp_ok abs($s->{cer_sum} - 1 / $len), '<', 1e-9, 'CER of one missing character';
 
 my $r = run_worker('ocr', "$dir/$name.mp4", '--fps', '2', '--frames');
 is $r->{rc}, 0, 'worker: exit 0' or diag $r->{stderr};
-my $mine = merge_frames($r->{json}{frames}, 2, $truth->{duration});
+my $mine = merge_frames($r->{json}{frames}, 2, $truth->{duration},
+    worker_looks(2));
 is_deeply [map { [@$_{qw(start end text)}] } @$mine],
           [map { [@$_{qw(start end text)}] } @{ $r->{json}{segments} }],
           'merge_frames makes the worker\'s segments';

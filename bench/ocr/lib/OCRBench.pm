@@ -4,13 +4,17 @@ package OCRBench;
 #
 # merge_frames(): the worker's rule for turning per-sample texts into
 # segments (worker/vw_segments.h), so that the baselines are scored on
-# segments made the same way as ours: samples are taken in index order;
-# a sample continues the open segment when it is the next index, its
-# text is not empty and its Levenshtein distance (in characters) to the
-# previous sample's text is at most 15% of the longer one; a segment of
-# samples a..b spans [t_a - d/2, t_b + d/2] (d = 1/fps) clamped to
-# [0, duration]; its text is that of its most confident sample (the
-# earliest on a tie).
+# segments made the same way as ours: frames are taken in index order;
+# a frame continues the open segment when no sample is missing between
+# it and the previous one, its text is not empty and its Levenshtein
+# distance (in characters) to the previous frame's text is at most 15%
+# of the longer one; its text is that of its most confident frame (the
+# earliest on a tie).  The frames are looks (plan version 2: `looks` to
+# a sampling interval d = 1/fps, 1 for the baselines, which read samples
+# only): a segment from look a to the next frame's look n spans
+# [t_a - s/2, t_n - s/2] (s = d / looks; n is the next sample's look
+# when that sample is missing or nothing follows) clamped to
+# [0, duration].
 #
 # score(): how a pipeline's segments compare with a video's truth
 # (bench/ocr/corpus.pl writes it).  The unit is the screen: an interval
@@ -38,7 +42,7 @@ use Exporter 'import';
 use Encode ();
 use VideoOCR::Media qw(cer normalise levenshtein);
 
-our @EXPORT_OK = qw(merge_frames score median mean FOUND_CER);
+our @EXPORT_OK = qw(merge_frames worker_looks score median mean FOUND_CER);
 
 use constant FOUND_CER      => 0.3;
 use constant NEARLY_PERCENT => 15;
@@ -56,17 +60,32 @@ sub nearly_same {
     return levenshtein($a, $b) * 100 <= $longer * NEARLY_PERCENT;
 }
 
-# frames: [{index, text, confidence}], fps, duration (s, may be undef)
+# The looks per sampling interval of the worker's plan (vw_plan.c):
+# steps of at most VW_LOOK_US (170 ms), integer arithmetic as there.
+sub worker_looks {
+    my ($fps) = @_;
+    my $milli = int($fps * 1000 + 0.5);
+    my $l = int((int(1000000000 / 170000) + $milli - 1) / $milli);
+    return $l < 1 ? 1 : $l;
+}
+
+# frames: [{index, text, confidence}], fps, duration (s, may be undef),
+# looks (default 1: the frames are samples)
 sub merge_frames {
-    my ($frames, $fps, $duration) = @_;
+    my ($frames, $fps, $duration, $looks) = @_;
+    $looks ||= 1;
     my @f = sort { $a->{index} <=> $b->{index} } @$frames;
-    my $d = 1 / $fps;
+    my $step = 1 / $fps / $looks;
+    my $sample = sub { int($_[0] / $looks) };
     my (@segs, $open, $prev, $best);
     for my $x (@f) {
         my $text = $x->{text} // '';
-        if ($open && ($text eq '' || $x->{index} != $prev->{index} + 1
+        my $gap = $prev && $sample->($x->{index}) > $sample->($prev->{index}) + 1;
+        if ($open && ($text eq '' || $gap
                       || !nearly_same($prev->{text}, $text)))
         {
+            $open->{end_look} = $gap ? ($sample->($prev->{index}) + 1) * $looks
+                                     : $x->{index};
             $open = undef;
         }
         $prev = $x;
@@ -86,9 +105,10 @@ sub merge_frames {
             $open->{text} = $text;
         }
     }
+    $open->{end_look} = ($sample->($prev->{index}) + 1) * $looks if $open;
     return [map {
-        my $s = $_->{first} * $d - $d / 2;
-        my $e = $_->{last} * $d + $d / 2;
+        my $s = $_->{first} * $step - $step / 2;
+        my $e = $_->{end_look} * $step - $step / 2;
         $s = 0 if $s < 0;
         $e = $duration if defined $duration && $e > $duration;
         { start => 0 + sprintf('%.3f', $s), end => 0 + sprintf('%.3f', $e),

@@ -45,6 +45,21 @@ my %FONTS = (
         '/usr/share/fonts/truetype/liberation2/LiberationSerif-Regular.ttf',
     LiberationMono  =>
         '/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf',
+    # the fonts of the benchmark's second set (bench/ocr/hard.pl)
+    DejaVuSansCondensed  =>
+        '/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf',
+    DejaVuSerifCondensed =>
+        '/usr/share/fonts/truetype/dejavu/DejaVuSerifCondensed.ttf',
+    DejaVuSerifBold      =>
+        '/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf',
+    DejaVuSansMonoBold   =>
+        '/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf',
+    LiberationSansBold   =>
+        '/usr/share/fonts/truetype/liberation2/LiberationSans-Bold.ttf',
+    LiberationSerifBold  =>
+        '/usr/share/fonts/truetype/liberation2/LiberationSerif-Bold.ttf',
+    LiberationMonoBold   =>
+        '/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf',
 );
 
 sub font_path {
@@ -82,6 +97,19 @@ sub _background {
         black  => "color=c=black:$common",
         grain  => "color=c=0x506070:$common,noise=alls=10:allf=t+u",
         busy   => _busy($size, $rate, $dur),
+        # the harder backgrounds of the benchmark's second set
+        # (bench/ocr/hard.pl): a zooming fractal with grain, the busy
+        # test pattern under strong temporal noise, fast gradients with
+        # noise, a dark noisy screen
+        fractal   => "mandelbrot=s=$size:r=$rate:maxiter=96:start_scale=2"
+                     . ":end_scale=0.05:end_pts=$dur"
+                     . ":outer=normalized_iteration_count,trim=duration=$dur"
+                     . ",noise=alls=20:allf=t+u",
+        busynoise => _busy($size, $rate, $dur) . ',noise=alls=50:allf=t+u',
+        movingnoise => "gradients=$common:speed=0.12:c0=0x2050c0:c1=0xd0d0d0"
+                       . ":c2=0x303030:c3=0xc08040:n=5"
+                       . ',noise=alls=35:allf=t+u',
+        darknoise => "color=c=0x303838:$common,noise=alls=45:allf=t+u",
     }->{$bg} // die "unknown background $bg";
 }
 
@@ -103,7 +131,9 @@ sub _busy {
 # white on a
 # translucent black box; plain: the given color, default black), color,
 # y (bottom, the default, or top, or middle, or a number of pixels or an
-# expression), x (centred by default, or a number of pixels).
+# expression), x (centred by default, or a number of pixels or an
+# expression of t), border (outline width, default 2), boxcolor (of the
+# box style, default black@0.75).
 sub make_video {
     my %a = @_;
     my $path  = $a{path} or die 'path';
@@ -132,14 +162,15 @@ sub make_video {
 
         my $look = $style eq 'outline'
             ? 'fontcolor=' . ($s->{color} // 'white')
-              . ':borderw=2:bordercolor=black'
+              . ':borderw=' . ($s->{border} // 2) . ':bordercolor=black'
             : $style eq 'box'
-            ? 'fontcolor=white:box=1:boxcolor=black@0.75:boxborderw=8'
+            ? 'fontcolor=' . ($s->{color} // 'white') . ':box=1:boxcolor='
+              . ($s->{boxcolor} // 'black@0.75') . ':boxborderw=8'
             : 'fontcolor=' . ($s->{color} // 'black');
 
         push @filters, "drawtext=fontfile=$font:textfile=$tf:"
             . "expansion=none:fontsize=$fsize:$look:"
-            . "x=$x:y=$y:"
+            . "x='$x':y='$y':"
             . "enable='between(t,$s->{start},$s->{end})'";
     }
     push @filters, 'format=yuv420p';

@@ -1,0 +1,122 @@
+# The looks between samples (plan version 2) and the reading of a
+# screen from the mean of its looks: text on screen for less than a
+# sampling interval, between two samples, is found and read; one
+# subtitle over a noisy moving background is one segment read once,
+# from several looks; items that slide while they change are each read;
+# captions of three and four big centred lines with thick outlines over
+# a moving background are read whole.
+
+use strict;
+use warnings;
+use lib 't/lib';
+
+use Test::More;
+use VideoOCR::Media qw(run_worker worker_bin tmpdir make_video cer);
+
+-x worker_bin() or BAIL_OUT('no worker binary at ' . worker_bin());
+
+my $dir = tmpdir();
+
+sub found {
+    my ($segs, $span) = @_;
+    my ($best) = sort { $a->[1] <=> $b->[1] }
+                 map { [$_, cer($_->{text}, $span->{text})] }
+                 grep { $_->{end} > $span->{start} && $_->{start} < $span->{end} }
+                 @$segs;
+    return $best;
+}
+
+# 1. at 1 fps the samples are at 0, 1, 2, 3, 4 s: these lines of 0.35
+# and 0.4 s fall between two of them
+
+my @short = (
+    { start => 1.3,  end => 1.7,  text => 'Stop right there' },
+    { start => 3.35, end => 3.7,  text => 'Not a word more' },
+);
+my $file = make_video(path => "$dir/short.mp4", duration => 5,
+    background => 'moving', spans => \@short, dir => $dir);
+my $r = run_worker('ocr', $file, '--fps', '1', '--frames');
+is $r->{rc}, 0, 'short: exit 0' or diag $r->{stderr};
+for my $s (@short) {
+    my $m = found($r->{json}{segments}, $s);
+    ok $m && $m->[1] <= 0.05, "short: \"$s->{text}\" ($s->{start}-$s->{end} s,"
+        . ' between two samples) is read' or diag explain $r->{json}{segments};
+    ok $m && abs($m->[0]{start} - $s->{start}) <= 0.3
+        && abs($m->[0]{end} - $s->{end}) <= 0.3,
+        "short: \"$s->{text}\" within a look of its times";
+}
+is scalar(@{ $r->{json}{segments} }), 2, 'short: nothing else';
+ok scalar(grep { $_->{between} } @{ $r->{json}{frames} }) >= 2,
+    'short: the changes have rows of looks between samples';
+
+# 2. one subtitle for 4 s over the busy test pattern under strong
+# temporal noise: one segment, read once, from several looks
+
+my @noisy = ({ start => 0.5, end => 4.5,
+               text => 'She crossed alone in 41 days.' });
+$file = make_video(path => "$dir/noisy.mp4", duration => 5,
+    background => 'busynoise', spans => \@noisy, dir => $dir,
+    bitrate => '1M');
+$r = run_worker('ocr', $file, '--fps', '1', '--stats');
+is $r->{rc}, 0, 'noisy: exit 0' or diag $r->{stderr};
+my $segs = $r->{json}{segments};
+is scalar(@$segs), 1, 'noisy: one segment' or diag explain $segs;
+cmp_ok cer($segs->[0]{text}, $noisy[0]{text}), '<=', 0.05,
+    "noisy: read right ($segs->[0]{text})";
+is $r->{json}{ocr_calls}, 1, 'noisy: one OCR call';
+cmp_ok $segs->[0]{looks}, '>=', 6, 'noisy: read from the mean of '
+    . "$segs->[0]{looks} looks";
+my ($combined) = $r->{stderr} =~ /"looks_combined":(\d+)/;
+is $combined, $segs->[0]{looks}, 'noisy: --stats counts the looks combined';
+
+# 3. a ticker: items of 0.5 s that slide left while they show
+
+my @ticker;
+my $t = 0.6;
+for my $item ('Markets close higher', 'Rain expected Tuesday',
+              'Port strike ends', 'New bridge opens today')
+{
+    push @ticker, { start => $t, end => $t + 0.46, text => $item,
+                    x => "120-80*(t-$t)", y => 280, size => 26 };
+    $t += 0.5;
+}
+$file = make_video(path => "$dir/ticker.mp4", duration => 3.5,
+    background => 'moving', spans => \@ticker, dir => $dir);
+$r = run_worker('ocr', $file, '--fps', '1');
+is $r->{rc}, 0, 'ticker: exit 0' or diag $r->{stderr};
+for my $s (@ticker) {
+    my $m = found($r->{json}{segments}, $s);
+    ok $m && $m->[1] <= 0.1, "ticker: \"$s->{text}\" is read"
+        or diag explain $r->{json}{segments};
+}
+cmp_ok $r->{json}{ocr_calls}, '<=', 6, 'ticker: an OCR call per item or so';
+
+# 4. captions of three and four lines, each centred, big, with a thick
+# outline, over a moving background
+
+my @caps;
+$t = 0.3;
+for my $c (['WHEN WE LEFT', 'THE HARBOUR', 'NOBODY WAVED'],
+           ['THIS IS HOW', 'A SMALL TOWN', 'CHANGED', 'FOREVER'])
+{
+    my $y0 = int((480 - 45 * @$c) / 2);
+    push @caps, map { { start => $t, end => $t + 2.2, text => $c->[$_],
+                        size => 34, border => 5, line => $_,
+                        font => 'DejaVuSansBold', y => $y0 + 45 * $_,
+                        color => $_ % 2 ? '0xffe040' : 'white' } } 0 .. $#$c;
+    $t += 2.8;
+}
+$file = make_video(path => "$dir/caps.mp4", size => '854x480', duration => 6,
+    background => 'moving', spans => \@caps, dir => $dir);
+$r = run_worker('ocr', $file, '--fps', '1');
+is $r->{rc}, 0, 'captions: exit 0' or diag $r->{stderr};
+$segs = $r->{json}{segments};
+is scalar(@$segs), 2, 'captions: two segments' or diag explain $segs;
+for my $i (0, 1) {
+    my @lines = grep { abs($_->{start} - (0.3 + 2.8 * $i)) < 0.01 } @caps;
+    my $want = join "\n", map { $_->{text} } @lines;
+    cmp_ok cer($segs->[$i]{text} // '', $want), '<=', 0.05,
+        "captions: all " . scalar(@lines) . ' lines read';
+}
+
+done_testing;

@@ -1,0 +1,43 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Combining the looks of one screen into the picture Tesseract reads
+ * (vw_looks.c): the sum of the text region over the looks that show
+ * the same text, and its mean.
+ */
+
+#ifndef _VW_LOOKS_H_INCLUDED_
+#define _VW_LOOKS_H_INCLUDED_
+
+
+#include "vw_frame.h"
+#include "vw_segments.h"
+
+
+/* at most this many looks are summed (VW_LOOKS_COMBINED: the plan's) */
+#define VW_STACK_MAX  VW_LOOKS_COMBINED
+
+
+typedef struct {
+    vw_rect_t   rect;       /* the region, in the picture's pixels */
+    uint16_t   *sum;        /* rect.w x rect.h sums */
+    size_t      cap;
+    int         count;      /* looks summed */
+} vw_stack_t;
+
+
+void vw_stack_free(vw_stack_t *st);
+
+/* Starts a sum of region r with picture g as its first look; -1 when out
+ * of memory. */
+int vw_stack_start(vw_stack_t *st, const vw_image_t *g, const vw_rect_t *r);
+
+/* Adds picture g (of the first look's size) taken dx pixels to the right;
+ * nothing once VW_STACK_MAX looks are in. */
+void vw_stack_add(vw_stack_t *st, const vw_image_t *g, int dx);
+
+/* The mean of the looks summed into out; -1 when out of memory. */
+int vw_stack_mean(const vw_stack_t *st, vw_image_t *out);
+
+
+#endif /* _VW_LOOKS_H_INCLUDED_ */

@@ -1,0 +1,94 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The pipeline's own state, shared by vw_pipeline.c (the run: plan,
+ * units, resuming) and vw_screen.c (the looks of a unit, the screens
+ * and their readings); nothing else includes this.
+ */
+
+#ifndef _VW_PIPE_H_INCLUDED_
+#define _VW_PIPE_H_INCLUDED_
+
+
+#include "vw_frame.h"
+#include "vw_looks.h"
+#include "vw_media.h"
+#include "vw_ocr.h"
+#include "vw_pipeline.h"
+
+
+/* a row waiting for its unit to be complete, or for its screen's text */
+typedef struct {
+    vw_frame_result_t   f;
+    char               *text;         /* owned; NULL: the screen's, later */
+    int                 known;        /* the ledger has it: not handed on */
+} vw_row_t;
+
+
+typedef struct {
+    const vw_job_t     *job;
+    const vw_hooks_t   *hooks;
+    vw_report_t        *run;
+    vw_limits_t         limits;
+    int64_t             last_tick;
+
+    vw_media_t         *media;
+    int                 decoding;      /* vw_media_start done */
+    vw_engine_t        *engine;
+    vw_framer_t         framer;
+    vw_image_t          grey;
+    vw_text_t           layer;         /* grey's text layer */
+    vw_image_t          ocr;
+    vw_image_t          mean;
+    int                 scale;         /* of the OCR pictures */
+
+    vw_image_t          prev;          /* the last look, with no text */
+    int                 have_prev;
+    vw_text_t           blank;         /* a layer with no glyph */
+    vw_image_t          ref;           /* the first look of the state */
+    vw_text_t           ref_layer;
+    int                 have_ref;
+    uint32_t            ref_index;
+    char               *ref_text;      /* NULL while the screen is unread */
+    int                 ref_conf;
+
+    int                 pending;       /* the screen at ref waits */
+    int                 tentative;     /* a look that differs is held */
+    int                 stood_in;      /* a later look took its place */
+    uint32_t            tent_index;
+    int64_t             tent_pts;
+    vw_image_t          tent;
+    vw_text_t           tent_layer;
+    vw_stack_t          stack;         /* its looks summed */
+    vw_rect_t           region;        /* what of them is read */
+
+    vw_row_t           *rows;          /* waiting, in index order */
+    size_t              nrows;
+    size_t              rows_cap;
+    uint32_t            units_done;    /* units whose looks are all done */
+
+    vw_frame_result_t   known;         /* the last known frame */
+    char               *known_text;
+    int                 resume;        /* restore the reference first */
+} vw_pipe_t;
+
+
+
+/* vw_pipeline.c */
+int vw_pipe_poll(void *data);
+int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
+    vw_err_t *err);
+void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf,
+    uint32_t index);
+int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
+    vw_err_t *err);
+
+/* vw_screen.c: look j of the unit being done; the pending screen read;
+ * the held look committed; the rows of the units done handed on */
+int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
+int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
+int vw_pipe_commit(vw_pipe_t *p, vw_err_t *err);
+int vw_pipe_flush(vw_pipe_t *p, vw_err_t *err);
+
+
+#endif /* _VW_PIPE_H_INCLUDED_ */

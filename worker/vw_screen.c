@@ -1,0 +1,709 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The looks of a unit (see vw_pipe.h and the top of vw_pipeline.c):
+ * each look against the state it is in, the cheap tests before a text
+ * layer, a change held until the next look tells, a screen summed over
+ * its looks and read once from their mean, and the rows handed on a
+ * unit at a time.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vw_media.h"
+#include "vw_pipe.h"
+
+
+static int vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample,
+    int64_t pts_ms, vw_err_t *err);
+static int vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample,
+    int64_t pts_ms, int dx, vw_err_t *err);
+static int vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample,
+    int64_t pts_ms, vw_err_t *err);
+static int vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep);
+static int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a,
+    const vw_text_t *ta, int *dx);
+static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
+    unsigned flags, int64_t reused_from, const char *text, int confidence,
+    int known, vw_err_t *err);
+static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img,
+    vw_ocr_result_t *res, vw_err_t *err);
+
+
+/*
+ * One look: the same text as the reference (its state goes on), or a
+ * change (a new state, with a row).  A sample always has a row.
+ */
+int
+vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
+{
+    int          rc, sample;
+    int64_t      t0, pts_ms;
+    vw_stats_t  *st;
+
+    st = &p->run->stats;
+    sample = j % p->run->plan.looks == 0;
+    pts_ms = -1;
+
+    t0 = vw_now_ms();
+    rc = vw_pipe_decode(p, j, &pts_ms, 0, err);
+
+    if (rc == 0 && !sample) {
+        /* between samples: a plain look first, the layer only if needed */
+        st->looks++;
+        rc = vw_pipe_unchanged(p, err);
+
+        if (rc == 1) {
+            st->decode_ms += vw_now_ms() - t0;
+            return vw_pipe_glitch(p, err);
+        }
+    }
+
+    if (rc == 0) {
+        rc = vw_frame_text(&p->framer, &p->grey, &p->layer, err);
+    }
+
+    st->decode_ms += vw_now_ms() - t0;
+
+    if (rc < 0) {
+        return -1;
+    }
+
+    if (rc == 1) {
+        if (!sample) {
+            return 0;
+        }
+
+        st->frames_no_picture++;
+
+        return vw_pipe_row(p, j, -1, VW_FRAME_NO_PICTURE, -1, "", 0, 0, err);
+    }
+
+    return vw_pipe_state(p, j, sample, pts_ms, err);
+}
+
+
+/*
+ * Look j (p->grey, p->layer) against the state it is in.  A look that
+ * differs from the reference is held (tentative) until the next one
+ * tells.  If that shows the reference's state again, the held look was
+ * a glitch (glyphs lost in noise, or noise taken for a few glyphs, for
+ * one look) and goes on with the state; but text of VW_SURE_GLYPHS
+ * glyphs or more where there was none is text, however short.  If it
+ * shows the held look's text, the state changed at the held look.  If
+ * neither, it takes the held look's place, once, and the change still
+ * starts there (the first frames of new text can be blurred by the
+ * encoder).
+ */
+static int
+vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
+    vw_err_t *err)
+{
+    int  dx, held, appeared;
+
+    if (p->have_ref && vw_pipe_same(p, &p->ref, &p->ref_layer, &dx)) {
+        appeared = p->tentative && p->ref_layer.box.w == 0
+                   && p->tent_layer.glyphs >= VW_SURE_GLYPHS;
+
+        if (!appeared) {
+            if (vw_pipe_glitch(p, err) != 0) {
+                return -1;
+            }
+
+            return vw_pipe_goes_on(p, j, sample, pts_ms, dx, err);
+        }
+
+        /* a short text: it starts a state, this look ends it */
+        if (vw_pipe_commit(p, err) != 0) {
+            return -1;
+        }
+
+        return vw_pipe_hold(p, j, pts_ms, 0);
+    }
+
+    if (!p->tentative) {
+        return vw_pipe_hold(p, j, pts_ms, 0);
+    }
+
+    held = vw_pipe_same(p, &p->tent, &p->tent_layer, &dx);
+
+    if (!held && !sample && !p->stood_in) {
+        /* neither: this look stands in for the held one, once (a
+         * sample has a row of its own, so it never does) */
+        p->stood_in = 1;
+        return vw_pipe_hold(p, j, pts_ms, 1);
+    }
+
+    if (vw_pipe_commit(p, err) != 0) {
+        return -1;
+    }
+
+    if (vw_pipe_same(p, &p->ref, &p->ref_layer, &dx)) {
+        return vw_pipe_goes_on(p, j, sample, pts_ms, dx, err);
+    }
+
+    return vw_pipe_hold(p, j, pts_ms, 0);
+}
+
+
+/* Holds look j (keep: the held look's index stays the change's start). */
+static int
+vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep)
+{
+    if (!keep || !p->tentative) {
+        p->tent_index = j;
+        p->tent_pts = pts_ms;
+        p->stood_in = 0;
+    }
+
+    p->tentative = 1;
+    vw_image_swap(&p->grey, &p->tent);
+    vw_text_swap(&p->layer, &p->tent_layer);
+
+    return 0;
+}
+
+
+/* The held look changes the state: it starts the new one. */
+int
+vw_pipe_commit(vw_pipe_t *p, vw_err_t *err)
+{
+    int  rc;
+
+    p->tentative = 0;
+    vw_image_swap(&p->grey, &p->tent);
+    vw_text_swap(&p->layer, &p->tent_layer);
+
+    rc = vw_pipe_change(p, p->tent_index,
+                        p->tent_index % p->run->plan.looks == 0, p->tent_pts,
+                        err);
+
+    vw_image_swap(&p->grey, &p->tent);
+    vw_text_swap(&p->layer, &p->tent_layer);
+
+    return rc;
+}
+
+
+/* The held look was a glitch: a sample goes on with the state. */
+static int
+vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err)
+{
+    if (!p->tentative) {
+        return 0;
+    }
+
+    p->tentative = 0;
+
+    if (p->tent_index % p->run->plan.looks != 0) {
+        return 0;
+    }
+
+    p->run->stats.frames_reused++;
+
+    return vw_pipe_row(p, p->tent_index, p->tent_pts, 0, p->ref_index,
+                       p->ref_text, p->ref_conf, 0, err);
+}
+
+
+/* A look that shows the reference's text: its screen's sum has it. */
+static int
+vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
+    vw_err_t *err)
+{
+    vw_stats_t  *st;
+
+    st = &p->run->stats;
+
+    if (p->pending) {
+        vw_stack_add(&p->stack, &p->grey, dx);
+
+        if (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0) {
+            return -1;
+        }
+    }
+
+    if (!sample) {
+        return 0;
+    }
+
+    st->frames_reused++;
+
+    return vw_pipe_row(p, j, pts_ms, 0, p->ref_index, p->ref_text,
+                       p->ref_conf, 0, err);
+}
+
+
+/* Look j starts a new state: no text, or a screen to be read. */
+static int
+vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
+    vw_err_t *err)
+{
+    int                k;
+    char              *text;
+    vw_stats_t        *st;
+    vw_frame_result_t  known;
+
+    st = &p->run->stats;
+
+    /* a change: the screen that ends is read first */
+
+    if (p->pending && vw_pipe_read(p, err) != 0) {
+        return -1;
+    }
+
+    /* a look the ledger has (its unit was cut short): its text */
+
+    k = sample ? 0 : vw_pipe_known(p, j, &known, err);
+
+    if (k < 0) {
+        return -1;
+    }
+
+    vw_image_swap(&p->grey, &p->ref);
+    vw_text_swap(&p->layer, &p->ref_layer);
+    p->have_ref = 1;
+
+    if (k > 0 || p->ref_layer.box.w == 0) {
+        /* known, or no glyph: nothing for Tesseract */
+        text = strdup(k > 0 ? known.text : "");
+        if (text == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        vw_pipe_set_ref_text(p, text, k > 0 ? known.confidence : 0, j);
+
+        if (k == 0) {
+            st->frames_no_text++;
+        }
+
+        return vw_pipe_row(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE)
+                           | (k > 0 ? known.flags : VW_FRAME_NO_TEXT),
+                           -1, p->ref_text, p->ref_conf, k > 0, err);
+    }
+
+    /* a new screen: read when it ends */
+
+    vw_pipe_set_ref_text(p, NULL, 0, j);
+
+    if (vw_pipe_screen(p, err) != 0) {
+        return -1;
+    }
+
+    return vw_pipe_row(p, j, pts_ms, sample ? 0 : VW_FRAME_PROBE, -1, NULL,
+                       0, 0, err);
+}
+
+
+/*
+ * The cheap tests of a look between samples, before its text layer: 1
+ * when it plainly goes on with the state (and the screen's sum has it),
+ * 0 when the layer must tell, -1 on error.  With text at the reference:
+ * its glyphs still have their levels (compared on its own ink alone).
+ * With none: the picture is near-identical to the last look.  Text that
+ * joins the reference's and goes again before the next sample is not
+ * seen (the samples compare whole layers).
+ */
+static int
+vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
+{
+    int  same;
+
+    if (!p->have_ref || p->tentative || p->grey.width != p->ref.width
+        || p->grey.height != p->ref.height)
+    {
+        /* a held look is judged with the layer */
+        p->have_prev = 0;
+        return 0;
+    }
+
+    if (p->ref_layer.box.w > 0) {
+        if (p->blank.mask.width != p->grey.width
+            || p->blank.mask.height != p->grey.height)
+        {
+            if (vw_image_alloc(&p->blank.mask, p->grey.width,
+                               p->grey.height) != 0)
+            {
+                return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                               p->job->name);
+            }
+
+            memset(p->blank.mask.data, 255,
+                   (size_t) p->blank.mask.stride * p->blank.mask.height);
+            memset(&p->blank.box, 0, sizeof(vw_rect_t));
+        }
+
+        if (!vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey, &p->blank,
+                                0, NULL))
+        {
+            return 0;
+        }
+
+        if (p->pending) {
+            vw_stack_add(&p->stack, &p->grey, 0);
+        }
+
+        return 1;
+    }
+
+    same = p->have_prev && vw_frame_similar(&p->prev, &p->grey, NULL);
+
+    if (vw_image_alloc(&p->prev, p->grey.width, p->grey.height) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    memcpy(p->prev.data, p->grey.data,
+           (size_t) p->grey.stride * p->grey.height);
+    p->have_prev = 1;
+
+    return same;
+}
+
+
+/* Look p->grey shows the same text as a, where it is or where it slid. */
+static int
+vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta, int *dx)
+{
+    int  d;
+
+    *dx = 0;
+
+    if (vw_frame_same_text(a, ta, &p->grey, &p->layer, 0, NULL)) {
+        return 1;
+    }
+
+    if (ta->box.w == 0 || p->layer.box.w == 0) {
+        return 0;
+    }
+
+    d = vw_text_shift(ta, &p->layer, p->grey.width / 16, &p->framer);
+
+    if (d != 0 && vw_frame_same_text(a, ta, &p->grey, &p->layer, d, NULL))
+    {
+        *dx = d;
+        return 1;
+    }
+
+    return 0;
+}
+
+
+/* Queues a row (text NULL: the pending screen's, filled in when read). */
+static int
+vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
+    int64_t reused_from, const char *text, int confidence, int known,
+    vw_err_t *err)
+{
+    size_t     cap;
+    vw_row_t  *r;
+
+    if (p->nrows == p->rows_cap) {
+        cap = p->rows_cap ? 2 * p->rows_cap : 16;
+        r = realloc(p->rows, cap * sizeof(vw_row_t));
+        if (r == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        p->rows = r;
+        p->rows_cap = cap;
+    }
+
+    r = &p->rows[p->nrows];
+    memset(r, 0, sizeof(vw_row_t));
+    r->f.index = j;
+    r->f.t_ms = vw_plan_time_ms(&p->run->plan, j);
+    r->f.pts_ms = pts_ms;
+    r->f.flags = flags;
+    r->f.reused_from = reused_from;
+    r->f.confidence = confidence;
+    r->known = known;
+
+    if (text != NULL) {
+        r->text = strdup(text);
+        if (r->text == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+    }
+
+    p->nrows++;
+
+    return 0;
+}
+
+
+/*
+ * Opens a screen at the reference: the region Tesseract will read (the
+ * glyphs' box with a margin: a quarter of its height above and below,
+ * twice its height, up to a fifth of the picture's height, left and
+ * right, the whole width for small glyphs: words the layer lost in the
+ * background are still read), summed
+ * from this look on; and how much it is scaled up for Tesseract (2x when
+ * the video is at most VW_OCR_UPSCALE_HEIGHT tall or the glyphs are
+ * less than VW_OCR_SMALL_GLYPH pixels high).
+ */
+static int
+vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
+{
+    int         px, py;
+    vw_rect_t  *b, *r;
+
+    b = &p->ref_layer.box;
+    r = &p->region;
+
+    px = VW_OCR_MARGIN + 2 * (b->h < p->ref.height / 10 ? b->h
+                                                         : p->ref.height / 10);
+
+    if (p->ref_layer.glyph_h < VW_OCR_SMALL_GLYPH) {
+        /* small glyphs: the layer misses words of short letters, and
+         * lines of them: ten glyph heights and a line more each way */
+        px = px > 10 * p->ref_layer.glyph_h ? px : 10 * p->ref_layer.glyph_h;
+        py = VW_OCR_MARGIN + 2 * p->ref_layer.glyph_h;
+    }
+    py = VW_OCR_MARGIN + b->h / 4;
+
+    r->x = b->x > px ? b->x - px : 0;
+    r->y = b->y > py ? b->y - py : 0;
+    r->w = (b->x + b->w + px < p->ref.width ? b->x + b->w + px
+                                            : p->ref.width) - r->x;
+    r->h = (b->y + b->h + py < p->ref.height ? b->y + b->h + py
+                                             : p->ref.height) - r->y;
+
+    p->scale = p->ref.height <= VW_OCR_UPSCALE_HEIGHT
+               || p->ref_layer.glyph_h < VW_OCR_SMALL_GLYPH ? 2 : 1;
+
+    if (vw_stack_start(&p->stack, &p->ref, r) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    p->pending = 1;
+
+    return 0;
+}
+
+
+/*
+ * Reads the pending screen from the mean of its looks and gives its
+ * text to the rows that wait for it.
+ */
+int
+vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
+{
+    size_t            n;
+    int64_t           t0;
+    vw_row_t         *r;
+    vw_stats_t       *st;
+    vw_ocr_result_t   res;
+
+    st = &p->run->stats;
+    t0 = vw_now_ms();
+
+    if (vw_stack_mean(&p->stack, &p->mean) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    if (vw_pipe_ocr(p, &p->mean, &res, err) != 0) {
+        if (err->status == VW_STOPPED) {
+            vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
+                    p->job->name, p->ref_index);
+        }
+
+        return -1;
+    }
+
+    st->ocr_calls++;
+    st->looks_combined += (uint32_t) p->stack.count;
+    st->ocr_ms += vw_now_ms() - t0;
+
+    p->pending = 0;
+    vw_pipe_set_ref_text(p, res.text, res.confidence, p->ref_index);
+
+    for (n = 0; n < p->nrows; n++) {
+        r = &p->rows[n];
+
+        if (r->text != NULL || (r->f.index != p->ref_index
+                                && r->f.reused_from != p->ref_index))
+        {
+            continue;
+        }
+
+        r->text = strdup(p->ref_text);
+        if (r->text == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        r->f.confidence = p->ref_conf;
+
+        if (res.timed_out) {
+            r->f.flags |= VW_FRAME_TIMED_OUT;
+            st->frames_timed_out += r->f.index == p->ref_index;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * Hands on the rows of the units that are done, up to the first that
+ * has a screen still waiting for its text or a held look: per unit, the
+ * looks' rows first, the sample's last (see the top of vw_pipeline.c).
+ */
+int
+vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
+{
+    size_t     k, end, pass;
+    uint32_t   looks, done;
+    vw_row_t  *r;
+
+    looks = p->run->plan.looks;
+
+    /* the units done, but not that of a screen waiting for its reading
+     * or of a held look, nor any after them */
+
+    done = p->units_done;
+
+    if (p->pending && p->ref_index / looks < done) {
+        done = p->ref_index / looks;
+    }
+
+    if (p->tentative && p->tent_index / looks < done) {
+        done = p->tent_index / looks;
+    }
+
+    while (p->nrows > 0 && p->rows[0].f.index / looks < done) {
+
+        for (end = 1; end < p->nrows
+                      && p->rows[end].f.index / looks
+                         == p->rows[0].f.index / looks; end++)
+        {
+            /* void */
+        }
+
+        for (pass = 0; pass < 2; pass++) {
+            for (k = 0; k < end; k++) {
+                r = &p->rows[k];
+
+                if ((pass == 0) != ((r->f.flags & VW_FRAME_PROBE) != 0)
+                    || r->known)
+                {
+                    continue;
+                }
+
+                r->f.text = r->text != NULL ? r->text : "";
+
+                if (r->f.flags & VW_FRAME_PROBE) {
+                    p->run->stats.looks_kept++;
+
+                } else {
+                    p->run->stats.frames_done++;
+                }
+
+                if (p->hooks->frame_done != NULL
+                    && p->hooks->frame_done(p->hooks->data, &r->f) != 0)
+                {
+                    return vw_stop(err, "run \"%s\": stopped after frame %u",
+                                   p->job->name, r->f.index);
+                }
+            }
+        }
+
+        for (k = 0; k < end; k++) {
+            free(p->rows[k].text);
+        }
+
+        memmove(&p->rows[0], &p->rows[end],
+                (p->nrows - end) * sizeof(vw_row_t));
+        p->nrows -= end;
+    }
+
+    return 0;
+}
+
+
+/*
+ * OCR of img, a screen's text region (p->region of a p->ref-sized
+ * picture), prepared for the kind of ink found: bright ink binarised,
+ * dark ink in grey.  When the binarised reading is unsure (confidence
+ * below VW_OCR_ACCEPT, or nothing read), the grey region is read too and
+ * the more confident reading wins (coloured text).  The deadline covers
+ * both passes.
+ */
+static int
+vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, vw_ocr_result_t *res,
+    vw_err_t *err)
+{
+    int              chosen, timeout, mode;
+    int64_t          start;
+    vw_ocr_result_t  other;
+
+    start = vw_now_ms();
+    timeout = p->limits.frame_timeout_ms;
+
+    mode = p->ref_layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY
+                                                  : VW_PREP_BRIGHT;
+
+    if (vw_frame_for_ocr_part(&p->framer, img, p->ref.width, p->ref.height,
+                              1, p->scale, mode, &p->ocr, &chosen, err) != 0)
+    {
+        return -1;
+    }
+
+    if (vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, res, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    if (chosen != VW_PREP_BRIGHT || res->confidence >= VW_OCR_ACCEPT
+        || res->timed_out)
+    {
+        return 0;
+    }
+
+    if (timeout > 0) {
+        timeout -= (int) (vw_now_ms() - start);
+
+        if (timeout <= 0) {
+            res->timed_out = 1;
+            return 0;
+        }
+    }
+
+    if (vw_frame_for_ocr_part(&p->framer, img, p->ref.width, p->ref.height,
+                              1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
+                              err) != 0
+        || vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, &other,
+                        err) != 0)
+    {
+        vw_ocr_result_free(res);
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    if (other.confidence > res->confidence && other.text[0] != '\0') {
+        other.ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = other;
+
+    } else {
+        res->ms += other.ms;
+        res->timed_out |= other.timed_out && res->text[0] == '\0';
+        vw_ocr_result_free(&other);
+    }
+
+    return 0;
+}
