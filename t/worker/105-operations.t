@@ -39,8 +39,7 @@ my $s = VideoOCR::Stack->new(
                  . " access_log %DIR%/logs/vo.log vo;",
     worker_args => ['--key-hash-secret-file', $secret_file,
                     '--janitor-interval', '300ms', '--media-retention', '0',
-                    '--lease', '3s', '--heartbeat', '300ms',
-                    '--orphan-age', '0']);
+                    '--lease', '3s', '--heartbeat', '300ms']);
 
 my $worker = $ENV{WORKER_BIN} // 'build/video-ocr-worker';
 my $ledger = $s->ledger;
