@@ -1,4 +1,4 @@
--- video-ocr ledger schema for PostgreSQL, version 1.
+-- video-ocr ledger schema for PostgreSQL, version 2.
 --
 -- The same tables, columns, keys and indexes as sql/schema.sql, which is
 -- the reference: its comment lists the job states, the transitions and
@@ -221,3 +221,37 @@ END $$;
 
 CREATE TRIGGER events_counted AFTER INSERT ON events
     FOR EACH ROW EXECUTE FUNCTION events_counted();
+
+
+-- issue 15: resumable uploads (IETF draft, tus 1.0)
+-- (sql/schema.sql says what each column is.)
+CREATE TABLE uploads (
+    upload_id       TEXT    PRIMARY KEY,
+    tenant          TEXT    NOT NULL,
+    request_key     TEXT,
+    protocol        TEXT    NOT NULL CHECK (protocol IN ('ietf', 'tus')),
+    options         TEXT    NOT NULL,
+    filename        TEXT,
+    upload_offset   BIGINT  NOT NULL DEFAULT 0,
+    upload_length   BIGINT,
+    sha256_state    TEXT    NOT NULL,
+    container       TEXT,
+    writer          BIGINT  NOT NULL DEFAULT 0,
+    state           TEXT    NOT NULL DEFAULT 'incomplete'
+                    CHECK (state IN ('incomplete', 'completed')),
+    job_id          TEXT,
+    input_digest    TEXT,
+    created_at      BIGINT  NOT NULL,
+    updated_at      BIGINT  NOT NULL,
+    expires_at      BIGINT  NOT NULL
+);
+
+-- A retried creation finds its upload by its key.
+CREATE UNIQUE INDEX uploads_by_key ON uploads (tenant, request_key)
+    WHERE request_key IS NOT NULL;
+
+-- The janitor's expiry pass.
+CREATE INDEX uploads_by_expiry ON uploads (expires_at);
+
+-- A tenant's incomplete uploads, counted against video_ocr_uploads_max.
+CREATE INDEX uploads_by_tenant ON uploads (tenant, state);

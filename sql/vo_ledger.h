@@ -25,7 +25,7 @@
 #include "vo_json.h"
 
 
-#define VO_LEDGER_SCHEMA_VERSION  1
+#define VO_LEDGER_SCHEMA_VERSION  2
 #define VO_DIGEST_HEX_LEN         64
 #define VO_TENANT_MAX             255
 #define VO_ERR_TEXT               256    /* enough for any ledger error */
