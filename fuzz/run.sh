@@ -6,8 +6,8 @@
 #   fuzz/run.sh [SECONDS [TARGET...]]
 #
 #   SECONDS   per target (default 60); "fuzz/run.sh 10" is the smoke run
-#   TARGET    fuzz_key fuzz_options fuzz_sniff fuzz_json fuzz_output
-#             fuzz_media (default: all)
+#   TARGET    fuzz_key fuzz_options fuzz_sniff fuzz_json fuzz_upload
+#             fuzz_output fuzz_media (default: all)
 #
 # Each target starts from its committed seeds (fuzz/corpus/NAME/, NAME
 # without "fuzz_") plus what earlier runs on this machine found
@@ -26,7 +26,8 @@ secs=${1:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_key fuzz_options fuzz_sniff
-                                     fuzz_json fuzz_output fuzz_media)
+                                     fuzz_json fuzz_upload fuzz_output
+                                     fuzz_media)
 
 : "${BUILD:=$PWD/build}"
 export BUILD
