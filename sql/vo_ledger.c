@@ -12,6 +12,7 @@
  *   vo_ledger_worker.c    claim, heartbeat, frames, publish (worker)
  *   vo_ledger_janitor.c   receipt expiry, media retention (worker)
  *   vo_ledger_admin.c     the operator's commands (worker)
+ *   vo_ledger_upload.c    resumable uploads (nginx), their expiry (worker)
  *
  * and the backends, which open, migrate and talk to a database:
  *
@@ -46,7 +47,7 @@ static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
 /* every file's table of shared texts: a statement is in exactly one */
 static const char  **vo_ledger_texts[] = {
     vo_ledger_sql, vo_ledger_admit_sql, vo_ledger_jobs_sql,
-    vo_ledger_worker_sql, vo_ledger_janitor_sql, NULL
+    vo_ledger_worker_sql, vo_ledger_janitor_sql, vo_ledger_upload_sql, NULL
 };
 
 

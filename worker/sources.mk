@@ -18,8 +18,10 @@ VW_SRCS   := $(addprefix ../worker/,$(VW_SRCS))
 
 VW_LEDGER := vo_ledger.c vo_ledger_sqlite.c vo_ledger_pg.c \
              vo_ledger_admit.c vo_ledger_jobs.c vo_ledger_worker.c \
-             vo_ledger_janitor.c vo_ledger_metrics.c vo_ledger_admin.c
+             vo_ledger_janitor.c vo_ledger_metrics.c vo_ledger_admin.c \
+             vo_ledger_upload.c
 VW_LEDGER := $(addprefix ../sql/,$(VW_LEDGER))
 
-VW_LIB    := vo_key.c vo_options.c vo_sniff.c vo_json.c vo_store.c
+VW_LIB    := vo_key.c vo_options.c vo_sniff.c vo_json.c vo_store.c \
+             vo_upload.c
 VW_LIB    := $(addprefix ../lib/,$(VW_LIB))
