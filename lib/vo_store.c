@@ -61,6 +61,104 @@ vo_store_input_path(const char *job_id, char *out)
 }
 
 
+void
+vo_store_upload_path(const char *upload_id, char *out)
+{
+    (void) snprintf(out, VO_STORE_UPLOAD_REL_LEN + 1,
+                    "uploads/%.2s/%.32s.part", upload_id + 30, upload_id);
+}
+
+
+vo_store_rc_t
+vo_store_create_empty(const char *store, const char *rel, int sync,
+    char *err, size_t err_size)
+{
+    int            fd, e;
+    char           dir[PATH_MAX], path[PATH_MAX], top[PATH_MAX];
+    vo_store_rc_t  rc;
+
+    /* "uploads/" itself first: vo_store_prepare makes the last level */
+
+    if (snprintf(top, sizeof(top), "%s/uploads", store) >= (int) sizeof(top)
+        || (mkdir(top, VO_DIR_MODE) == -1 && errno != EEXIST))
+    {
+        e = errno;
+        snprintf(err, err_size, "mkdir(\"%s\") failed: %s", top, strerror(e));
+        return vo_store_errno(e);
+    }
+
+    rc = vo_store_prepare(store, rel, sync, path, dir, err, err_size);
+    if (rc != VO_STORE_OK) {
+        return rc;
+    }
+
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, VO_FILE_MODE);
+    if (fd == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", path,
+                 strerror(e));
+        return vo_store_errno(e);
+    }
+
+    (void) close(fd);
+
+    return vo_store_sync_entry(path, dir, sync, err, err_size);
+}
+
+
+int
+vo_store_open(const char *store, const char *rel, int flags, char *err,
+    size_t err_size)
+{
+    int   fd, e;
+    char  path[PATH_MAX];
+
+    if (vo_store_path(store, rel, path, err, err_size) != 0) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+
+    fd = open(path, flags | O_CLOEXEC);
+
+    if (fd == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", path,
+                 strerror(e));
+        errno = e;
+    }
+
+    return fd;
+}
+
+
+vo_store_rc_t
+vo_store_link(const char *store, const char *from, const char *to, char *err,
+    size_t err_size)
+{
+    int            e;
+    char           dir[PATH_MAX], src[PATH_MAX], dst[PATH_MAX];
+    vo_store_rc_t  rc;
+
+    if (vo_store_path(store, from, src, err, err_size) != 0) {
+        return VO_STORE_ERROR;
+    }
+
+    rc = vo_store_prepare(store, to, 0, dst, dir, err, err_size);
+    if (rc != VO_STORE_OK) {
+        return rc;
+    }
+
+    if (link(src, dst) == -1) {
+        e = errno;
+        snprintf(err, err_size, "link(\"%s\", \"%s\") failed: %s", src, dst,
+                 strerror(e));
+        return vo_store_errno(e);
+    }
+
+    return VO_STORE_OK;
+}
+
+
 vo_store_rc_t
 vo_store_place_file(const char *store, const char *rel, int fd,
     const char *temp_path, int sync, int *copied, char *err, size_t err_size)
