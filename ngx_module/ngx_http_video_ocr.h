@@ -359,6 +359,8 @@ ngx_int_t ngx_http_video_ocr_send_empty(ngx_http_request_t *r,
     ngx_uint_t status);
 ngx_int_t ngx_http_video_ocr_upload_post(ngx_http_request_t *r,
     ngx_uint_t kind, ngx_http_event_handler_pt done);
+ngx_thread_task_t *ngx_http_video_ocr_upload_task_new(ngx_http_request_t *r,
+    ngx_uint_t kind);
 
 /* shared by the plain POST and the resumable protocols */
 ngx_int_t ngx_http_video_ocr_key(ngx_http_request_t *r,

@@ -48,6 +48,8 @@ static void ngx_http_video_ocr_append_end(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up);
 static ngx_int_t ngx_http_video_ocr_append_commit(ngx_http_request_t *r,
     ngx_uint_t final, ngx_uint_t complete);
+static void ngx_http_video_ocr_append_admission(ngx_http_request_t *r,
+    ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_append_committed(ngx_http_request_t *r);
 static void ngx_http_video_ocr_append_done(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx, ngx_http_video_ocr_task_t *t);
@@ -228,6 +230,7 @@ ngx_http_video_ocr_append_consume(ngx_http_request_t *r,
 {
     off_t                      limit;
     size_t                     n;
+    ssize_t                    written;
     ngx_buf_t                 *b;
     ngx_chain_t               *cl, one;
     ngx_http_core_loc_conf_t  *clcf;
@@ -273,13 +276,16 @@ ngx_http_video_ocr_append_consume(ngx_http_request_t *r,
         one.buf = b;
         one.next = NULL;
 
-        if (ngx_write_chain_to_temp_file(up->chunk, &one) == NGX_ERROR) {
+        written = ngx_write_chain_to_temp_file(up->chunk, &one);
+
+        if (written == NGX_ERROR) {
             *outcome = (ngx_errno == NGX_ENOSPC || ngx_errno == EDQUOT)
                        ? NGX_HTTP_VIDEO_OCR_DISK_FULL
                        : NGX_HTTP_VIDEO_OCR_INTERNAL;
             return NGX_ERROR;
         }
 
+        up->chunk->offset += written;
         up->chunk_len += n;
         up->received += n;
         b->pos = b->last;
@@ -354,20 +360,16 @@ static ngx_int_t
 ngx_http_video_ocr_append_commit(ngx_http_request_t *r, ngx_uint_t final,
     ngx_uint_t complete)
 {
-    u_char                      digest[SHA256_DIGEST_LENGTH];
-    SHA256_CTX                  fin;
     ngx_int_t                   rc;
-    vo_admission_t             *a;
     ngx_connection_t           *c;
+    ngx_thread_task_t          *task;
     ngx_http_video_ocr_up_t    *up;
     ngx_http_video_ocr_ctx_t   *ctx;
     ngx_http_video_ocr_task_t  *t;
-    ngx_http_video_ocr_main_conf_t  *mcf;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
     up = ctx->up;
     c = r->connection;
-    mcf = ngx_http_get_module_main_conf(r, ngx_http_video_ocr_module);
 
     /* the client_body_timeout of the read is not the commit's */
 
@@ -375,20 +377,13 @@ ngx_http_video_ocr_append_commit(ngx_http_request_t *r, ngx_uint_t final,
         ngx_del_timer(c->read);
     }
 
-    up->committing = 1;
-    up->body_done = final;
-
-    rc = ngx_http_video_ocr_upload_post(r,
-             NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_COMMIT,
-             ngx_http_video_ocr_append_committed);
-
-    if (rc != NGX_OK) {
-        up->committing = 0;
-        ngx_http_finalize_request(r, ngx_http_video_ocr_refuse(r));
-        return NGX_DONE;
+    task = ngx_http_video_ocr_upload_task_new(r,
+               NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_COMMIT);
+    if (task == NULL) {
+        return NGX_ERROR;
     }
 
-    t = ctx->task;
+    t = task->ctx;
 
     /* the row as it will be: the task only needs the old offset besides */
 
@@ -409,11 +404,42 @@ ngx_http_video_ocr_append_commit(ngx_http_request_t *r, ngx_uint_t final,
     t->chunk_len = up->chunk_len;
     t->up_complete = complete;
 
-    if (!complete) {
-        return NGX_OK;
+    if (complete) {
+        ngx_http_video_ocr_append_admission(r, t);
     }
 
-    /* the admission, as ngx_http_video_ocr_body_read makes it */
+    up->committing = 1;
+    up->body_done = final;
+
+    rc = ngx_http_video_ocr_task_post(r, task,
+                                      ngx_http_video_ocr_append_committed);
+
+    if (rc != NGX_OK) {
+        up->committing = 0;
+        ngx_http_finalize_request(r, ngx_http_video_ocr_refuse(r));
+        return NGX_DONE;
+    }
+
+    return NGX_OK;
+}
+
+
+/* The admission of a completing append, as a POST's is made. */
+
+static void
+ngx_http_video_ocr_append_admission(ngx_http_request_t *r,
+    ngx_http_video_ocr_task_t *t)
+{
+    u_char                           digest[SHA256_DIGEST_LENGTH];
+    SHA256_CTX                       fin;
+    vo_admission_t                  *a;
+    ngx_http_video_ocr_up_t         *up;
+    ngx_http_video_ocr_ctx_t        *ctx;
+    ngx_http_video_ocr_main_conf_t  *mcf;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+    up = ctx->up;
+    mcf = ngx_http_get_module_main_conf(r, ngx_http_video_ocr_module);
 
     fin = up->sha;
     SHA256_Final(digest, &fin);
@@ -434,9 +460,9 @@ ngx_http_video_ocr_append_commit(ngx_http_request_t *r, ngx_uint_t final,
                            sizeof(digest));
 
     if (ngx_http_video_ocr_new_job_id(r, ctx->job_id) != NGX_OK) {
-        /* the task is posted: it commits the bytes, completes nothing */
+        /* the bytes are committed all the same, nothing is completed */
         t->up_complete = 0;
-        return NGX_OK;
+        return;
     }
 
     ctx->has_key = up->row.has_key;
@@ -462,8 +488,6 @@ ngx_http_video_ocr_append_commit(ngx_http_request_t *r, ngx_uint_t final,
     a->max_attempts = (int) mcf->max_attempts;
     a->upload_id = t->up.upload_id;
     a->upload_writer = t->up.writer;
-
-    return NGX_OK;
 }
 
 

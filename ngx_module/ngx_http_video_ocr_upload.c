@@ -569,6 +569,23 @@ ngx_int_t
 ngx_http_video_ocr_upload_post(ngx_http_request_t *r, ngx_uint_t kind,
     ngx_http_event_handler_pt done)
 {
+    ngx_thread_task_t  *task;
+
+    task = ngx_http_video_ocr_upload_task_new(r, kind);
+    if (task == NULL) {
+        ngx_http_video_ocr_set_problem(r, NGX_HTTP_VIDEO_OCR_INTERNAL, NULL);
+        return NGX_ERROR;
+    }
+
+    return ngx_http_video_ocr_task_post(r, task, done);
+}
+
+
+/* A task for the request's upload, filled but not posted yet. */
+
+ngx_thread_task_t *
+ngx_http_video_ocr_upload_task_new(ngx_http_request_t *r, ngx_uint_t kind)
+{
     ngx_thread_task_t               *task;
     ngx_http_video_ocr_up_t         *up;
     ngx_http_video_ocr_ctx_t        *ctx;
@@ -583,7 +600,7 @@ ngx_http_video_ocr_upload_post(ngx_http_request_t *r, ngx_uint_t kind,
 
     task = ngx_http_video_ocr_task_alloc(r);
     if (task == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+        return NULL;
     }
 
     t = task->ctx;
@@ -603,7 +620,7 @@ ngx_http_video_ocr_upload_post(ngx_http_request_t *r, ngx_uint_t kind,
 
     ctx->task = t;
 
-    return ngx_http_video_ocr_task_post(r, task, done);
+    return task;
 }
 
 
