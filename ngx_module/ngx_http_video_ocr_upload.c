@@ -977,9 +977,12 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
             rc |= ngx_http_video_ocr_header_num(r, "Tus-Version", "1.0.0");
         }
 
-    } else {
+    } else if (!(r->method & NGX_HTTP_OPTIONS)) {
         rc = ngx_http_video_ocr_header_num(r, "Upload-Complete",
                                            done ? "?1" : "?0");
+
+    } else {
+        rc = NGX_OK;
     }
 
     if (r->method & NGX_HTTP_OPTIONS) {
@@ -994,7 +997,12 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
         rc |= ngx_http_video_ocr_header_num(r, "Tus-Checksum-Algorithm",
                                             "sha256");
         rc |= ngx_http_video_ocr_header_num(r, "Tus-Max-Size", (char *) buf);
+
         up->row.expires_at = -1;
+        len = ngx_http_video_ocr_upload_limit(r, buf, sizeof(buf));
+        rc |= ngx_http_video_ocr_add_header(r, "Upload-Limit",
+                                            ngx_pstrdup(r->pool,
+                                            &(ngx_str_t) { len, buf }), len);
     }
 
     if (up->id[0] && outcome != NGX_HTTP_VIDEO_OCR_NO_SUCH_UPLOAD
@@ -1034,8 +1042,7 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
                                                 "1");
         }
 
-        if (!up->tus && (up->creation || (r->method & NGX_HTTP_HEAD)
-                         || (r->method & NGX_HTTP_OPTIONS)))
+        if (!up->tus && (up->creation || (r->method & NGX_HTTP_HEAD)))
         {
             len = ngx_http_video_ocr_upload_limit(r, buf, sizeof(buf));
             rc |= ngx_http_video_ocr_add_header(r, "Upload-Limit",

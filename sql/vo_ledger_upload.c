@@ -610,8 +610,15 @@ vo_ledger_upload_admitted(vo_ledger_t *l, const vo_admission_t *a,
         vo_bind_text(s, 1, a->upload_id, -1);
         vo_bind_text(s, 2, a->tenant, (int) a->tenant_len);
 
-        return vo_upload_one(l, s, &row, &found, "drop upload", err,
-                             err_size);
+        lrc = vo_upload_one(l, s, &row, &found, "drop upload", err,
+                            err_size);
+        if (lrc != VO_LEDGER_OK) {
+            return lrc;
+        }
+
+        return vo_upload_event(l, a->now_ms, r->job_id, a->tenant,
+                               "upload_refused", a->upload_id, NULL, err,
+                               err_size);
     }
 
     s = vo_ledger_stmt(l, VO_STMT_UPLOAD_ADMITTED, err, err_size);

@@ -9,7 +9,11 @@
  *      from then on;
  *   2. deletes the stored input and the frame rows of jobs finished more
  *      than --media-retention ago (their results stay);
- *   3. less often (every --orphan-age / 2), removes store files no job
+ *   3. forgets resumable uploads past their expiry: an incomplete one
+ *      (nobody appended for video_ocr_upload_ttl) loses its row, then
+ *      its partial file, with an upload_expired event; a completed one,
+ *      whose receipt has expired, its row;
+ *   4. less often (every --orphan-age / 2), removes store files no job
  *      keeps: an upload placed by an nginx that died before its commit,
  *      or the input of a deleted job whose unlink failed; and the client
  *      body temp files an nginx worker killed outright leaves in
@@ -49,6 +53,7 @@ static void vw_janitor_signal(int signo);
 static void vw_janitor_receipts(vo_ledger_t *l);
 static void vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l);
 static void vw_janitor_orphans(const vw_pool_conf_t *conf, vo_ledger_t *l);
+static void vw_janitor_uploads(const vw_pool_conf_t *conf, vo_ledger_t *l);
 static int vw_janitor_temp(const char *path, const struct stat *st,
     int type, struct FTW *ftw);
 
@@ -114,6 +119,7 @@ vw_janitor_main(const vw_pool_conf_t *conf)
 
         vw_janitor_receipts(l);
         vw_janitor_media(conf, l);
+        vw_janitor_uploads(conf, l);
 
         if (vo_ledger_fold_counters(l, err, sizeof(err)) != VO_LEDGER_OK) {
             vw_log("janitor: fold counters: %s", err);
@@ -220,6 +226,55 @@ vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l)
         if (i > 0) {
             vw_log("janitor: event=media_deleted jobs=%zu bytes=%lld", i,
                    (long long) bytes);
+        }
+
+    } while (n == VW_MEDIA_BATCH && !vw_janitor_stop);
+}
+
+
+/*
+ * Uploads past their expiry: the row first (an append that commits
+ * after finds none and stops), then the partial file, so no row ever
+ * names a file that is gone.  A file left by a crash between the two is
+ * an orphan of the sweep below.
+ */
+
+static void
+vw_janitor_uploads(const vw_pool_conf_t *conf, vo_ledger_t *l)
+{
+    int             gone, done[VW_MEDIA_BATCH];
+    char            err[VO_ERR_TEXT], rel[VO_STORE_UPLOAD_REL_LEN + 1];
+    char            ids[VW_MEDIA_BATCH][33];
+    size_t          i, n;
+    vo_ledger_rc_t  rc;
+
+    do {
+        rc = vo_ledger_uploads_due(l, vw_wall_ms(), ids, done,
+                                   VW_MEDIA_BATCH, &n, err, sizeof(err));
+        if (rc != VO_LEDGER_OK) {
+            vw_log("janitor: uploads due: %s", err);
+            return;
+        }
+
+        for (i = 0; i < n && !vw_janitor_stop; i++) {
+            rc = vo_ledger_upload_expire(l, ids[i], vw_wall_ms(), &gone, err,
+                                         sizeof(err));
+            if (rc != VO_LEDGER_OK) {
+                vw_log("janitor: upload=%s expire: %s", ids[i], err);
+                return;
+            }
+
+            if (!gone || done[i]) {
+                continue;
+            }
+
+            vo_store_upload_path(ids[i], rel);
+
+            if (vo_store_remove(conf->store, rel, err, sizeof(err)) != 0) {
+                vw_log("janitor: upload=%s: %s", ids[i], err);
+            }
+
+            vw_log("janitor: event=upload_expired upload=%s", ids[i]);
         }
 
     } while (n == VW_MEDIA_BATCH && !vw_janitor_stop);
