@@ -126,7 +126,9 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
 
     rc = ngx_http_video_ocr_upload_parse(r, ctx, up);
     if (rc != NGX_OK) {
-        return ngx_http_video_ocr_refuse(r);
+        return ngx_http_video_ocr_upload_reply(r, ctx->outcome,
+                   ctx->problem_detail.data ? (char *) ctx->problem_detail.data
+                                            : NULL);
     }
 
     if (r->method & NGX_HTTP_OPTIONS) {
