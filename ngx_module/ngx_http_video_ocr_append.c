@@ -186,6 +186,16 @@ ngx_http_video_ocr_append_body(ngx_http_request_t *r)
 
             up->error_rc = rc;
 
+            /* what the last read brought before the end counts too */
+
+            if (r->request_body->bufs != NULL
+                && ngx_http_video_ocr_append_consume(r, up, &outcome,
+                                                     &detail) != NGX_OK)
+            {
+                ngx_http_finalize_request(r, rc);
+                return;
+            }
+
             if (up->chunk_len > 0 && !up->has_checksum) {
                 (void) ngx_http_video_ocr_append_commit(r, 1, 0);
                 return;
