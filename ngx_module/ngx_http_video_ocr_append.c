@@ -479,6 +479,10 @@ ngx_http_video_ocr_append_admission(ngx_http_request_t *r,
     ctx->key_len = ngx_strlen(up->row.key);
     ngx_memcpy(ctx->key, up->row.key, ctx->key_len);
 
+    if (ctx->has_key) {
+        ngx_http_video_ocr_key_hash(r, ctx);
+    }
+
     vo_store_input_path(ctx->job_id, t->rel);
 
     a = &t->admission;

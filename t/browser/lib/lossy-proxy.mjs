@@ -127,6 +127,7 @@ export class CuttingProxy {
     this.sockets.add(client);
     this.sockets.add(upstream);
     let first = true;
+    let cut = false;       // nothing more of this connection goes through
     const close = () => {
       client.destroy();
       upstream.destroy();
@@ -134,6 +135,7 @@ export class CuttingProxy {
       this.sockets.delete(upstream);
     };
     client.on('data', (chunk) => {
+      if (cut) return;
       if (first) {
         first = false;
         this.requests.push(chunk.toString('latin1').split('\r\n', 1)[0]);
@@ -141,9 +143,11 @@ export class CuttingProxy {
       const next = this.cutAt[0];
       if (next !== undefined && this.forwarded + chunk.length >= next) {
         const keep = next - this.forwarded;
+        cut = true;
         this.forwarded = next;
         this.cutAt.shift();
         this.cuts.push(next);
+        client.pause();
         upstream.write(chunk.subarray(0, keep), () => close());
         return;
       }
