@@ -106,6 +106,8 @@ vo_ledger_open(const char *spec, const vo_ledger_conf_t *conf,
 
     l->be = vo_ledger_is_postgresql(spec) ? &vo_ledger_pg : &vo_ledger_sqlite;
 
+    l->sync_full = conf->sync_full;
+
     lrc = l->be->open(l, spec, conf, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         vo_ledger_close(l);

@@ -188,6 +188,7 @@ struct vo_ledger_s {
     const vo_backend_t  *be;
     void                *db;                  /* the backend's connection */
     vo_stmt_t           *stmt[VO_STMT_COUNT]; /* prepared on first use */
+    int                  sync_full;           /* conf->sync_full */
 };
 
 

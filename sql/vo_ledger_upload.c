@@ -92,6 +92,7 @@ static vo_ledger_rc_t vo_upload_event(vo_ledger_t *l, int64_t at,
     const char *upload_id, const char *protocol, char *err,
     size_t err_size);
 static void vo_upload_copy(char *dst, size_t size, vo_stmt_t *s, int col);
+static void vo_upload_sync_back(vo_ledger_t *l);
 
 
 vo_ledger_rc_t
@@ -283,15 +284,35 @@ vo_ledger_upload_claim(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
-    lrc = vo_ledger_begin(l, err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        return lrc;
+    /*
+     * The claim need not be durable: after a crash no append of before
+     * it is alive, and the token only has to grow while they are.  So it
+     * costs no flush: the next durable commit writes it out with its own
+     * (SQLite: synchronous=NORMAL for this one; PostgreSQL:
+     * synchronous_commit off for this transaction).
+     */
+
+    if (!l->be->locks_rows && l->sync_full
+        && vo_ledger_exec(l, "PRAGMA synchronous=NORMAL", err, err_size)
+           != VO_LEDGER_OK)
+    {
+        return VO_LEDGER_ERROR;
     }
 
-    s = vo_ledger_stmt(l, VO_STMT_UPLOAD_CLAIM, err, err_size);
+    lrc = vo_ledger_begin(l, err, err_size);
+
+    if (lrc == VO_LEDGER_OK && l->be->locks_rows) {
+        lrc = vo_ledger_exec(l, "SET LOCAL synchronous_commit TO off", err,
+                             err_size);
+    }
+
+    s = lrc == VO_LEDGER_OK ? vo_ledger_stmt(l, VO_STMT_UPLOAD_CLAIM, err,
+                                             err_size)
+                            : NULL;
     if (s == NULL) {
         vo_ledger_rollback(l);
-        return VO_LEDGER_ERROR;
+        vo_upload_sync_back(l);
+        return lrc == VO_LEDGER_OK ? VO_LEDGER_ERROR : lrc;
     }
 
     vo_bind_text(s, 1, upload_id, -1);
@@ -307,6 +328,8 @@ vo_ledger_upload_claim(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     } else {
         vo_ledger_rollback(l);
     }
+
+    vo_upload_sync_back(l);
 
     if (lrc != VO_LEDGER_OK || found) {
         return lrc;
@@ -696,6 +719,19 @@ vo_upload_read(vo_stmt_t *s, vo_upload_row_t *u)
     u->updated_at = vo_column_int64(s, 14);
     u->expires_at = vo_column_int64(s, 15);
     vo_upload_copy(u->tenant, sizeof(u->tenant), s, 16);
+}
+
+
+/* After a claim: SQLite commits with synchronous=FULL again. */
+
+static void
+vo_upload_sync_back(vo_ledger_t *l)
+{
+    char  err[64];
+
+    if (!l->be->locks_rows && l->sync_full) {
+        (void) vo_ledger_exec(l, "PRAGMA synchronous=FULL", err, sizeof(err));
+    }
 }
 
 
