@@ -5,7 +5,7 @@
 #
 #   fuzz/run.sh [SECONDS [TARGET...]]
 #
-#   SECONDS   per target (default 60); "fuzz/run.sh 10" is the smoke run
+#   SECONDS   per target (default 60); "fuzz/run.sh 5" is the smoke run
 #   TARGET    fuzz_key fuzz_options fuzz_sniff fuzz_json fuzz_upload
 #             fuzz_output fuzz_media (default: all)
 #

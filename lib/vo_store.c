@@ -2,9 +2,11 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The store operations declared in vo_store.h.  Every function runs off
- * the event loop (nginx's thread pool, or the worker), so blocking I/O is
- * fine here; what matters is the order: data, fsync, name, fsync of the
- * directory, and only then may the ledger point at the file.
+ * the event loop (nginx's thread pool, its configuration check, or the
+ * worker), so blocking I/O is
+ * fine here.  Nothing here syncs: a placed file is durable once the group
+ * commit's leader has run syncfs() on the store (ngx_module/vo_group.c),
+ * which is when the ledger may point at it (invariant 4, sql/schema.sql).
  */
 
 #ifndef _GNU_SOURCE
@@ -30,20 +32,18 @@
 #define VO_COPY_BUF   (256 * 1024)
 
 
-static int vo_store_mkdirs(const char *store, const char *rel, int sync,
-    char *dir, char *err, size_t err_size);
-static int vo_fsync_dir(const char *dir, char *err, size_t err_size);
+static int vo_store_mkdirs(const char *store, const char *rel, char *err,
+    size_t err_size);
 static int vo_write_all(int fd, const char *p, size_t n);
 static int vo_store_path(const char *store, const char *rel, char *path,
     char *err, size_t err_size);
 static vo_store_rc_t vo_store_prepare(const char *store, const char *rel,
-    int sync, char *path, char *dir, char *err, size_t err_size);
+    char *path, char *err, size_t err_size);
 static vo_store_rc_t vo_store_write_new(const char *path,
-    const vo_chunk_t *chunks, size_t n, int from, int sync, char *err,
+    const vo_chunk_t *chunks, size_t n, int from, char *err,
     size_t err_size);
-static vo_store_rc_t vo_store_sync_entry(const char *path, const char *dir,
-    int sync, char *err, size_t err_size);
 static vo_store_rc_t vo_store_errno(int err_no);
+static int vo_store_sync_dir(const char *dir, char *err, size_t err_size);
 static int vo_may(const struct stat *st, uid_t uid, const gid_t *groups,
     int ngroups, mode_t bits);
 
@@ -74,7 +74,7 @@ vo_store_create_empty(const char *store, const char *rel, int sync,
     char *err, size_t err_size)
 {
     int            fd, e;
-    char           dir[PATH_MAX], path[PATH_MAX], top[PATH_MAX];
+    char           path[PATH_MAX], top[PATH_MAX], *slash;
     vo_store_rc_t  rc;
 
     /* "uploads/" itself first: vo_store_prepare makes the last level */
@@ -87,7 +87,7 @@ vo_store_create_empty(const char *store, const char *rel, int sync,
         return vo_store_errno(e);
     }
 
-    rc = vo_store_prepare(store, rel, sync, path, dir, err, err_size);
+    rc = vo_store_prepare(store, rel, path, err, err_size);
     if (rc != VO_STORE_OK) {
         return rc;
     }
@@ -102,7 +102,55 @@ vo_store_create_empty(const char *store, const char *rel, int sync,
 
     (void) close(fd);
 
-    return vo_store_sync_entry(path, dir, sync, err, err_size);
+    if (!sync) {
+        return VO_STORE_OK;
+    }
+
+    /*
+     * unlike an admission's file, a partial file is not covered by a
+     * group commit's syncfs(): its name and the directories above it
+     * are made durable here, before a row may point at it; its data is
+     * fdatasync'd by every append (invariant 10)
+     */
+
+    slash = strrchr(path, '/');
+    *slash = '\0';
+
+    if (vo_store_sync_dir(path, err, err_size) != 0
+        || vo_store_sync_dir(top, err, err_size) != 0
+        || vo_store_sync_dir(store, err, err_size) != 0)
+    {
+        *slash = '/';
+        e = errno;
+        (void) unlink(path);
+        return vo_store_errno(e);
+    }
+
+    return VO_STORE_OK;
+}
+
+
+static int
+vo_store_sync_dir(const char *dir, char *err, size_t err_size)
+{
+    int  fd, e;
+
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+    if (fd == -1 || fsync(fd) == -1) {
+        e = errno;
+        snprintf(err, err_size, "fsync(\"%s\") failed: %s", dir,
+                 strerror(e));
+        if (fd != -1) {
+            (void) close(fd);
+        }
+        errno = e;
+        return -1;
+    }
+
+    (void) close(fd);
+
+    return 0;
 }
 
 
@@ -136,14 +184,14 @@ vo_store_link(const char *store, const char *from, const char *to, char *err,
     size_t err_size)
 {
     int            e;
-    char           dir[PATH_MAX], src[PATH_MAX], dst[PATH_MAX];
+    char           src[PATH_MAX], dst[PATH_MAX];
     vo_store_rc_t  rc;
 
     if (vo_store_path(store, from, src, err, err_size) != 0) {
         return VO_STORE_ERROR;
     }
 
-    rc = vo_store_prepare(store, to, 0, dst, dir, err, err_size);
+    rc = vo_store_prepare(store, to, dst, err, err_size);
     if (rc != VO_STORE_OK) {
         return rc;
     }
@@ -161,67 +209,54 @@ vo_store_link(const char *store, const char *from, const char *to, char *err,
 
 vo_store_rc_t
 vo_store_place_file(const char *store, const char *rel, int fd,
-    const char *temp_path, int sync, int *copied, char *err, size_t err_size)
+    const char *temp_path, int *copied, char *err, size_t err_size)
 {
     int            e;
-    char           dir[PATH_MAX], path[PATH_MAX];
+    char           path[PATH_MAX];
     vo_store_rc_t  rc;
 
     *copied = 0;
 
-    rc = vo_store_prepare(store, rel, sync, path, dir, err, err_size);
+    rc = vo_store_prepare(store, rel, path, err, err_size);
     if (rc != VO_STORE_OK) {
         return rc;
     }
 
-    if (sync && fsync(fd) == -1) {
+    if (rename(temp_path, path) == 0) {
+        return VO_STORE_OK;
+    }
+
+    if (errno != EXDEV) {
         e = errno;
-        snprintf(err, err_size, "fsync(\"%s\") failed: %s", temp_path,
-                 strerror(e));
+        snprintf(err, err_size, "rename(\"%s\", \"%s\") failed: %s",
+                 temp_path, path, strerror(e));
         return vo_store_errno(e);
     }
 
-    if (rename(temp_path, path) == -1) {
+    /* client_body_temp_path is on another filesystem: copy, documented */
 
-        if (errno != EXDEV) {
-            e = errno;
-            snprintf(err, err_size, "rename(\"%s\", \"%s\") failed: %s",
-                     temp_path, path, strerror(e));
-            return vo_store_errno(e);
-        }
-
-        /* client_body_temp_path is on another filesystem: copy, documented */
-
-        rc = vo_store_write_new(path, NULL, 0, fd, sync, err, err_size);
-        if (rc != VO_STORE_OK) {
-            return rc;
-        }
-
+    rc = vo_store_write_new(path, NULL, 0, fd, err, err_size);
+    if (rc == VO_STORE_OK) {
         *copied = 1;
     }
 
-    return vo_store_sync_entry(path, dir, sync, err, err_size);
+    return rc;
 }
 
 
 vo_store_rc_t
 vo_store_place_chunks(const char *store, const char *rel,
-    const vo_chunk_t *chunks, size_t n, int sync, char *err, size_t err_size)
+    const vo_chunk_t *chunks, size_t n, char *err, size_t err_size)
 {
-    char           dir[PATH_MAX], path[PATH_MAX];
+    char           path[PATH_MAX];
     vo_store_rc_t  rc;
 
-    rc = vo_store_prepare(store, rel, sync, path, dir, err, err_size);
+    rc = vo_store_prepare(store, rel, path, err, err_size);
     if (rc != VO_STORE_OK) {
         return rc;
     }
 
-    rc = vo_store_write_new(path, chunks, n, -1, sync, err, err_size);
-    if (rc != VO_STORE_OK) {
-        return rc;
-    }
-
-    return vo_store_sync_entry(path, dir, sync, err, err_size);
+    return vo_store_write_new(path, chunks, n, -1, err, err_size);
 }
 
 
@@ -353,15 +388,13 @@ vo_may(const struct stat *st, uid_t uid, const gid_t *groups, int ngroups,
 }
 
 
-/*
- * Creates the fan-out directory of rel if it is missing, and (with sync)
- * makes its entry in store durable.  Leaves the directory's path in dir.
- */
+/* Creates the fan-out directory of rel if it is missing. */
 
 static int
-vo_store_mkdirs(const char *store, const char *rel, int sync, char *dir,
-    char *err, size_t err_size)
+vo_store_mkdirs(const char *store, const char *rel, char *err,
+    size_t err_size)
 {
+    char         dir[PATH_MAX];
     const char  *slash;
 
     slash = strrchr(rel, '/');
@@ -374,43 +407,12 @@ vo_store_mkdirs(const char *store, const char *rel, int sync, char *dir,
         return -1;
     }
 
-    if (mkdir(dir, VO_DIR_MODE) == 0) {
-        return sync ? vo_fsync_dir(store, err, err_size) : 0;
-    }
-
-    if (errno == EEXIST) {
+    if (mkdir(dir, VO_DIR_MODE) == 0 || errno == EEXIST) {
         return 0;
     }
 
     snprintf(err, err_size, "mkdir(\"%s\") failed: %s", dir, strerror(errno));
     return -1;
-}
-
-
-static int
-vo_fsync_dir(const char *dir, char *err, size_t err_size)
-{
-    int  fd, e;
-
-    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd == -1) {
-        e = errno;
-        snprintf(err, err_size, "open(\"%s\") failed: %s", dir, strerror(e));
-        errno = e;
-        return -1;
-    }
-
-    if (fsync(fd) == -1) {
-        e = errno;
-        snprintf(err, err_size, "fsync(\"%s\") failed: %s", dir, strerror(e));
-        (void) close(fd);
-        errno = e;
-        return -1;
-    }
-
-    (void) close(fd);
-
-    return 0;
 }
 
 
@@ -453,17 +455,17 @@ vo_store_path(const char *store, const char *rel, char *path, char *err,
 }
 
 
-/* The file's path and its directory, which exists when this returns. */
+/* The file's path, whose directory exists when this returns. */
 
 static vo_store_rc_t
-vo_store_prepare(const char *store, const char *rel, int sync, char *path,
-    char *dir, char *err, size_t err_size)
+vo_store_prepare(const char *store, const char *rel, char *path, char *err,
+    size_t err_size)
 {
     if (vo_store_path(store, rel, path, err, err_size) != 0) {
         return VO_STORE_ERROR;
     }
 
-    if (vo_store_mkdirs(store, rel, sync, dir, err, err_size) != 0) {
+    if (vo_store_mkdirs(store, rel, err, err_size) != 0) {
         return vo_store_errno(errno);
     }
 
@@ -473,13 +475,13 @@ vo_store_prepare(const char *store, const char *rel, int sync, char *path,
 
 /*
  * Creates path (it must not exist) with the bytes of the n chunks, or
- * those of the file open as from when chunks is NULL, and fsyncs it when
- * sync is set.  On failure no file is left at path.
+ * those of the file open as from when chunks is NULL.  On failure no file
+ * is left at path.
  */
 
 static vo_store_rc_t
 vo_store_write_new(const char *path, const vo_chunk_t *chunks, size_t n,
-    int from, int sync, char *err, size_t err_size)
+    int from, char *err, size_t err_size)
 {
     int            to, e;
     char          *buf;
@@ -537,12 +539,6 @@ vo_store_write_new(const char *path, const vo_chunk_t *chunks, size_t n,
         }
     }
 
-    op = "fsync";
-
-    if (sync && fsync(to) == -1) {
-        goto failed;
-    }
-
     op = "close";
 
     if (close(to) == -1) {
@@ -570,24 +566,6 @@ failed:
     free(buf);
 
     return vo_store_errno(e);
-}
-
-
-/* Makes the new directory entry durable; removes the file if it can't. */
-
-static vo_store_rc_t
-vo_store_sync_entry(const char *path, const char *dir, int sync, char *err,
-    size_t err_size)
-{
-    int  e;
-
-    if (sync && vo_fsync_dir(dir, err, err_size) != 0) {
-        e = errno;
-        (void) unlink(path);
-        return vo_store_errno(e);
-    }
-
-    return VO_STORE_OK;
 }
 
 

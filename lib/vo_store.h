@@ -6,9 +6,11 @@
  * module places files into it from nginx's thread pool; the worker reads
  * them.  Plain C and POSIX only.
  *
- * Durability: with sync on, a placed file and the directory entry that
- * names it are on stable storage when vo_store_place_* returns, which is
- * what lets the ledger commit a receipt that points at it.
+ * Durability: placing a file does not sync it.  With video_ocr_durability
+ * full, the group commit's leader makes every file of a batch durable,
+ * data and directory entries, with one syncfs() of the store's filesystem
+ * before the batch's receipts are committed (invariant 4, sql/schema.sql;
+ * ngx_module/vo_group.c).
  */
 
 #ifndef _VO_STORE_H_INCLUDED_
@@ -72,13 +74,12 @@ void vo_store_input_path(const char *job_id, char *out);
  * file at rel.
  */
 vo_store_rc_t vo_store_place_file(const char *store, const char *rel,
-    int fd, const char *temp_path, int sync, int *copied, char *err,
+    int fd, const char *temp_path, int *copied, char *err,
     size_t err_size);
 
 /* Writes an upload held in memory to a new file at rel. Same contract. */
 vo_store_rc_t vo_store_place_chunks(const char *store, const char *rel,
-    const vo_chunk_t *chunks, size_t n, int sync, char *err,
-    size_t err_size);
+    const vo_chunk_t *chunks, size_t n, char *err, size_t err_size);
 
 /* Removes rel; a missing file is not an error. */
 int vo_store_remove(const char *store, const char *rel, char *err,

@@ -1,13 +1,15 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Types shared by the files of ngx_http_video_ocr_module:
+ * Types shared by the nginx files of ngx_http_video_ocr_module:
  *
- *   ngx_http_video_ocr_module.c   directives, configuration, variables
+ *   ngx_http_video_ocr_module.c   directives, configuration, variables,
+ *                                 the endpoint table
  *   ngx_http_video_ocr_intake.c   the upload endpoint (video_ocr_intake)
  *   ngx_http_video_ocr_body.c     request body filter: SHA-256 + sniffing
  *   ngx_http_video_ocr_task.c     the thread-pool tasks: store + ledger
- *   ngx_http_video_ocr_jobs.c     the job status endpoint (video_ocr_jobs)
+ *   ngx_http_video_ocr_jobs.c     the job endpoint (video_ocr_jobs):
+ *                                 status, results, DELETE
  *   ngx_http_video_ocr_metrics.c  the metrics page (video_ocr_metrics) and
  *                                 the log-phase counters
  *   ngx_http_video_ocr_reply.c    the outcomes, JSON replies, problem+json
@@ -17,7 +19,10 @@
  *                                 HEAD, DELETE, OPTIONS, replies)
  *   ngx_http_video_ocr_append.c   an append's body, its commits into the
  *                                 partial file, the completion
- *   vo_group.[ch]                 the group commit of admissions
+ *
+ * The module also links, without nginx types: vo_group.[ch] (the group
+ * commit of admissions), ../lib/ (edge parsers, JSON, the store) and
+ * ../sql/ (the ledger); config lists every file.
  */
 
 #ifndef _NGX_HTTP_VIDEO_OCR_H_INCLUDED_
@@ -103,8 +108,8 @@ extern const ngx_http_video_ocr_endpoint_t
 
 
 typedef struct {
-    ngx_uint_t                 endpoint;       /* ngx_http_video_ocr_endpoint_e,
-                                                  not inherited */
+    ngx_uint_t                 endpoint;       /* ..._endpoint_e, not
+                                                  inherited */
     ngx_thread_pool_t         *thread_pool;
     ngx_http_complex_value_t  *tenant;
     ngx_flag_t                 key_required;
@@ -112,8 +117,8 @@ typedef struct {
     ngx_str_t                  jobs_url;
     ngx_int_t                  uploads_max;    /* video_ocr_uploads_max */
 
-    u_char                    *file;           /* where video_ocr_intake */
-    ngx_uint_t                 line;           /* or _jobs was written */
+    u_char                    *file;           /* where the endpoint */
+    ngx_uint_t                 line;           /* directive was written */
 } ngx_http_video_ocr_loc_conf_t;
 
 
@@ -219,7 +224,7 @@ typedef struct {
     size_t                           tenant_len;
     char                             job_id[VO_JOB_ID_LEN + 1];
     const char                      *format;        /* NULL: status JSON */
-    int64_t                          now_ms;        /* metrics */
+    int64_t                          now_ms;        /* metrics, DELETE */
     char                             state[16];     /* when NOT_READY */
     int                              removed;       /* DELETE: input gone */
 

@@ -511,7 +511,7 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_http_core_loc_conf_t         *clcf;
     ngx_http_video_ocr_main_conf_t   *mcf;
 
-    /* video_ocr_intake and video_ocr_jobs are not inherited */
+    /* the endpoint (video_ocr_intake, _jobs, _metrics) is not inherited */
 
     ngx_conf_merge_ptr_value(conf->thread_pool, prev->thread_pool, NULL);
     ngx_conf_merge_ptr_value(conf->tenant, prev->tenant, NULL);
@@ -851,9 +851,9 @@ ngx_http_video_ocr_jobs_url(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
 /*
  * Opens the ledger once at configuration time, as the master process:
- * creates the file (or the PostgreSQL tables) and applies the schema if
- * needed, and proves that the worker processes' user will be able to
- * write it.  A failure here is a configuration error, so "nginx -t"
+ * creates the file (or the PostgreSQL tables) and applies the schema, or
+ * the migrations an older ledger needs, and proves that the worker
+ * processes' user will be able to write it.  A failure here is a configuration error, so "nginx -t"
  * reports it and a reload keeps the running configuration.  The
  * connection is closed before returning: no database connection crosses
  * fork().

@@ -3,7 +3,7 @@
  *
  * Replies: JSON bodies, RFC 9457 problem details, and a header/body
  * filter that turns the error pages nginx itself produces in a
- * video_ocr_intake or video_ocr_jobs location (413 from
+ * video_ocr_intake, video_ocr_jobs or video_ocr_metrics location (413 from
  * client_max_body_size, 415 and 507 decided in the body filter, 408,
  * 500, ...) into application/problem+json too, so a client of the API
  * sees one error format.  Error pages the operator configured with
@@ -43,9 +43,10 @@ static ngx_str_t  ngx_http_video_ocr_problem_type =
     "the same Idempotency-Key"
 
 /*
- * Every outcome of a request: its problem type (the label of
- * video_ocr_intake_requests_total too), status, the detail a reply has
- * unless its caller words it more precisely, $video_ocr_admission, and
+ * Every outcome of a request: its problem type (for an upload's outcomes,
+ * counted, also the label of video_ocr_intake_requests_total), status,
+ * the detail a reply has unless its caller words it more precisely,
+ * $video_ocr_admission, and
  * whether a retry is worth it soon (Retry-After).  A problem's title is
  * the reason phrase of its status (ngx_http_video_ocr_title).
  */
@@ -521,10 +522,14 @@ static ngx_uint_t
 ngx_http_video_ocr_nginx_outcome(ngx_uint_t status)
 {
     switch (status) {
-    case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE: return NGX_HTTP_VIDEO_OCR_TOO_LARGE;
-    case NGX_HTTP_INSUFFICIENT_STORAGE:     return NGX_HTTP_VIDEO_OCR_DISK_FULL;
-    case NGX_HTTP_BAD_REQUEST:              return NGX_HTTP_VIDEO_OCR_BAD_REQUEST;
-    default:                                return NGX_HTTP_VIDEO_OCR_INTERNAL;
+    case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE:
+        return NGX_HTTP_VIDEO_OCR_TOO_LARGE;
+    case NGX_HTTP_INSUFFICIENT_STORAGE:
+        return NGX_HTTP_VIDEO_OCR_DISK_FULL;
+    case NGX_HTTP_BAD_REQUEST:
+        return NGX_HTTP_VIDEO_OCR_BAD_REQUEST;
+    default:
+        return NGX_HTTP_VIDEO_OCR_INTERNAL;
     }
 }
 

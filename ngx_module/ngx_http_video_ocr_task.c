@@ -272,18 +272,19 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
         return;
     }
 
-    /* no fsync here: the group's leader syncs the store for the batch */
+    /* no fsync here: the group's leader syncs the store for the batch
+     * before it commits (invariant 4) */
 
     if (t->temp_fd != -1) {
         t->store_rc = vo_store_place_file(t->store, t->rel, t->temp_fd,
-                                          t->temp_path, 0, &t->copied,
+                                          t->temp_path, &t->copied,
                                           t->err, sizeof(t->err));
         t->temp_moved = ngx_http_video_ocr_temp_moved(t->temp_fd,
                                                       t->temp_path);
 
     } else {
         t->store_rc = vo_store_place_chunks(t->store, t->rel, t->chunks,
-                                            t->nchunks, 0, t->err,
+                                            t->nchunks, t->err,
                                             sizeof(t->err));
     }
 

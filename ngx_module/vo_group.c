@@ -228,7 +228,7 @@ vo_group_lock(vo_group_t *g, const vo_group_conf_t *conf)
  * One syncfs() for every upload of the batch: their data and directory
  * entries are on stable storage when it returns.  On failure every item
  * fails (nothing is committed: no receipt may point at a file that is
- * not durable).
+ * not durable, invariant 4 of sql/schema.sql).
  */
 
 static int

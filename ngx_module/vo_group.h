@@ -84,7 +84,7 @@ typedef struct {
 /*
  * Commits m->item through the group, using l (the process's connection
  * for group commits, used by one leader at a time) if this thread leads.
- * The caller has written the upload (not necessarily fsync'd: the leader
+ * The caller has written the upload (not fsync'd: the leader
  * syncs the store when conf->sync).
  * Returns when m->item.rc and m->item.receipt hold the outcome.
  */

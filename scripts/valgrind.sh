@@ -1,7 +1,7 @@
 #!/bin/bash
 # The nginx suite (t/*.t) with every nginx under valgrind's memcheck,
 # failing on any valgrind error: in the project's code (the module,
-# ngx_module/, and the ledger library it links, sql/) or in nginx and the
+# ngx_module/, and what it links of lib/ and sql/) or in nginx and the
 # libraries, less the leaks of stock nginx listed in
 # scripts/valgrind.supp.
 #

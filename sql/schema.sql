@@ -2,8 +2,10 @@
 --
 -- The single source of truth for the ledger's tables.  The nginx module and
 -- video-ocr-worker embed this file at build time (sql/embed.sh) and apply it
--- to a ledger whose PRAGMA user_version is 0; the version itself is set by
--- the code that applies it (vo_ledger_migrate), in the same transaction.
+-- to a new ledger (PRAGMA user_version 0); an older one is brought up by the
+-- migrations of sql/migrations/ instead.  The version is set by the code
+-- that applies them (vo_sqlite_migrate, vo_pg_migrate), in the same
+-- transaction.
 --
 -- All times are integer milliseconds since the Unix epoch (UTC).
 --
@@ -22,7 +24,8 @@
 --                                   failures left the job is failed)
 --      accepted, running --DELETE by its tenant--> cancelled
 --      accepted, running --operator abandon--> failed
---      failed, rejected, running --operator retry--> accepted
+--      failed, rejected, running, accepted --operator retry--> accepted
+--                                   (meant for stuck jobs: not checked)
 --
 --   done, failed, rejected and cancelled are terminal for the system: no
 --   worker write touches a job in one of them, and only an operator's
@@ -60,11 +63,12 @@
 --      never rewritten by a later attempt (INSERT ... ON CONFLICT DO NOTHING),
 --      so a resumed job keeps the text of the frames already read.
 --   9. Every file in the store belongs to a job, but for a while: an upload
---      placed by an admission that did not commit (its nginx worker killed,
---      its transaction failed, a replay's new copy) is an orphan, which the
---      janitor removes once it is older than --orphan-age.  A job's file is
---      removed only with its job's media (DELETE, media retention), after
---      the ledger records it (media_deleted_at, deleted_at).
+--      placed by an admission that did not commit is removed by it at once,
+--      or, if its nginx worker died first, is an orphan, which the janitor
+--      removes once it is older than --orphan-age.  A job's file is removed
+--      only with its job's media: by DELETE after the ledger records it
+--      (deleted_at), by the media retention just before it records it
+--      (media_deleted_at, so that no job marked so keeps a file).
 --  10. An upload's offset only grows and never passes what is durable: it
 --      is moved only by the append holding the upload's current writer
 --      token, in an UPDATE that names the offset it wrote at, after the
@@ -107,7 +111,7 @@ CREATE TABLE jobs (
     attempt         INTEGER NOT NULL DEFAULT 0,  -- claims so far: the fencing token
     failures        INTEGER NOT NULL DEFAULT 0,  -- attempts that failed or died
     max_attempts    INTEGER NOT NULL DEFAULT 3,  -- failures before 'failed'
-    lease_owner     TEXT,               -- "host:pid" of the claiming child
+    lease_owner     TEXT,               -- "host:pid/slot" of the claiming child
     lease_expires_at INTEGER,
     not_before      INTEGER NOT NULL DEFAULT 0,  -- retry backoff
 

@@ -18,6 +18,8 @@
  *
  *   vo_ledger_sqlite.c    a file path: SQLite
  *   vo_ledger_pg.c        a postgresql:// or postgres:// URI: PostgreSQL
+ *   vo_ledger_nopg.c      the same, in a build without libpq: refuses
+ *                         with a sentence
  */
 
 #include <stdio.h>

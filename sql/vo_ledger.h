@@ -10,7 +10,8 @@
  *
  * A vo_ledger_t is one database connection with its prepared statements.
  * It belongs to one thread at a time and never crosses fork(): the nginx
- * module opens one per thread-pool thread, lazily, in the worker process;
+ * module opens one per thread-pool thread, lazily, in the worker process,
+ * and one more per worker process for its group commits;
  * each OCR child opens its own after exec.
  */
 
@@ -48,7 +49,8 @@ typedef enum {
 typedef struct {
     int          busy_timeout_ms;
     int          sync_full;    /* synchronous=FULL, else NORMAL */
-    int          migrate;      /* create the file and apply the schema */
+    int          migrate;      /* create the ledger, or migrate it, to
+                                  VO_LEDGER_SCHEMA_VERSION */
 } vo_ledger_conf_t;
 
 
@@ -74,6 +76,10 @@ void vo_ledger_redact(const char *spec, char *buf, size_t size);
 
 /* "SQLite" or "PostgreSQL". */
 const char *vo_ledger_backend(vo_ledger_t *l);
+
+/* The kinds of ledger this build opens: "sqlite, postgresql", or "sqlite"
+ * when it was built without libpq. */
+extern const char *const  vo_ledger_kinds;
 
 
 /* One admission: a receipt (when key is not NULL) and the job behind it. */
@@ -119,7 +125,8 @@ typedef struct {
 /*
  * Looks for a live receipt of (tenant, key) without taking the write lock.
  * Receipts never change once committed, so a hit is final: REPLAYED or
- * MISMATCH.  A miss (VO_ADMIT_NONE) must be confirmed by vo_ledger_admit.
+ * MISMATCH.  A miss (VO_ADMIT_NONE) must be confirmed by vo_ledger_admit
+ * or vo_ledger_admit_batch.
  */
 vo_ledger_rc_t vo_ledger_lookup(vo_ledger_t *l, const vo_admission_t *a,
     vo_receipt_t *r, char *err, size_t err_size);
@@ -431,7 +438,8 @@ vo_ledger_rc_t vo_ledger_list_events(vo_ledger_t *l, const char *job_id,
     vo_event_cb_pt cb, void *data, char *err, size_t err_size);
 
 /*
- * retry: a failed, rejected or stuck job goes back to accepted with its
+ * retry: a failed, rejected, running or accepted job (meant for stuck ones:
+ * not checked) goes back to accepted with its
  * failures reset (not once its media is deleted).  abandon: an unfinished
  * job ends failed with code "abandoned" and the reason as its message.
  * Both record an event with the reason.  NOT_FOUND for an unknown job,

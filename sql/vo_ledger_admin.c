@@ -149,7 +149,9 @@ vo_ledger_operator_retry(vo_ledger_t *l, const char *job_id,
     const char *reason, int64_t now_ms, char *state, size_t state_size,
     char *err, size_t err_size)
 {
-    /* failed, rejected, a stuck running job: back in line, fresh count */
+    /* failed, rejected, running or accepted (a stuck one: the lease is not
+     * checked): back in line, fresh count;
+     * attempt goes on growing (invariant 5), the media must be there */
 
     return vo_ledger_operator(l,
         "UPDATE jobs SET state = 'accepted', failures = 0, not_before = ?2,"
@@ -167,7 +169,8 @@ vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
     const char *reason, int64_t now_ms, char *state, size_t state_size,
     char *err, size_t err_size)
 {
-    /* an unfinished job ends failed, with the operator's reason */
+    /* an unfinished job ends failed, with the operator's reason; a running
+     * attempt's next fenced write then fails (invariant 6) */
 
     return vo_ledger_operator(l,
         "UPDATE jobs SET state = 'failed', error_code = 'abandoned',"

@@ -31,16 +31,21 @@ const char  *vo_ledger_admit_sql[VO_STMT_COUNT] = {
     "SELECT input_digest, job_id, created_at, expires_at FROM requests"
     " WHERE tenant = ?1 AND request_key = ?2",
 
+    /* an expired receipt goes before its key is admitted again
+     * (invariant 1) */
     [VO_STMT_DELETE_RECEIPT] =
     "DELETE FROM requests WHERE tenant = ?1 AND request_key = ?2"
     " AND expires_at <= ?3",
 
+    /* the receipt's job, in the receipt's transaction, after the batch's
+     * uploads are durable (invariants 3, 4) */
     [VO_STMT_INSERT_JOB] =
     "INSERT INTO jobs (job_id, tenant, options, input_path, input_size,"
     " input_sha256, container, max_attempts, created_at, updated_at)"
     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
 
-    /* nothing when another admission was first */
+    /* nothing when another admission was first: one receipt per key, its
+     * digest and job written once (invariants 1, 2, 3, 4) */
     [VO_STMT_INSERT_RECEIPT] =
     "INSERT INTO requests (tenant, request_key, input_digest, job_id,"
     " created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"

@@ -12,6 +12,8 @@
  *
  *   vo_ledger_sqlite.c    SQLite: one file, WAL (the default)
  *   vo_ledger_pg.c        PostgreSQL through libpq ("postgresql://...")
+ *   vo_ledger_nopg.c      the same in a build without libpq: opens
+ *                         nothing and says why
  *
  * The SQL texts are shared; a backend replaces only the few whose
  * dialect differs (its "sql" table, by statement id).  Shared texts use
@@ -126,7 +128,7 @@ extern const char  *vo_ledger_upload_sql[VO_STMT_COUNT];
     " input_digest, created_at, updated_at, expires_at, tenant"
 
 
-/* vo_stmt_step(): a row is ready, or the statement is done */
+/* vo_step(): a row is ready, or the statement is done */
 #define VO_ROW   100
 #define VO_DONE  101
 

@@ -27,6 +27,8 @@ const char  *vo_ledger_janitor_sql[VO_STMT_COUNT] = {
     " WHERE finished_at IS NOT NULL AND media_deleted_at IS NULL"
     " AND finished_at <= ?1 ORDER BY finished_at LIMIT ?2",
 
+    /* after the file is gone, so that no job marked so keeps one
+     * (invariant 9) */
     [VO_STMT_MEDIA_DELETED] =
     "UPDATE jobs SET media_deleted_at = ?2, updated_at = ?2"
     " WHERE job_id = ?1 AND media_deleted_at IS NULL",

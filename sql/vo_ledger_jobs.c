@@ -35,7 +35,8 @@ const char  *vo_ledger_jobs_sql[VO_STMT_COUNT] = {
     "SELECT state, input_path, input_size, deleted_at, media_deleted_at"
     " FROM jobs WHERE job_id = ?1 AND tenant = ?2",
 
-    /* unfinished jobs are cancelled on the way */
+    /* unfinished jobs are cancelled on the way; the deletion is recorded
+     * before the files go (invariant 9) */
     [VO_STMT_DELETE_MARK] =
     "UPDATE jobs SET"
     " state = CASE WHEN state IN ('accepted', 'running') THEN 'cancelled'"

@@ -303,7 +303,7 @@ vo_metrics_sums(vo_buf_t *b, const vo_metric_rows_t *m)
         const char  *help;        /* NULL: same metric as the one above */
     } sums[] = {
         { "ocr_calls", "video_ocr_ocr_calls_total", "", 0,
-          "Tesseract recognitions made by attempts that ended (a crashed "
+          "Frames sent to Tesseract by attempts that ended (a crashed "
           "attempt's are not counted)." },
         { "reused", "video_ocr_frames_reused_total", "", 0,
           "Frames that took the text of a near-identical frame instead of "

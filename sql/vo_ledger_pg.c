@@ -9,8 +9,9 @@
  *
  * The connection:
  *   - one per vo_ledger_t, used by one thread at a time, never across
- *     fork() (the module opens one per thread-pool thread, each OCR
- *     child its own), as with SQLite;
+ *     fork() (the module opens one per thread-pool thread and one per
+ *     worker process for its group commits, each OCR child its own), as
+ *     with SQLite;
  *   - session settings: lock_timeout = busy_timeout (a writer waits that
  *     long for a row or table lock, then the request gets 503, as SQLite
  *     waits for its write lock), default_transaction_isolation = read
@@ -175,6 +176,9 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
         " c AS (DELETE FROM counters RETURNING name, value)"
         " INSERT INTO counters SELECT name, sum(value) FROM c GROUP BY name",
 };
+
+
+const char *const  vo_ledger_kinds = "sqlite, postgresql";
 
 
 const vo_backend_t  vo_ledger_pg = {

@@ -28,7 +28,8 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     [VO_STMT_CLAIM_CANDIDATE] =
     VO_CLAIM_CANDIDATE_SQL,
 
-    /* the conditional update; the attempt is the token */
+    /* the conditional update; the attempt, which only grows, is the token
+     * (invariant 5) */
     [VO_STMT_CLAIM] =
     "UPDATE jobs SET state = 'running', attempt = attempt + 1,"
     " failures = failures + ?3, lease_owner = ?4,"
@@ -40,7 +41,8 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " input_path, input_size, container, created_at,"
     " (SELECT request_key FROM requests r WHERE r.job_id = jobs.job_id)",
 
-    /* a lost attempt was the last one allowed */
+    /* a lost attempt was the last one allowed; it counts as a failure
+     * (invariant 5) */
     [VO_STMT_GIVE_UP] =
     "UPDATE jobs SET state = 'failed', failures = failures + 1,"
     " error_code = 'worker_lost', error = 'the worker processing this job"
@@ -49,14 +51,17 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " updated_at = ?2"
     " WHERE job_id = ?1 AND state = 'running' AND lease_expires_at < ?2",
 
+    /* fenced (invariant 6) */
     [VO_STMT_HEARTBEAT] =
     "UPDATE jobs SET lease_expires_at = ?3, updated_at = ?4" VO_FENCE,
 
+    /* fenced (invariant 6) */
     [VO_STMT_SET_PLAN] =
     "UPDATE jobs SET plan_version = ?3, frames_planned = ?4,"
     " inspection = ?5, lease_expires_at = ?6, updated_at = ?7" VO_FENCE,
 
-    /* a frame row is written once (invariant 8) */
+    /* a frame row is written once, by the attempt that holds the job
+     * (invariants 6, 8) */
     [VO_STMT_PUT_FRAME] =
     "INSERT INTO frames (job_id, plan_version, frame_index, pts_ms, text,"
     " confidence, reused_from, flags, attempt, created_at)"
@@ -64,6 +69,7 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " WHERE EXISTS (SELECT 1 FROM jobs" VO_FENCE ")"
     " ON CONFLICT DO NOTHING",
 
+    /* fenced (invariant 6) */
     [VO_STMT_PROGRESS] =
     "UPDATE jobs SET frames_done = (SELECT count(*) FROM frames"
     " WHERE job_id = ?1 AND plan_version = ?3),"
@@ -74,14 +80,19 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " FROM frames"
     " WHERE job_id = ?1 AND plan_version = ?2 ORDER BY frame_index",
 
+    /* fenced; the results are inserted in the same transaction
+     * (invariants 6, 7) */
     [VO_STMT_PUBLISH] =
     "UPDATE jobs SET state = 'done', lease_owner = NULL,"
     " lease_expires_at = NULL, error_code = NULL, error = NULL,"
     " finished_at = ?3, updated_at = ?3" VO_FENCE,
 
+    /* only in VO_STMT_PUBLISH's transaction, after it moved the job
+     * (invariant 7) */
     [VO_STMT_PUT_RESULT] =
     "INSERT INTO results (job_id, format, body) VALUES (?1, ?2, ?3)",
 
+    /* fenced; the failure is counted (invariants 5, 6) */
     [VO_STMT_RETRY] =
     "UPDATE jobs SET failures = failures + 1,"
     " state = CASE WHEN failures + 1 >= max_attempts THEN 'failed'"
@@ -91,11 +102,13 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " lease_expires_at = NULL, updated_at = ?3" VO_FENCE
     " RETURNING state",
 
+    /* fenced (invariant 6) */
     [VO_STMT_REJECT] =
     "UPDATE jobs SET state = 'rejected', error_code = ?4, error = ?5,"
     " lease_owner = NULL, lease_expires_at = NULL, finished_at = ?3,"
     " updated_at = ?3" VO_FENCE,
 
+    /* fenced (invariant 6) */
     [VO_STMT_RELEASE] =
     "UPDATE jobs SET state = 'accepted', not_before = ?3,"
     " lease_owner = NULL, lease_expires_at = NULL, updated_at = ?3"
@@ -660,7 +673,8 @@ vo_ledger_detail(char *buf, size_t size, const char *code,
 
 /*
  * The two ends of a fenced write transaction.  fence_begin opens it
- * (BEGIN IMMEDIATE) and returns statement id with the fence bound: ?1 the
+ * (vo_ledger_begin: SQLite's BEGIN IMMEDIATE, PostgreSQL's READ
+ * COMMITTED) and returns statement id with the fence bound: ?1 the
  * job, ?2 the attempt.  fence_end takes the outcome of what was done in
  * between: on success it appends the audit event kind (if any) and
  * commits; otherwise it rolls back and, for a stale attempt, records the

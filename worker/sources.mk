@@ -7,6 +7,10 @@
 #   VW_LEDGER    the ledger library (sql/): every statement table and
 #                both backends, which vo_ledger.c reaches by name
 #   VW_LIB       the libc-only code shared with the nginx module (lib/)
+#   VW_PQ_PKG    libpq when the host has it (pkg-config), else nothing:
+#                the ledger then has vo_ledger_nopg.c for its PostgreSQL
+#                backend, and only SQLite ledgers open ("VW_PQ=no" on the
+#                make command line builds that on any host)
 
 VW_SRCS   := vw_main.c vw_core.c vw_plan.c \
              vw_inspect.c vw_container.c vw_decode.c \
@@ -16,7 +20,11 @@ VW_SRCS   := vw_main.c vw_core.c vw_plan.c \
              vw_cmd_admin.c
 VW_SRCS   := $(addprefix ../worker/,$(VW_SRCS))
 
-VW_LEDGER := vo_ledger.c vo_ledger_sqlite.c vo_ledger_pg.c \
+VW_PQ     ?= $(shell pkg-config --exists libpq && echo yes || echo no)
+VW_PQ_PKG := $(if $(filter yes,$(VW_PQ)),libpq)
+
+VW_LEDGER := vo_ledger.c vo_ledger_sqlite.c \
+             $(if $(VW_PQ_PKG),vo_ledger_pg.c,vo_ledger_nopg.c) \
              vo_ledger_admit.c vo_ledger_jobs.c vo_ledger_worker.c \
              vo_ledger_janitor.c vo_ledger_metrics.c vo_ledger_admin.c \
              vo_ledger_upload.c

@@ -271,7 +271,9 @@ vw_admin_parse(vw_admin_t *a, int argc, char **argv, int want_job,
     }
 
     if (want_job) {
-        if (optind != argc - 1 || strlen(argv[optind]) != VO_JOB_ID_LEN) {
+        if (optind != argc - 1
+            || !vo_job_id_valid(argv[optind], strlen(argv[optind])))
+        {
             fprintf(stderr, VW_PROG " %s: give one job id (32 hex "
                     "digits)\n", argv[0]);
             return -1;

@@ -67,6 +67,23 @@ static const char  *vw_ocr_value_flags[] = {
 };
 
 
+/* what the command line asks */
+typedef struct {
+    const char         *file;
+    int                 stats;
+    int                 verbose;
+    int                 with_frames;
+    int64_t             resume_at;       /* --debug-resume-at, 0: none */
+    vw_format_t         format;
+    vo_options_t        options;
+    vw_limits_t         limits;
+} vw_ocr_cmd_t;
+
+
+static int vw_ocr_parse(vw_ocr_cmd_t *cmd, int argc, char **argv);
+static int vw_ocr_value(vw_ocr_cmd_t *cmd, const char *flag,
+    const char *val);
+static int vw_ocr_file(const vw_ocr_cmd_t *cmd);
 static int vw_ocr_usage_error(const char *fmt, const char *a,
     const char *b);
 static int vw_ocr_number(const char *flag, const char *v, int64_t min,
@@ -82,72 +99,71 @@ static void vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label,
 int
 vw_cmd_ocr(int argc, char **argv)
 {
-    int            i, fd, rc, stats, verbose, with_frames, runs, r;
-    char           msg[VO_ERR_MAX];
-    size_t         k, n;
-    int64_t        resume_at;
-    vo_buf_t       out;
-    vw_err_t       err;
-    vw_report_t       run[2];
-    vw_job_t       job;
-    vw_hooks_t     hooks;
-    vw_format_t    format;
-    vw_limits_t    limits;
-    vo_options_t   options;
-    vw_result_t    result;
-    vw_ocr_mem_t   mem;
-    char           name[32];
-    const char    *file, *flag, *val, *eq;
+    int           rc;
+    vw_ocr_cmd_t  cmd;
 
-    rc = VW_EXIT_FAILED;
-    fd = -1;
-    file = NULL;
-    stats = 0;
-    verbose = 0;
-    with_frames = 0;
-    resume_at = 0;
-    format = VW_FORMAT_JSON;
+    rc = vw_ocr_parse(&cmd, argc, argv);
 
-    vo_buf_init(&out);
-    memset(&mem, 0, sizeof(vw_ocr_mem_t));
-    vo_options_init(&options);
-    vw_limits_init(&limits);
+    if (rc == -1) {
+        vw_media_log_init(cmd.verbose);
+        rc = vw_ocr_file(&cmd);
+    }
+
+    vw_pipeline_shutdown();
+
+    return rc;
+}
+
+
+/*
+ * The command line into cmd.  Returns -1 when the command is to run, or
+ * the exit code to end with (--help, a usage error, which it printed).
+ */
+
+static int
+vw_ocr_parse(vw_ocr_cmd_t *cmd, int argc, char **argv)
+{
+    int          i;
+    size_t       k, n;
+    const char  *flag, *val, *eq;
+
+    memset(cmd, 0, sizeof(vw_ocr_cmd_t));
+    cmd->format = VW_FORMAT_JSON;
+    vo_options_init(&cmd->options);
+    vw_limits_init(&cmd->limits);
 
     for (i = 1; i < argc; i++) {
         flag = argv[i];
-        val = NULL;
 
         if (strcmp(flag, "-h") == 0 || strcmp(flag, "--help") == 0) {
             fputs(vw_ocr_usage, stdout);
             fputs(vw_limits_usage, stdout);
             fputs(vw_ocr_usage_tail, stdout);
-            rc = VW_EXIT_OK;
-            goto done;
+            return VW_EXIT_OK;
         }
 
         if (flag[0] != '-' || flag[1] == '\0') {
-            if (file != NULL) {
-                rc = vw_ocr_usage_error("ocr takes one FILE, not \"%s\" "
-                                        "too", flag, NULL);
-                goto done;
+            if (cmd->file != NULL) {
+                return vw_ocr_usage_error("ocr takes one FILE, not \"%s\" "
+                                          "too", flag, NULL);
             }
 
-            file = flag;
+            cmd->file = flag;
             continue;
         }
 
         if (strcmp(flag, "--stats") == 0) {
-            stats = 1;
+            cmd->stats = 1;
             continue;
         }
 
         if (strcmp(flag, "--verbose") == 0) {
-            verbose = 1;
+            cmd->verbose = 1;
             continue;
         }
 
         if (strcmp(flag, "--frames") == 0) {
-            with_frames = 1;
+            cmd->with_frames = 1;
             continue;
         }
 
@@ -166,8 +182,7 @@ vw_cmd_ocr(int argc, char **argv)
         }
 
         if (vw_ocr_value_flags[k] == NULL) {
-            rc = vw_ocr_usage_error("unknown option \"%s\"", flag, NULL);
-            goto done;
+            return vw_ocr_usage_error("unknown option \"%s\"", flag, NULL);
         }
 
         if (eq != NULL) {
@@ -177,72 +192,105 @@ vw_cmd_ocr(int argc, char **argv)
             val = argv[++i];
 
         } else {
-            rc = vw_ocr_usage_error("%s needs a value", flag, NULL);
-            goto done;
+            return vw_ocr_usage_error("%s needs a value", flag, NULL);
         }
 
-#define VW_FLAG(f)                                                           \
-        ((eq != NULL && (size_t) (eq - flag) == sizeof(f) - 1                 \
-          && memcmp(flag, f, sizeof(f) - 1) == 0)                            \
-         || (eq == NULL && strcmp(flag, f) == 0))
+        if (vw_ocr_value(cmd, vw_ocr_value_flags[k], val) != 0) {
+            return VW_EXIT_USAGE;
+        }
+    }
 
-        n = eq ? (size_t) (eq - flag) : strlen(flag);
-        n = n < sizeof(name) ? n : sizeof(name) - 1;
-        memcpy(name, flag, n);
-        name[n] = '\0';
+    if (cmd->file == NULL) {
+        return vw_ocr_usage_error("ocr needs a FILE%s", "", NULL);
+    }
 
-        if (VW_FLAG("--fps") || VW_FLAG("--lang") || VW_FLAG("--crop")) {
-            /* the HTTP API's grammar and messages */
-            if (vo_options_set(&options, flag + 2,
-                               eq ? (size_t) (eq - flag - 2)
-                                  : strlen(flag + 2),
-                               val, strlen(val), msg, sizeof(msg)) != 0)
-            {
-                rc = vw_ocr_usage_error("%s", msg, NULL);
-                goto done;
-            }
+    return -1;
+}
 
-        } else if (VW_FLAG("--format")) {
-            if (vw_format_parse(val, &format) != 0) {
-                rc = vw_ocr_usage_error("format must be json, vtt, srt or "
-                                        "txt, not \"%s\"", val, NULL);
-                goto done;
-            }
 
-        } else if ((r = vw_limits_flag(&limits, name, val, msg,
-                                       sizeof(msg)))
-                   != 0)
+/* The value of one of vw_ocr_value_flags; 0, or -1 after a message. */
+
+static int
+vw_ocr_value(vw_ocr_cmd_t *cmd, const char *flag, const char *val)
+{
+    int   r;
+    char  msg[VO_ERR_MAX];
+
+    if (strcmp(flag, "--fps") == 0 || strcmp(flag, "--lang") == 0
+        || strcmp(flag, "--crop") == 0)
+    {
+        /* the HTTP API's grammar and messages */
+        if (vo_options_set(&cmd->options, flag + 2, strlen(flag + 2), val,
+                           strlen(val), msg, sizeof(msg))
+            != 0)
         {
-            if (r < 0) {
-                rc = vw_ocr_usage_error("%s", msg, NULL);
-                goto done;
-            }
-
-        } else if (VW_FLAG("--debug-resume-at")) {
-            if (vw_ocr_number("--debug-resume-at", val, 1, 10000000,
-                              &resume_at) != 0)
-            {
-                goto usage;
-            }
-
-        } else {
-            rc = vw_ocr_usage_error("unknown option \"%s\"", flag, NULL);
-            goto done;
+            (void) vw_ocr_usage_error("%s", msg, NULL);
+            return -1;
         }
 
-#undef VW_FLAG
+        return 0;
     }
 
-    if (file == NULL) {
-        rc = vw_ocr_usage_error("ocr needs a FILE%s", "", NULL);
-        goto done;
+    if (strcmp(flag, "--format") == 0) {
+        if (vw_format_parse(val, &cmd->format) != 0) {
+            (void) vw_ocr_usage_error("format must be json, vtt, srt or "
+                                      "txt, not \"%s\"", val, NULL);
+            return -1;
+        }
+
+        return 0;
     }
 
-    vw_media_log_init(verbose);
+    if (strcmp(flag, "--debug-resume-at") == 0) {
+        return vw_ocr_number(flag, val, 1, 10000000, &cmd->resume_at);
+    }
 
-    fd = open(file, O_RDONLY | O_CLOEXEC);
+    /* the limits, spelled as for "run" */
+    r = vw_limits_flag(&cmd->limits, flag, val, msg, sizeof(msg));
+
+    if (r < 0) {
+        (void) vw_ocr_usage_error("%s", msg, NULL);
+        return -1;
+    }
+
+    if (r == 0) {
+        /* can't happen: every name of vw_ocr_value_flags is handled */
+        (void) vw_ocr_usage_error("unknown option \"%s\"", flag, NULL);
+        return -1;
+    }
+
+    return 0;
+}
+
+
+/*
+ * Runs the pipeline on the file (twice with --debug-resume-at: a first
+ * run stopped after N frames, then the resumed one) and prints the
+ * result, then --stats.  Returns the exit code.
+ */
+
+static int
+vw_ocr_file(const vw_ocr_cmd_t *cmd)
+{
+    int            fd, rc, runs, r;
+    size_t         k;
+    vo_buf_t       out;
+    vw_err_t       err;
+    vw_report_t    run[2];
+    vw_job_t       job;
+    vw_hooks_t     hooks;
+    vw_result_t    result;
+    vw_ocr_mem_t   mem;
+
+    rc = VW_EXIT_FAILED;
+    runs = 0;
+
+    vo_buf_init(&out);
+    memset(&mem, 0, sizeof(vw_ocr_mem_t));
+
+    fd = open(cmd->file, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        fprintf(stderr, VW_PROG ": ocr: cannot open \"%s\": %s\n", file,
+        fprintf(stderr, VW_PROG ": ocr: cannot open \"%s\": %s\n", cmd->file,
                 strerror(errno));
         rc = errno == ENOENT || errno == EACCES || errno == EISDIR
              ? VW_EXIT_USAGE : VW_EXIT_FAILED;
@@ -255,14 +303,13 @@ vw_cmd_ocr(int argc, char **argv)
     hooks.frame_done = vw_ocr_done;
     hooks.tick = NULL;
 
-    job.name = file;
+    job.name = cmd->file;
     job.fd = fd;
-    job.options = &options;
-    job.limits = &limits;
+    job.options = &cmd->options;
+    job.limits = &cmd->limits;
     job.hooks = &hooks;
 
-    runs = 0;
-    mem.stop_after = (uint32_t) resume_at;
+    mem.stop_after = (uint32_t) cmd->resume_at;
 
     for (r = 0; r < 2; r++) {
         mem.done = 0;
@@ -273,7 +320,7 @@ vw_cmd_ocr(int argc, char **argv)
             break;
         }
 
-        if (!(r == 0 && resume_at > 0 && err.status == VW_STOPPED)) {
+        if (!(r == 0 && cmd->resume_at > 0 && err.status == VW_STOPPED)) {
             rc = vw_cmd_report(&err);
             goto stats;
         }
@@ -284,15 +331,15 @@ vw_cmd_ocr(int argc, char **argv)
 
     memset(&result, 0, sizeof(vw_result_t));
     result.plan = &run[runs - 1].plan;
-    result.options = &options;
+    result.options = &cmd->options;
     result.inspection = &run[runs - 1].inspection;
     result.frames = mem.frames;
     result.nframes = mem.n;
-    result.with_frames = with_frames;
+    result.with_frames = cmd->with_frames;
 
-    if (vw_result_write(&out, format, &result) != 0) {
+    if (vw_result_write(&out, cmd->format, &result) != 0) {
         fprintf(stderr, VW_PROG ": ocr \"%s\": out of memory writing the "
-                "result\n", file);
+                "result\n", cmd->file);
         goto stats;
     }
 
@@ -300,7 +347,7 @@ vw_cmd_ocr(int argc, char **argv)
         || fflush(stdout) != 0)
     {
         fprintf(stderr, VW_PROG ": ocr \"%s\": writing the result: %s\n",
-                file, strerror(errno));
+                cmd->file, strerror(errno));
         goto stats;
     }
 
@@ -308,7 +355,7 @@ vw_cmd_ocr(int argc, char **argv)
 
 stats:
 
-    if (stats) {
+    if (cmd->stats) {
         fputs("{\"runs\":[", stderr);
 
         for (r = 0; r < runs; r++) {
@@ -318,12 +365,6 @@ stats:
 
         fputs("]}\n", stderr);
     }
-
-    goto done;
-
-usage:
-
-    rc = VW_EXIT_USAGE;
 
 done:
 
@@ -338,8 +379,6 @@ done:
     if (fd >= 0) {
         close(fd);
     }
-
-    vw_pipeline_shutdown();
 
     return rc;
 }

@@ -19,9 +19,11 @@
  *      body temp files an nginx worker killed outright leaves in
  *      <store>/.incoming (the recommended client_body_temp_path), which
  *      nginx itself never removes.  Only files older than --orphan-age
- *      are touched, so an upload in flight is never raced.
+ *      are touched, so an upload in flight is never raced (invariant 9
+ *      of sql/schema.sql).
  *
- * Each step leaves audit events (the metrics count them) and a log line.
+ * Steps 1 and 2 leave audit events (the metrics count them); every step
+ * leaves a log line.
  * Several janitors on one ledger are safe: every step is a transaction
  * that checks the state it changes.
  */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "vo_ledger.h"
 #include "vw_cmd.h"
 
 
@@ -28,7 +29,8 @@ static const vw_command_t  vw_commands[] = {
       "expiry and retention of the pool (started by run)" },
     { "jobs", vw_cmd_jobs, "list jobs: --state, --stuck, --tenant" },
     { "events", vw_cmd_events, "print a job's audit trail" },
-    { "retry", vw_cmd_retry, "put a failed or stuck job back in line" },
+    { "retry", vw_cmd_retry,
+      "put a failed, rejected or stuck job back in line" },
     { "abandon", vw_cmd_abandon, "end an unfinished job as failed" },
     { NULL, NULL, NULL }
 };
@@ -57,8 +59,14 @@ main(int argc, char **argv)
         return VW_EXIT_OK;
     }
 
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    if (strcmp(argv[1], "--version") == 0) {
         printf(VW_PROG " " VW_VERSION "\n");
+        return VW_EXIT_OK;
+    }
+
+    /* as nginx -V: the version, then what this build can do */
+    if (strcmp(argv[1], "-V") == 0) {
+        printf(VW_PROG " " VW_VERSION "\nledgers: %s\n", vo_ledger_kinds);
         return VW_EXIT_OK;
     }
 
@@ -111,5 +119,6 @@ vw_main_usage(FILE *out)
     }
 
     fprintf(out, "\n" VW_PROG " COMMAND --help tells more; "
-            VW_PROG " --version prints the version.\n");
+            VW_PROG " --version prints the version, -V also what the "
+            "build can do.\n");
 }

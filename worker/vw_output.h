@@ -5,9 +5,9 @@
  * job status endpoint publishes, byte for byte), WebVTT, SubRip and
  * plain text.  They take frame results (from memory or ledger rows) and
  * merge them into segments themselves, so there is one way to go from
- * frames to a result.  libc only: the nginx module may compile this file
- * and vw_segments.c to render ?format= from frames or from a stored JSON
- * result's inputs.
+ * frames to a result.  libc only: fuzz_output links this file and
+ * vw_segments.c without FFmpeg or Tesseract.  The job endpoint serves
+ * ?format= from the results a child publishes in every format.
  *
  * The JSON result (one line, keys in this order):
  *

@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Shell functions of the admission benchmarks (run.sh, scaling.sh), sourced
+# Shell functions of the admission benchmarks (run.sh, scaling.sh, ab.sh),
+# sourced
 # after they set NGINX_BIN, MODULE_SO, NGINX_WORKERS and work (their
 # temporary directory).
 

@@ -18,7 +18,7 @@ set xrange [2048:16777216]
 
 set ylabel "requests per second"
 plot tsv using 1:2 skip 1 with linespoints pt 7 lc rgb "#d95f02" title "bare nginx (body to a file)", \
-     tsv using 1:3 skip 1 with linespoints pt 5 lc rgb "#1b9e77" title "video-ocr (receipt + upload fsync'd)"
+     tsv using 1:3 skip 1 with linespoints pt 5 lc rgb "#1b9e77" title "video-ocr (receipt + upload durable)"
 
 set ylabel "MB/s of bodies"
 set key bottom right

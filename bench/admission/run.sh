@@ -16,8 +16,8 @@
 # client_body_in_file_only on + echo_read_request_body, no ledger: every
 # body lands in a file that is kept, as video-ocr keeps its uploads (but
 # without fsync, hashing or sniffing).  video-ocr
-# runs with its defaults: durability full (uploads and receipts fsync'd
-# before the reply, SQLite synchronous=FULL).  Prints one RESULT line per
+# runs with its defaults: durability full (each batch's uploads syncfs'd
+# and its receipts committed before the reply, SQLite synchronous=FULL).  Prints one RESULT line per
 # run and a table with the ratios; then the largest nginx worker's RSS
 # after a 1 s warm-up and at the end of each run (memory growth under
 # load), and, unless SCALING=0, video-ocr at the first size with one
@@ -181,7 +181,7 @@ for size in "${sizes[@]}"; do
         >> "$out/throughput.tsv"
 done
 echo "(medians of $ROUNDS rounds of ${secs}s, $CONNECTIONS connections," \
-     "$NGINX_WORKERS nginx workers; video-ocr: receipts and uploads fsync'd)"
+     "$NGINX_WORKERS nginx workers; video-ocr: receipts committed, uploads syncfs'd)"
 
 # memory: the largest nginx worker's RSS after the warm-up and at the end
 echo

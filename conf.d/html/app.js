@@ -167,7 +167,7 @@
     const item = {
       fp, name, size, options, li,
       file: null, key: null, receipt: null, replayed: false,
-      attempt: 0, busy: false, polling: false, wake: null, url: null,
+      attempt: 0, busy: false, uploads: 0, following: -1, wake: null, url: null,
       el: {
         name: $('.name', li), video: $('.preview', li), noPreview: $('.no-preview', li),
         status: $('.status', li), upBar: $('.upload-bar', li),
@@ -491,6 +491,7 @@
 
   async function upload(item) {
     if (!item.file) return;
+    item.uploads++;             // the job a previous upload follows is no longer this card's
     item.el.upBar.hidden = false;
     item.el.key.textContent = item.key;
 
@@ -655,9 +656,12 @@
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+  // Follows the job of the card's latest upload until it ends, or until
+  // the card is uploaded again (a newer upload's answer is what it shows).
   async function follow(item) {
-    if (item.polling) return;
-    item.polling = true;
+    const gen = item.uploads;
+    if (item.following === gen) return;
+    item.following = gen;
     setState(item, 'admitted', item.replayed ? 'Accepted earlier (replayed receipt).' : 'Accepted.');
     item.el.jobBar.hidden = false;
     let delay = POLL.first;
@@ -681,6 +685,7 @@
         failures++;
       }
 
+      if (item.uploads !== gen) break;
       if (job) {
         if (showJob(item, job)) break;
       } else if (failures > 2) {
@@ -689,7 +694,6 @@
       await sleep(delay);
       delay = Math.min(POLL.max, Math.round(delay * 1.5));
     }
-    item.polling = false;
   }
 
   // Shows a status document; true when the job is finished.

@@ -12,7 +12,7 @@ use Time::HiRes qw(sleep time);
 use VideoOCR::Stack;
 use VideoOCR::Storm;
 
-my $uploads = $ENV{STORM_UPLOADS} // 4096;
+my $uploads = $ENV{STORM_UPLOADS} // 8192;
 
 my $s = VideoOCR::Stack->new(no_worker => 1);
 my $master = $s->nginx_pid;

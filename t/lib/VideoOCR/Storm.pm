@@ -21,14 +21,17 @@ package VideoOCR::Storm;
 # sent to two of them at the same moment (both requests written before
 # either reply is read), so every key races itself across front ends.
 #
-# The invariants (check):
-#   1. every 202 any client saw is in the ledger: a receipt for its key
-#      naming the job the client was told, with the stored input;
-#   2. one receipt per key, one job per receipt;
-#   3. for each key, every upload of the committed body got that receipt
+# What check verifies, by the numbers of the invariants at the top of
+# sql/schema.sql:
+#   4: every 202 any client saw is in the ledger (a receipt for its key
+#      naming the job the client was told) and the job's input is in the
+#      store with the recorded byte count: nothing acknowledged is lost;
+#   1, 3: one receipt per key, one job per receipt;
+#   2: for each key, every upload of the committed body got that receipt
 #      (202) and every upload of another body got 422;
-#   4. every job's input file is in the store, byte count as recorded,
-#      and no file in the store belongs to no job.
+#   9: no file in the store belongs to no job (after the janitor's sweep,
+#      where killed nginx workers left orphans).
+# Each problem it returns names the invariant it breaks.
 
 use strict;
 use warnings;
@@ -215,7 +218,7 @@ sub check {
                               . ' j.media_deleted_at FROM requests r'
                               . ' JOIN jobs j ON j.job_id = r.job_id'))
     {
-        push @problems, "two receipts for $row->{request_key}"
+        push @problems, "invariant 1: two receipts for $row->{request_key}"
             if $receipt{$row->{request_key}};
         $receipt{$row->{request_key}} = $row;
     }
@@ -226,7 +229,8 @@ sub check {
         $jobs{$row->{job_id}} = $row;
     }
 
-    push @problems, sprintf('%d jobs for %d receipts', scalar keys %jobs,
+    push @problems, sprintf('invariant 3: %d jobs for %d receipts',
+                            scalar keys %jobs,
                             scalar keys %receipt)
         if keys %jobs != keys %receipt;
 
@@ -238,22 +242,25 @@ sub check {
 
         if ($r->{status} == 202) {
             if (!$rec) {
-                push @problems, "202 for $r->{key} but no receipt";
+                push @problems, "invariant 4: 202 for $r->{key} but no receipt";
                 next;
             }
 
-            push @problems, "202 for $r->{key} named $r->{job}, the receipt"
+            push @problems, "invariant 4: 202 for $r->{key} named $r->{job},"
+                            . " the receipt"
                             . " names $rec->{job_id}"
                 if $r->{job} ne $rec->{job_id};
 
             my $want = sha256_hex(body($r->{key}, $r->{variant}, $r->{size}));
-            push @problems, "202 for $r->{key} variant $r->{variant}, but"
+            push @problems, "invariant 2: 202 for $r->{key} variant"
+                            . " $r->{variant}, but"
                             . " the stored body is another"
                 if $want ne $rec->{input_sha256};
 
         } elsif ($r->{status} == 422) {
             my $want = sha256_hex(body($r->{key}, $r->{variant}, $r->{size}));
-            push @problems, "422 for $r->{key} variant $r->{variant}, which"
+            push @problems, "invariant 2: 422 for $r->{key} variant"
+                            . " $r->{variant}, which"
                             . " is the stored body"
                 if $rec && $want eq $rec->{input_sha256};
 
@@ -277,10 +284,11 @@ sub check {
         next if $job->{media_deleted_at};
 
         if (!defined $files{$job->{input_path}}) {
-            push @problems, "job $job->{job_id}: input $job->{input_path}"
+            push @problems, "invariant 4: job $job->{job_id}: input"
+                            . " $job->{input_path}"
                             . " missing";
         } elsif ($files{$job->{input_path}} != $job->{input_size}) {
-            push @problems, "job $job->{job_id}: input has"
+            push @problems, "invariant 4: job $job->{job_id}: input has"
                             . " $files{$job->{input_path}} bytes, not"
                             . " $job->{input_size}";
         }
@@ -288,7 +296,8 @@ sub check {
         delete $files{$job->{input_path}};
     }
 
-    push @problems, "file $_ belongs to no job" for sort keys %files;
+    push @problems, "invariant 9: file $_ belongs to no job"
+        for sort keys %files;
 
     if ($stats) {
         %$stats = (%count, receipts => scalar keys %receipt,
