@@ -33,7 +33,7 @@
 
 
 #define VO_UPLOAD_ID_LEN         32     /* hex digits, 128 random bits */
-#define VO_UPLOAD_INTEROP        8      /* the draft's current interop version */
+#define VO_UPLOAD_INTEROP        8      /* the draft's interop version */
 #define VO_UPLOAD_INTEROP_OLD    6      /* tus-js-client 4.x's ietf-draft-05 */
 #define VO_UPLOAD_NAME_MAX       255    /* a file name kept for the job */
 

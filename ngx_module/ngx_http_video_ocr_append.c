@@ -87,7 +87,7 @@ ngx_http_video_ocr_append_start(ngx_http_request_t *r)
                       "video_ocr: upload %s: the ledger's SHA-256 state does "
                       "not fit its offset %L", up->id, up->row.offset);
         ngx_http_video_ocr_upload_end(r, NGX_HTTP_VIDEO_OCR_INTERNAL,
-                                        "the upload's state is damaged");
+                                      "the upload's state is damaged");
         return;
     }
 
@@ -350,8 +350,8 @@ ngx_http_video_ocr_append_end(ngx_http_request_t *r,
 
     if (complete && total == 0) {
         ngx_http_video_ocr_upload_end(r, NGX_HTTP_VIDEO_OCR_EMPTY_BODY,
-                                        "the upload is empty: nothing to "
-                                        "read text from");
+                                      "the upload is empty: nothing to "
+                                      "read text from");
         return;
     }
 
@@ -555,7 +555,7 @@ ngx_http_video_ocr_append_committed(ngx_http_request_t *r)
         up->row.offset = -1;
         up->row.completed = 1;
         ngx_http_video_ocr_upload_end(r, NGX_HTTP_VIDEO_OCR_NOT_A_VIDEO,
-                                        NULL);
+                                      NULL);
         return;
     }
 
@@ -591,10 +591,9 @@ ngx_http_video_ocr_append_committed(ngx_http_request_t *r)
     }
 
     if (!t->up_complete) {
-        ngx_http_video_ocr_upload_end(r, up->creation
-                                           ? NGX_HTTP_VIDEO_OCR_UPLOAD_CREATED
-                                           : NGX_HTTP_VIDEO_OCR_UPLOAD_APPENDED,
-                                        NULL);
+        ngx_http_video_ocr_upload_end(r,
+            up->creation ? NGX_HTTP_VIDEO_OCR_UPLOAD_CREATED
+                         : NGX_HTTP_VIDEO_OCR_UPLOAD_APPENDED, NULL);
         return;
     }
 
@@ -636,7 +635,7 @@ ngx_http_video_ocr_append_done(ngx_http_request_t *r,
         ctx->admitted = NGX_HTTP_VIDEO_OCR_KEY_REUSED;
         up->row.offset = -1;
         ngx_http_video_ocr_upload_end(r, NGX_HTTP_VIDEO_OCR_KEY_REUSED,
-                                        NULL);
+                                      NULL);
         return;
     }
 }

@@ -817,7 +817,7 @@ ngx_http_video_ocr_upload_claimed(ngx_http_request_t *r)
                                  - p;
 
         ngx_http_video_ocr_upload_end(r, NGX_HTTP_VIDEO_OCR_OFFSET_MISMATCH,
-                                        NULL);
+                                      NULL);
         return;
     }
 
@@ -907,7 +907,8 @@ ngx_http_video_ocr_upload_replay(ngx_http_request_t *r)
 
     ctx->admitted = NGX_HTTP_VIDEO_OCR_REPLAYED;
 
-    return ngx_http_video_ocr_upload_reply(r, NGX_HTTP_VIDEO_OCR_REPLAYED, NULL);
+    return ngx_http_video_ocr_upload_reply(r, NGX_HTTP_VIDEO_OCR_REPLAYED,
+                                           NULL);
 }
 
 
@@ -926,7 +927,9 @@ ngx_http_video_ocr_upload_options(ngx_http_request_t *r)
         return rc;
     }
 
-    return ngx_http_video_ocr_upload_reply(r, NGX_HTTP_VIDEO_OCR_UPLOAD_OFFSET, NULL);
+    return ngx_http_video_ocr_upload_reply(r,
+                                           NGX_HTTP_VIDEO_OCR_UPLOAD_OFFSET,
+                                           NULL);
 }
 
 
@@ -1076,7 +1079,8 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
             rc |= ngx_http_video_ocr_header_num(r, "Video-OCR-Job",
                                                 up->row.job_id);
 
-            len = vlcf->jobs_url.len + VO_JOB_ID_LEN + sizeof("<>; rel=\"status\"");
+            len = vlcf->jobs_url.len + VO_JOB_ID_LEN
+                  + sizeof("<>; rel=\"status\"");
             p = ngx_pnalloc(r->pool, len);
             if (p == NULL) {
                 goto failed;

@@ -649,7 +649,8 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
 
     lrc = vo_pg_query_int(l, "SELECT count(*) FROM unnest(ARRAY['requests',"
                           " 'jobs', 'frames', 'results', 'events',"
-                          " 'job_counts', 'event_counts', 'counters', 'uploads']) t"
+                          " 'job_counts', 'event_counts', 'counters',"
+                          " 'uploads']) t"
                           " WHERE NOT (has_table_privilege(t, 'SELECT')"
                           " AND has_table_privilege(t, 'INSERT')"
                           " AND has_table_privilege(t, 'UPDATE')"
