@@ -110,7 +110,7 @@ vo_store_create_empty(const char *store, const char *rel, int sync,
      * unlike an admission's file, a partial file is not covered by a
      * group commit's syncfs(): its name and the directories above it
      * are made durable here, before a row may point at it; its data is
-     * fdatasync'd by every append (invariant 10)
+     * fdatasync'd by every append (invariant 11)
      */
 
     slash = strrchr(path, '/');

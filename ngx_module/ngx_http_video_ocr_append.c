@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * An append to a resumable upload (a PATCH, or the body of a creation),
- * once its claim made it the upload's writer (invariant 11):
+ * once its claim made it the upload's writer (invariant 12):
  *
  *   event loop: the body is read unbuffered: each buffer is hashed into
  *   the upload's running SHA-256 and written to a chunk file of its own in
@@ -15,11 +15,11 @@
  *               the row's lock, and only while the request's token is the
  *               upload's writer, the file is truncated to the acknowledged
  *               offset, the chunk appended, fdatasync'd, and the offset
- *               advanced (invariant 10).  Reading waits meanwhile;
+ *               advanced (invariant 11).  Reading waits meanwhile;
  *
  *   completion: the same task links the partial file into the store as
  *               the job's input and admits it through the group commit,
- *               exactly as a POST (invariant 12).
+ *               exactly as a POST (invariant 13).
  *
  * A second append to the same upload claims it (writer + 1): this one's
  * next commit then finds its token stale, drops its chunk and ends the
@@ -662,7 +662,7 @@ ngx_http_video_ocr_upload_task(ngx_http_video_ocr_task_t *t)
 
     case NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_CREATE:
 
-        /* the file first: a row always has its file (invariant 10) */
+        /* the file first: a row always has its file (invariant 11) */
 
         t->store_rc = vo_store_create_empty(t->store, t->part,
                                             t->mcf->durable, t->err,
@@ -764,7 +764,7 @@ ngx_http_video_ocr_upload_receipt(ngx_http_video_ocr_task_t *t,
 
 
 /*
- * The commit (invariants 10 and 11): the partial file's flock for this
+ * The commit (invariants 11 and 12): the partial file's flock for this
  * host's processes, the row's lock for other hosts (PostgreSQL), the
  * token and the offset checked, then truncate, append, fdatasync, and
  * the offset advanced; then the completion, if it is one.
@@ -1003,7 +1003,7 @@ ngx_http_video_ocr_upload_sniff(ngx_http_video_ocr_task_t *t, int fd)
 /*
  * The completion: the partial file gets the job's input name (a link,
  * no copy) and the admission runs as for a POST, marking the upload
- * completed in its transaction (invariant 12).  A created job keeps the
+ * completed in its transaction (invariant 13).  A created job keeps the
  * link and the partial name goes; otherwise the link goes, and the
  * partial name too unless the admission failed (the client retries).
  */

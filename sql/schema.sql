@@ -69,19 +69,20 @@
 --      only with its job's media: by DELETE after the ledger records it
 --      (deleted_at), by the media retention just before it records it
 --      (media_deleted_at, so that no job marked so keeps a file).
---  10. An upload's offset only grows and never passes what is durable: it
+--  10. (issue 16's outbox invariant: numbered on its branch)
+--  11. An upload's offset only grows and never passes what is durable: it
 --      is moved only by the append holding the upload's current writer
 --      token, in an UPDATE that names the offset it wrote at, after the
 --      bytes up to the new offset are in the partial file and (durability
 --      full) fdatasync'd.  Every write truncates the file to the recorded
 --      offset first, so bytes of a writer that died before its commit are
 --      never counted.
---  11. One writer per upload: an append claims the upload (writer + 1)
+--  12. One writer per upload: an append claims the upload (writer + 1)
 --      before its body is read, and writes the partial file only while
 --      it holds the file's lock (flock: the nginx processes of a host) and,
 --      on PostgreSQL, the row's (FOR UPDATE: every host), and only if its
 --      token is still the current one; a stale append's bytes are dropped.
---  12. An upload is completed only by an admission: the transaction that
+--  13. An upload is completed only by an admission: the transaction that
 --      inserts (or finds) the receipt and the job also marks the upload
 --      completed, if it is still incomplete under the completing writer's
 --      token, so a completed upload names exactly one job.
@@ -277,7 +278,7 @@ END;
 -- An upload resource: a row here and a partial file in the store,
 -- "<store>/uploads/<last two hex digits>/<upload_id>.part", whose first
 -- upload_offset bytes are exactly the bytes acknowledged to the client
--- (invariant 10).  Completion admits the file as an ordinary upload (the
+-- (invariant 11).  Completion admits the file as an ordinary upload (the
 -- same receipt, invariants 1-4) and records the job here; the row then
 -- stays, to replay the receipt, until the receipt expires.
 CREATE TABLE uploads (

@@ -100,7 +100,7 @@ typedef struct {
     int          max_attempts;
     const char  *upload_id;      /* a resumable upload's completion, or
                                     NULL: it is marked completed in the
-                                    same transaction (invariant 12) */
+                                    same transaction (invariant 13) */
     int64_t      upload_writer;  /* the completing append's token */
 } vo_admission_t;
 
@@ -456,7 +456,7 @@ vo_ledger_rc_t vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
 /*
  * Resumable uploads (vo_ledger_upload.c; issue 15).  An upload resource
  * is a row of uploads and a partial file in the store whose first
- * offset bytes are the acknowledged ones (invariants 10-12 of
+ * offset bytes are the acknowledged ones (invariants 11-13 of
  * sql/schema.sql).  Every function scopes by tenant: another tenant's
  * upload is NOT_FOUND, like an unknown one.
  */

@@ -334,7 +334,7 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
     vo_ledger_rc_t  lrc;
 
     if (a->upload_id != NULL) {
-        /* issue 15: completing a resumable upload (invariant 12) */
+        /* issue 15: completing a resumable upload (invariant 13) */
         lrc = vo_ledger_upload_completing(l, a, err, err_size);
         if (lrc != VO_LEDGER_OK) {
             return lrc;

@@ -114,7 +114,7 @@ extern const char  *vo_ledger_upload_sql[VO_STMT_COUNT];
 
 /*
  * The lock an append holds on its upload's row while it writes the
- * partial file (invariant 11).  PostgreSQL: the row, FOR UPDATE, in the
+ * partial file (invariant 12).  PostgreSQL: the row, FOR UPDATE, in the
  * transaction the advance commits.  SQLite, one host: the partial file's
  * flock is the lock, and the row is read outside a transaction (holding
  * the one write lock over a copy would stall every admission).
@@ -262,7 +262,7 @@ vo_ledger_rc_t vo_ledger_event(vo_ledger_t *l, int64_t at,
     const char *kind, int attempt, const char *detail, char *err,
     size_t err_size);
 
-/* The upload's part of the admission that completes it (invariant 12). */
+/* The upload's part of the admission that completes it (invariant 13). */
 vo_ledger_rc_t vo_ledger_upload_completing(vo_ledger_t *l,
     const vo_admission_t *a, char *err, size_t err_size);
 vo_ledger_rc_t vo_ledger_upload_admitted(vo_ledger_t *l,

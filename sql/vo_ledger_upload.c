@@ -4,7 +4,7 @@
  * Resumable uploads in the ledger (issue 15): creation (with the
  * tenant's limit of incomplete uploads), an append's claim and commit,
  * DELETE, the janitor's expiry, and the upload's part of the admission
- * that completes it (invariants 10-12 of sql/schema.sql).  The partial
+ * that completes it (invariants 11-13 of sql/schema.sql).  The partial
  * files are the module's (ngx_module/ngx_http_video_ocr_upload.c); here
  * are only the rows that say how much of them is acknowledged.
  */
@@ -43,7 +43,7 @@ const char  *vo_ledger_upload_sql[VO_STMT_COUNT] = {
     "SELECT " VO_UPLOAD_COLUMNS " FROM uploads"
     " WHERE upload_id = ?1 AND tenant = ?2",
 
-    /* invariant 11: the claim ends any append under an older token */
+    /* invariant 12: the claim ends any append under an older token */
     [VO_STMT_UPLOAD_CLAIM] =
     "UPDATE uploads SET writer = writer + 1, updated_at = ?4"
     " WHERE upload_id = ?1 AND tenant = ?2 AND upload_offset = ?3"
@@ -53,14 +53,14 @@ const char  *vo_ledger_upload_sql[VO_STMT_COUNT] = {
     /* VO_STMT_UPLOAD_LOCK: VO_UPLOAD_LOCK_SQL, PostgreSQL adds FOR UPDATE */
     [VO_STMT_UPLOAD_LOCK] = VO_UPLOAD_LOCK_SQL,
 
-    /* invariant 10: only the current writer, only from where it wrote */
+    /* invariant 11: only the current writer, only from where it wrote */
     [VO_STMT_UPLOAD_ADVANCE] =
     "UPDATE uploads SET upload_offset = ?2, upload_length = ?3,"
     " sha256_state = ?4, container = ?5, updated_at = ?6, expires_at = ?7"
     " WHERE upload_id = ?1 AND writer = ?8 AND upload_offset = ?9"
     " AND state = 'incomplete'",
 
-    /* invariant 12, in the admission's transaction */
+    /* invariant 13, in the admission's transaction */
     [VO_STMT_UPLOAD_COMPLETING] =
     "UPDATE uploads SET state = 'completed', updated_at = ?3"
     " WHERE upload_id = ?1 AND writer = ?2 AND state = 'incomplete'",

@@ -5,7 +5,7 @@
 -- An upload resource: a row here and a partial file in the store,
 -- "<store>/uploads/<last two hex digits>/<upload_id>.part", whose first
 -- upload_offset bytes are exactly the bytes acknowledged to the client
--- (invariant 10).  Completion admits the file as an ordinary upload (the
+-- (invariant 11).  Completion admits the file as an ordinary upload (the
 -- same receipt, invariants 1-4) and records the job here; the row then
 -- stays, to replay the receipt, until the receipt expires.
 CREATE TABLE uploads (
