@@ -553,5 +553,9 @@ vo_ledger_rc_t vo_ledger_uploads_due(vo_ledger_t *l, int64_t now_ms,
 vo_ledger_rc_t vo_ledger_upload_expire(vo_ledger_t *l, const char *upload_id,
     int64_t now_ms, int *gone, char *err, size_t err_size);
 
+/* For a partial file found in the store: whether a row names it. */
+vo_ledger_rc_t vo_ledger_upload_exists(vo_ledger_t *l, const char *upload_id,
+    int *exists, char *err, size_t err_size);
+
 
 #endif /* _VO_LEDGER_H_INCLUDED_ */

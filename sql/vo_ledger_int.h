@@ -89,6 +89,7 @@ typedef enum {
     VO_STMT_UPLOAD_DELETE,
     VO_STMT_UPLOADS_DUE,
     VO_STMT_UPLOAD_EXPIRE,
+    VO_STMT_UPLOAD_EXISTS,
     VO_STMT_COUNT
 } vo_ledger_stmt_e;
 

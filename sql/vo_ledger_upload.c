@@ -77,6 +77,9 @@ const char  *vo_ledger_upload_sql[VO_STMT_COUNT] = {
     "SELECT upload_id, state FROM uploads WHERE expires_at <= ?1"
     " ORDER BY expires_at LIMIT ?2",
 
+    [VO_STMT_UPLOAD_EXISTS] =
+    "SELECT state FROM uploads WHERE upload_id = ?1",
+
     [VO_STMT_UPLOAD_EXPIRE] =
     "DELETE FROM uploads WHERE upload_id = ?1 AND expires_at <= ?2"
     " RETURNING state, tenant",
@@ -577,6 +580,39 @@ vo_ledger_upload_expire(vo_ledger_t *l, const char *upload_id,
     }
 
     return vo_ledger_commit(l, err, err_size);
+}
+
+
+vo_ledger_rc_t
+vo_ledger_upload_exists(vo_ledger_t *l, const char *upload_id, int *exists,
+    char *err, size_t err_size)
+{
+    int             rc;
+    vo_stmt_t      *s;
+    vo_ledger_rc_t  lrc;
+
+    s = vo_ledger_stmt(l, VO_STMT_UPLOAD_EXISTS, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, upload_id, -1);
+
+    rc = vo_step(s);
+    lrc = VO_LEDGER_OK;
+
+    if (rc == VO_ROW || rc == VO_DONE) {
+        *exists = (rc == VO_ROW);
+
+    } else {
+        snprintf(err, err_size, "upload %s: %s", upload_id,
+                 vo_ledger_errmsg(l));
+        lrc = vo_ledger_rc(rc);
+    }
+
+    vo_reset(s);
+
+    return lrc;
 }
 
 

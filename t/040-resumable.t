@@ -13,6 +13,7 @@ use VideoOCR::Blocks;
 use IO::Socket::INET;
 use Time::HiRes qw(sleep);
 use Cwd ();
+use File::Path ();
 
 our $V = video_bytes(seed => 11, seconds => 2);
 our $W = video_bytes(seed => 12, seconds => 2);
@@ -460,7 +461,8 @@ sub {
     my $id = main::id_of($path);
     # A sends half of its body and stays; B, from the same offset 0, all
     my $s = main::partial_append($path, 0, $::BIG, 400_000);
-    sleep 0.3;
+    ok(wait_for(5, sub { main::upload_row($id)->{writer} >= 1 }),
+       'the first append claimed the upload');
     my $b = main::patch($path, 0, $::BIG, complete => 1);
     is($b->{status}, 202, 'the second append completes the upload');
     # A's last bytes arrive: its commit finds its token stale
@@ -503,4 +505,19 @@ sub {
     my $m = http_request(uri => '/metrics');
     like($m->{body}, qr/^video_ocr_uploads_total\{outcome="expired"\} 1$/m, 'the metric counts it');
     like($m->{body}, qr/^video_ocr_uploads_open 0$/m, 'none open');
+    # a partial file no row names (its janitor died between the two)
+    File::Path::make_path(data_dir() . '/store/uploads/ab');
+    my $stray = data_dir() . '/store/uploads/ab/' . ('0' x 30) . 'ab.part';
+    open my $fh, '>', $stray or die "$stray: $!"; close $fh;
+    utime time - 7200, time - 7200, $stray;
+    my $live = main::id_of((main::create(headers => ['Idempotency-Key' => 'e-2']))[1]);
+    my $dbh = ledger_dbh(rw => 1);     # alive for an hour, whatever the ttl
+    $dbh->do('UPDATE uploads SET expires_at = expires_at + 3600000 WHERE upload_id = ?', undef, $live);
+    $dbh->disconnect;
+    my $keep = main::part_file($live);
+    utime time - 7200, time - 7200, $keep;
+    $out = `$ENV{TEST_NGINX_WORKER_BIN} janitor --once --ledger '@{[ ledger_spec() ]}' --store @{[ data_dir() ]}/store 2>&1`;
+    like($out, qr{event=orphan_removed file=uploads/ab/0{30}ab\.part reason=no_upload}, 'the janitor removes an orphan partial file');
+    ok(!-e $stray, 'it is gone');
+    ok(-e $keep, 'a partial file whose upload lives is kept');
 }

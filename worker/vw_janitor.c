@@ -15,7 +15,9 @@
  *      whose receipt has expired, its row;
  *   4. less often (every --orphan-age / 2), removes store files no job
  *      keeps: an upload placed by an nginx that died before its commit,
- *      or the input of a deleted job whose unlink failed; and the client
+ *      or the input of a deleted job whose unlink failed; the partial
+ *      files of resumable uploads no row names (a janitor or a creation
+ *      that died between the row and the file); and the client
  *      body temp files an nginx worker killed outright leaves in
  *      <store>/.incoming (the recommended client_body_temp_path), which
  *      nginx itself never removes.  Only files older than --orphan-age
@@ -40,6 +42,7 @@
 
 #include "vo_ledger.h"
 #include "vo_store.h"
+#include "vo_upload.h"
 #include "vw_core.h"
 #include "vw_pool.h"
 
@@ -56,6 +59,8 @@ static void vw_janitor_receipts(vo_ledger_t *l);
 static void vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l);
 static void vw_janitor_orphans(const vw_pool_conf_t *conf, vo_ledger_t *l);
 static void vw_janitor_uploads(const vw_pool_conf_t *conf, vo_ledger_t *l);
+static void vw_janitor_partials(const vw_pool_conf_t *conf, vo_ledger_t *l,
+    int64_t now);
 static int vw_janitor_temp(const char *path, const struct stat *st,
     int type, struct FTW *ftw);
 
@@ -283,6 +288,95 @@ vw_janitor_uploads(const vw_pool_conf_t *conf, vo_ledger_t *l)
 }
 
 
+/* "uploads/<xx>/<upload_id>.part" that no row names (invariant 11). */
+
+static void
+vw_janitor_partials(const vw_pool_conf_t *conf, vo_ledger_t *l, int64_t now)
+{
+    int             exists, removed;
+    DIR            *top, *sub;
+    char            path[PATH_MAX], id[VO_UPLOAD_ID_LEN + 1];
+    char            err[VO_ERR_TEXT];
+    struct stat     st;
+    struct dirent  *d, *e;
+
+    snprintf(path, sizeof(path), "%s/uploads", conf->store);
+
+    top = opendir(path);
+    if (top == NULL) {
+        return;
+    }
+
+    removed = 0;
+
+    while ((d = readdir(top)) != NULL && !vw_janitor_stop) {
+
+        if (strlen(d->d_name) != 2 || !vo_is_hex(d->d_name, 2)) {
+            continue;
+        }
+
+        snprintf(path, sizeof(path), "%s/uploads/%s", conf->store,
+                 d->d_name);
+
+        sub = opendir(path);
+        if (sub == NULL) {
+            continue;
+        }
+
+        while ((e = readdir(sub)) != NULL) {
+
+            if (strlen(e->d_name) != VO_UPLOAD_ID_LEN + sizeof(".part") - 1
+                || strcmp(e->d_name + VO_UPLOAD_ID_LEN, ".part") != 0
+                || !vo_is_hex(e->d_name, VO_UPLOAD_ID_LEN))
+            {
+                continue;
+            }
+
+            snprintf(path, sizeof(path), "%s/uploads/%s/%s", conf->store,
+                     d->d_name, e->d_name);
+
+            if (stat(path, &st) == -1
+                || (int64_t) st.st_mtime * 1000 > now - conf->orphan_age_ms)
+            {
+                continue;
+            }
+
+            memcpy(id, e->d_name, VO_UPLOAD_ID_LEN);
+            id[VO_UPLOAD_ID_LEN] = '\0';
+
+            if (vo_ledger_upload_exists(l, id, &exists, err, sizeof(err))
+                != VO_LEDGER_OK)
+            {
+                vw_log("janitor: orphans: %s", err);
+                break;
+            }
+
+            if (exists) {
+                continue;
+            }
+
+            if (unlink(path) == 0) {
+                removed++;
+                vw_log("janitor: event=orphan_removed file=uploads/%s/%s "
+                       "reason=no_upload", d->d_name, e->d_name);
+
+            } else {
+                vw_log("janitor: unlink(\"%s\") failed: %s", path,
+                       strerror(errno));
+            }
+        }
+
+        closedir(sub);
+    }
+
+    closedir(top);
+
+    if (removed > 0) {
+        vw_log("janitor: event=orphans_removed files=%d", removed);
+    }
+}
+
+
 /* Store files "<xx>/<job_id>.video" that no job keeps any more. */
 
 static void
@@ -375,6 +469,8 @@ vw_janitor_orphans(const vw_pool_conf_t *conf, vo_ledger_t *l)
     if (removed > 0) {
         vw_log("janitor: event=orphans_removed files=%d", removed);
     }
+
+    vw_janitor_partials(conf, l, now);
 
     /* the temp files of nginx workers that died in an upload */
 
