@@ -62,12 +62,12 @@ test: build deps-browser
 test-nginx: build
 	scripts/test.sh nginx
 
-test-worker: build
+test-worker: build deps-browser
 	scripts/test.sh worker
 
 # the nginx and worker suites again with PostgreSQL ledgers, on a
 # throwaway server (scripts/pg.sh); make test runs them too
-test-pg: build
+test-pg: build deps-browser
 	scripts/test.sh pg
 
 # the demo page in Debian's chromium (t/browser/, playwright-core from npm)
@@ -102,7 +102,7 @@ bench: build
 	bench/ocr/run.sh
 
 # the storm and chaos tests at 50000 uploads and 24 videos (docs/reliability.md)
-soak: build
+soak: build deps-browser
 	scripts/test.sh soak
 
 clean:

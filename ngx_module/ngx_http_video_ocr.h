@@ -117,6 +117,11 @@ typedef struct {
     ngx_str_t                  jobs_url;
     ngx_int_t                  uploads_max;    /* video_ocr_uploads_max */
 
+    /* issue 16: where the job's notifications go, recorded at admission */
+    ngx_http_complex_value_t  *webhook;        /* video_ocr_webhook */
+    ngx_http_complex_value_t  *webhook_secret; /* video_ocr_webhook_secret */
+    ngx_flag_t                 webhook_accepted;
+
     u_char                    *file;           /* where the endpoint */
     ngx_uint_t                 line;           /* directive was written */
 } ngx_http_video_ocr_loc_conf_t;
@@ -313,6 +318,10 @@ typedef struct {
     char                             input_digest[VO_DIGEST_HEX_LEN + 1];
     char                             job_id[VO_JOB_ID_LEN + 1];
 
+    ngx_str_t                        webhook_url;   /* none: len 0 */
+    ngx_str_t                        webhook_secret;
+    ngx_str_t                        status_url;
+
     ngx_http_video_ocr_task_t       *task;
 
     /* a resumable upload's request (NULL for the plain POST) */
@@ -389,6 +398,14 @@ ngx_http_video_ocr_ctx_t *ngx_http_video_ocr_get_ctx(ngx_http_request_t *r);
 
 ngx_int_t ngx_http_video_ocr_tenant(ngx_http_request_t *r,
     ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant);
+
+/*
+ * The webhook of this request (video_ocr_webhook and _secret evaluated
+ * and checked) into ctx; no webhook when the URL is empty.  NGX_OK, or
+ * NGX_ERROR after logging why the configured values are not usable.
+ */
+ngx_int_t ngx_http_video_ocr_webhook(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_http_video_ocr_ctx_t *ctx);
 
 /*
  * Posts task to the location's thread pool; resume runs when it is done.

@@ -445,6 +445,7 @@ ngx_http_video_ocr_append_admission(ngx_http_request_t *r,
     vo_admission_t                  *a;
     ngx_http_video_ocr_up_t         *up;
     ngx_http_video_ocr_ctx_t        *ctx;
+    ngx_http_video_ocr_loc_conf_t   *vlcf;
     ngx_http_video_ocr_main_conf_t  *mcf;
 
     ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
@@ -502,6 +503,33 @@ ngx_http_video_ocr_append_admission(ngx_http_request_t *r,
     a->max_attempts = (int) mcf->max_attempts;
     a->upload_id = t->up.upload_id;
     a->upload_writer = t->up.writer;
+
+    /* issue 16: the job's notifications, as for a POST */
+
+    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+
+    ctx->status_url.len = vlcf->jobs_url.len + VO_JOB_ID_LEN;
+    ctx->status_url.data = ngx_pnalloc(r->pool, ctx->status_url.len);
+    if (ctx->status_url.data == NULL) {
+        t->up_complete = 0;
+        return;
+    }
+
+    ngx_memcpy(ngx_cpymem(ctx->status_url.data, vlcf->jobs_url.data,
+                          vlcf->jobs_url.len),
+               ctx->job_id, VO_JOB_ID_LEN);
+
+    a->status_url = (char *) ctx->status_url.data;
+    a->status_url_len = ctx->status_url.len;
+
+    if (ctx->webhook_url.len > 0) {
+        a->webhook_url = (char *) ctx->webhook_url.data;
+        a->webhook_url_len = ctx->webhook_url.len;
+        a->webhook_secret = (char *) ctx->webhook_secret.data;
+        a->webhook_secret_len = ctx->webhook_secret.len;
+    }
+
+    a->webhook_accepted = vlcf->webhook_accepted ? 1 : 0;
 }
 
 

@@ -88,6 +88,14 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
         return ngx_http_video_ocr_refuse(r);
     }
 
+    /* issue 16: where this job's notifications will go */
+
+    if (ngx_http_video_ocr_webhook(r, vlcf, ctx) != NGX_OK) {
+        return ngx_http_video_ocr_send_problem(r, NGX_HTTP_VIDEO_OCR_INTERNAL,
+                   "the server's webhook configuration for this request "
+                   "is not usable; its error log says why", NULL);
+    }
+
     vo_options_init(&ctx->options);
 
     if (vo_options_parse_query(&ctx->options, (char *) r->args.data,
@@ -364,6 +372,7 @@ ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
     ngx_thread_task_t               *task;
     ngx_http_request_body_t         *rb;
     ngx_http_video_ocr_task_t       *t;
+    ngx_http_video_ocr_loc_conf_t   *vlcf;
     ngx_http_video_ocr_main_conf_t  *mcf;
 
     mcf = ngx_http_get_module_main_conf(r, ngx_http_video_ocr_module);
@@ -437,6 +446,32 @@ ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
     a->now_ms = (int64_t) ngx_time() * 1000 + (int64_t) ngx_timeofday()->msec;
     a->receipt_ttl_ms = (int64_t) mcf->receipt_ttl * 1000;
     a->max_attempts = (int) mcf->max_attempts;
+
+    /* the status URL as the receipt gives it, for the notifications */
+
+    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+
+    ctx->status_url.len = vlcf->jobs_url.len + VO_JOB_ID_LEN;
+    ctx->status_url.data = ngx_pnalloc(r->pool, ctx->status_url.len);
+    if (ctx->status_url.data == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    ngx_memcpy(ngx_cpymem(ctx->status_url.data, vlcf->jobs_url.data,
+                          vlcf->jobs_url.len),
+               ctx->job_id, VO_JOB_ID_LEN);
+
+    a->status_url = (char *) ctx->status_url.data;
+    a->status_url_len = ctx->status_url.len;
+
+    if (ctx->webhook_url.len > 0) {
+        a->webhook_url = (char *) ctx->webhook_url.data;
+        a->webhook_url_len = ctx->webhook_url.len;
+        a->webhook_secret = (char *) ctx->webhook_secret.data;
+        a->webhook_secret_len = ctx->webhook_secret.len;
+    }
+
+    a->webhook_accepted = vlcf->webhook_accepted ? 1 : 0;
 
     ctx->task = t;
 

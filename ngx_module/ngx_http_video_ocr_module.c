@@ -38,6 +38,10 @@ static char *ngx_http_video_ocr_containers(ngx_conf_t *cf,
     ngx_command_t *cmd, void *conf);
 static char *ngx_http_video_ocr_jobs_url(ngx_conf_t *cf, ngx_command_t *cmd,
     void *conf);
+static char *ngx_http_video_ocr_webhook_value(ngx_conf_t *cf,
+    ngx_command_t *cmd, void *conf);
+static ngx_int_t ngx_http_video_ocr_webhook_check(ngx_uint_t secret,
+    ngx_str_t *v, char *err, size_t err_size);
 
 static ngx_int_t ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
     ngx_http_video_ocr_main_conf_t *mcf);
@@ -186,6 +190,27 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       ngx_http_video_ocr_jobs_url,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
+      NULL },
+
+    { ngx_string("video_ocr_webhook"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_http_video_ocr_webhook_value,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, webhook),
+      NULL },
+
+    { ngx_string("video_ocr_webhook_secret"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_http_video_ocr_webhook_value,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, webhook_secret),
+      NULL },
+
+    { ngx_string("video_ocr_webhook_accepted"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, webhook_accepted),
       NULL },
 
       ngx_null_command
@@ -495,6 +520,9 @@ ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf)
     vlcf->tenant = NGX_CONF_UNSET_PTR;
     vlcf->key_required = NGX_CONF_UNSET;
     vlcf->containers = NGX_CONF_UNSET_UINT;
+    vlcf->webhook = NGX_CONF_UNSET_PTR;
+    vlcf->webhook_secret = NGX_CONF_UNSET_PTR;
+    vlcf->webhook_accepted = NGX_CONF_UNSET;
     vlcf->uploads_max = NGX_CONF_UNSET;
 
     return vlcf;
@@ -519,6 +547,24 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_conf_merge_uint_value(conf->containers, prev->containers,
                               NGX_HTTP_VIDEO_OCR_ALL_CONTAINERS);
     ngx_conf_merge_str_value(conf->jobs_url, prev->jobs_url, "/jobs/");
+    ngx_conf_merge_ptr_value(conf->webhook, prev->webhook, NULL);
+    ngx_conf_merge_ptr_value(conf->webhook_secret, prev->webhook_secret,
+                             NULL);
+    ngx_conf_merge_value(conf->webhook_accepted, prev->webhook_accepted, 0);
+
+    /* video_ocr_webhook ""; turns an inherited one off */
+
+    if (conf->webhook != NULL && conf->webhook_secret == NULL
+        && !(conf->webhook->lengths == NULL && conf->webhook->value.len == 0))
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"video_ocr_webhook\" needs "
+                           "\"video_ocr_webhook_secret\" where it applies: "
+                           "every notification is signed (a secret is "
+                           "\"whsec_\" and 24 to 64 random bytes in base64; "
+                           "\"video-ocr-worker webhooks secret\" makes one)");
+        return NGX_CONF_ERROR;
+    }
     ngx_conf_merge_value(conf->uploads_max, prev->uploads_max, 100);
 
     if (conf->endpoint == NGX_HTTP_VIDEO_OCR_NO_ENDPOINT) {
@@ -846,6 +892,133 @@ ngx_http_video_ocr_jobs_url(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
     vlcf->jobs_url = value[1];
 
     return NGX_CONF_OK;
+}
+
+
+/*
+ * video_ocr_webhook and video_ocr_webhook_secret: complex values.  A
+ * value without variables is checked here, so nginx -t says what is
+ * wrong with it; one with variables is checked on every upload
+ * (ngx_http_video_ocr_webhook).
+ */
+
+static char *
+ngx_http_video_ocr_webhook_value(ngx_conf_t *cf, ngx_command_t *cmd,
+    void *conf)
+{
+    char                              err[NGX_HTTP_VIDEO_OCR_ERR_LEN];
+    ngx_str_t                        *value;
+    ngx_http_complex_value_t        **cv;
+    ngx_http_compile_complex_value_t  ccv;
+
+    cv = (ngx_http_complex_value_t **) ((char *) conf + cmd->offset);
+
+    if (*cv != NGX_CONF_UNSET_PTR) {
+        return "is duplicate";
+    }
+
+    value = cf->args->elts;
+
+    *cv = ngx_palloc(cf->pool, sizeof(ngx_http_complex_value_t));
+    if (*cv == NULL) {
+        return NGX_CONF_ERROR;
+    }
+
+    ngx_memzero(&ccv, sizeof(ngx_http_compile_complex_value_t));
+
+    ccv.cf = cf;
+    ccv.value = &value[1];
+    ccv.complex_value = *cv;
+
+    if (ngx_http_compile_complex_value(&ccv) != NGX_OK) {
+        return NGX_CONF_ERROR;
+    }
+
+    if ((*cv)->lengths == NULL && value[1].len > 0
+        && ngx_http_video_ocr_webhook_check(
+               cmd->offset == offsetof(ngx_http_video_ocr_loc_conf_t,
+                                       webhook_secret),
+               &value[1], err, sizeof(err))
+           != NGX_OK)
+    {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "\"%V\": %s", &cmd->name,
+                           err);
+        return NGX_CONF_ERROR;
+    }
+
+    return NGX_CONF_OK;
+}
+
+
+static ngx_int_t
+ngx_http_video_ocr_webhook_check(ngx_uint_t secret, ngx_str_t *v, char *err,
+    size_t err_size)
+{
+    size_t         n;
+    unsigned char  key[VO_WEBHOOK_KEY_MAX];
+
+    if (secret) {
+        return vo_webhook_secret_parse((char *) v->data, v->len, key, &n, err,
+                                       err_size) == 0 ? NGX_OK : NGX_ERROR;
+    }
+
+    return vo_webhook_url_check((char *) v->data, v->len, err, err_size) == 0
+           ? NGX_OK : NGX_ERROR;
+}
+
+
+ngx_int_t
+ngx_http_video_ocr_webhook(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_http_video_ocr_ctx_t *ctx)
+{
+    char  err[NGX_HTTP_VIDEO_OCR_ERR_LEN];
+
+    ngx_str_null(&ctx->webhook_url);
+    ngx_str_null(&ctx->webhook_secret);
+
+    if (vlcf->webhook == NULL) {
+        return NGX_OK;
+    }
+
+    if (ngx_http_complex_value(r, vlcf->webhook, &ctx->webhook_url)
+        != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    if (ctx->webhook_url.len == 0) {
+        /* none for this request: the tenant's own endpoint, if any */
+        return NGX_OK;
+    }
+
+    if (ngx_http_video_ocr_webhook_check(0, &ctx->webhook_url, err,
+                                         sizeof(err))
+        != NGX_OK)
+    {
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "video_ocr_webhook evaluated to \"%V\": %s",
+                      &ctx->webhook_url, err);
+        return NGX_ERROR;
+    }
+
+    if (ngx_http_complex_value(r, vlcf->webhook_secret, &ctx->webhook_secret)
+        != NGX_OK)
+    {
+        return NGX_ERROR;
+    }
+
+    if (ngx_http_video_ocr_webhook_check(1, &ctx->webhook_secret, err,
+                                         sizeof(err))
+        != NGX_OK)
+    {
+        /* the secret itself stays out of the log */
+        ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,
+                      "video_ocr_webhook_secret for \"%V\" (%uz bytes): %s",
+                      &ctx->webhook_url, ctx->webhook_secret.len, err);
+        return NGX_ERROR;
+    }
+
+    return NGX_OK;
 }
 
 

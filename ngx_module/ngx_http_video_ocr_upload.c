@@ -146,6 +146,16 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
                    NGX_HTTP_VIDEO_OCR_NO_TENANT, NULL, NULL);
     }
 
+    /* where the job's notifications go, if this request completes it */
+
+    if ((r->method & (NGX_HTTP_POST|NGX_HTTP_PATCH))
+        && ngx_http_video_ocr_webhook(r, vlcf, ctx) != NGX_OK)
+    {
+        return ngx_http_video_ocr_upload_reply(r, NGX_HTTP_VIDEO_OCR_INTERNAL,
+                   "the server's webhook configuration for this request "
+                   "is not usable; its error log says why");
+    }
+
     if (!resource) {
         if (!(r->method & NGX_HTTP_POST)) {
             return ngx_http_video_ocr_send_problem(r,

@@ -7,10 +7,11 @@ set -eu
 # build: the nginx module against Debian's nginx source tree
 BUILD="gcc make pkg-config nginx nginx-dev libpcre2-dev zlib1g-dev
        libssl-dev libsqlite3-dev sqlite3 libpq-dev"
-# worker: FFmpeg libraries, Tesseract and its English model
+# worker: FFmpeg libraries, Tesseract and its English model, libcurl (with
+# OpenSSL) for the webhook deliveries
 WORKER="libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
         libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
-        tesseract-ocr-deu"
+        tesseract-ocr-deu libcurl4-openssl-dev"
 # tests: the Test::Nginx block format harness and its dependencies, the
 # ffmpeg CLI and fonts to make test videos, ledger readers for assertions,
 # promtool and a Prometheus server to scrape /metrics, and a PostgreSQL
@@ -24,9 +25,10 @@ TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
 # runtimes (libFuzzer, ASan, UBSan)
 FUZZ="clang libclang-rt-dev"
 
-# browser tests ("scripts/deps.sh browser", for make test and
-# test-browser): Debian's chromium, and node + npm for playwright-core when
-# the machine has none (Debian 12's nodejs 18 and npm 9 will do)
+# browser tests ("scripts/deps.sh browser", for make test, test-browser,
+# test-worker and test-pg): Debian's chromium, and node + npm for
+# playwright-core and the webhook receiver's standardwebhooks when the
+# machine has none (Debian 12's nodejs 18 and npm 9 will do)
 BROWSER=""
 if [ "${1:-}" = browser ]; then
     BROWSER="chromium"

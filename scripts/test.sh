@@ -55,11 +55,10 @@ if [ "$(id -u)" -eq 0 ] && [ -z "${TEST_NGINX_DATA_BASE:-}" ] \
     export TEST_NGINX_DATA_BASE=$data_base
 fi
 
-# The browser suite (t/browser/, node's test runner): Debian's chromium
-# driven by playwright-core, pinned in t/browser/package-lock.json.
+# npm packages of a test directory, pinned in its package-lock.json:
 # "npm ci" runs only when that lockfile changed since the last install.
-browser_suite() {
-    local dir=t/browser stamp=t/browser/node_modules/.video-ocr-lock want
+npm_deps() {
+    local dir=$1 stamp=$1/node_modules/.video-ocr-lock want
     for c in node npm; do
         command -v "$c" >/dev/null || {
             echo "$0: $c not found: run scripts/deps.sh browser" >&2
@@ -71,7 +70,19 @@ browser_suite() {
         (cd "$dir" && npm ci --prefer-offline --no-audit --no-fund) || return 1
         echo "$want" > "$stamp"
     fi
-    NGINX_BIN="$NGINX_BIN" node --test "$dir"/*.test.mjs
+}
+
+# The browser suite (t/browser/, node's test runner): Debian's chromium
+# driven by playwright-core.
+browser_suite() {
+    npm_deps t/browser || return 1
+    NGINX_BIN="$NGINX_BIN" node --test t/browser/*.test.mjs
+}
+
+# The webhook receiver of the worker suites (t/webhooks/receiver.mjs)
+# verifies deliveries with the standardwebhooks package.
+receiver_deps() {
+    npm_deps t/webhooks
 }
 
 # The PostgreSQL run: the same files on a throwaway server
@@ -102,19 +113,26 @@ case "$what" in
     nginx)     suites=(t/*.t) ;;
     worker)    suites=(t/worker/*.t) ;;
     browser)   browser_suite; exit ;;
-    pg)        pg_suites t/*.t "${pg_worker[@]}"; exit ;;
+    pg)        receiver_deps; pg_suites t/*.t "${pg_worker[@]}"; exit ;;
     pg-nginx)  pg_suites t/*.t; exit ;;
-    pg-worker) pg_suites "${pg_worker[@]}"; exit ;;
+    pg-worker) receiver_deps; pg_suites "${pg_worker[@]}"; exit ;;
     fuzz)      exec fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" ;;
     all)       suites=(t/*.t t/worker/*.t) ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
     soak)      export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
                       CHAOS_VIDEOS=${CHAOS_VIDEOS:-24} \
                       CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
+               export WEBHOOK_KILLS=${WEBHOOK_KILLS:-30} \
+                      WEBHOOK_JOBS=${WEBHOOK_JOBS:-100}
                suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
-                       t/worker/112-ocr-chaos.t) ;;
+                       t/worker/112-ocr-chaos.t
+                       t/worker/141-webhooks-chaos.t) ;;
     *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|soak|all]" >&2
                exit 2 ;;
+esac
+
+case "$what" in
+    worker|soak|all) receiver_deps ;;
 esac
 
 [ "$what" = all ] || { prove -j1 --timer "${suites[@]}"; exit; }

@@ -63,7 +63,10 @@ CREATE TABLE jobs (
     started_at      BIGINT,
     finished_at     BIGINT,
     deleted_at      BIGINT,
-    media_deleted_at BIGINT
+    media_deleted_at BIGINT,
+    webhook_endpoint BIGINT,            -- REFERENCES webhook_endpoints,
+                                        -- added with that table below
+    status_url      TEXT
 );
 
 -- after jobs: PostgreSQL checks the REFERENCES when it creates the table
@@ -222,6 +225,136 @@ END $$;
 CREATE TRIGGER events_counted AFTER INSERT ON events
     FOR EACH ROW EXECUTE FUNCTION events_counted();
 
+
+-- WEBHOOKS (issue 16): as in schema.sql; ids are identity columns, the
+-- triggers append to counters
+
+CREATE TABLE webhook_endpoints (
+    id              BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    tenant          TEXT    NOT NULL,
+    url             TEXT    NOT NULL,
+    secret          TEXT    NOT NULL,
+    previous_secret TEXT,
+    previous_until  BIGINT,
+    disabled_at     BIGINT,
+    disabled_reason TEXT,
+    created_at      BIGINT  NOT NULL,
+    updated_at      BIGINT  NOT NULL,
+    UNIQUE (tenant, url)
+);
+
+ALTER TABLE jobs ADD FOREIGN KEY (webhook_endpoint)
+    REFERENCES webhook_endpoints (id);
+
+CREATE TABLE webhook_defaults (
+    tenant          TEXT    PRIMARY KEY,
+    endpoint_id     BIGINT  NOT NULL REFERENCES webhook_endpoints (id),
+    created_at      BIGINT  NOT NULL
+);
+
+CREATE TABLE notifications (
+    id              BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    msg_id          TEXT    NOT NULL UNIQUE,
+    job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
+    tenant          TEXT    NOT NULL,
+    endpoint_id     BIGINT  NOT NULL REFERENCES webhook_endpoints (id),
+    type            TEXT    NOT NULL
+                    CHECK (type IN ('job.accepted', 'job.done', 'job.failed',
+                                    'job.rejected', 'job.cancelled')),
+    state           TEXT    NOT NULL DEFAULT 'pending'
+                    CHECK (state IN ('pending', 'held', 'delivered',
+                                     'failed')),
+    payload         TEXT    NOT NULL,
+    attempts        BIGINT  NOT NULL DEFAULT 0,
+    attempts_before BIGINT  NOT NULL DEFAULT 0,
+    next_attempt_at BIGINT  NOT NULL,
+    lease_owner     TEXT,
+    last_status     BIGINT,
+    last_error      TEXT,
+    created_at      BIGINT  NOT NULL,
+    updated_at      BIGINT  NOT NULL,
+    delivered_at    BIGINT
+);
+
+CREATE INDEX notifications_due ON notifications (next_attempt_at)
+    WHERE state = 'pending';
+
+CREATE INDEX notifications_by_job ON notifications (job_id, id);
+
+CREATE INDEX notifications_by_endpoint ON notifications (endpoint_id, state);
+
+CREATE INDEX notifications_waiting ON notifications (created_at)
+    WHERE state IN ('pending', 'held');
+
+CREATE TABLE notification_attempts (
+    notification_id BIGINT  NOT NULL REFERENCES notifications (id),
+    attempt         BIGINT  NOT NULL,
+    owner           TEXT    NOT NULL,
+    started_at      BIGINT  NOT NULL,
+    ended_at        BIGINT,
+    outcome         TEXT    NOT NULL DEFAULT 'sending'
+                    CHECK (outcome IN ('sending', 'delivered', 'retry',
+                                       'failed', 'gone', 'stale')),
+    reason          TEXT,
+    status          BIGINT,
+    latency_ms      BIGINT,
+    error           TEXT,
+    PRIMARY KEY (notification_id, attempt)
+);
+
+CREATE FUNCTION notifications_counted() RETURNS trigger LANGUAGE plpgsql
+AS $$
+BEGIN
+    INSERT INTO counters VALUES ('webhook_state:' || NEW.state || ':'
+                                 || NEW.type, 1);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER notifications_counted AFTER INSERT ON notifications
+    FOR EACH ROW EXECUTE FUNCTION notifications_counted();
+
+CREATE FUNCTION notifications_moved() RETURNS trigger LANGUAGE plpgsql
+AS $$
+BEGIN
+    INSERT INTO counters VALUES
+        ('webhook_state:' || OLD.state || ':' || OLD.type, -1),
+        ('webhook_state:' || NEW.state || ':' || NEW.type, 1);
+    IF NEW.state IN ('delivered', 'failed') THEN
+        INSERT INTO counters VALUES
+            ('webhook_' || NEW.state || ':' || NEW.type, 1);
+    END IF;
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER notifications_moved AFTER UPDATE OF state ON notifications
+    FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state)
+    EXECUTE FUNCTION notifications_moved();
+
+CREATE FUNCTION notification_attempts_ended() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO counters VALUES
+        ('webhook_attempts:' || coalesce(NEW.reason, NEW.outcome), 1);
+    IF NEW.outcome = 'retry' THEN
+        INSERT INTO counters SELECT 'webhook_retried:' || n.type, 1
+            FROM notifications n WHERE n.id = NEW.notification_id;
+    END IF;
+    IF NEW.latency_ms IS NOT NULL THEN
+        INSERT INTO counters
+            SELECT 'webhook_latency_le:' || b.le, 1
+            FROM unnest(ARRAY[50, 100, 250, 500, 1000, 2500, 5000, 10000,
+                              15000, 30000]) AS b(le)
+            WHERE NEW.latency_ms <= b.le;
+        INSERT INTO counters VALUES ('webhook_latency_count', 1),
+                                    ('webhook_latency_ms', NEW.latency_ms);
+    END IF;
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER notification_attempts_ended
+    AFTER UPDATE OF outcome ON notification_attempts
+    FOR EACH ROW WHEN (OLD.outcome = 'sending' AND NEW.outcome <> 'sending')
+    EXECUTE FUNCTION notification_attempts_ended();
 
 -- issue 15: resumable uploads (IETF draft, tus 1.0)
 -- (sql/schema.sql says what each column is.)

@@ -12,6 +12,9 @@
  *   vo_ledger_worker.c    claim, heartbeat, frames, publish (worker)
  *   vo_ledger_janitor.c   receipt expiry, media retention (worker)
  *   vo_ledger_admin.c     the operator's commands (worker)
+ *   vo_ledger_webhooks.c  the outbox: endpoints, notifications, the
+ *                         deliverer's claims (nginx, worker)
+ *   vo_ledger_hooks_admin.c  the operator's "webhooks" commands (worker)
  *   vo_ledger_upload.c    resumable uploads (nginx), their expiry (worker)
  *
  * and the backends, which open, migrate and talk to a database:
@@ -49,7 +52,8 @@ static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
 /* every file's table of shared texts: a statement is in exactly one */
 static const char  **vo_ledger_texts[] = {
     vo_ledger_sql, vo_ledger_admit_sql, vo_ledger_jobs_sql,
-    vo_ledger_worker_sql, vo_ledger_janitor_sql, vo_ledger_upload_sql, NULL
+    vo_ledger_worker_sql, vo_ledger_janitor_sql, vo_ledger_webhooks_sql,
+    vo_ledger_upload_sql, NULL
 };
 
 
@@ -464,6 +468,17 @@ vo_ledger_event(vo_ledger_t *l, int64_t at, const char *job_id,
     vo_bind_text(s, 6, detail, -1);
 
     return vo_ledger_step_done(l, s, "insert event", err, err_size);
+}
+
+
+void
+vo_ledger_copy_text(char *dst, size_t size, vo_stmt_t *s, int col)
+{
+    const char  *v;
+
+    v = vo_column_text(s, col);
+
+    snprintf(dst, size, "%s", v ? v : "");
 }
 
 

@@ -24,6 +24,7 @@
 
 #include "vo_job_id.h"
 #include "vo_json.h"
+#include "vo_webhook.h"
 
 
 #define VO_LEDGER_SCHEMA_VERSION  2
@@ -98,6 +99,17 @@ typedef struct {
     int64_t      now_ms;
     int64_t      receipt_ttl_ms;
     int          max_attempts;
+
+    /* issue 16: the job's webhook (video_ocr_webhook*), checked by the
+     * caller; url NULL: none from nginx (the tenant's endpoint of
+     * "webhooks add" applies, if any) */
+    const char  *webhook_url;
+    size_t       webhook_url_len;
+    const char  *webhook_secret;     /* whsec_... */
+    size_t       webhook_secret_len;
+    int          webhook_accepted;   /* a job.accepted notification too */
+    const char  *status_url;         /* the receipt's, for the payloads */
+    size_t       status_url_len;
     const char  *upload_id;      /* a resumable upload's completion, or
                                     NULL: it is marked completed in the
                                     same transaction (invariant 13) */
@@ -451,6 +463,164 @@ vo_ledger_rc_t vo_ledger_operator_retry(vo_ledger_t *l, const char *job_id,
 vo_ledger_rc_t vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
     const char *reason, int64_t now_ms, char *state, size_t state_size,
     char *err, size_t err_size);
+
+
+/*
+ * Webhooks (vo_ledger_webhooks.c): the deliverer's side of the outbox of
+ * sql/schema.sql (invariant 10).  A notification is claimed with a
+ * lease, like a job: the claim increments its attempts, which is the
+ * token its outcome is recorded under; while claimed it is not due
+ * before the lease ends, so a deliverer that dies leaves it to the
+ * next claim after the lease, which sends it again with the same
+ * webhook-id and body.
+ */
+
+typedef struct {
+    int64_t      id;
+    char         msg_id[VO_WEBHOOK_MSG_ID_LEN + 1];   /* webhook-id */
+    char         job_id[VO_JOB_ID_LEN + 1];
+    char         tenant[VO_TENANT_MAX + 1];
+    char         type[16];
+    int          attempt;          /* the fencing token */
+    int          round_attempt;    /* 1 for the first since the event or
+                                      the operator's redeliver */
+    int64_t      endpoint_id;
+    char         url[VO_WEBHOOK_URL_MAX + 1];
+    char         secret[VO_WEBHOOK_SECRET_BUF];
+    char         previous_secret[VO_WEBHOOK_SECRET_BUF];  /* "" if none or
+                                                             past its time */
+    char        *payload;          /* malloc'd: vo_ledger_delivery_free */
+    size_t       payload_len;
+    int64_t      created_at;
+} vo_delivery_t;
+
+
+typedef enum {
+    VO_DELIVERY_DELIVERED = 0,     /* 2xx */
+    VO_DELIVERY_RETRY,             /* again at next_attempt_at */
+    VO_DELIVERY_FAILED,            /* the last attempt failed: it stays */
+    VO_DELIVERY_GONE               /* 410: the endpoint is disabled */
+} vo_delivery_outcome_e;
+
+
+typedef struct {
+    vo_delivery_outcome_e  outcome;
+    const char            *reason;      /* 2xx, 4xx, 5xx, 410, redirect,
+                                           timeout, connect, address, tls,
+                                           dns, ... (a metric label) */
+    int                    status;      /* HTTP status, 0: none came */
+    int64_t                latency_ms;
+    const char            *error;       /* a sentence, NULL on success */
+    int64_t                next_attempt_at;   /* RETRY */
+} vo_delivery_result_t;
+
+
+/*
+ * Claims the notification due first (pending, next_attempt_at passed,
+ * the first attempt first_delay_ms after its creation, and no earlier
+ * notification of its job still waiting: in order per job) for owner,
+ * until now + lease_ms.  The attempt is recorded as "sending".
+ * NOT_FOUND when none is due.
+ */
+vo_ledger_rc_t vo_ledger_claim_delivery(vo_ledger_t *l, const char *owner,
+    int64_t now_ms, int64_t lease_ms, int64_t first_delay_ms,
+    vo_delivery_t *d, char *err, size_t err_size);
+
+/*
+ * Records how the attempt ended and moves the notification on
+ * (delivered, pending again, failed; for GONE the endpoint is disabled
+ * and its pending notifications held, with an event).  STALE, with the
+ * attempt recorded as such, when another claim holds it now.
+ */
+vo_ledger_rc_t vo_ledger_delivery_done(vo_ledger_t *l, const vo_delivery_t *d,
+    const vo_delivery_result_t *r, int64_t now_ms, char *err,
+    size_t err_size);
+
+void vo_ledger_delivery_free(vo_delivery_t *d);
+
+
+/* The operator's side ("video-ocr-worker webhooks ...",
+ * vo_ledger_hooks_admin.c). */
+
+typedef struct {
+    int64_t      id;
+    char         tenant[VO_TENANT_MAX + 1];
+    char         url[VO_WEBHOOK_URL_MAX + 1];
+    char         fingerprint[VO_WEBHOOK_FINGERPRINT + 1];  /* the secret's */
+    int64_t      previous_until;   /* -1: no previous secret */
+    int64_t      disabled_at;      /* -1: enabled */
+    char         disabled_reason[256];
+    int          is_default;       /* the tenant's "webhooks add" one */
+    int64_t      pending;          /* notifications by state */
+    int64_t      held;
+    int64_t      failed;
+} vo_endpoint_row_t;
+
+
+typedef struct {
+    const char  *state;            /* NULL: any */
+    const char  *job_id;           /* NULL: any */
+    int64_t      endpoint_id;      /* 0: any */
+    int          limit;
+} vo_notification_filter_t;
+
+
+typedef struct {
+    char         msg_id[VO_WEBHOOK_MSG_ID_LEN + 1];
+    char         job_id[VO_JOB_ID_LEN + 1];
+    char         type[16];
+    char         state[16];
+    int64_t      endpoint_id;
+    int          attempts;
+    int64_t      created_at;
+    int64_t      next_attempt_at;
+    int64_t      delivered_at;     /* -1: not delivered */
+    int          last_status;      /* 0: none */
+    char         last_error[256];
+} vo_notification_row_t;
+
+
+typedef int (*vo_endpoint_cb_pt)(void *data, const vo_endpoint_row_t *row);
+typedef int (*vo_notification_cb_pt)(void *data,
+    const vo_notification_row_t *row);
+
+vo_ledger_rc_t vo_ledger_list_endpoints(vo_ledger_t *l, const char *tenant,
+    vo_endpoint_cb_pt cb, void *data, char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_list_notifications(vo_ledger_t *l,
+    const vo_notification_filter_t *f, vo_notification_cb_pt cb, void *data,
+    char *err, size_t err_size);
+
+/*
+ * add: the tenant's endpoint for jobs nginx gave none (NOT_READY when the
+ * tenant has one: remove it first); remove: no more such endpoint (what
+ * is in the outbox is still delivered); rotate: a new secret, the old one
+ * signed with too until now + keep_ms; enable: an endpoint disabled by a
+ * 410 takes deliveries again, its held notifications at once.  Each
+ * records an audit event.  NOT_FOUND for an unknown tenant or endpoint.
+ */
+vo_ledger_rc_t vo_ledger_webhook_add(vo_ledger_t *l, const char *tenant,
+    const char *url, const char *secret, int64_t now_ms, int64_t *id,
+    char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_webhook_remove(vo_ledger_t *l, const char *tenant,
+    int64_t now_ms, int64_t *id, char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_webhook_rotate(vo_ledger_t *l, int64_t id,
+    const char *secret, int64_t keep_ms, int64_t now_ms, char *err,
+    size_t err_size);
+vo_ledger_rc_t vo_ledger_webhook_enable(vo_ledger_t *l, int64_t id,
+    int64_t now_ms, int64_t *released, char *err, size_t err_size);
+
+/* The endpoint of a tenant's "webhooks add"; NOT_FOUND when none. */
+vo_ledger_rc_t vo_ledger_webhook_default(vo_ledger_t *l, const char *tenant,
+    int64_t *id, char *err, size_t err_size);
+
+/*
+ * A delivered or failed notification (msg_id), or with msg_id NULL every
+ * failed one (of endpoint_id, when not 0), is sent again from its first
+ * attempt of a new round, under the same webhook-id.  *n says how many.
+ */
+vo_ledger_rc_t vo_ledger_redeliver(vo_ledger_t *l, const char *msg_id,
+    int64_t endpoint_id, int64_t now_ms, int64_t *n, char *err,
+    size_t err_size);
 
 
 /*

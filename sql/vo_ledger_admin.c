@@ -19,10 +19,9 @@
 
 
 static vo_ledger_rc_t vo_ledger_operator(vo_ledger_t *l, const char *sql,
-    const char *kind, const char *code, const char *job_id,
+    const char *kind, const char *code, const char *notify, const char *job_id,
     const char *reason, int64_t now_ms, char *state, size_t state_size,
     char *err, size_t err_size);
-static void vo_text(char *dst, size_t size, vo_stmt_t *s, int col);
 
 
 vo_ledger_rc_t
@@ -64,17 +63,17 @@ vo_ledger_list_jobs(vo_ledger_t *l, const vo_job_filter_t *f,
     lrc = VO_LEDGER_OK;
 
     while ((rc = vo_step(s)) == VO_ROW) {
-        vo_text(row.job_id, sizeof(row.job_id), s, 0);
-        vo_text(row.tenant, sizeof(row.tenant), s, 1);
-        vo_text(row.state, sizeof(row.state), s, 2);
+        vo_ledger_copy_text(row.job_id, sizeof(row.job_id), s, 0);
+        vo_ledger_copy_text(row.tenant, sizeof(row.tenant), s, 1);
+        vo_ledger_copy_text(row.state, sizeof(row.state), s, 2);
         row.attempt = vo_column_int(s, 3);
         row.failures = vo_column_int(s, 4);
         row.max_attempts = vo_column_int(s, 5);
-        vo_text(row.lease_owner, sizeof(row.lease_owner), s, 6);
+        vo_ledger_copy_text(row.lease_owner, sizeof(row.lease_owner), s, 6);
         row.lease_expires_at = vo_ledger_int_or(s, 7, -1);
         row.frames_done = vo_column_int64(s, 8);
         row.frames_planned = vo_ledger_int_or(s, 9, -1);
-        vo_text(row.error_code, sizeof(row.error_code), s, 10);
+        vo_ledger_copy_text(row.error_code, sizeof(row.error_code), s, 10);
         row.created_at = vo_column_int64(s, 11);
         row.updated_at = vo_column_int64(s, 12);
 
@@ -159,7 +158,7 @@ vo_ledger_operator_retry(vo_ledger_t *l, const char *job_id,
         " error = NULL, finished_at = NULL, updated_at = ?2"
         " WHERE job_id = ?1 AND state IN ('failed', 'rejected', 'running',"
         " 'accepted') AND media_deleted_at IS NULL",
-        "operator_retry", "operator", job_id, reason, now_ms, state,
+        "operator_retry", "operator", NULL, job_id, reason, now_ms, state,
         state_size, err, err_size);
 }
 
@@ -177,7 +176,8 @@ vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
         " error = ?3, lease_owner = NULL, lease_expires_at = NULL,"
         " finished_at = ?2, updated_at = ?2"
         " WHERE job_id = ?1 AND state IN ('accepted', 'running')",
-        "failed", "abandoned", job_id, reason, now_ms, state, state_size,
+        "failed", "abandoned", "job.failed", job_id, reason, now_ms, state,
+        state_size,
         err, err_size);
 }
 
@@ -185,13 +185,15 @@ vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
 /*
  * The common shape of an operator action: the conditional update (?1 job,
  * ?2 now, ?3 reason), and if it matched, an event of kind with code and
- * reason.  NOT_FOUND for an unknown job; NOT_READY when the job is in a
- * state the action does not apply to (state says which).
+ * reason, and the notification of type notify (NULL: none).  NOT_FOUND
+ * for an unknown job; NOT_READY when the job is in a state the action
+ * does not apply to (state says which).
  */
 
 static vo_ledger_rc_t
 vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
-    const char *code, const char *job_id, const char *reason, int64_t now_ms,
+    const char *code, const char *notify, const char *job_id,
+    const char *reason, int64_t now_ms,
     char *state, size_t state_size, char *err, size_t err_size)
 {
     int             rc, changed;
@@ -240,7 +242,7 @@ vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
         rc = vo_step(s);
 
         if (rc == VO_ROW) {
-            vo_text(state, state_size, s, 0);
+            vo_ledger_copy_text(state, state_size, s, 0);
         }
 
         vo_stmt_finalize(s);
@@ -275,6 +277,12 @@ vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
                           err_size);
     free(detail);
 
+    if (lrc == VO_LEDGER_OK && notify != NULL) {
+        /* invariant 10: a final state reached, its notification with it */
+        lrc = vo_ledger_notify(l, job_id, notify, NULL, now_ms, err,
+                               err_size);
+    }
+
     if (lrc != VO_LEDGER_OK) {
         goto failed;
     }
@@ -286,15 +294,4 @@ failed:
     vo_ledger_rollback(l);
 
     return lrc;
-}
-
-
-static void
-vo_text(char *dst, size_t size, vo_stmt_t *s, int col)
-{
-    const char  *v;
-
-    v = (const char *) vo_column_text(s, col);
-
-    snprintf(dst, size, "%s", v ? v : "");
 }

@@ -41,8 +41,9 @@ const char  *vo_ledger_admit_sql[VO_STMT_COUNT] = {
      * uploads are durable (invariants 3, 4) */
     [VO_STMT_INSERT_JOB] =
     "INSERT INTO jobs (job_id, tenant, options, input_path, input_size,"
-    " input_sha256, container, max_attempts, created_at, updated_at)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9)",
+    " input_sha256, container, max_attempts, created_at, updated_at,"
+    " webhook_endpoint, status_url)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
 
     /* nothing when another admission was first: one receipt per key, its
      * digest and job written once (invariants 1, 2, 3, 4) */
@@ -330,6 +331,7 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
     vo_receipt_t *r, char *err, size_t err_size)
 {
     char            detail[128];
+    int64_t         endpoint;
     vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
@@ -366,6 +368,13 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
         }
     }
 
+    /* issue 16: the endpoint nginx named for the job's notifications */
+
+    lrc = vo_ledger_admit_webhook(l, a, &endpoint, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
     s = vo_ledger_stmt(l, VO_STMT_INSERT_JOB, err, err_size);
     if (s == NULL) {
         return VO_LEDGER_ERROR;
@@ -380,6 +389,15 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
     vo_bind_text(s, 7, a->container, -1);
     vo_bind_int(s, 8, a->max_attempts);
     vo_bind_int(s, 9, a->now_ms);
+
+    if (endpoint > 0) {
+        vo_bind_int(s, 10, endpoint);
+
+    } else {
+        vo_bind_null(s, 10);
+    }
+
+    vo_bind_text(s, 11, a->status_url, (int) a->status_url_len);
 
     lrc = vo_ledger_step_done(l, s, "insert job", err, err_size);
     if (lrc != VO_LEDGER_OK) {
@@ -420,6 +438,15 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
                           "admitted", 0, detail, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;
+    }
+
+    if (a->webhook_accepted) {
+        /* invariant 10: job.accepted, if asked for, with the admission */
+        lrc = vo_ledger_notify(l, a->job_id, "job.accepted", NULL, a->now_ms,
+                               err, err_size);
+        if (lrc != VO_LEDGER_OK) {
+            return lrc;
+        }
     }
 
     r->outcome = VO_ADMIT_CREATED;

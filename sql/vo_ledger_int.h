@@ -75,6 +75,22 @@ typedef enum {
     VO_STMT_MEDIA_OF,
     VO_STMT_FOLD_COUNTERS,
 
+    /* issue 16: webhooks (vo_ledger_webhooks.c) */
+    VO_STMT_HOOK_ENDPOINT_FIND,
+    VO_STMT_HOOK_ENDPOINT_INSERT,
+    VO_STMT_HOOK_ENDPOINT_ROTATE,
+    VO_STMT_HOOK_TARGET,
+    VO_STMT_HOOK_INSERT,
+    VO_STMT_HOOK_PROBE,
+    VO_STMT_HOOK_CANDIDATE,
+    VO_STMT_HOOK_CLAIM,
+    VO_STMT_HOOK_ENDPOINT_OF,
+    VO_STMT_HOOK_ATTEMPT_START,
+    VO_STMT_HOOK_ATTEMPT_END,
+    VO_STMT_HOOK_DONE,
+    VO_STMT_HOOK_DISABLE,
+    VO_STMT_HOOK_HOLD,
+    VO_STMT_HOOK_OF_JOB,
     /* issue 15: resumable uploads (vo_ledger_upload.c) */
     VO_STMT_UPLOAD_BY_KEY,
     VO_STMT_UPLOAD_OPEN_COUNT,
@@ -105,11 +121,27 @@ typedef enum {
     " ORDER BY created_at LIMIT 1"
 
 
+/*
+ * The notification due first (vo_ledger_claim_delivery): pending, due
+ * (?1 now), its first attempt not before ?2, and no earlier notification
+ * of its job still waiting.  PostgreSQL appends FOR UPDATE SKIP LOCKED.
+ */
+#define VO_HOOK_CANDIDATE_SQL                                                \
+    "SELECT n.id FROM notifications n"                                       \
+    " WHERE n.state = 'pending' AND n.next_attempt_at <= ?1"                 \
+    " AND (n.attempts > n.attempts_before OR n.created_at <= ?2)"            \
+    " AND NOT EXISTS (SELECT 1 FROM notifications p"                         \
+    " WHERE p.job_id = n.job_id AND p.id < n.id"                             \
+    " AND p.state IN ('pending', 'held'))"                                   \
+    " ORDER BY n.next_attempt_at, n.id LIMIT 1"
+
+
 /* the shared texts, each table VO_STMT_COUNT long */
 extern const char  *vo_ledger_admit_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_jobs_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_worker_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_webhooks_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_upload_sql[VO_STMT_COUNT];
 
 
@@ -263,6 +295,38 @@ vo_ledger_rc_t vo_ledger_event(vo_ledger_t *l, int64_t at,
     const char *kind, int attempt, const char *detail, char *err,
     size_t err_size);
 
+/*
+ * Webhooks, inside the caller's transaction (vo_ledger_webhooks.c).
+ *
+ * vo_ledger_admit_webhook: the endpoint of (tenant, url) for a job being
+ * admitted, created on first sight; a secret other than the one kept is
+ * a rotation (the old one is signed with too for a day).
+ *
+ * vo_ledger_notify: the outbox row of a move of job_id that the caller
+ * has just made, under its fencing (invariant 10): type is job.accepted,
+ * job.done, job.failed, job.rejected or job.cancelled; the body says the
+ * job's state, status URL and, from its row, its error; result (JSON
+ * members, or NULL) is added to it.  Nothing when the job has no
+ * endpoint.  A disabled endpoint's notification is held.
+ *
+ * vo_ledger_job_notifications: the "notifications" member of the status
+ * document (",\"notifications\":[...]").
+ */
+vo_ledger_rc_t vo_ledger_admit_webhook(vo_ledger_t *l,
+    const vo_admission_t *a, int64_t *endpoint_id, char *err,
+    size_t err_size);
+vo_ledger_rc_t vo_ledger_notify(vo_ledger_t *l, const char *job_id,
+    const char *type, const char *result, int64_t now_ms, char *err,
+    size_t err_size);
+vo_ledger_rc_t vo_ledger_job_notifications(vo_ledger_t *l,
+    const char *job_id, vo_buf_t *out, char *err, size_t err_size);
+
+/* How long a previous secret is still signed with after nginx's
+ * configuration changed it. */
+#define VO_WEBHOOK_ROTATION_MS  (24LL * 3600 * 1000)
+
+/* A text column into dst (NUL-terminated, cut to size; "" for NULL). */
+void vo_ledger_copy_text(char *dst, size_t size, vo_stmt_t *s, int col);
 /* The upload's part of the admission that completes it (invariant 13). */
 vo_ledger_rc_t vo_ledger_upload_completing(vo_ledger_t *l,
     const vo_admission_t *a, char *err, size_t err_size);

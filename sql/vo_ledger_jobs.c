@@ -146,6 +146,15 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_json_time(out, vo_ledger_int_or(s, 20, -1));
     vo_buf_adds(out, ",\"media_deleted_at\":");
     vo_json_time(out, vo_ledger_int_or(s, 21, -1));
+
+    vo_reset(s);
+
+    /* issue 16: what the job's webhooks did */
+    lrc = vo_ledger_job_notifications(l, job_id, out, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
     vo_buf_adds(out, "}\n");
 
     lrc = out->failed ? VO_LEDGER_ERROR : VO_LEDGER_OK;
@@ -317,6 +326,12 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
         lrc = vo_ledger_event(l, now_ms, job_id, tenant, tenant_len,
                               "cancelled", 0, "{\"code\":\"deleted\"}",
                               err, err_size);
+    }
+
+    if (lrc == VO_LEDGER_OK && unfinished) {
+        /* invariant 10: the cancellation's notification, in its move */
+        lrc = vo_ledger_notify(l, job_id, "job.cancelled", NULL, now_ms, err,
+                               err_size);
     }
 
     if (lrc == VO_LEDGER_OK) {

@@ -47,7 +47,13 @@ static const char  *vo_metrics_sql =
     " UNION ALL SELECT 'oldest', 'accepted', '', '',"
     " (SELECT min(created_at) FROM jobs WHERE state = 'accepted')"
     " UNION ALL SELECT 'oldest', 'running', '', '',"
-    " (SELECT min(created_at) FROM jobs WHERE state = 'running')";
+    " (SELECT min(created_at) FROM jobs WHERE state = 'running')"
+    /* issue 16: an index probe (notifications_waiting), a small table */
+    " UNION ALL SELECT 'hook', 'oldest', '', '',"
+    " (SELECT min(created_at) FROM notifications"
+    " WHERE state IN ('pending', 'held'))"
+    " UNION ALL SELECT 'hook', 'disabled', '', '',"
+    " (SELECT count(*) FROM webhook_endpoints WHERE disabled_at IS NOT NULL)";
 
 
 static const char  *vo_job_states[] = {
@@ -67,6 +73,8 @@ static void vo_metrics_head(vo_buf_t *b, const char *name, const char *type,
 static void vo_metrics_label(vo_buf_t *b, const char *s);
 static void vo_metrics_finished(vo_buf_t *b, const vo_metric_rows_t *m);
 static void vo_metrics_sums(vo_buf_t *b, const vo_metric_rows_t *m);
+static void vo_metrics_webhooks(vo_buf_t *b, const vo_metric_rows_t *m,
+    int64_t now_ms);
 static void vo_metrics_uploads(vo_buf_t *b, const vo_metric_rows_t *m);
 
 
@@ -202,6 +210,7 @@ vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
     }
 
     vo_metrics_sums(b, m);
+    vo_metrics_webhooks(b, m, now_ms);
 
     free(m);
 
@@ -345,6 +354,132 @@ vo_metrics_sums(vo_buf_t *b, const vo_metric_rows_t *m)
                           (long long) v);
         }
     }
+}
+
+
+/*
+ * Issue 16: the outbox, from the counters its triggers keep
+ * ("webhook_...", sql/schema.sql) and the two probes above.
+ */
+
+static void
+vo_metrics_webhooks(vo_buf_t *b, const vo_metric_rows_t *m, int64_t now_ms)
+{
+    int                     i, k, t;
+    char                    name[48];
+    int64_t                 v;
+    const char             *p;
+    const vo_metric_row_t  *r;
+
+    static const char  *types[] = { "job.accepted", "job.done", "job.failed",
+                                    "job.rejected", "job.cancelled", NULL };
+    static const char  *states[] = { "pending", "held", "failed", NULL };
+    static const struct {
+        const char  *counter;
+        const char  *metric;
+        const char  *help;
+    } totals[] = {
+        { "webhook_delivered", "video_ocr_webhook_delivered_total",
+          "Notifications delivered (a 2xx answer), by event type." },
+        { "webhook_retried", "video_ocr_webhook_retried_total",
+          "Attempts that failed and were scheduled again, by event type." },
+        { "webhook_failed", "video_ocr_webhook_failed_total",
+          "Notifications that failed their last attempt, by event type." },
+        { NULL, NULL, NULL }
+    };
+    static const int  buckets[] = { 50, 100, 250, 500, 1000, 2500, 5000,
+                                    10000, 15000, 30000, 0 };
+
+    vo_metrics_head(b, "video_ocr_webhook_notifications", "gauge",
+                    "Notifications in the outbox by state (pending: to be "
+                    "sent; held: their endpoint is disabled; failed: their "
+                    "attempts ran out) and event type.");
+
+    for (k = 0; states[k] != NULL; k++) {
+        for (t = 0; types[t] != NULL; t++) {
+            snprintf(name, sizeof(name), "webhook_state:%s:%s", states[k],
+                     types[t]);
+            vo_buf_printf(b, "video_ocr_webhook_notifications{state=\"%s\","
+                          "type=\"%s\"} %lld\n", states[k], types[t],
+                          (long long) vo_metrics_sum(m, "counter", name));
+        }
+    }
+
+    for (k = 0; totals[k].counter != NULL; k++) {
+        vo_metrics_head(b, totals[k].metric, "counter", totals[k].help);
+
+        for (t = 0; types[t] != NULL; t++) {
+            snprintf(name, sizeof(name), "%s:%s", totals[k].counter,
+                     types[t]);
+            vo_buf_printf(b, "%s{type=\"%s\"} %lld\n", totals[k].metric,
+                          types[t],
+                          (long long) vo_metrics_sum(m, "counter", name));
+        }
+    }
+
+    vo_metrics_head(b, "video_ocr_webhook_attempts_total", "counter",
+                    "Delivery attempts by how they ended: 2xx, 3xx "
+                    "(redirect), 4xx, 410, 5xx, timeout, connect, dns, tls, "
+                    "address (refused by the SSRF rule), too_large, ...");
+
+    for (i = 0; i < m->n; i++) {
+        r = &m->rows[i];
+
+        if (strcmp(r->what, "counter") == 0
+            && strncmp(r->name, "webhook_attempts:", 17) == 0)
+        {
+            vo_buf_adds(b, "video_ocr_webhook_attempts_total{reason=\"");
+            vo_metrics_label(b, r->name + 17);
+            vo_buf_printf(b, "\"} %lld\n", (long long) r->value);
+        }
+    }
+
+    vo_metrics_head(b, "video_ocr_webhook_delivery_seconds", "histogram",
+                    "Time of a delivery attempt that got to the receiver or "
+                    "timed out, request sent to answer read.");
+
+    for (k = 0; buckets[k] != 0; k++) {
+        snprintf(name, sizeof(name), "webhook_latency_le:%d", buckets[k]);
+        vo_buf_printf(b, "video_ocr_webhook_delivery_seconds_bucket"
+                      "{le=\"%g\"} %lld\n", buckets[k] / 1000.0,
+                      (long long) vo_metrics_sum(m, "counter", name));
+    }
+
+    v = vo_metrics_sum(m, "counter", "webhook_latency_count");
+    vo_buf_printf(b, "video_ocr_webhook_delivery_seconds_bucket{le=\"+Inf\"} "
+                  "%lld\n", (long long) v);
+    vo_buf_printf(b, "video_ocr_webhook_delivery_seconds_sum %.3f\n",
+                  (double) vo_metrics_sum(m, "counter", "webhook_latency_ms")
+                  / 1000);
+    vo_buf_printf(b, "video_ocr_webhook_delivery_seconds_count %lld\n",
+                  (long long) v);
+
+    vo_metrics_head(b, "video_ocr_webhook_oldest_pending_age_seconds",
+                    "gauge", "Age of the oldest notification not delivered "
+                    "yet (pending or held), 0 when there is none.");
+
+    for (i = 0; i < m->n; i++) {
+        r = &m->rows[i];
+        p = r->name;
+
+        if (strcmp(r->what, "hook") == 0 && strcmp(p, "oldest") == 0) {
+            vo_buf_printf(b, "video_ocr_webhook_oldest_pending_age_seconds "
+                          "%.3f\n", r->null ? 0.0
+                          : (double) (now_ms - r->value) / 1000);
+        }
+    }
+
+    vo_metrics_head(b, "video_ocr_webhook_endpoints_disabled", "gauge",
+                    "Endpoints a 410 Gone disabled (webhooks enable turns "
+                    "one on again).");
+    vo_buf_printf(b, "video_ocr_webhook_endpoints_disabled %lld\n",
+                  (long long) vo_metrics_sum(m, "hook", "disabled"));
+
+    vo_metrics_head(b, "video_ocr_webhook_endpoints_disabled_total",
+                    "counter", "Times a receiver's 410 Gone disabled its "
+                    "endpoint.");
+    vo_buf_printf(b, "video_ocr_webhook_endpoints_disabled_total %lld\n",
+                  (long long) vo_metrics_sum(m, "event", "webhook_disabled"));
 }
 
 

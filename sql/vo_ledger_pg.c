@@ -164,6 +164,10 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
     [VO_STMT_CLAIM_CANDIDATE] = VO_CLAIM_CANDIDATE_SQL
                                 " FOR UPDATE SKIP LOCKED",
 
+    /* the notification due first that no other deliverer holds */
+    [VO_STMT_HOOK_CANDIDATE] = VO_HOOK_CANDIDATE_SQL
+                               " FOR UPDATE OF n SKIP LOCKED",
+
     /* the triggers' appended metric rows, one per key (schema_pg.sql) */
     [VO_STMT_FOLD_COUNTERS] =
         "WITH j AS (DELETE FROM job_counts RETURNING state, jobs),"
@@ -650,7 +654,8 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
     lrc = vo_pg_query_int(l, "SELECT count(*) FROM unnest(ARRAY['requests',"
                           " 'jobs', 'frames', 'results', 'events',"
                           " 'job_counts', 'event_counts', 'counters',"
-                          " 'uploads']) t"
+                          " 'webhook_endpoints', 'webhook_defaults',"
+                          " 'notifications', 'notification_attempts', 'uploads']) t"
                           " WHERE NOT (has_table_privilege(t, 'SELECT')"
                           " AND has_table_privilege(t, 'INSERT')"
                           " AND has_table_privilege(t, 'UPDATE')"

@@ -7,7 +7,9 @@
  * write's WHERE clause names the job, state 'running' and the attempt the
  * write is made for, and a write that matches nothing was made by a stale
  * attempt.  Such a write changes nothing, is recorded as a stale_write
- * event (so it is counted), and is reported as VO_LEDGER_STALE.
+ * event (so it is counted), and is reported as VO_LEDGER_STALE.  A move
+ * to a final state inserts its notification (the outbox, invariant 10)
+ * before the fence's transaction commits, so a stale attempt makes none.
  */
 
 #include <stdio.h>
@@ -126,9 +128,10 @@ static vo_ledger_rc_t vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c,
     vo_stmt_t    *s, const char *what, char *err, size_t err_size);
 static void vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c,
     const char *what, int64_t now_ms);
-static void vo_copy_column(char *dst, size_t size, vo_stmt_t *s, int col);
 static void vo_ledger_detail(char *buf, size_t size, const char *code,
     const vo_attempt_stats_t *st);
+static void vo_ledger_result_summary(char *buf, size_t size,
+    const vo_result_body_t *bodies, size_t n);
 
 
 #define VO_DETAIL_MAX  256
@@ -174,7 +177,7 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
             goto failed;
         }
 
-        vo_copy_column(job_id, sizeof(job_id), s, 0);
+        vo_ledger_copy_text(job_id, sizeof(job_id), s, 0);
         state = (const char *) vo_column_text(s, 1);
         takeover = (state != NULL && strcmp(state, "running") == 0);
 
@@ -195,6 +198,18 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
             vo_bind_int(s, 2, now_ms);
 
             lrc = vo_ledger_step_done(l, s, "give up", err, err_size);
+            if (lrc != VO_LEDGER_OK) {
+                goto failed;
+            }
+
+            if (vo_ledger_changes(l) == 0) {
+                /* can't happen: the candidate is ours until we commit */
+                continue;
+            }
+
+            /* invariant 10: the move and its notification together */
+            lrc = vo_ledger_notify(l, job_id, "job.failed", NULL, now_ms,
+                                   err, err_size);
             if (lrc != VO_LEDGER_OK) {
                 goto failed;
             }
@@ -235,16 +250,16 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
         }
 
         memcpy(c->job_id, job_id, sizeof(job_id));
-        vo_copy_column(c->tenant, sizeof(c->tenant), s, 0);
+        vo_ledger_copy_text(c->tenant, sizeof(c->tenant), s, 0);
         c->attempt = vo_column_int(s, 1);
         c->failures = vo_column_int(s, 2);
         c->max_attempts = vo_column_int(s, 3);
-        vo_copy_column(c->options, sizeof(c->options), s, 4);
-        vo_copy_column(c->input_path, sizeof(c->input_path), s, 5);
+        vo_ledger_copy_text(c->options, sizeof(c->options), s, 4);
+        vo_ledger_copy_text(c->input_path, sizeof(c->input_path), s, 5);
         c->input_size = vo_column_int64(s, 6);
-        vo_copy_column(c->container, sizeof(c->container), s, 7);
+        vo_ledger_copy_text(c->container, sizeof(c->container), s, 7);
         c->created_at = vo_column_int64(s, 8);
-        vo_copy_column(c->key, sizeof(c->key), s, 9);
+        vo_ledger_copy_text(c->key, sizeof(c->key), s, 9);
         c->takeover = takeover;
 
         (void) vo_step(s);
@@ -484,7 +499,7 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
     const vo_result_body_t *bodies, size_t n, const vo_attempt_stats_t *st,
     int64_t now_ms, char *err, size_t err_size)
 {
-    char             detail[VO_DETAIL_MAX];
+    char             detail[VO_DETAIL_MAX], summary[160];
     size_t           i;
     vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
@@ -510,6 +525,13 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
         vo_bind_text(s, 3, bodies[i].body, (int) bodies[i].len);
 
         lrc = vo_ledger_step_done(l, s, "put result", err, err_size);
+    }
+
+    if (lrc == VO_LEDGER_OK) {
+        /* invariant 10: the outbox row, under the same fence */
+        vo_ledger_result_summary(summary, sizeof(summary), bodies, n);
+        lrc = vo_ledger_notify(l, c->job_id, "job.done", summary, now_ms, err,
+                               err_size);
     }
 
 done:
@@ -567,6 +589,12 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
     vo_reset(s);
 
+    if (lrc == VO_LEDGER_OK && *failed) {
+        /* invariant 10: no attempts left, the job is failed */
+        lrc = vo_ledger_notify(l, c->job_id, "job.failed", NULL, now_ms, err,
+                               err_size);
+    }
+
 done:
 
     vo_ledger_detail(detail, sizeof(detail), code, st);
@@ -594,6 +622,12 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
         vo_bind_text(s, 5, message, -1);
 
         lrc = vo_ledger_fenced(l, c, s, "reject", err, err_size);
+    }
+
+    if (lrc == VO_LEDGER_OK) {
+        /* invariant 10 */
+        lrc = vo_ledger_notify(l, c->job_id, "job.rejected", NULL, now_ms,
+                               err, err_size);
     }
 
     vo_ledger_detail(detail, sizeof(detail), code, st);
@@ -639,6 +673,36 @@ vo_ledger_lost(vo_ledger_t *l, const vo_claim_t *c,
     return vo_ledger_event(l, now_ms, c->job_id, c->tenant,
                            strlen(c->tenant), "lost", c->attempt, detail,
                            err, err_size);
+}
+
+
+/*
+ * What a job.done notification says of the result: a summary, not the
+ * result (the status URL gives it): its formats and the size of its text.
+ */
+
+static void
+vo_ledger_result_summary(char *buf, size_t size,
+    const vo_result_body_t *bodies, size_t n)
+{
+    int     k;
+    size_t  i, text;
+
+    text = 0;
+    k = snprintf(buf, size, "\"result\":{\"formats\":[");
+
+    for (i = 0; i < n && k > 0 && (size_t) k < size; i++) {
+        k += snprintf(buf + k, size - (size_t) k, "%s\"%.8s\"", i ? "," : "",
+                      bodies[i].format);
+
+        if (strcmp(bodies[i].format, "txt") == 0) {
+            text = bodies[i].len;
+        }
+    }
+
+    if (k > 0 && (size_t) k < size) {
+        snprintf(buf + k, size - (size_t) k, "],\"text_bytes\":%zu}", text);
+    }
 }
 
 
@@ -771,15 +835,4 @@ vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c, const char *what,
     (void) vo_ledger_event(l, now_ms, c->job_id, c->tenant,
                            strlen(c->tenant), "stale_write", c->attempt,
                            detail, err, sizeof(err));
-}
-
-
-static void
-vo_copy_column(char *dst, size_t size, vo_stmt_t *s, int col)
-{
-    const char  *v;
-
-    v = (const char *) vo_column_text(s, col);
-
-    snprintf(dst, size, "%s", v ? v : "");
 }

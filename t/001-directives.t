@@ -221,3 +221,121 @@ sub {
     cmp_ok(scalar @want, '>=', 5, "tables named in $schema");
     is_deeply([sort @t], \@want, "tables");
 }
+
+
+
+=== TEST 17: video_ocr_webhook needs a secret where it applies
+--- config
+    video_ocr_webhook https://app.example.com/hooks/video-ocr;
+    location = /upload {
+        video_ocr_intake;
+    }
+--- must_die
+--- error_log eval
+qr/\[emerg\] .*"video_ocr_webhook" needs "video_ocr_webhook_secret" where it applies: every notification is signed/
+
+
+
+=== TEST 18: video_ocr_webhook: a URL without variables is checked by nginx -t
+--- config
+    video_ocr_webhook ftp://app.example.com/hooks;
+    video_ocr_webhook_secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw;
+    location = /upload {
+        video_ocr_intake;
+    }
+--- must_die
+--- error_log eval
+qr/\[emerg\] .*"video_ocr_webhook": a webhook URL starts with https:\/\/ \(or http:\/\/\)/
+
+
+
+=== TEST 19: video_ocr_webhook_secret: the whsec_ format, 24 to 64 bytes
+--- config
+    video_ocr_webhook https://app.example.com/hooks;
+    video_ocr_webhook_secret whsec_c2hvcnQ=;
+    location = /upload {
+        video_ocr_intake;
+    }
+--- must_die
+--- error_log eval
+qr/\[emerg\] .*"video_ocr_webhook_secret": the webhook secret holds 5 bytes: it must hold 24 to 64 random bytes/
+
+
+
+=== TEST 20: a webhook URL from a variable is checked on every upload: 500, the reason in the log, nothing admitted
+--- config
+    location = /upload {
+        video_ocr_intake;
+        video_ocr_webhook $http_x_hook;
+        video_ocr_webhook_secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw;
+    }
+--- more_headers
+Idempotency-Key: hook-1
+X-Hook: http://user:pw@app.example.com/h
+--- request
+POST /upload
+ftypisom
+--- error_code: 500
+--- response_body_like: "type":"urn:video-ocr:problem:internal".*webhook configuration for this request is not usable
+--- error_log eval
+qr/\[error\] .*video_ocr_webhook evaluated to "http:\/\/user:pw\@app\.example\.com\/h": a webhook URL carries no user or password/
+--- ledger_check eval
+sub {
+    is(ledger_count('jobs'), 0, 'no job');
+    is(ledger_count('notifications'), 0, 'no notification');
+}
+
+
+
+=== TEST 21: an empty webhook URL (a map's default) is no webhook: admitted, nothing to notify
+--- config
+    location = /upload {
+        video_ocr_intake;
+        video_ocr_webhook $http_x_hook;
+        video_ocr_webhook_secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw;
+        video_ocr_webhook_accepted on;
+    }
+--- more_headers
+Idempotency-Key: hook-2
+--- request eval
+"POST /upload\n\0\0\0\x18ftypisom\0\0\x02\0isomiso2" . ("x" x 100)
+--- error_code: 202
+--- ledger_check eval
+sub {
+    is(ledger_count('jobs', 'webhook_endpoint IS NULL'), 1,
+       'a job without an endpoint');
+    is(ledger_count('notifications'), 0, 'and no job.accepted');
+}
+
+
+
+=== TEST 22: video_ocr_webhook_accepted: job.accepted in the admission's transaction, signed with the endpoint's secret, kept once
+--- config
+    location = /upload {
+        video_ocr_intake;
+        video_ocr_webhook https://app.example.com/hooks/video-ocr;
+        video_ocr_webhook_secret whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw;
+        video_ocr_webhook_accepted on;
+    }
+--- more_headers
+Idempotency-Key: hook-3
+--- request eval
+"POST /upload\n\0\0\0\x18ftypisom\0\0\x02\0isomiso2" . ("x" x 100)
+--- error_code: 202
+--- ledger_check eval
+sub {
+    my ($n) = ledger_rows('SELECT n.type, n.state, n.payload, e.url,'
+                          . ' e.secret, j.status_url FROM notifications n'
+                          . ' JOIN webhook_endpoints e ON e.id = n.endpoint_id'
+                          . ' JOIN jobs j ON j.job_id = n.job_id');
+    is($n->{type}, 'job.accepted', 'job.accepted');
+    is($n->{state}, 'pending', 'waiting for a deliverer');
+    is($n->{url}, 'https://app.example.com/hooks/video-ocr', 'its endpoint');
+    like($n->{payload}, qr/"state":"accepted","status_url":"\/jobs\/[0-9a-f]{32}"/,
+         'the body, written once');
+    is(ledger_count('jobs', 'status_url IS NOT NULL'), 1,
+       "the job keeps its status URL");
+    unlike(CORE::join(' ', map { map { $_ // '' } values %$_ }
+                          ledger_rows('SELECT * FROM jobs')),
+           qr/whsec_/, 'and no secret');
+}

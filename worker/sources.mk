@@ -17,7 +17,7 @@ VW_SRCS   := vw_main.c vw_core.c vw_plan.c \
              vw_frame.c vw_text.c vw_ocr.c vw_segments.c vw_output.c \
              vw_pipeline.c vw_cmd_ocr.c \
              vw_cmd_run.c vw_super.c vw_child.c vw_janitor.c vw_confine.c \
-             vw_cmd_admin.c
+             vw_cmd_admin.c vw_deliver.c vw_http.c vw_cmd_webhooks.c
 VW_SRCS   := $(addprefix ../worker/,$(VW_SRCS))
 
 VW_PQ     ?= $(shell pkg-config --exists libpq && echo yes || echo no)
@@ -27,9 +27,9 @@ VW_LEDGER := vo_ledger.c vo_ledger_sqlite.c \
              $(if $(VW_PQ_PKG),vo_ledger_pg.c,vo_ledger_nopg.c) \
              vo_ledger_admit.c vo_ledger_jobs.c vo_ledger_worker.c \
              vo_ledger_janitor.c vo_ledger_metrics.c vo_ledger_admin.c \
-             vo_ledger_upload.c
+             vo_ledger_webhooks.c vo_ledger_hooks_admin.c vo_ledger_upload.c
 VW_LEDGER := $(addprefix ../sql/,$(VW_LEDGER))
 
 VW_LIB    := vo_key.c vo_options.c vo_sniff.c vo_json.c vo_store.c \
-             vo_upload.c
+             vo_webhook.c vo_upload.c
 VW_LIB    := $(addprefix ../lib/,$(VW_LIB))

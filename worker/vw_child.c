@@ -80,12 +80,11 @@ static int vw_hook_tick(void *data);
 int
 vw_child_main(const vw_pool_conf_t *conf)
 {
-    int               tries;
-    char              host[64];
+    int               exit_code;
+    char              host[64], who[32];
     vw_child_t        ch;
     vo_ledger_rc_t    rc;
     struct sigaction  sa;
-    vo_ledger_conf_t  lconf;
 
     memset(&ch, 0, sizeof(ch));
     ch.conf = conf;
@@ -110,34 +109,11 @@ vw_child_main(const vw_pool_conf_t *conf)
     snprintf(ch.owner, sizeof(ch.owner), "%s:%ld/%d", host, (long) getpid(),
              conf->slot);
 
-    lconf.busy_timeout_ms = conf->busy_timeout_ms;
-    lconf.sync_full = 1;
-    lconf.migrate = 0;
+    snprintf(who, sizeof(who), "slot %d", conf->slot);
 
-    /* a database server that does not answer (restarting) may come back */
-
-    for (tries = 0; /* void */; tries++) {
-        rc = vo_ledger_open(conf->ledger, &lconf, &ch.ledger, ch.err,
-                            sizeof(ch.err));
-
-        if (rc == VO_LEDGER_OK) {
-            break;
-        }
-
-        if (tries == 0 || rc != VO_LEDGER_BUSY) {
-            vw_log("slot %d: %s%s", conf->slot, ch.err,
-                   rc == VO_LEDGER_BUSY ? "; trying again every second" : "");
-        }
-
-        if (rc != VO_LEDGER_BUSY) {
-            return VW_EXIT_CONFIG;
-        }
-
-        if (vw_child_stop) {
-            return VW_EXIT_OK;
-        }
-
-        vw_sleep_ms(1000);
+    ch.ledger = vw_pool_ledger(conf, who, &vw_child_stop, &exit_code);
+    if (ch.ledger == NULL) {
+        return exit_code;
     }
 
     vw_log("slot %d: child ready as %s", conf->slot, ch.owner);

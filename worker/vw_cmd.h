@@ -5,7 +5,8 @@
  * its name (argv[0] is the subcommand's name) and returns the process
  * exit code; vw_main.c dispatches to them.  They live in vw_cmd_*.c, a
  * file per command or family of commands: vw_cmd_ocr.c, vw_cmd_run.c (the
- * pool), vw_cmd_admin.c (the operator's).
+ * pool), vw_cmd_admin.c (the operator's), vw_cmd_webhooks.c (the
+ * operator's webhook commands).
  */
 
 #ifndef _VW_CMD_H_INCLUDED_
@@ -36,12 +37,20 @@ int vw_cmd_ocr(int argc, char **argv);
 int vw_cmd_run(int argc, char **argv);
 int vw_cmd_child(int argc, char **argv);
 int vw_cmd_janitor(int argc, char **argv);
+int vw_cmd_deliverer(int argc, char **argv);
+
+/* The operator's webhook commands (vw_cmd_webhooks.c). */
+int vw_cmd_webhooks(int argc, char **argv);
 
 /* The operator's commands (vw_cmd_admin.c). */
 int vw_cmd_jobs(int argc, char **argv);
 int vw_cmd_events(int argc, char **argv);
 int vw_cmd_retry(int argc, char **argv);
 int vw_cmd_abandon(int argc, char **argv);
+
+/* An operator's command opens the ledger (never creating or migrating
+ * it); NULL after printing why (vw_cmd_admin.c). */
+struct vo_ledger_s *vw_cmd_ledger(const char *spec);
 
 /* Prints "video-ocr-worker: <status>: <code>: <message>" and returns the
  * exit code for err. */

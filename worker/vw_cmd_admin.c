@@ -39,7 +39,6 @@ typedef struct {
 
 static int vw_admin_parse(vw_admin_t *a, int argc, char **argv, int want_job,
     int want_reason);
-static vo_ledger_t *vw_admin_open(const vw_admin_t *a);
 static int vw_admin_job_row(void *data, const vo_job_row_t *row);
 static int vw_admin_event_row(void *data, int64_t at, const char *kind,
     int attempt, const char *detail);
@@ -59,7 +58,7 @@ vw_cmd_jobs(int argc, char **argv)
         return VW_EXIT_USAGE;
     }
 
-    l = vw_admin_open(&a);
+    l = vw_cmd_ledger(a.ledger);
     if (l == NULL) {
         return VW_EXIT_CONFIG;
     }
@@ -101,7 +100,7 @@ vw_cmd_events(int argc, char **argv)
         return VW_EXIT_USAGE;
     }
 
-    l = vw_admin_open(&a);
+    l = vw_cmd_ledger(a.ledger);
     if (l == NULL) {
         return VW_EXIT_CONFIG;
     }
@@ -149,7 +148,7 @@ vw_admin_action(int argc, char **argv, int retry)
         return VW_EXIT_USAGE;
     }
 
-    l = vw_admin_open(&a);
+    l = vw_cmd_ledger(a.ledger);
     if (l == NULL) {
         return VW_EXIT_CONFIG;
     }
@@ -297,8 +296,8 @@ vw_admin_parse(vw_admin_t *a, int argc, char **argv, int want_job,
 }
 
 
-static vo_ledger_t *
-vw_admin_open(const vw_admin_t *a)
+vo_ledger_t *
+vw_cmd_ledger(const char *spec)
 {
     char              err[VO_ERR_TEXT];
     vo_ledger_t      *l;
@@ -308,9 +307,7 @@ vw_admin_open(const vw_admin_t *a)
     lconf.sync_full = 1;
     lconf.migrate = 0;
 
-    if (vo_ledger_open(a->ledger, &lconf, &l, err, sizeof(err))
-        != VO_LEDGER_OK)
-    {
+    if (vo_ledger_open(spec, &lconf, &l, err, sizeof(err)) != VO_LEDGER_OK) {
         fprintf(stderr, VW_PROG ": %s\n", err);
         return NULL;
     }

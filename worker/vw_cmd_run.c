@@ -1,12 +1,14 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The commands of the worker pool, "run" (the supervisor), "child" and
- * "janitor" (the processes it starts): their options and entry points.
+ * The commands of the worker pool, "run" (the supervisor), "child",
+ * "janitor" and "deliverer" (the processes it starts): their options
+ * and entry points.
  */
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "vo_ledger.h"
 #include "vw_pool.h"
 
 
@@ -48,8 +51,15 @@ enum {
     VW_OPT_MAX_OPEN_FILES,
     VW_OPT_NETWORK,
     VW_OPT_ONCE,
+    VW_OPT_DELIVERERS,
+    VW_OPT_WEBHOOK_ALLOW,
+    VW_OPT_WEBHOOK_RETRY,
+    VW_OPT_WEBHOOK_CA,
     VW_OPT_HELP
 };
+
+
+#define VW_WEBHOOK_RETRY_DEFAULT  "0,5s,5m,30m,2h,5h,10h,10h"
 
 
 static const struct option  vw_pool_options[] = {
@@ -81,6 +91,11 @@ static const struct option  vw_pool_options[] = {
     { "max-cpu",        required_argument, NULL, VW_OPT_TIME },
     { "allow-network",  no_argument,       NULL, VW_OPT_NETWORK },
     { "once",           no_argument,       NULL, VW_OPT_ONCE },
+    { "deliverers",     required_argument, NULL, VW_OPT_DELIVERERS },
+    { "webhook-allow",  required_argument, NULL, VW_OPT_WEBHOOK_ALLOW },
+    { "webhook-retry",  required_argument, NULL, VW_OPT_WEBHOOK_RETRY },
+    { "webhook-timeout", required_argument, NULL, VW_OPT_TIME },
+    { "webhook-ca-file", required_argument, NULL, VW_OPT_WEBHOOK_CA },
     { "help",           no_argument,       NULL, VW_OPT_HELP },
     { NULL, 0, NULL, 0 }
 };
@@ -109,6 +124,8 @@ static const vw_pool_time_t  vw_pool_times[] = {
       offsetof(vw_pool_conf_t, orphan_age_ms) },
     { "max-cpu", 0, 30LL * 86400 * 1000,
       offsetof(vw_pool_conf_t, confine.max_cpu_ms) },
+    { "webhook-timeout", 100, 300000,
+      offsetof(vw_pool_conf_t, webhook_timeout_ms) },
     { NULL, 0, 0, 0 }
 };
 
@@ -188,6 +205,12 @@ vw_pool_defaults(vw_pool_conf_t *conf)
     conf->confine.max_open_files = 256;
     conf->confine.max_cpu_ms = 6 * 3600 * 1000;
     vw_limits_init(&conf->limits);
+    conf->deliverers = 1;
+    conf->webhook_timeout_ms = 15000;
+    (void) vo_retry_schedule_parse(VW_WEBHOOK_RETRY_DEFAULT,
+                                   sizeof(VW_WEBHOOK_RETRY_DEFAULT) - 1,
+                                   conf->webhook_retry, VO_RETRY_MAX,
+                                   &conf->nwebhook_retry, NULL, 0);
 }
 
 
@@ -218,7 +241,8 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         return 0;
 
     case VW_OPT_WORKERS:
-        if (vw_parse_int(flag, optarg, 1, 256, &n) != 0) {
+        /* 0: a pool of deliverers only (checked in vw_pool_check) */
+        if (vw_parse_int(flag, optarg, 0, 256, &n) != 0) {
             return -1;
         }
 
@@ -328,6 +352,51 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         conf->confine.network = 1;
         return 0;
 
+    case VW_OPT_DELIVERERS:
+        if (vw_parse_int(flag, optarg, 0, 64, &n) != 0) {
+            return -1;
+        }
+
+        conf->deliverers = (int) n;
+        return 0;
+
+    case VW_OPT_WEBHOOK_ALLOW:
+        if (vo_cidr_parse_list(optarg, strlen(optarg), conf->webhook_allow,
+                               VW_ALLOW_MAX, &conf->nwebhook_allow, err,
+                               sizeof(err))
+            != 0)
+        {
+            fprintf(stderr, "video-ocr-worker %s: --webhook-allow \"%s\": "
+                    "%s\n", cmd, optarg, err);
+            return -1;
+        }
+
+        return 0;
+
+    case VW_OPT_WEBHOOK_RETRY:
+        if (vo_retry_schedule_parse(optarg, strlen(optarg),
+                                    conf->webhook_retry, VO_RETRY_MAX,
+                                    &conf->nwebhook_retry, err, sizeof(err))
+            != 0)
+        {
+            fprintf(stderr, "video-ocr-worker %s: --webhook-retry \"%s\": "
+                    "%s\n", cmd, optarg, err);
+            return -1;
+        }
+
+        return 0;
+
+    case VW_OPT_WEBHOOK_CA:
+        /* the deliverer checks it again as the pool's user (vw_deliver.c) */
+        if (!child && access(optarg, R_OK) != 0) {
+            fprintf(stderr, "video-ocr-worker %s: --webhook-ca-file \"%s\": "
+                    "%s\n", cmd, optarg, strerror(errno));
+            return -1;
+        }
+
+        conf->webhook_ca_file = optarg;
+        return 0;
+
     case VW_OPT_ONCE:
         if (strcmp(cmd, "janitor") != 0) {
             fprintf(stderr, "video-ocr-worker %s: --once is an option of "
@@ -381,6 +450,13 @@ vw_pool_check(vw_pool_conf_t *conf, const char *cmd, int child,
                 "children are started by \"video-ocr-worker run\"%s\n",
                 cmd, strcmp(cmd, "janitor") == 0
                 ? " (or run one pass by hand with --once)" : "");
+        return -1;
+    }
+
+    if (conf->workers == 0 && conf->deliverers == 0 && !child) {
+        fprintf(stderr, "video-ocr-worker %s: --workers 0 makes a pool of "
+                "webhook deliverers only: give --deliverers 1 or more\n",
+                cmd);
         return -1;
     }
 
@@ -438,6 +514,19 @@ vw_cmd_janitor(int argc, char **argv)
 
 
 int
+vw_cmd_deliverer(int argc, char **argv)
+{
+    vw_pool_conf_t  conf;
+
+    if (vw_pool_parse(&conf, argc, argv, 1) != 0) {
+        return VW_EXIT_CONFIG;
+    }
+
+    return vw_deliver_main(&conf);
+}
+
+
+int
 vw_cmd_child(int argc, char **argv)
 {
     vw_pool_conf_t  conf;
@@ -447,6 +536,50 @@ vw_cmd_child(int argc, char **argv)
     }
 
     return vw_child_main(&conf);
+}
+
+
+vo_ledger_t *
+vw_pool_ledger(const vw_pool_conf_t *conf, const char *who,
+    volatile sig_atomic_t *stop, int *exit_code)
+{
+    int               tries;
+    char              err[VO_ERR_TEXT];
+    vo_ledger_t      *l;
+    vo_ledger_rc_t    rc;
+    vo_ledger_conf_t  lconf;
+
+    lconf.busy_timeout_ms = conf->busy_timeout_ms;
+    lconf.sync_full = 1;
+    lconf.migrate = 0;
+
+    /* a database server that does not answer (restarting) may come back */
+
+    for (tries = 0; /* void */; tries++) {
+        rc = vo_ledger_open(conf->ledger, &lconf, &l, err, sizeof(err));
+
+        if (rc == VO_LEDGER_OK) {
+            return l;
+        }
+
+        if (tries == 0 || rc != VO_LEDGER_BUSY) {
+            vw_log("%s: %s%s", who, err,
+                   rc == VO_LEDGER_BUSY && !conf->once
+                   ? "; trying again every second" : "");
+        }
+
+        if (rc != VO_LEDGER_BUSY || conf->once) {
+            *exit_code = VW_EXIT_CONFIG;
+            return NULL;
+        }
+
+        if (*stop) {
+            *exit_code = VW_EXIT_OK;
+            return NULL;
+        }
+
+        vw_sleep_ms(1000);
+    }
 }
 
 
@@ -595,6 +728,21 @@ vw_pool_usage(FILE *f)
         "  --orphan-age T       delete store files no job owns once this "
         "old (1h)\n"
         "  --no-janitor         run no janitor (another host runs it)\n"
+        "\n"
+        "Webhooks (docs/operations.md):\n"
+        "  --deliverers N       webhook deliverer processes (1; 0 = none "
+        "here)\n"
+        "  --webhook-allow CIDR let deliveries go to these loopback, "
+        "private or\n"
+        "                       link-local addresses (repeatable; none by "
+        "default)\n"
+        "  --webhook-retry LIST the delay before each attempt (the "
+        "default:\n"
+        "                       " VW_WEBHOOK_RETRY_DEFAULT ")\n"
+        "  --webhook-timeout T  one attempt at most (15s)\n"
+        "  --webhook-ca-file F  the CAs receivers' certificates are checked "
+        "against\n"
+        "                       (default: the system's)\n"
         "\n"
         "Confinement (vw_confine.h; docs/worker.md):\n"
         "  --user USER[:GROUP]  when started as root, run as this user "

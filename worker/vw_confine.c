@@ -31,10 +31,12 @@ static void vw_cpu_signal(int signo);
 
 
 int
-vw_confine_pool(const vw_confine_conf_t *conf, const char *ledger, char *err,
-    size_t err_size)
+vw_confine_pool(const vw_confine_conf_t *conf, const char *ledger,
+    int *no_network, char *err, size_t err_size)
 {
     vw_user_t  u;
+
+    *no_network = 0;
 
     if (vw_resolve_user(conf->user ? conf->user : "nobody", &u, err,
                         err_size)
@@ -68,6 +70,7 @@ vw_confine_pool(const vw_confine_conf_t *conf, const char *ledger, char *err,
 
         } else {
             vw_log("supervisor: network: none (a namespace of its own)");
+            *no_network = 1;
         }
     }
 

@@ -60,10 +60,11 @@ extern volatile sig_atomic_t  vw_cpu_exceeded;
  * The supervisor, first thing: when root, the network namespace (unless
  * the ledger is not a file, or conf->network) and the switch to the user.
  * Returns 0, or -1 with a sentence in err.  Not root: logs what it did not
- * do and returns 0.
+ * do and returns 0.  *no_network is set when the pool has no network
+ * (webhook deliverers would have nothing to send with).
  */
 int vw_confine_pool(const vw_confine_conf_t *conf, const char *ledger,
-    char *err, size_t err_size);
+    int *no_network, char *err, size_t err_size);
 
 /* An OCR child between fork and exec: the resource limits. */
 int vw_confine_child(const vw_confine_conf_t *conf);

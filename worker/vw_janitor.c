@@ -73,13 +73,11 @@ static int      vw_temp_removed;
 int
 vw_janitor_main(const vw_pool_conf_t *conf)
 {
-    int               tries;
+    int               exit_code;
     char              err[VO_ERR_TEXT];
     int64_t           next_sweep;
     vo_ledger_t      *l;
-    vo_ledger_rc_t    rc;
     struct sigaction  sa;
-    vo_ledger_conf_t  lconf;
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = vw_janitor_signal;
@@ -87,33 +85,9 @@ vw_janitor_main(const vw_pool_conf_t *conf)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
 
-    lconf.busy_timeout_ms = conf->busy_timeout_ms;
-    lconf.sync_full = 1;
-    lconf.migrate = 0;
-
-    /* a database server that does not answer (restarting) may come back */
-
-    for (tries = 0; /* void */; tries++) {
-        rc = vo_ledger_open(conf->ledger, &lconf, &l, err, sizeof(err));
-
-        if (rc == VO_LEDGER_OK) {
-            break;
-        }
-
-        if (tries == 0 || rc != VO_LEDGER_BUSY) {
-            vw_log("janitor: %s%s", err,
-                   rc == VO_LEDGER_BUSY ? "; trying again every second" : "");
-        }
-
-        if (rc != VO_LEDGER_BUSY || conf->once) {
-            return VW_EXIT_CONFIG;
-        }
-
-        if (vw_janitor_stop) {
-            return VW_EXIT_OK;
-        }
-
-        vw_sleep_ms(1000);
+    l = vw_pool_ledger(conf, "janitor", &vw_janitor_stop, &exit_code);
+    if (l == NULL) {
+        return exit_code;
     }
 
     vw_log("janitor: ready: media retention %llds, orphans after %llds",

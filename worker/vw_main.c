@@ -27,11 +27,15 @@ static const vw_command_t  vw_commands[] = {
     { "child", vw_cmd_child, "one child of the pool (started by run)" },
     { "janitor", vw_cmd_janitor,
       "expiry and retention of the pool (started by run)" },
+    { "deliverer", vw_cmd_deliverer,
+      "webhook deliveries of the pool (started by run)" },
     { "jobs", vw_cmd_jobs, "list jobs: --state, --stuck, --tenant" },
     { "events", vw_cmd_events, "print a job's audit trail" },
     { "retry", vw_cmd_retry,
       "put a failed, rejected or stuck job back in line" },
     { "abandon", vw_cmd_abandon, "end an unfinished job as failed" },
+    { "webhooks", vw_cmd_webhooks,
+      "endpoints and notifications: list, add, rotate-secret, ..." },
     { NULL, NULL, NULL }
 };
 
@@ -115,7 +119,7 @@ vw_main_usage(FILE *out)
     fprintf(out, "usage: " VW_PROG " COMMAND [options]\n\ncommands:\n");
 
     for (c = vw_commands; c->name != NULL; c++) {
-        fprintf(out, "  %-8s %s\n", c->name, c->summary);
+        fprintf(out, "  %-9s %s\n", c->name, c->summary);
     }
 
     fprintf(out, "\n" VW_PROG " COMMAND --help tells more; "

@@ -2,12 +2,14 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The supervised worker pool ("video-ocr-worker run"): its configuration
- * and its three kinds of process.  The supervisor
+ * and its four kinds of process.  The supervisor
  * (vw_super.c) fork+execs N children ("video-ocr-worker child", the same
- * options plus --slot) and one janitor ("video-ocr-worker janitor") and
- * restarts them; each child (vw_child.c) claims jobs from the ledger and
- * runs the pipeline on them; the janitor (vw_janitor.c) expires receipts
- * and deletes media past its retention.  Children are
+ * options plus --slot), one janitor ("video-ocr-worker janitor") and M
+ * webhook deliverers ("video-ocr-worker deliverer") and restarts them;
+ * each child (vw_child.c) claims jobs from the ledger and runs the
+ * pipeline on them; the janitor (vw_janitor.c) expires receipts and
+ * deletes media past its retention; a deliverer (vw_deliver.c) sends the
+ * outbox's notifications.  Children are
  * exec'd, not just forked, so no SQLite connection, Tesseract engine or
  * library thread ever crosses a fork().
  */
@@ -16,11 +18,17 @@
 #define _VW_POOL_H_INCLUDED_
 
 
+#include <signal.h>
 #include <stdint.h>
 
+#include "vo_ledger.h"
 #include "vw_cmd.h"
 #include "vw_confine.h"
 #include "vw_plan.h"
+#include "vo_webhook.h"
+
+
+#define VW_ALLOW_MAX  64                 /* blocks of all --webhook-allow */
 
 
 typedef struct {
@@ -46,6 +54,15 @@ typedef struct {
     int64_t       orphan_age_ms;     /* store files without a job, older */
 
     vw_confine_conf_t  confine;      /* user, network, children's limits */
+
+    /* issue 16: the webhook deliverers (vw_deliver.c) */
+    int           deliverers;        /* processes; 0: none on this host */
+    vo_cidr_t     webhook_allow[VW_ALLOW_MAX];
+    size_t        nwebhook_allow;
+    int64_t       webhook_retry[VO_RETRY_MAX];   /* delay before attempt i */
+    size_t        nwebhook_retry;
+    int64_t       webhook_timeout_ms;
+    const char   *webhook_ca_file;
 } vw_pool_conf_t;
 
 
@@ -56,10 +73,21 @@ typedef struct {
  */
 int vw_pool_parse(vw_pool_conf_t *conf, int argc, char **argv, int child);
 
+/*
+ * A process of the pool opens its ledger connection (after exec), and
+ * while the database does not answer tries again every second, until
+ * *stop; who prefixes the log line.  NULL with *exit_code set when it
+ * gives up: VW_EXIT_CONFIG (a ledger that cannot be used, or a janitor
+ * --once) or VW_EXIT_OK (stopped).
+ */
+vo_ledger_t *vw_pool_ledger(const vw_pool_conf_t *conf, const char *who,
+    volatile sig_atomic_t *stop, int *exit_code);
+
 /* The supervisor, the OCR child loop and the janitor. */
 int vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv);
 int vw_child_main(const vw_pool_conf_t *conf);
 int vw_janitor_main(const vw_pool_conf_t *conf);
+int vw_deliver_main(const vw_pool_conf_t *conf);
 
 
 #endif /* _VW_POOL_H_INCLUDED_ */

@@ -15,6 +15,9 @@
  *     and exits; SIGKILL to those still alive after --grace;
  *   - children are fork+exec'd with PR_SET_PDEATHSIG, so none outlives a
  *     supervisor that is killed outright.
+ *
+ * Slots: the OCR children (0 .. --workers - 1), then the janitor, then
+ * the webhook deliverers (--deliverers), each restarted the same way.
  */
 
 #include <errno.h>
@@ -62,7 +65,8 @@ static void vw_signal_all(vw_slot_t *slots, int n, int signo);
 int
 vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
 {
-    int               i, n, running, fatal, stopping, killed;
+    int               i, n, running, fatal, stopping, killed, no_network;
+    int               deliverers;
     char              err[256];
     int64_t           now, wake, deadline;
     sigset_t          block, orig;
@@ -75,7 +79,9 @@ vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
 
     /* the user and network of the whole pool, before anything is opened */
 
-    if (vw_confine_pool(&conf->confine, conf->ledger, err, sizeof(err)) != 0)
+    if (vw_confine_pool(&conf->confine, conf->ledger, &no_network, err,
+                        sizeof(err))
+        != 0)
     {
         vw_log("supervisor: %s", err);
         return VW_EXIT_CONFIG;
@@ -111,9 +117,28 @@ vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
                (long long) (conf->confine.max_file_size >> 20));
     }
 
-    /* the OCR children, then the janitor in the last slot */
+    /*
+     * the OCR children, then the janitor, then the deliverers; these need
+     * the network, which a pool without one cannot give them
+     */
 
-    n = conf->workers + (conf->janitor ? 1 : 0);
+    deliverers = conf->deliverers;
+
+    if (deliverers > 0 && no_network) {
+        vw_log("supervisor: webhooks: no deliverer started: this pool has "
+               "no network; run the deliverers in a pool of their own with "
+               "the network (run --workers 0 --no-janitor --deliverers N "
+               "--allow-network, docs/worker.md): meanwhile notifications "
+               "wait in the ledger");
+        deliverers = 0;
+    }
+
+    if (conf->workers == 0 && deliverers == 0 && !conf->janitor) {
+        vw_log("supervisor: nothing to run (--workers 0 and no deliverer)");
+        return VW_EXIT_CONFIG;
+    }
+
+    n = conf->workers + (conf->janitor ? 1 : 0) + deliverers;
 
     slots = calloc((size_t) n, sizeof(vw_slot_t));
     if (slots == NULL) {
@@ -137,9 +162,10 @@ vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
     /* a URI's password stays out of the log */
     vo_ledger_redact(conf->ledger, err, sizeof(err));
 
-    vw_log("supervisor: starting %d children%s, ledger \"%s\", store "
-           "\"%s\"", conf->workers, conf->janitor ? " and the janitor" : "",
-           err, conf->store);
+    vw_log("supervisor: starting %d children%s, %d webhook deliverer%s, "
+           "ledger \"%s\", store \"%s\"", conf->workers,
+           conf->janitor ? " and the janitor" : "", deliverers,
+           deliverers == 1 ? "" : "s", err, conf->store);
 
     now = vw_now_ms();
 
@@ -195,7 +221,9 @@ vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
             if (slots[i].restart_at <= now) {
                 slots[i].pid = vw_spawn(conf, i,
                                         i < conf->workers ? "child"
-                                                          : "janitor",
+                                        : (i == conf->workers
+                                           && conf->janitor) ? "janitor"
+                                        : "deliverer",
                                         argc, argv);
 
                 /* the clock after the fork, not the loop's: a slow fork

@@ -16,10 +16,15 @@
  *   make worker
  *   cc -O2 -Isql -Ilib -o build/sqlcost bench/admission/sqlcost.c \
  *       build/worker/vo_ledger*.o build/worker/vo_json.o \
- *       -lsqlite3 -lpq -lcrypto -lpthread
+ *       build/worker/vo_webhook.o -lsqlite3 -lpq -lcrypto -lpthread
  *   build/sqlcost PATH [BATCHES [SIZE [SQL]]]
  *
  * PATH must not exist; it is removed (with its -wal and -shm) at the end.
+ *
+ * SQLCOST_WEBHOOK=URL gives every job a webhook endpoint, as
+ * video_ocr_webhook does (one endpoint row, looked up per admission);
+ * SQLCOST_ACCEPTED=1 also writes its job.accepted notification, as
+ * video_ocr_webhook_accepted on does (issue 16; docs/benchmarks.md).
  */
 
 #include <stdio.h>
@@ -105,8 +110,9 @@ remove_ledger(const char *path)
 int
 main(int argc, char **argv)
 {
-    int               b, i, batches, size, half;
+    int               b, i, batches, size, half, accepted;
     char              keys[VO_ADMIT_BATCH_MAX][40];
+    const char       *hook;
     char              ids[VO_ADMIT_BATCH_MAX][40];
     char              paths[VO_ADMIT_BATCH_MAX][64];
     char              errs[VO_ADMIT_BATCH_MAX][VO_ERR_TEXT];
@@ -122,6 +128,9 @@ main(int argc, char **argv)
         fprintf(stderr, "usage: sqlcost PATH [BATCHES [SIZE [SQL]]]\n");
         return 2;
     }
+
+    hook = getenv("SQLCOST_WEBHOOK");
+    accepted = getenv("SQLCOST_ACCEPTED") != NULL;
 
     batches = argc > 2 ? atoi(argv[2]) : 10000;
     size = argc > 3 ? atoi(argv[3]) : 6;
@@ -190,6 +199,16 @@ main(int argc, char **argv)
             a[i].now_ms = now;
             a[i].receipt_ttl_ms = 86400000;
             a[i].max_attempts = 3;
+
+            if (hook != NULL) {
+                a[i].webhook_url = hook;
+                a[i].webhook_url_len = strlen(hook);
+                a[i].webhook_secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+                a[i].webhook_secret_len = 38;
+                a[i].webhook_accepted = accepted;
+                a[i].status_url = paths[i];
+                a[i].status_url_len = strlen(paths[i]);
+            }
 
             items[i].admission = &a[i];
             items[i].receipt = &receipts[i];

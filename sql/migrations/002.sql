@@ -1,4 +1,154 @@
--- Schema version 1 to 2.
+-- Schema version 1 to 2.  Each issue's part in a section of its own.
+
+-- issue 16: webhooks (the outbox).  The job's two new columns come last,
+-- as in schema.sql; the tables, indexes and triggers are those of its
+-- WEBHOOKS section.
+
+ALTER TABLE jobs ADD COLUMN webhook_endpoint INTEGER
+    REFERENCES webhook_endpoints (id);
+ALTER TABLE jobs ADD COLUMN status_url TEXT;
+
+-- WEBHOOKS (issue 16): where notifications go, and the outbox
+--
+-- An endpoint is a (tenant, url) with its secret, written once here: a
+-- job row names its endpoint by id, so the secret is not repeated in
+-- every job or notification.  Endpoints come from nginx's
+-- video_ocr_webhook / video_ocr_webhook_secret (created or rotated by the
+-- admission that first sees them) or from "video-ocr-worker webhooks
+-- add" (webhook_defaults: the tenant's endpoint for jobs nginx gave
+-- none).  A rotation keeps the previous secret, signed with too, until
+-- previous_until.  A receiver's 410 Gone disables an endpoint: its
+-- pending notifications are held until "webhooks enable".
+
+CREATE TABLE webhook_endpoints (
+    id              INTEGER PRIMARY KEY,
+    tenant          TEXT    NOT NULL,
+    url             TEXT    NOT NULL,
+    secret          TEXT    NOT NULL,   -- whsec_...
+    previous_secret TEXT,               -- also signed with until
+    previous_until  INTEGER,
+    disabled_at     INTEGER,            -- the receiver answered 410 Gone
+    disabled_reason TEXT,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    UNIQUE (tenant, url)
+);
+
+-- the operator's endpoint of a tenant ("webhooks add")
+CREATE TABLE webhook_defaults (
+    tenant          TEXT    PRIMARY KEY,
+    endpoint_id     INTEGER NOT NULL REFERENCES webhook_endpoints (id),
+    created_at      INTEGER NOT NULL
+) WITHOUT ROWID;
+
+-- The outbox: one row per event to deliver (invariant 10).
+CREATE TABLE notifications (
+    id              INTEGER PRIMARY KEY,
+    msg_id          TEXT    NOT NULL UNIQUE,  -- webhook-id: msg_<32 hex>
+    job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
+    tenant          TEXT    NOT NULL,
+    endpoint_id     INTEGER NOT NULL REFERENCES webhook_endpoints (id),
+    type            TEXT    NOT NULL
+                    CHECK (type IN ('job.accepted', 'job.done', 'job.failed',
+                                    'job.rejected', 'job.cancelled')),
+    state           TEXT    NOT NULL DEFAULT 'pending'
+                    CHECK (state IN ('pending', 'held', 'delivered',
+                                     'failed')),
+    payload         TEXT    NOT NULL,   -- the body, the same every attempt
+    attempts        INTEGER NOT NULL DEFAULT 0,  -- claims: the fencing token
+    attempts_before INTEGER NOT NULL DEFAULT 0,  -- those before the
+                                        -- operator's last redeliver
+    next_attempt_at INTEGER NOT NULL,   -- when due; while claimed, the end
+                                        -- of the claim's lease
+    lease_owner     TEXT,               -- "host:pid" of the last claim
+    last_status     INTEGER,            -- HTTP status of the last attempt
+    last_error      TEXT,               -- why the last attempt failed
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    delivered_at    INTEGER
+);
+
+-- what a deliverer claims: the pending rows by when they are due
+CREATE INDEX notifications_due ON notifications (next_attempt_at)
+    WHERE state = 'pending';
+
+-- a job's notifications in order (the status document; "in order per job")
+CREATE INDEX notifications_by_job ON notifications (job_id, id);
+
+-- an endpoint's rows by state (410 holds them, enable releases them)
+CREATE INDEX notifications_by_endpoint ON notifications (endpoint_id, state);
+
+-- the oldest one waiting, for the metrics (a single index probe)
+CREATE INDEX notifications_waiting ON notifications (created_at)
+    WHERE state IN ('pending', 'held');
+
+-- every attempt, its outcome written when it ends; an attempt whose
+-- deliverer died stays 'sending'
+CREATE TABLE notification_attempts (
+    notification_id INTEGER NOT NULL REFERENCES notifications (id),
+    attempt         INTEGER NOT NULL,
+    owner           TEXT    NOT NULL,
+    started_at      INTEGER NOT NULL,
+    ended_at        INTEGER,
+    outcome         TEXT    NOT NULL DEFAULT 'sending'
+                    CHECK (outcome IN ('sending', 'delivered', 'retry',
+                                       'failed', 'gone', 'stale')),
+    reason          TEXT,               -- 2xx, 5xx, timeout, connect, ...
+    status          INTEGER,            -- the HTTP status, if one came
+    latency_ms      INTEGER,
+    error           TEXT,               -- a sentence: what went wrong
+    PRIMARY KEY (notification_id, attempt)
+) WITHOUT ROWID;
+
+-- metrics, in counters: "webhook_state:<state>:<type>" (a gauge),
+-- "webhook_delivered:<type>", "webhook_failed:<type>" (totals)
+CREATE TRIGGER notifications_counted AFTER INSERT ON notifications BEGIN
+    INSERT INTO counters VALUES ('webhook_state:' || NEW.state || ':'
+                                 || NEW.type, 1)
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+END;
+
+CREATE TRIGGER notifications_moved AFTER UPDATE OF state ON notifications
+    WHEN OLD.state IS NOT NEW.state
+BEGIN
+    UPDATE counters SET value = value - 1
+        WHERE name = 'webhook_state:' || OLD.state || ':' || OLD.type;
+    INSERT INTO counters VALUES ('webhook_state:' || NEW.state || ':'
+                                 || NEW.type, 1)
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+    INSERT INTO counters SELECT 'webhook_' || NEW.state || ':' || NEW.type, 1
+        WHERE NEW.state IN ('delivered', 'failed')
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+END;
+
+-- "webhook_attempts:<reason>", "webhook_retried:<type>", and the latency
+-- histogram: "webhook_latency_le:<ms>", "webhook_latency_count",
+-- "webhook_latency_ms"
+CREATE TRIGGER notification_attempts_ended
+    AFTER UPDATE OF outcome ON notification_attempts
+    WHEN OLD.outcome = 'sending' AND NEW.outcome <> 'sending'
+BEGIN
+    INSERT INTO counters VALUES ('webhook_attempts:'
+                                 || coalesce(NEW.reason, NEW.outcome), 1)
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+    INSERT INTO counters SELECT 'webhook_retried:' || n.type, 1
+        FROM notifications n
+        WHERE n.id = NEW.notification_id AND NEW.outcome = 'retry'
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+    INSERT INTO counters SELECT 'webhook_latency_le:' || b.le, 1
+        FROM (SELECT 50 AS le UNION ALL SELECT 100 UNION ALL SELECT 250
+              UNION ALL SELECT 500 UNION ALL SELECT 1000 UNION ALL SELECT 2500
+              UNION ALL SELECT 5000 UNION ALL SELECT 10000
+              UNION ALL SELECT 15000 UNION ALL SELECT 30000) b
+        WHERE NEW.latency_ms IS NOT NULL AND NEW.latency_ms <= b.le
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+    INSERT INTO counters SELECT 'webhook_latency_count', 1
+        WHERE NEW.latency_ms IS NOT NULL
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+    INSERT INTO counters SELECT 'webhook_latency_ms', NEW.latency_ms
+        WHERE NEW.latency_ms IS NOT NULL
+        ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+END;
 
 -- issue 15: resumable uploads (IETF draft, tus 1.0)
 --

@@ -180,7 +180,8 @@ sub ledger_rows {
 
 # Holds a lock that stops every admission from another process for
 # $seconds (SQLite: the write lock; PostgreSQL: an EXCLUSIVE lock on the
-# admission's tables); returns its pid once the lock is taken.
+# admission's tables, or on tables => 'a, b'); returns its pid once the
+# lock is taken.
 sub hold_ledger_lock {
     my ($seconds, %a) = @_;
 
@@ -189,10 +190,11 @@ sub hold_ledger_lock {
 
     if ($pid == 0) {
         close $r;
-        my $dbh = ledger_dbh(%a, rw => 1);
+        my $dbh = ledger_dbh(ledger => $a{ledger}, rw => 1);
         my $pg = ($a{ledger} // ledger_spec()) =~ m{^postgres};
         $dbh->do($pg ? 'BEGIN' : 'BEGIN EXCLUSIVE');
-        $dbh->do('LOCK TABLE jobs, requests IN EXCLUSIVE MODE') if $pg;
+        $dbh->do('LOCK TABLE ' . ($a{tables} // 'jobs, requests')
+                 . ' IN EXCLUSIVE MODE') if $pg;
         print {$w} "locked\n";
         close $w;
         sleep($seconds);
