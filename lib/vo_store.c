@@ -43,6 +43,7 @@ static vo_store_rc_t vo_store_write_new(const char *path,
     const vo_chunk_t *chunks, size_t n, int from, char *err,
     size_t err_size);
 static vo_store_rc_t vo_store_errno(int err_no);
+static int vo_store_sync_dir(const char *dir, char *err, size_t err_size);
 static int vo_may(const struct stat *st, uid_t uid, const gid_t *groups,
     int ngroups, mode_t bits);
 
@@ -57,6 +58,152 @@ vo_store_input_path(const char *job_id, char *out)
 
     (void) snprintf(out, VO_STORE_REL_LEN + 1, "%.2s/%.*s.video",
                     job_id + VO_JOB_ID_LEN - 2, VO_JOB_ID_LEN, job_id);
+}
+
+
+void
+vo_store_upload_path(const char *upload_id, char *out)
+{
+    (void) snprintf(out, VO_STORE_UPLOAD_REL_LEN + 1,
+                    "uploads/%.2s/%.32s.part", upload_id + 30, upload_id);
+}
+
+
+vo_store_rc_t
+vo_store_create_empty(const char *store, const char *rel, int sync,
+    char *err, size_t err_size)
+{
+    int            fd, e;
+    char           path[PATH_MAX], top[PATH_MAX], *slash;
+    vo_store_rc_t  rc;
+
+    /* "uploads/" itself first: vo_store_prepare makes the last level */
+
+    if (snprintf(top, sizeof(top), "%s/uploads", store) >= (int) sizeof(top)
+        || (mkdir(top, VO_DIR_MODE) == -1 && errno != EEXIST))
+    {
+        e = errno;
+        snprintf(err, err_size, "mkdir(\"%s\") failed: %s", top, strerror(e));
+        return vo_store_errno(e);
+    }
+
+    rc = vo_store_prepare(store, rel, path, err, err_size);
+    if (rc != VO_STORE_OK) {
+        return rc;
+    }
+
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, VO_FILE_MODE);
+    if (fd == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", path,
+                 strerror(e));
+        return vo_store_errno(e);
+    }
+
+    (void) close(fd);
+
+    if (!sync) {
+        return VO_STORE_OK;
+    }
+
+    /*
+     * unlike an admission's file, a partial file is not covered by a
+     * group commit's syncfs(): its name and the directories above it
+     * are made durable here, before a row may point at it; its data is
+     * fdatasync'd by every append (invariant 11)
+     */
+
+    slash = strrchr(path, '/');
+    *slash = '\0';
+
+    if (vo_store_sync_dir(path, err, err_size) != 0
+        || vo_store_sync_dir(top, err, err_size) != 0
+        || vo_store_sync_dir(store, err, err_size) != 0)
+    {
+        *slash = '/';
+        e = errno;
+        (void) unlink(path);
+        return vo_store_errno(e);
+    }
+
+    return VO_STORE_OK;
+}
+
+
+static int
+vo_store_sync_dir(const char *dir, char *err, size_t err_size)
+{
+    int  fd, e;
+
+    fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+    if (fd == -1 || fsync(fd) == -1) {
+        e = errno;
+        snprintf(err, err_size, "fsync(\"%s\") failed: %s", dir,
+                 strerror(e));
+        if (fd != -1) {
+            (void) close(fd);
+        }
+        errno = e;
+        return -1;
+    }
+
+    (void) close(fd);
+
+    return 0;
+}
+
+
+int
+vo_store_open(const char *store, const char *rel, int flags, char *err,
+    size_t err_size)
+{
+    int   fd, e;
+    char  path[PATH_MAX];
+
+    if (vo_store_path(store, rel, path, err, err_size) != 0) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+
+    fd = open(path, flags | O_CLOEXEC);
+
+    if (fd == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", path,
+                 strerror(e));
+        errno = e;
+    }
+
+    return fd;
+}
+
+
+vo_store_rc_t
+vo_store_link(const char *store, const char *from, const char *to, char *err,
+    size_t err_size)
+{
+    int            e;
+    char           src[PATH_MAX], dst[PATH_MAX];
+    vo_store_rc_t  rc;
+
+    if (vo_store_path(store, from, src, err, err_size) != 0) {
+        return VO_STORE_ERROR;
+    }
+
+    rc = vo_store_prepare(store, to, dst, err, err_size);
+    if (rc != VO_STORE_OK) {
+        return rc;
+    }
+
+    if (link(src, dst) == -1) {
+        e = errno;
+        snprintf(err, err_size, "link(\"%s\", \"%s\") failed: %s", src, dst,
+                 strerror(e));
+        return vo_store_errno(e);
+    }
+
+    return VO_STORE_OK;
 }
 
 

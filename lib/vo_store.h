@@ -39,6 +39,30 @@ typedef struct {
 } vo_chunk_t;
 
 
+/*
+ * A resumable upload's partial file: "uploads/<xx>/<upload_id>.part"
+ * (issue 15); out holds VO_STORE_UPLOAD_REL_LEN + 1 bytes.
+ */
+#define VO_STORE_UPLOAD_REL_LEN  (8 + 3 + 32 + sizeof(".part") - 1)
+
+void vo_store_upload_path(const char *upload_id, char *out);
+
+/* Creates rel, empty (it must not exist), durable with sync. */
+vo_store_rc_t vo_store_create_empty(const char *store, const char *rel,
+    int sync, char *err, size_t err_size);
+
+/* Opens rel with flags (no O_CREAT); -1 with errno and err on failure. */
+int vo_store_open(const char *store, const char *rel, int flags, char *err,
+    size_t err_size);
+
+/*
+ * Gives the file at from a second name, to (a job's input): link(2), no
+ * data copied; the fan-out directory of to is made if missing.  The
+ * caller makes the new entry durable (the group commit's syncfs).
+ */
+vo_store_rc_t vo_store_link(const char *store, const char *from,
+    const char *to, char *err, size_t err_size);
+
 /* Writes the relative path of a job's input; out holds VO_STORE_REL_LEN+1. */
 void vo_store_input_path(const char *job_id, char *out);
 

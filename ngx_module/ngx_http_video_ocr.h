@@ -14,6 +14,11 @@
  *                                 the log-phase counters
  *   ngx_http_video_ocr_reply.c    the outcomes, JSON replies, problem+json
  *                                 errors and the problem filter
+ *   ngx_http_video_ocr_upload.c   resumable uploads: the IETF draft and tus
+ *                                 1.0 on the intake location (creation,
+ *                                 HEAD, DELETE, OPTIONS, replies)
+ *   ngx_http_video_ocr_append.c   an append's body, its commits into the
+ *                                 partial file, the completion
  *
  * The module also links, without nginx types: vo_group.[ch] (the group
  * commit of admissions), ../lib/ (edge parsers, JSON, the store) and
@@ -34,6 +39,7 @@
 #include "vo_json.h"
 #include "vo_ledger.h"
 #include "vo_store.h"
+#include "vo_upload.h"
 
 
 #if !(NGX_THREADS)
@@ -52,6 +58,10 @@
 #endif
 
 
+/* tus 1.0's checksum extension */
+#define NGX_HTTP_VIDEO_OCR_CHECKSUM_FAILED  460
+
+
 #define NGX_HTTP_VIDEO_OCR_ERR_LEN       256
 #define NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT  60000
 
@@ -65,6 +75,7 @@ typedef struct {
     ngx_msec_t                 busy_timeout;
     ngx_flag_t                 durable;        /* video_ocr_durability */
     time_t                     receipt_ttl;
+    time_t                     upload_ttl;     /* video_ocr_upload_ttl */
     ngx_uint_t                 max_attempts;
     ngx_str_t                  key_hash_secret;
 
@@ -104,6 +115,7 @@ typedef struct {
     ngx_flag_t                 key_required;
     ngx_uint_t                 containers;     /* bit per vo_container_t */
     ngx_str_t                  jobs_url;
+    ngx_int_t                  uploads_max;    /* video_ocr_uploads_max */
 
     /* issue 16: where the job's notifications go, recorded at admission */
     ngx_http_complex_value_t  *webhook;        /* video_ocr_webhook */
@@ -143,6 +155,20 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB,            /* the status endpoint's */
     NGX_HTTP_VIDEO_OCR_NOT_DONE,
     NGX_HTTP_VIDEO_OCR_BAD_FORMAT,
+
+    /* resumable uploads (ngx_http_video_ocr_upload.c) */
+    NGX_HTTP_VIDEO_OCR_UPLOAD_CREATED,
+    NGX_HTTP_VIDEO_OCR_UPLOAD_APPENDED,
+    NGX_HTTP_VIDEO_OCR_UPLOAD_OFFSET,          /* HEAD, OPTIONS, DELETE */
+    NGX_HTTP_VIDEO_OCR_OFFSET_MISMATCH,
+    NGX_HTTP_VIDEO_OCR_INCONSISTENT_LENGTH,
+    NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER,
+    NGX_HTTP_VIDEO_OCR_NO_SUCH_UPLOAD,
+    NGX_HTTP_VIDEO_OCR_TUS_VERSION,
+    NGX_HTTP_VIDEO_OCR_CHECKSUM_MISMATCH,
+    NGX_HTTP_VIDEO_OCR_TOO_MANY_UPLOADS,
+    NGX_HTTP_VIDEO_OCR_UPLOAD_SUPERSEDED,
+    NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE,
     NGX_HTTP_VIDEO_OCR_OUTCOMES
 } ngx_http_video_ocr_outcome_e;
 
@@ -157,6 +183,8 @@ typedef struct {
     unsigned                   retry_after:1;  /* "Retry-After: 1" */
     unsigned                   counted:1;      /* an upload's outcome: a
                                                   label of the metric */
+    unsigned                   iana:1;         /* a type of the IANA HTTP
+                                                  problem types registry */
 } ngx_http_video_ocr_outcome_t;
 
 
@@ -168,7 +196,12 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_TASK_ADMIT = 0,
     NGX_HTTP_VIDEO_OCR_TASK_STATUS,
     NGX_HTTP_VIDEO_OCR_TASK_DELETE,
-    NGX_HTTP_VIDEO_OCR_TASK_METRICS
+    NGX_HTTP_VIDEO_OCR_TASK_METRICS,
+    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_CREATE,
+    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_GET,
+    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_CLAIM,
+    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_COMMIT,
+    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_DELETE
 } ngx_http_video_ocr_task_kind_e;
 
 
@@ -200,6 +233,23 @@ typedef struct {
     char                             state[16];     /* when NOT_READY */
     int                              removed;       /* DELETE: input gone */
 
+    /* resumable uploads (ngx_http_video_ocr_append.c) */
+    vo_upload_row_t                  up;            /* in and out */
+    char                             part[VO_STORE_UPLOAD_REL_LEN + 1];
+    int64_t                          up_offset;     /* the client's / where
+                                                       the chunk goes */
+    int64_t                          up_max_open;
+    int64_t                          up_ttl_ms;
+    int                              up_outcome;    /* vo_upload_create_e */
+    char                             up_forgot[33];
+    int                              chunk_fd;
+    int64_t                          chunk_len;
+    ngx_uint_t                       containers;
+    unsigned                         up_complete:1; /* complete it after */
+    unsigned                         up_stale:1;    /* out: taken over,
+                                                       deleted, completed */
+    unsigned                         up_refused:1;  /* out: not a video */
+
     /* results */
     vo_store_rc_t                    store_rc;
     int                              copied;
@@ -211,6 +261,43 @@ typedef struct {
     size_t                           body_len;
     char                             err[NGX_HTTP_VIDEO_OCR_ERR_LEN];
 } ngx_http_video_ocr_task_t;
+
+
+/*
+ * A request of the resumable protocols (ngx_http_video_ocr_upload.c and
+ * _append.c): what its headers said, the upload as the ledger has it,
+ * and, for an append, the running SHA-256 and the chunk file the body
+ * goes to until it is committed into the partial file.
+ */
+typedef struct ngx_http_video_ocr_up_s {
+    char                             id[VO_UPLOAD_ID_LEN + 1];
+    ngx_str_t                        base;          /* the intake's URI */
+    int64_t                          offset;        /* Upload-Offset */
+    int64_t                          length;        /* Upload-Length */
+    u_char                           checksum[32];  /* Upload-Checksum */
+    vo_upload_meta_t                 meta;          /* Upload-Metadata */
+
+    vo_upload_row_t                  row;           /* the ledger's */
+    SHA256_CTX                       sha;           /* [0, row.offset +
+                                                       chunk_len) */
+    SHA256_CTX                       chunk_sha;     /* this request's */
+    ngx_temp_file_t                 *chunk;
+    int64_t                          chunk_len;     /* not committed yet */
+    int64_t                          received;      /* this request's */
+    ngx_int_t                        error_rc;      /* the body's end */
+
+    unsigned                         tus:1;
+    unsigned                         interop:4;     /* 6 or 8; 0: tus */
+    unsigned                         has_offset:1;
+    unsigned                         has_complete:1;
+    unsigned                         complete:1;    /* Upload-Complete ?1 */
+    unsigned                         has_length:1;
+    unsigned                         defer:1;       /* Upload-Defer-Length */
+    unsigned                         has_checksum:1;
+    unsigned                         creation:1;
+    unsigned                         committing:1;
+    unsigned                         body_done:1;
+} ngx_http_video_ocr_up_t;
 
 
 /* per request */
@@ -237,6 +324,9 @@ typedef struct {
 
     ngx_http_video_ocr_task_t       *task;
 
+    /* a resumable upload's request (NULL for the plain POST) */
+    ngx_http_video_ocr_up_t         *up;
+
     /* how the request ended (ngx_http_video_ocr_outcome_e), and what the
      * admission decided: CREATED, REPLAYED, KEY_REUSED or nothing yet */
     ngx_uint_t                       outcome;
@@ -244,6 +334,7 @@ typedef struct {
 
     /* a refusal decided in a filter, rendered by the problem filter */
     ngx_str_t                        problem_detail;
+    ngx_str_t                        problem_extra; /* more members, JSON */
     ngx_buf_t                       *problem;       /* the replacement body */
 
     unsigned                         has_key:1;
@@ -258,6 +349,44 @@ extern ngx_module_t  ngx_http_video_ocr_module;
 
 ngx_int_t ngx_http_video_ocr_intake_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r);
+
+/*
+ * Resumable uploads on the intake location: NGX_DECLINED when the
+ * request is a plain POST (no Tus-Resumable, Upload-Complete or
+ * Upload-Draft-Interop-Version, and no upload resource in the URI).
+ */
+ngx_int_t ngx_http_video_ocr_upload_handler(ngx_http_request_t *r);
+void ngx_http_video_ocr_upload_task(ngx_http_video_ocr_task_t *t);
+
+/* ngx_http_video_ocr_append.c: reads an append's body once claimed */
+void ngx_http_video_ocr_append_start(ngx_http_request_t *r);
+
+/*
+ * ngx_http_video_ocr_upload.c: the replies of the protocols; _end
+ * finalizes the request with it (from a task's completion handler).
+ */
+ngx_int_t ngx_http_video_ocr_upload_reply(ngx_http_request_t *r,
+    ngx_uint_t outcome, const char *detail);
+void ngx_http_video_ocr_upload_end(ngx_http_request_t *r,
+    ngx_uint_t outcome, const char *detail);
+ngx_int_t ngx_http_video_ocr_send_empty(ngx_http_request_t *r,
+    ngx_uint_t status);
+ngx_int_t ngx_http_video_ocr_upload_post(ngx_http_request_t *r,
+    ngx_uint_t kind, ngx_http_event_handler_pt done);
+ngx_thread_task_t *ngx_http_video_ocr_upload_task_new(ngx_http_request_t *r,
+    ngx_uint_t kind);
+
+/* shared by the plain POST and the resumable protocols */
+ngx_int_t ngx_http_video_ocr_key(ngx_http_request_t *r,
+    ngx_http_video_ocr_ctx_t *ctx, ngx_uint_t required);
+void ngx_http_video_ocr_key_hash(ngx_http_request_t *r,
+    ngx_http_video_ocr_ctx_t *ctx);
+ngx_int_t ngx_http_video_ocr_new_job_id(ngx_http_request_t *r, char *job_id);
+ngx_int_t ngx_http_video_ocr_send_receipt(ngx_http_request_t *r,
+    ngx_http_video_ocr_ctx_t *ctx, ngx_uint_t replayed);
+void ngx_http_video_ocr_hex(u_char *dst, u_char *src, size_t len);
+ngx_int_t ngx_http_video_ocr_add_header(ngx_http_request_t *r,
+    const char *name, u_char *value, size_t len);
 ngx_int_t ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_metrics_init(ngx_conf_t *cf);
 ngx_atomic_t *ngx_http_video_ocr_batch_counters(ngx_atomic_t **batched);
@@ -286,6 +415,10 @@ ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
 ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r);
 void ngx_http_video_ocr_close_ledgers(void);
+
+/* In a thread: its ledger connection; the group admission of t->rel. */
+vo_ledger_t *ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t);
 
 ngx_int_t ngx_http_video_ocr_send_json(ngx_http_request_t *r,
     ngx_uint_t status, u_char *body, size_t len);

@@ -21,10 +21,6 @@
 #include "ngx_http_video_ocr.h"
 
 
-static ngx_int_t ngx_http_video_ocr_key(ngx_http_request_t *r,
-    ngx_http_video_ocr_ctx_t *ctx, ngx_http_video_ocr_loc_conf_t *vlcf);
-static void ngx_http_video_ocr_key_hash(ngx_http_request_t *r,
-    ngx_http_video_ocr_ctx_t *ctx);
 static void ngx_http_video_ocr_md_cleanup(void *data);
 static void ngx_http_video_ocr_body_read(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
@@ -32,9 +28,6 @@ static ngx_int_t ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
 static void ngx_http_video_ocr_admitted(ngx_http_request_t *r);
 static void ngx_http_video_ocr_keep_temp_name(ngx_http_request_t *r,
     ngx_fd_t fd);
-static ngx_int_t ngx_http_video_ocr_send_receipt(ngx_http_request_t *r,
-    ngx_http_video_ocr_ctx_t *ctx, ngx_uint_t replayed);
-static void ngx_http_video_ocr_hex(u_char *dst, u_char *src, size_t len);
 
 
 static ngx_str_t  ngx_http_video_ocr_key_header =
@@ -57,6 +50,13 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
     ctx = ngx_http_video_ocr_get_ctx(r);
     if (ctx == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    /* the resumable protocols, told apart by their headers */
+
+    rc = ngx_http_video_ocr_upload_handler(r);
+    if (rc != NGX_DECLINED) {
+        return rc;
     }
 
     if (!(r->method & NGX_HTTP_POST)) {
@@ -83,7 +83,7 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
                    "under", NULL);
     }
 
-    rc = ngx_http_video_ocr_key(r, ctx, vlcf);
+    rc = ngx_http_video_ocr_key(r, ctx, vlcf->key_required);
     if (rc != NGX_OK) {
         return ngx_http_video_ocr_refuse(r);
     }
@@ -162,9 +162,9 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
  * NGX_HTTP_BAD_REQUEST with the reason recorded for the reply.
  */
 
-static ngx_int_t
+ngx_int_t
 ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
-    ngx_http_video_ocr_loc_conf_t *vlcf)
+    ngx_uint_t required)
 {
     char              err[VO_ERR_MAX];
     ngx_uint_t        i;
@@ -205,7 +205,7 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
     }
 
     if (key == NULL) {
-        if (!vlcf->key_required) {
+        if (!required) {
             return NGX_OK;
         }
 
@@ -238,7 +238,7 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
  * without writing the key itself anywhere.
  */
 
-static void
+void
 ngx_http_video_ocr_key_hash(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx)
 {
@@ -324,14 +324,47 @@ ngx_http_video_ocr_body_read(ngx_http_request_t *r)
 }
 
 
+/*
+ * The job id: the admission's time in milliseconds (48 bits, big
+ * endian), then 80 random bits, as in a UUIDv7.  Ids that grow with time
+ * keep every index on job_id (jobs, requests, events) appending to its
+ * last pages, so a batch of admissions dirties a few shared pages
+ * instead of one random page per index and admission; 80 random bits
+ * keep the id unguessable.  job_id holds VO_JOB_ID_LEN + 1 bytes.
+ */
+
+ngx_int_t
+ngx_http_video_ocr_new_job_id(ngx_http_request_t *r, char *job_id)
+{
+    u_char       rnd[VO_JOB_ID_LEN / 2];
+    size_t       n;
+    uint64_t     ms;
+    ngx_time_t  *tp;
+
+    tp = ngx_timeofday();
+    ms = (uint64_t) tp->sec * 1000 + tp->msec;
+
+    for (n = 0; n < 6; n++) {
+        rnd[n] = (u_char) (ms >> (40 - 8 * n));
+    }
+
+    if (RAND_bytes(rnd + 6, sizeof(rnd) - 6) != 1) {
+        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
+                      "video_ocr: RAND_bytes() failed");
+        return NGX_ERROR;
+    }
+
+    ngx_http_video_ocr_hex((u_char *) job_id, rnd, sizeof(rnd));
+
+    return NGX_OK;
+}
+
+
 static ngx_int_t
 ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx)
 {
-    u_char                           rnd[VO_JOB_ID_LEN / 2];
     size_t                           n;
-    uint64_t                         ms;
-    ngx_time_t                      *tp;
     ngx_buf_t                       *b;
     ngx_chain_t                     *cl;
     vo_chunk_t                      *chunk;
@@ -344,29 +377,9 @@ ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
 
     mcf = ngx_http_get_module_main_conf(r, ngx_http_video_ocr_module);
 
-    /*
-     * The job id: the admission's time in milliseconds (48 bits, big
-     * endian), then 80 random bits, as in a UUIDv7.  Ids that grow with
-     * time keep every index on job_id (jobs, requests, events) appending
-     * to its last pages, so a batch of admissions dirties a few shared
-     * pages instead of one random page per index and admission; 80
-     * random bits keep the id unguessable.
-     */
-
-    tp = ngx_timeofday();
-    ms = (uint64_t) tp->sec * 1000 + tp->msec;
-
-    for (n = 0; n < 6; n++) {
-        rnd[n] = (u_char) (ms >> (40 - 8 * n));
-    }
-
-    if (RAND_bytes(rnd + 6, sizeof(rnd) - 6) != 1) {
-        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
-                      "video_ocr: RAND_bytes() failed");
+    if (ngx_http_video_ocr_new_job_id(r, ctx->job_id) != NGX_OK) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
-
-    ngx_http_video_ocr_hex((u_char *) ctx->job_id, rnd, sizeof(rnd));
 
     task = ngx_http_video_ocr_task_alloc(r);
     if (task == NULL) {
@@ -581,7 +594,7 @@ ngx_http_video_ocr_keep_temp_name(ngx_http_request_t *r, ngx_fd_t fd)
  * the first answer and every replay of it.
  */
 
-static ngx_int_t
+ngx_int_t
 ngx_http_video_ocr_send_receipt(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx, ngx_uint_t replayed)
 {
@@ -661,7 +674,7 @@ ngx_http_video_ocr_send_receipt(ngx_http_request_t *r,
 }
 
 
-static void
+void
 ngx_http_video_ocr_hex(u_char *dst, u_char *src, size_t len)
 {
     dst = ngx_hex_dump(dst, src, len);

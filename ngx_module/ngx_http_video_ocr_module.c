@@ -108,6 +108,13 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       offsetof(ngx_http_video_ocr_main_conf_t, receipt_ttl),
       NULL },
 
+    { ngx_string("video_ocr_upload_ttl"),
+      NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_sec_slot,
+      NGX_HTTP_MAIN_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_main_conf_t, upload_ttl),
+      NULL },
+
     { ngx_string("video_ocr_max_attempts"),
       NGX_HTTP_MAIN_CONF|NGX_CONF_TAKE1,
       ngx_conf_set_num_slot,
@@ -169,6 +176,13 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       ngx_http_video_ocr_containers,
       NGX_HTTP_LOC_CONF_OFFSET,
       0,
+      NULL },
+
+    { ngx_string("video_ocr_uploads_max"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_num_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, uploads_max),
       NULL },
 
     { ngx_string("video_ocr_jobs_url"),
@@ -433,6 +447,7 @@ ngx_http_video_ocr_create_main_conf(ngx_conf_t *cf)
     mcf->busy_timeout = NGX_CONF_UNSET_MSEC;
     mcf->durable = NGX_CONF_UNSET;
     mcf->receipt_ttl = NGX_CONF_UNSET;
+    mcf->upload_ttl = NGX_CONF_UNSET;
     mcf->max_attempts = NGX_CONF_UNSET_UINT;
 
     mcf->temp_paths = ngx_array_create(cf->pool, 2, sizeof(ngx_path_t *));
@@ -452,6 +467,13 @@ ngx_http_video_ocr_init_main_conf(ngx_conf_t *cf, void *conf)
     ngx_conf_init_msec_value(mcf->busy_timeout, 5000);
     ngx_conf_init_value(mcf->durable, 1);
     ngx_conf_init_value(mcf->receipt_ttl, 86400);
+    ngx_conf_init_value(mcf->upload_ttl, 86400);
+
+    if (mcf->upload_ttl <= 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"video_ocr_upload_ttl\" must be positive");
+        return NGX_CONF_ERROR;
+    }
     ngx_conf_init_uint_value(mcf->max_attempts, 3);
 
     if (mcf->max_attempts == 0 || mcf->max_attempts > 100) {
@@ -501,6 +523,7 @@ ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf)
     vlcf->webhook = NGX_CONF_UNSET_PTR;
     vlcf->webhook_secret = NGX_CONF_UNSET_PTR;
     vlcf->webhook_accepted = NGX_CONF_UNSET;
+    vlcf->uploads_max = NGX_CONF_UNSET;
 
     return vlcf;
 }
@@ -542,6 +565,7 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
                            "\"video-ocr-worker webhooks secret\" makes one)");
         return NGX_CONF_ERROR;
     }
+    ngx_conf_merge_value(conf->uploads_max, prev->uploads_max, 100);
 
     if (conf->endpoint == NGX_HTTP_VIDEO_OCR_NO_ENDPOINT) {
         return NGX_CONF_OK;

@@ -17,8 +17,8 @@
 static ngx_int_t ngx_http_video_ocr_send(ngx_http_request_t *r,
     ngx_uint_t status, ngx_str_t *content_type, ngx_buf_t *b);
 static ngx_buf_t *ngx_http_video_ocr_problem_buf(ngx_http_request_t *r,
-    ngx_uint_t status, const ngx_str_t *type, ngx_str_t *detail,
-    const char *job_id);
+    ngx_uint_t status, const ngx_str_t *type, ngx_uint_t iana,
+    ngx_str_t *detail, const char *job_id);
 static ngx_uint_t ngx_http_video_ocr_nginx_outcome(ngx_uint_t status);
 static const char *ngx_http_video_ocr_title(ngx_uint_t status);
 static ngx_int_t ngx_http_video_ocr_retry_after(ngx_http_request_t *r);
@@ -146,7 +146,69 @@ const ngx_http_video_ocr_outcome_t
 
     [NGX_HTTP_VIDEO_OCR_BAD_FORMAT] = {
         ngx_string("bad-format"), NGX_HTTP_BAD_REQUEST,
-        "format must be json, vtt, srt or txt", ngx_null_string, 0, 0 }
+        "format must be json, vtt, srt or txt", ngx_null_string, 0, 0 },
+
+    /* resumable uploads: docs/http-api.md, "Resumable uploads" */
+
+    [NGX_HTTP_VIDEO_OCR_UPLOAD_CREATED] = {
+        ngx_string("upload-created"), NGX_HTTP_CREATED, "",
+        ngx_null_string, 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_UPLOAD_APPENDED] = {
+        ngx_string("upload-appended"), NGX_HTTP_NO_CONTENT, "",
+        ngx_null_string, 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_UPLOAD_OFFSET] = {
+        ngx_string("upload-offset"), NGX_HTTP_NO_CONTENT, "",
+        ngx_null_string, 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_OFFSET_MISMATCH] = {
+        ngx_string("mismatching-upload-offset"), NGX_HTTP_CONFLICT,
+        "Upload-Offset is not the upload's offset: ask for it with HEAD "
+        "and send from there", ngx_string("rejected"), 0, 1, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_INCONSISTENT_LENGTH] = {
+        ngx_string("inconsistent-upload-length"), NGX_HTTP_BAD_REQUEST,
+        "the upload's length was given as two different values",
+        ngx_string("rejected"), 0, 1, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER] = {
+        ngx_string("bad-upload-header"), NGX_HTTP_BAD_REQUEST,
+        "a resumable-upload header is missing, repeated or malformed",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_NO_SUCH_UPLOAD] = {
+        ngx_string("no-such-upload"), NGX_HTTP_NOT_FOUND,
+        "no upload has this URL (it may have expired or been deleted)",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_TUS_VERSION] = {
+        ngx_string("tus-version"), NGX_HTTP_PRECONDITION_FAILED,
+        "this server speaks tus 1.0.0 (Tus-Version)",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_CHECKSUM_MISMATCH] = {
+        ngx_string("checksum-mismatch"), NGX_HTTP_VIDEO_OCR_CHECKSUM_FAILED,
+        "the chunk's SHA-256 is not the one of Upload-Checksum: it was not "
+        "kept, send it again", ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_TOO_MANY_UPLOADS] = {
+        ngx_string("too-many-uploads"), NGX_HTTP_TOO_MANY_REQUESTS,
+        "this tenant has as many incomplete uploads as it may have "
+        "(video_ocr_uploads_max): finish or delete one first",
+        ngx_string("rejected"), 1, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_UPLOAD_SUPERSEDED] = {
+        ngx_string("upload-superseded"), NGX_HTTP_CONFLICT,
+        "another request took this upload over (or deleted it) while this "
+        "one was sending: its last bytes were not kept",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE] = {
+        ngx_string("bad-content-type"), NGX_HTTP_UNSUPPORTED_MEDIA_TYPE,
+        "an append's Content-Type must be application/partial-upload (IETF) "
+        "or application/offset+octet-stream (tus)",
+        ngx_string("rejected"), 0, 1 }
 };
 
 
@@ -227,7 +289,7 @@ ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t outcome,
     d.len = ngx_strlen(detail);
 
     b = ngx_http_video_ocr_problem_buf(r, o->status,
-                                       &o->type, &d, job_id);
+                                       &o->type, o->iana, &d, job_id);
     if (b == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
@@ -244,6 +306,10 @@ ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t outcome,
 
     if (o->status == NGX_HTTP_UNPROCESSABLE_ENTITY) {
         ngx_str_set(&r->headers_out.status_line, "422 Unprocessable Content");
+
+    } else if (o->status == NGX_HTTP_VIDEO_OCR_CHECKSUM_FAILED) {
+        /* tus's own status: nginx has no reason phrase for it */
+        ngx_str_set(&r->headers_out.status_line, "460 Checksum Mismatch");
     }
 
     return ngx_http_video_ocr_send(r, o->status,
@@ -394,15 +460,19 @@ ngx_http_video_ocr_retry_after(ngx_http_request_t *r)
 
 static ngx_buf_t *
 ngx_http_video_ocr_problem_buf(ngx_http_request_t *r, ngx_uint_t status,
-    const ngx_str_t *type, ngx_str_t *detail, const char *job_id)
+    const ngx_str_t *type, ngx_uint_t iana, ngx_str_t *detail,
+    const char *job_id)
 {
-    u_char     *p;
-    vo_buf_t    j;
-    ngx_buf_t  *b;
+    u_char                    *p;
+    vo_buf_t                   j;
+    ngx_buf_t                 *b;
+    ngx_http_video_ocr_ctx_t  *ctx;
 
     vo_buf_init(&j);
 
-    vo_buf_adds(&j, "{\"type\":\"urn:video-ocr:problem:");
+    vo_buf_adds(&j, iana ? "{\"type\":\"https://iana.org/assignments/"
+                           "http-problem-types#"
+                         : "{\"type\":\"urn:video-ocr:problem:");
     vo_buf_add(&j, (char *) type->data, type->len);
     vo_buf_adds(&j, "\",\"title\":");
     vo_json_strz(&j, ngx_http_video_ocr_title(status));
@@ -412,6 +482,14 @@ ngx_http_video_ocr_problem_buf(ngx_http_request_t *r, ngx_uint_t status,
     if (job_id != NULL) {
         vo_buf_adds(&j, ",\"job_id\":");
         vo_json_strz(&j, job_id);
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+
+    if (ctx != NULL && ctx->problem_extra.len) {
+        vo_buf_addc(&j, ',');
+        vo_buf_add(&j, (char *) ctx->problem_extra.data,
+                   ctx->problem_extra.len);
     }
 
     vo_buf_adds(&j, "}\n");
@@ -467,9 +545,12 @@ ngx_http_video_ocr_title(ngx_uint_t status)
     case NGX_HTTP_CONFLICT:                 return "Conflict";
     case NGX_HTTP_REQUEST_TIME_OUT:         return "Request Timeout";
     case NGX_HTTP_LENGTH_REQUIRED:          return "Length Required";
+    case NGX_HTTP_PRECONDITION_FAILED:      return "Precondition Failed";
     case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE: return "Content Too Large";
     case NGX_HTTP_UNSUPPORTED_MEDIA_TYPE:   return "Unsupported Media Type";
     case NGX_HTTP_UNPROCESSABLE_ENTITY:     return "Unprocessable Content";
+    case NGX_HTTP_TOO_MANY_REQUESTS:        return "Too Many Requests";
+    case NGX_HTTP_VIDEO_OCR_CHECKSUM_FAILED: return "Checksum Mismatch";
     case NGX_HTTP_INTERNAL_SERVER_ERROR:    return "Internal Server Error";
     case NGX_HTTP_NOT_IMPLEMENTED:          return "Not Implemented";
     case NGX_HTTP_SERVICE_UNAVAILABLE:      return "Service Unavailable";
@@ -550,7 +631,7 @@ ngx_http_video_ocr_header_filter(ngx_http_request_t *r)
     }
 
     b = ngx_http_video_ocr_problem_buf(r, r->headers_out.status,
-                                       &o->type,
+                                       &o->type, o->iana,
                                        &ctx->problem_detail, NULL);
     if (b == NULL) {
         return NGX_ERROR;

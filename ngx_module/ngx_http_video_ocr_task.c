@@ -39,8 +39,6 @@ static void ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t,
     vo_buf_t *b, const char *what, const char *name);
-static vo_ledger_t *ngx_http_video_ocr_thread_ledger(
-    ngx_http_video_ocr_task_t *t);
 static vo_ledger_t *ngx_http_video_ocr_group_ledger(
     ngx_http_video_ocr_task_t *t);
 static vo_ledger_t *ngx_http_video_ocr_open_ledger(
@@ -208,8 +206,12 @@ ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
         ngx_http_video_ocr_delete(t);
         break;
 
-    default: /* NGX_HTTP_VIDEO_OCR_TASK_METRICS */
+    case NGX_HTTP_VIDEO_OCR_TASK_METRICS:
         ngx_http_video_ocr_metrics(t);
+        break;
+
+    default: /* resumable uploads: ngx_http_video_ocr_append.c */
+        ngx_http_video_ocr_upload_task(t);
         break;
     }
 }
@@ -250,11 +252,8 @@ ngx_http_video_ocr_temp_moved(int fd, const char *path)
 static void
 ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
 {
-    char               err[64];
     vo_ledger_t       *l;
     vo_admission_t    *a;
-    vo_group_conf_t    gc;
-    vo_group_member_t  m;
 
     t->store_rc = VO_STORE_OK;
 
@@ -292,6 +291,26 @@ ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
     if (t->store_rc != VO_STORE_OK) {
         return;
     }
+
+    ngx_http_video_ocr_admit_group(t);
+}
+
+
+/*
+ * The admission of an upload placed at t->rel, through the group commit;
+ * any outcome but CREATED removes the file placed there.
+ */
+
+void
+ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t)
+{
+    char               err[64];
+    vo_ledger_t       *l;
+    vo_admission_t    *a;
+    vo_group_conf_t    gc;
+    vo_group_member_t  m;
+
+    a = &t->admission;
 
     m.item.admission = a;
     m.item.receipt = &t->receipt;
@@ -442,7 +461,7 @@ ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t, vo_buf_t *b,
  * fixed, disk remounted) is picked up without a reload.
  */
 
-static vo_ledger_t *
+vo_ledger_t *
 ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
 {
     if (ngx_http_video_ocr_ledger == NULL) {

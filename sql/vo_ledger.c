@@ -15,6 +15,7 @@
  *   vo_ledger_webhooks.c  the outbox: endpoints, notifications, the
  *                         deliverer's claims (nginx, worker)
  *   vo_ledger_hooks_admin.c  the operator's "webhooks" commands (worker)
+ *   vo_ledger_upload.c    resumable uploads (nginx), their expiry (worker)
  *
  * and the backends, which open, migrate and talk to a database:
  *
@@ -52,7 +53,7 @@ static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
 static const char  **vo_ledger_texts[] = {
     vo_ledger_sql, vo_ledger_admit_sql, vo_ledger_jobs_sql,
     vo_ledger_worker_sql, vo_ledger_janitor_sql, vo_ledger_webhooks_sql,
-    NULL
+    vo_ledger_upload_sql, NULL
 };
 
 
@@ -110,6 +111,8 @@ vo_ledger_open(const char *spec, const vo_ledger_conf_t *conf,
     }
 
     l->be = vo_ledger_is_postgresql(spec) ? &vo_ledger_pg : &vo_ledger_sqlite;
+
+    l->sync_full = conf->sync_full;
 
     lrc = l->be->open(l, spec, conf, err, err_size);
     if (lrc != VO_LEDGER_OK) {

@@ -110,6 +110,10 @@ typedef struct {
     int          webhook_accepted;   /* a job.accepted notification too */
     const char  *status_url;         /* the receipt's, for the payloads */
     size_t       status_url_len;
+    const char  *upload_id;      /* a resumable upload's completion, or
+                                    NULL: it is marked completed in the
+                                    same transaction (invariant 13) */
+    int64_t      upload_writer;  /* the completing append's token */
 } vo_admission_t;
 
 
@@ -617,6 +621,111 @@ vo_ledger_rc_t vo_ledger_webhook_default(vo_ledger_t *l, const char *tenant,
 vo_ledger_rc_t vo_ledger_redeliver(vo_ledger_t *l, const char *msg_id,
     int64_t endpoint_id, int64_t now_ms, int64_t *n, char *err,
     size_t err_size);
+
+
+/*
+ * Resumable uploads (vo_ledger_upload.c; issue 15).  An upload resource
+ * is a row of uploads and a partial file in the store whose first
+ * offset bytes are the acknowledged ones (invariants 11-13 of
+ * sql/schema.sql).  Every function scopes by tenant: another tenant's
+ * upload is NOT_FOUND, like an unknown one.
+ */
+
+#define VO_UPLOAD_STATE_MAX  192
+
+typedef struct {
+    char         upload_id[33];
+    char         tenant[VO_TENANT_MAX + 1];
+    char         key[VO_KEY_BUF];       /* "" when has_key is 0 */
+    int          has_key;
+    char         protocol[8];           /* "ietf" or "tus" */
+    char         options[VO_OPTIONS_MAX];
+    char         filename[256];
+    int64_t      offset;
+    int64_t      length;                /* -1: not known yet */
+    char         sha256_state[VO_UPLOAD_STATE_MAX];
+    char         container[16];         /* "" until sniffed */
+    int64_t      writer;
+    int          completed;
+    char         job_id[VO_JOB_ID_LEN + 1];
+    char         input_digest[VO_DIGEST_HEX_LEN + 1];
+    int64_t      created_at;
+    int64_t      updated_at;
+    int64_t      expires_at;
+} vo_upload_row_t;
+
+
+typedef enum {
+    VO_UPLOAD_CREATED = 0,
+    VO_UPLOAD_EXISTS,          /* the key's upload: *row is it */
+    VO_UPLOAD_TOO_MANY         /* the tenant has max_open incomplete ones */
+} vo_upload_create_e;
+
+/*
+ * Creation: the upload of (tenant, key) if there is one (a retried
+ * creation), else, when the tenant has fewer than max_open (0: no limit)
+ * incomplete uploads, the new row u, with an upload_created event.  The
+ * caller made u's (empty) partial file beforehand and removes it unless
+ * the outcome is CREATED.  An expired upload of the key is forgotten
+ * (*forgot names it, "" otherwise: the caller removes its file).
+ */
+vo_ledger_rc_t vo_ledger_upload_create(vo_ledger_t *l,
+    const vo_upload_row_t *u, int64_t max_open, int64_t now_ms,
+    vo_upload_row_t *row, vo_upload_create_e *outcome, char *forgot,
+    char *err, size_t err_size);
+
+/* The upload as it is (incomplete ones past their expiry are gone). */
+vo_ledger_rc_t vo_ledger_upload_get(vo_ledger_t *l, const char *tenant,
+    size_t tenant_len, const char *upload_id, int64_t now_ms,
+    vo_upload_row_t *row, char *err, size_t err_size);
+
+/*
+ * An append's claim: writer + 1 if the upload is incomplete, live and at
+ * offset, which ends any append still running (its token is stale).
+ * NOT_READY when it is not (row then holds the upload as it is, to
+ * answer 409 with its offset or replay a completed one's receipt).
+ */
+vo_ledger_rc_t vo_ledger_upload_claim(vo_ledger_t *l, const char *tenant,
+    size_t tenant_len, const char *upload_id, int64_t offset,
+    int64_t now_ms, vo_upload_row_t *row, char *err, size_t err_size);
+
+/*
+ * The append's commit, in three steps around the write of the partial
+ * file: lock (PostgreSQL: BEGIN and the row FOR UPDATE; SQLite: a read,
+ * the caller holds the file's flock), then advance (the offset, state,
+ * length and container, under the writer token and the old offset:
+ * STALE when either changed), or unlock to give up.
+ */
+vo_ledger_rc_t vo_ledger_upload_lock(vo_ledger_t *l, const char *upload_id,
+    vo_upload_row_t *row, char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_upload_advance(vo_ledger_t *l,
+    const vo_upload_row_t *row, int64_t old_offset, int64_t now_ms,
+    int64_t ttl_ms, char *err, size_t err_size);
+void vo_ledger_upload_unlock(vo_ledger_t *l);
+
+/*
+ * DELETE by its tenant: the row goes (an upload_deleted event for an
+ * incomplete one); the caller removes the partial file after.
+ */
+vo_ledger_rc_t vo_ledger_upload_delete(vo_ledger_t *l, const char *tenant,
+    size_t tenant_len, const char *upload_id, int64_t now_ms,
+    vo_upload_row_t *row, char *err, size_t err_size);
+
+/*
+ * The janitor: up to max uploads past their expires_at, oldest first
+ * (ids into ids, 33 bytes each, completed[i] set for completed ones),
+ * and forgetting one (an upload_expired event when it was incomplete;
+ * nothing when an append moved its expiry meanwhile: *gone is 0).
+ */
+vo_ledger_rc_t vo_ledger_uploads_due(vo_ledger_t *l, int64_t now_ms,
+    char (*ids)[33], int *completed, size_t max, size_t *n, char *err,
+    size_t err_size);
+vo_ledger_rc_t vo_ledger_upload_expire(vo_ledger_t *l, const char *upload_id,
+    int64_t now_ms, int *gone, char *err, size_t err_size);
+
+/* For a partial file found in the store: whether a row names it. */
+vo_ledger_rc_t vo_ledger_upload_exists(vo_ledger_t *l, const char *upload_id,
+    int *exists, char *err, size_t err_size);
 
 
 #endif /* _VO_LEDGER_H_INCLUDED_ */

@@ -61,6 +61,9 @@ static vo_ledger_rc_t vo_ledger_admit_item(vo_ledger_t *l,
 static void vo_ledger_admit_order(vo_admit_item_t **items, size_t n);
 static int vo_ledger_admit_cmp(const vo_admit_item_t *x,
     const vo_admit_item_t *y);
+static vo_ledger_rc_t vo_ledger_admit_upload(vo_ledger_t *l,
+    const vo_admission_t *a, vo_receipt_t *r, vo_ledger_rc_t lrc, char *err,
+    size_t err_size);
 
 
 vo_ledger_rc_t
@@ -332,13 +335,21 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
     vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
+    if (a->upload_id != NULL) {
+        /* issue 15: completing a resumable upload (invariant 13) */
+        lrc = vo_ledger_upload_completing(l, a, err, err_size);
+        if (lrc != VO_LEDGER_OK) {
+            return lrc;
+        }
+    }
+
     if (a->key != NULL) {
 
         /* under the write lock the answer of the lookup is final */
 
         lrc = vo_ledger_lookup(l, a, r, err, err_size);
         if (lrc != VO_LEDGER_OK || r->outcome != VO_ADMIT_NONE) {
-            return lrc;
+            return vo_ledger_admit_upload(l, a, r, lrc, err, err_size);
         }
 
         s = vo_ledger_stmt(l, VO_STMT_DELETE_RECEIPT, err, err_size);
@@ -443,5 +454,21 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
     r->created_at = a->now_ms;
     r->expires_at = a->key ? a->now_ms + a->receipt_ttl_ms : -1;
 
-    return VO_LEDGER_OK;
+    return vo_ledger_admit_upload(l, a, r, VO_LEDGER_OK, err, err_size);
+}
+
+
+/* The admission of a resumable upload also records its job (issue 15). */
+
+static vo_ledger_rc_t
+vo_ledger_admit_upload(vo_ledger_t *l, const vo_admission_t *a,
+    vo_receipt_t *r, vo_ledger_rc_t lrc, char *err, size_t err_size)
+{
+    if (lrc != VO_LEDGER_OK || a->upload_id == NULL
+        || r->outcome == VO_ADMIT_NONE)
+    {
+        return lrc;
+    }
+
+    return vo_ledger_upload_admitted(l, a, r, err, err_size);
 }

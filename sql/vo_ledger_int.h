@@ -91,6 +91,21 @@ typedef enum {
     VO_STMT_HOOK_DISABLE,
     VO_STMT_HOOK_HOLD,
     VO_STMT_HOOK_OF_JOB,
+    /* issue 15: resumable uploads (vo_ledger_upload.c) */
+    VO_STMT_UPLOAD_BY_KEY,
+    VO_STMT_UPLOAD_OPEN_COUNT,
+    VO_STMT_UPLOAD_INSERT,
+    VO_STMT_UPLOAD_FORGET,
+    VO_STMT_UPLOAD_GET,
+    VO_STMT_UPLOAD_CLAIM,
+    VO_STMT_UPLOAD_LOCK,
+    VO_STMT_UPLOAD_ADVANCE,
+    VO_STMT_UPLOAD_COMPLETING,
+    VO_STMT_UPLOAD_ADMITTED,
+    VO_STMT_UPLOAD_DELETE,
+    VO_STMT_UPLOADS_DUE,
+    VO_STMT_UPLOAD_EXPIRE,
+    VO_STMT_UPLOAD_EXISTS,
     VO_STMT_COUNT
 } vo_ledger_stmt_e;
 
@@ -127,6 +142,23 @@ extern const char  *vo_ledger_jobs_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_worker_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_webhooks_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_upload_sql[VO_STMT_COUNT];
+
+
+/*
+ * The lock an append holds on its upload's row while it writes the
+ * partial file (invariant 12).  PostgreSQL: the row, FOR UPDATE, in the
+ * transaction the advance commits.  SQLite, one host: the partial file's
+ * flock is the lock, and the row is read outside a transaction (holding
+ * the one write lock over a copy would stall every admission).
+ */
+#define VO_UPLOAD_LOCK_SQL                                                   \
+    "SELECT " VO_UPLOAD_COLUMNS " FROM uploads WHERE upload_id = ?1"
+
+#define VO_UPLOAD_COLUMNS                                                    \
+    "upload_id, request_key, protocol, options, filename, upload_offset,"    \
+    " upload_length, sha256_state, container, writer, state, job_id,"        \
+    " input_digest, created_at, updated_at, expires_at, tenant"
 
 
 /* vo_step(): a row is ready, or the statement is done */
@@ -163,6 +195,8 @@ typedef struct {
     int            (*in_transaction)(vo_ledger_t *l);
     int64_t        (*changes)(vo_ledger_t *l);
     const char    *(*errmsg)(vo_ledger_t *l);
+    int              locks_rows;         /* SELECT ... FOR UPDATE holds
+                                            a row against other hosts */
 
     vo_stmt_t     *(*prepare)(vo_ledger_t *l, const char *sql, int cached,
                               char *err, size_t err_size);
@@ -189,6 +223,7 @@ struct vo_ledger_s {
     const vo_backend_t  *be;
     void                *db;                  /* the backend's connection */
     vo_stmt_t           *stmt[VO_STMT_COUNT]; /* prepared on first use */
+    int                  sync_full;           /* conf->sync_full */
 };
 
 
@@ -292,6 +327,12 @@ vo_ledger_rc_t vo_ledger_job_notifications(vo_ledger_t *l,
 
 /* A text column into dst (NUL-terminated, cut to size; "" for NULL). */
 void vo_ledger_copy_text(char *dst, size_t size, vo_stmt_t *s, int col);
+/* The upload's part of the admission that completes it (invariant 13). */
+vo_ledger_rc_t vo_ledger_upload_completing(vo_ledger_t *l,
+    const vo_admission_t *a, char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_upload_admitted(vo_ledger_t *l,
+    const vo_admission_t *a, const vo_receipt_t *r, char *err,
+    size_t err_size);
 
 int64_t vo_ledger_int_or(vo_stmt_t *s, int col, int64_t dflt);
 void vo_ledger_json_int_or_null(vo_buf_t *b, vo_stmt_t *s, int col);

@@ -75,6 +75,7 @@ static void vo_metrics_finished(vo_buf_t *b, const vo_metric_rows_t *m);
 static void vo_metrics_sums(vo_buf_t *b, const vo_metric_rows_t *m);
 static void vo_metrics_webhooks(vo_buf_t *b, const vo_metric_rows_t *m,
     int64_t now_ms);
+static void vo_metrics_uploads(vo_buf_t *b, const vo_metric_rows_t *m);
 
 
 vo_ledger_rc_t
@@ -164,6 +165,7 @@ vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
                   (long long) vo_metrics_sum(m, "event", "admitted"));
 
     vo_metrics_finished(b, m);
+    vo_metrics_uploads(b, m);
 
     vo_metrics_head(b, "video_ocr_attempts_total", "counter",
                     "Worker attempts by how they ended and the step they "
@@ -255,6 +257,42 @@ vo_metrics_finished(vo_buf_t *b, const vo_metric_rows_t *m)
             vo_buf_printf(b, "\"} %lld\n", (long long) r->value);
         }
     }
+}
+
+
+/*
+ * Resumable uploads (issue 15), from their events: how many were
+ * created, completed, deleted and expired, and so how many are open.
+ */
+
+static void
+vo_metrics_uploads(vo_buf_t *b, const vo_metric_rows_t *m)
+{
+    int      k;
+    int64_t  v[5];
+
+    static const char  *kinds[] = {
+        "upload_created", "upload_completed", "upload_deleted",
+        "upload_expired", "upload_refused"
+    };
+
+    vo_metrics_head(b, "video_ocr_uploads_total", "counter",
+                    "Resumable uploads by what became of them: created, "
+                    "completed (admitted as a job), deleted (by their "
+                    "tenant, or not a video), expired (the janitor removed "
+                    "them), refused (422: the key belongs to other bytes).");
+
+    for (k = 0; k < 5; k++) {
+        v[k] = vo_metrics_sum(m, "event", kinds[k]);
+        vo_buf_printf(b, "video_ocr_uploads_total{outcome=\"%s\"} %lld\n",
+                      kinds[k] + 7, (long long) v[k]);
+    }
+
+    vo_metrics_head(b, "video_ocr_uploads_open", "gauge",
+                    "Resumable uploads not completed, deleted, expired or "
+                    "refused yet.");
+    vo_buf_printf(b, "video_ocr_uploads_open %lld\n",
+                  (long long) (v[0] - v[1] - v[2] - v[3] - v[4]));
 }
 
 

@@ -158,6 +158,8 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
     /* see "Isolation" above */
     [VO_STMT_BEGIN] = "BEGIN ISOLATION LEVEL READ COMMITTED",
 
+    [VO_STMT_UPLOAD_LOCK] = VO_UPLOAD_LOCK_SQL " FOR UPDATE",
+
     /* the oldest claimable job that no other claim holds */
     [VO_STMT_CLAIM_CANDIDATE] = VO_CLAIM_CANDIDATE_SQL
                                 " FOR UPDATE SKIP LOCKED",
@@ -192,6 +194,7 @@ const vo_backend_t  vo_ledger_pg = {
     vo_pg_in_transaction,
     vo_pg_changes,
     vo_pg_errmsg,
+    1,                          /* row locks: FOR UPDATE */
     vo_pg_prepare,
     vo_pg_finalize,
     vo_pg_bind_text,
@@ -652,7 +655,7 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
                           " 'jobs', 'frames', 'results', 'events',"
                           " 'job_counts', 'event_counts', 'counters',"
                           " 'webhook_endpoints', 'webhook_defaults',"
-                          " 'notifications', 'notification_attempts']) t"
+                          " 'notifications', 'notification_attempts', 'uploads']) t"
                           " WHERE NOT (has_table_privilege(t, 'SELECT')"
                           " AND has_table_privilege(t, 'INSERT')"
                           " AND has_table_privilege(t, 'UPDATE')"

@@ -307,8 +307,11 @@ sub describe_pg {
                                  $_->{is_nullable} eq 'NO' ? 1 : 0] }
                           @$cols ],
             pk       => join(',', map { $_->{cols} } grep { $_->{pk} } @$ix),
+            # a UNIQUE constraint; CREATE UNIQUE INDEX is an index, as
+            # SQLite's index_list says (origin 'c')
             unique   => [sort map { $_->{cols} }
-                         grep { $_->{uniq} && !$_->{pk} } @$ix],
+                         grep { $_->{uniq} && !$_->{pk} && $_->{constraint} }
+                         @$ix],
             indexes  => [sort map { "$_->{name}($_->{cols})" }
                          grep { !$_->{constraint} } @$ix],
             fks      => [sort @$fks],

@@ -28,9 +28,9 @@ VW_LEDGER := vo_ledger.c vo_ledger_sqlite.c \
              $(if $(VW_PQ_PKG),vo_ledger_pg.c,vo_ledger_nopg.c) \
              vo_ledger_admit.c vo_ledger_jobs.c vo_ledger_worker.c \
              vo_ledger_janitor.c vo_ledger_metrics.c vo_ledger_admin.c \
-             vo_ledger_webhooks.c vo_ledger_hooks_admin.c
+             vo_ledger_webhooks.c vo_ledger_hooks_admin.c vo_ledger_upload.c
 VW_LEDGER := $(addprefix ../sql/,$(VW_LEDGER))
 
 VW_LIB    := vo_key.c vo_options.c vo_sniff.c vo_json.c vo_store.c \
-             vo_webhook.c
+             vo_webhook.c vo_upload.c
 VW_LIB    := $(addprefix ../lib/,$(VW_LIB))

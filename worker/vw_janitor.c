@@ -9,9 +9,15 @@
  *      from then on;
  *   2. deletes the stored input and the frame rows of jobs finished more
  *      than --media-retention ago (their results stay);
- *   3. less often (every --orphan-age / 2), removes store files no job
+ *   3. forgets resumable uploads past their expiry: an incomplete one
+ *      (nobody appended for video_ocr_upload_ttl) loses its row, then
+ *      its partial file, with an upload_expired event; a completed one,
+ *      whose receipt has expired, its row;
+ *   4. less often (every --orphan-age / 2), removes store files no job
  *      keeps: an upload placed by an nginx that died before its commit,
- *      or the input of a deleted job whose unlink failed; and the client
+ *      or the input of a deleted job whose unlink failed; the partial
+ *      files of resumable uploads no row names (a janitor or a creation
+ *      that died between the row and the file); and the client
  *      body temp files an nginx worker killed outright leaves in
  *      <store>/.incoming (the recommended client_body_temp_path), which
  *      nginx itself never removes.  Only files older than --orphan-age
@@ -36,6 +42,7 @@
 
 #include "vo_ledger.h"
 #include "vo_store.h"
+#include "vo_upload.h"
 #include "vw_core.h"
 #include "vw_pool.h"
 
@@ -51,6 +58,9 @@ static void vw_janitor_signal(int signo);
 static void vw_janitor_receipts(vo_ledger_t *l);
 static void vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l);
 static void vw_janitor_orphans(const vw_pool_conf_t *conf, vo_ledger_t *l);
+static void vw_janitor_uploads(const vw_pool_conf_t *conf, vo_ledger_t *l);
+static void vw_janitor_partials(const vw_pool_conf_t *conf, vo_ledger_t *l,
+    int64_t now);
 static int vw_janitor_temp(const char *path, const struct stat *st,
     int type, struct FTW *ftw);
 
@@ -90,6 +100,7 @@ vw_janitor_main(const vw_pool_conf_t *conf)
 
         vw_janitor_receipts(l);
         vw_janitor_media(conf, l);
+        vw_janitor_uploads(conf, l);
 
         if (vo_ledger_fold_counters(l, err, sizeof(err)) != VO_LEDGER_OK) {
             vw_log("janitor: fold counters: %s", err);
@@ -202,6 +213,144 @@ vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l)
 }
 
 
+/*
+ * Uploads past their expiry: the row first (an append that commits
+ * after finds none and stops), then the partial file, so no row ever
+ * names a file that is gone.  A file left by a crash between the two is
+ * an orphan of the sweep below.
+ */
+
+static void
+vw_janitor_uploads(const vw_pool_conf_t *conf, vo_ledger_t *l)
+{
+    int             gone, done[VW_MEDIA_BATCH];
+    char            err[VO_ERR_TEXT], rel[VO_STORE_UPLOAD_REL_LEN + 1];
+    char            ids[VW_MEDIA_BATCH][33];
+    size_t          i, n;
+    vo_ledger_rc_t  rc;
+
+    do {
+        rc = vo_ledger_uploads_due(l, vw_wall_ms(), ids, done,
+                                   VW_MEDIA_BATCH, &n, err, sizeof(err));
+        if (rc != VO_LEDGER_OK) {
+            vw_log("janitor: uploads due: %s", err);
+            return;
+        }
+
+        for (i = 0; i < n && !vw_janitor_stop; i++) {
+            rc = vo_ledger_upload_expire(l, ids[i], vw_wall_ms(), &gone, err,
+                                         sizeof(err));
+            if (rc != VO_LEDGER_OK) {
+                vw_log("janitor: upload=%s expire: %s", ids[i], err);
+                return;
+            }
+
+            if (!gone || done[i]) {
+                continue;
+            }
+
+            vo_store_upload_path(ids[i], rel);
+
+            if (vo_store_remove(conf->store, rel, err, sizeof(err)) != 0) {
+                vw_log("janitor: upload=%s: %s", ids[i], err);
+            }
+
+            vw_log("janitor: event=upload_expired upload=%s", ids[i]);
+        }
+
+    } while (n == VW_MEDIA_BATCH && !vw_janitor_stop);
+}
+
+
+/* "uploads/<xx>/<upload_id>.part" that no row names (invariant 11). */
+
+static void
+vw_janitor_partials(const vw_pool_conf_t *conf, vo_ledger_t *l, int64_t now)
+{
+    int             exists, removed;
+    DIR            *top, *sub;
+    char            path[PATH_MAX], id[VO_UPLOAD_ID_LEN + 1];
+    char            err[VO_ERR_TEXT];
+    struct stat     st;
+    struct dirent  *d, *e;
+
+    snprintf(path, sizeof(path), "%s/uploads", conf->store);
+
+    top = opendir(path);
+    if (top == NULL) {
+        return;
+    }
+
+    removed = 0;
+
+    while ((d = readdir(top)) != NULL && !vw_janitor_stop) {
+
+        if (strlen(d->d_name) != 2 || !vo_is_hex(d->d_name, 2)) {
+            continue;
+        }
+
+        snprintf(path, sizeof(path), "%s/uploads/%s", conf->store,
+                 d->d_name);
+
+        sub = opendir(path);
+        if (sub == NULL) {
+            continue;
+        }
+
+        while ((e = readdir(sub)) != NULL) {
+
+            if (strlen(e->d_name) != VO_UPLOAD_ID_LEN + sizeof(".part") - 1
+                || strcmp(e->d_name + VO_UPLOAD_ID_LEN, ".part") != 0
+                || !vo_is_hex(e->d_name, VO_UPLOAD_ID_LEN))
+            {
+                continue;
+            }
+
+            snprintf(path, sizeof(path), "%s/uploads/%s/%s", conf->store,
+                     d->d_name, e->d_name);
+
+            if (stat(path, &st) == -1
+                || (int64_t) st.st_mtime * 1000 > now - conf->orphan_age_ms)
+            {
+                continue;
+            }
+
+            memcpy(id, e->d_name, VO_UPLOAD_ID_LEN);
+            id[VO_UPLOAD_ID_LEN] = '\0';
+
+            if (vo_ledger_upload_exists(l, id, &exists, err, sizeof(err))
+                != VO_LEDGER_OK)
+            {
+                vw_log("janitor: orphans: %s", err);
+                break;
+            }
+
+            if (exists) {
+                continue;
+            }
+
+            if (unlink(path) == 0) {
+                removed++;
+                vw_log("janitor: event=orphan_removed file=uploads/%s/%s "
+                       "reason=no_upload", d->d_name, e->d_name);
+
+            } else {
+                vw_log("janitor: unlink(\"%s\") failed: %s", path,
+                       strerror(errno));
+            }
+        }
+
+        closedir(sub);
+    }
+
+    closedir(top);
+
+    if (removed > 0) {
+        vw_log("janitor: event=orphans_removed files=%d", removed);
+    }
+}
+
+
 /* Store files "<xx>/<job_id>.video" that no job keeps any more. */
 
 static void
@@ -294,6 +443,8 @@ vw_janitor_orphans(const vw_pool_conf_t *conf, vo_ledger_t *l)
     if (removed > 0) {
         vw_log("janitor: event=orphans_removed files=%d", removed);
     }
+
+    vw_janitor_partials(conf, l, now);
 
     /* the temp files of nginx workers that died in an upload */
 

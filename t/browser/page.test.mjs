@@ -17,8 +17,8 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 import { Stack, REPO, holdWriteLock } from './lib/stack.mjs';
-import { LossyProxy } from './lib/lossy-proxy.mjs';
-import { makeVideo, sha256File, cer } from './lib/media.mjs';
+import { LossyProxy, CuttingProxy } from './lib/lossy-proxy.mjs';
+import { makeVideo, padVideo, sha256File, cer } from './lib/media.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_BIN || '/usr/bin/chromium';
 const OUT = path.join(REPO, 'build/browser');
@@ -464,4 +464,54 @@ test('phone-sized screen with the keyboard only: no sideways scrolling, upload, 
     assert.equal(await second.getAttribute('aria-current'), 'true');
     await page.screenshot({ path: path.join(OUT, 'phone.png'), fullPage: true });
     await closePage(page);
+  });
+
+test('an 80 MB upload cut at 30 % and 70 %: the page resumes (IETF draft), the bar goes on, one job, at most 1.3x the file sent',
+  { timeout: JOB_TIMEOUT + 120000 }, async () => {
+    const text = 'Resumed twice';
+    const file = padVideo(makeVideo(path.join(dir, 'big.mp4'), [{ start: 0.2, end: 2.8, text }], { duration: 3 }),
+                          80 * 1000 * 1000);
+    const size = fs.statSync(file).size;
+    const proxy = await new CuttingProxy(stack.port, { cutAt: [Math.floor(size * 0.3), Math.floor(size * 0.7)] }).listen();
+    try {
+      const page = await openPage(proxy.url);
+      // the upload bar's values as the page shows them
+      await page.evaluate(() => {
+        window.seen = [];
+        setInterval(() => {
+          const p = document.querySelector('#items .upload-progress');
+          if (p && !p.closest('[hidden]')) window.seen.push(p.value);
+        }, 20);
+      });
+      await chooseAndUpload(page, file);
+      const item = card(page, 'big.mp4');
+      await item.locator('.receipt').waitFor({ timeout: 120000 });
+
+      assert.equal(proxy.cuts.length, 2, 'the proxy cut the upload twice');
+      assert.ok(proxy.forwarded <= 1.3 * size, `forwarded ${proxy.forwarded} bytes for a file of ${size} (<= 1.3x)`);
+      console.log(`# the page: file ${size} bytes, forwarded ${proxy.forwarded} (${(proxy.forwarded / size).toFixed(3)}x)`);
+      const reqs = proxy.requests.map((r) => r.split(' ')[0]);
+      assert.equal(reqs.filter((m) => m === 'POST').length, 1, 'one creation');
+      assert.equal(reqs.filter((m) => m === 'HEAD').length, 2, 'after each cut it asked the offset');
+      assert.equal(reqs.filter((m) => m === 'PATCH').length, 3, 'and sent only the rest, three times in all');
+      const attempts = await item.locator('.attempts li').allTextContents();
+      assert.ok(attempts.some((a) => /the server has [\d.]+ MB of it; sending the rest/.test(a)), attempts.join(' | '));
+
+      // the bar never went back to 0 after a cut
+      const seen = await page.evaluate(() => window.seen);
+      let top = 0;
+      for (const v of seen) {
+        if (top >= 30) assert.ok(v >= 29, `after ${top} % the bar fell to ${v} %`);
+        top = Math.max(top, v);
+      }
+
+      const jobs = jobsOf(file);
+      assert.equal(jobs.length, 1, 'one job');
+      await item.locator('.timeline button.segment').first().waitFor({ timeout: JOB_TIMEOUT });
+      const segs = await segmentsOf(item);
+      assert.ok(cer(segs[0].text, text) <= 0.1, `reads "${segs[0].text}"`);
+      await closePage(page);
+    } finally {
+      await proxy.close();
+    }
   });

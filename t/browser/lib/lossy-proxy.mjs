@@ -93,3 +93,78 @@ export class LossyProxy {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 }
+
+
+// A TCP proxy that cuts uploads: it relays every byte both ways and
+// counts the bytes it forwards from the client, and when that count
+// reaches the next of cutAt (bytes, in order) it forwards up to it and
+// closes both connections, as a phone losing its network would.  The
+// bytes forwarded after all the cuts say what resuming cost.
+export class CuttingProxy {
+  constructor(upstreamPort, { cutAt = [] } = {}) {
+    this.upstreamPort = upstreamPort;
+    this.cutAt = [...cutAt].sort((a, b) => a - b);
+    this.forwarded = 0;    // client -> nginx, every connection
+    this.cuts = [];        // the forwarded count at each cut
+    this.requests = [];    // the request line of every connection
+    this.sockets = new Set();
+  }
+
+  listen() {
+    this.server = net.createServer((client) => this.connection(client));
+    return new Promise((resolve) => {
+      this.server.listen(0, '127.0.0.1', () => {
+        this.port = this.server.address().port;
+        resolve(this);
+      });
+    });
+  }
+
+  get url() { return `http://127.0.0.1:${this.port}`; }
+
+  connection(client) {
+    const upstream = net.connect(this.upstreamPort, '127.0.0.1');
+    this.sockets.add(client);
+    this.sockets.add(upstream);
+    let first = true;
+    let cut = false;       // nothing more of this connection goes through
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    client.on('data', (chunk) => {
+      if (cut) return;
+      if (first) {
+        first = false;
+        this.requests.push(chunk.toString('latin1').split('\r\n', 1)[0]);
+      }
+      const next = this.cutAt[0];
+      if (next !== undefined && this.forwarded + chunk.length >= next) {
+        const keep = next - this.forwarded;
+        cut = true;
+        this.forwarded = next;
+        this.cutAt.shift();
+        this.cuts.push(next);
+        client.pause();
+        upstream.write(chunk.subarray(0, keep), () => close());
+        return;
+      }
+      this.forwarded += chunk.length;
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => client.write(chunk));
+    client.on('end', () => upstream.end());
+    upstream.on('end', () => client.end());
+    client.on('error', close);
+    upstream.on('error', close);
+    client.on('close', close);
+    upstream.on('close', close);
+  }
+
+  close() {
+    for (const s of this.sockets) s.destroy();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}

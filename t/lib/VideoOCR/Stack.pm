@@ -111,7 +111,8 @@ http {
     $extra
     server {
         listen 127.0.0.1:$self->{port};
-        location = /upload {
+        # a prefix location: resumable uploads are URLs below it
+        location /upload {
             video_ocr_intake;
             client_max_body_size 256m;
         }
