@@ -13,14 +13,13 @@
  *      starts after this one's last frame and not before its end;
  *   3. a segment covers consecutive frames with text (no sample missing
  *      between two: frames are looks, plan->looks to a sample), each
- *      nearly the same as the one before it (vw_text_nearly_same), and
- *      is closed by a gap, an empty text or a different text; every
+ *      the same text as the one before it (rows of one screen carry its
+ *      text; two readings that differ are two screens), and is closed
+ *      by a gap, an empty text or a different text; every
  *      frame with text is in exactly one segment;
  *   4. its text is that of its most confident frame (the earliest on a
  *      tie), its confidence the rounded mean of its frames';
- *   5. vw_text_distance agrees with a plain Levenshtein distance on code
- *      points computed here;
- *   6. every format is well-formed UTF-8; WebVTT starts with "WEBVTT",
+ *   5. every format is well-formed UTF-8; WebVTT starts with "WEBVTT",
  *      then one cue per segment: a blank line, "HH:MM:SS.mmm -->
  *      HH:MM:SS.mmm" with the segment's times, one or more non-empty
  *      lines with no "-->", no raw '<' and '&' only in an entity; SubRip
@@ -56,8 +55,6 @@ static unsigned fuzz_byte(fuzz_in_t *in);
 static void fuzz_check_segments(const vw_plan_t *plan,
     const vw_frame_result_t *frames, size_t n, const vw_segment_t *segs,
     size_t nsegs);
-static void fuzz_check_distance(const char *a, const char *b);
-static size_t fuzz_code_points(const char *s, uint32_t *out);
 static void fuzz_check_cues(const char *doc, size_t len, vw_format_t f,
     const vw_segment_t *segs, size_t nsegs);
 static const char *fuzz_timestamp(const char *p, const char *last,
@@ -159,7 +156,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         frames[j] = tmp;
     }
 
-    /* 1-5 */
+    /* 1-4 */
 
     rc = vw_segments_merge(&plan, frames, n, &segs, &nsegs);
 
@@ -167,13 +164,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (rc == 0) {
         fuzz_check_segments(&plan, frames, n, segs, nsegs);
-
-        for (i = 0; i + 1 < n; i++) {
-            fuzz_check_distance(frames[i].text, frames[i + 1].text);
-        }
     }
 
-    /* 6 */
+    /* 5 */
 
     vo_options_init(&options);
     memset(&insp, 0, sizeof(insp));
@@ -297,8 +290,8 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
         if (k > 0 && FUZZ_NEXT(plan, by_index[k - 1]->index, s->first)
             && by_index[k - 1]->text[0] != '\0')
         {
-            FUZZ_CHECK(!vw_text_nearly_same(by_index[k - 1]->text,
-                                            by_index[k]->text));
+            FUZZ_CHECK(strcmp(by_index[k - 1]->text, by_index[k]->text)
+                       != 0);
         }
 
         sum = 0;
@@ -313,7 +306,7 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
             if (prev != NULL) {
                 FUZZ_CHECK(FUZZ_NEXT(plan, prev->index, f->index));
-                FUZZ_CHECK(vw_text_nearly_same(prev->text, f->text));
+                FUZZ_CHECK(strcmp(prev->text, f->text) == 0);
             }
 
             sum += f->confidence;
@@ -339,7 +332,7 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
         if (k < n && FUZZ_NEXT(plan, s->last, by_index[k]->index)
             && by_index[k]->text[0] != '\0')
         {
-            FUZZ_CHECK(!vw_text_nearly_same(prev->text, by_index[k]->text));
+            FUZZ_CHECK(strcmp(prev->text, by_index[k]->text) != 0);
         }
 
         FUZZ_CHECK(s->text == best->text);
@@ -348,65 +341,6 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
     }
 
     FUZZ_CHECK(covered == texted);
-}
-
-
-static void
-fuzz_check_distance(const char *a, const char *b)
-{
-    size_t    i, j, na, nb, d[FUZZ_TEXT_MAX + 1][FUZZ_TEXT_MAX + 1];
-    size_t    x, y, z;
-    uint32_t  ca[FUZZ_TEXT_MAX], cb[FUZZ_TEXT_MAX];
-
-    na = fuzz_code_points(a, ca);
-    nb = fuzz_code_points(b, cb);
-
-    for (i = 0; i <= na; i++) {
-        d[i][0] = i;
-    }
-
-    for (j = 0; j <= nb; j++) {
-        d[0][j] = j;
-    }
-
-    for (i = 1; i <= na; i++) {
-        for (j = 1; j <= nb; j++) {
-            x = d[i - 1][j] + 1;
-            y = d[i][j - 1] + 1;
-            z = d[i - 1][j - 1] + (ca[i - 1] != cb[j - 1]);
-            x = x < y ? x : y;
-            d[i][j] = x < z ? x : z;
-        }
-    }
-
-    FUZZ_CHECK(vw_text_distance(a, b) == d[na][nb]);
-}
-
-
-/*
- * The code points of s (at most FUZZ_TEXT_MAX bytes), each ill-formed
- * byte as U+FFFD; returns how many.
- */
-
-static size_t
-fuzz_code_points(const char *s, uint32_t *out)
-{
-    size_t    i, k, n, len;
-    uint32_t  cp;
-
-    len = strlen(s);
-
-    for (i = 0, n = 0; i < len; i += k, n++) {
-        k = fuzz_utf8_seq((const unsigned char *) s + i, len - i, &cp);
-        if (k == 0) {
-            k = 1;
-            cp = 0xfffd;
-        }
-
-        out[n] = cp;
-    }
-
-    return n;
 }
 
 

@@ -88,7 +88,15 @@ typedef struct {
 #define VW_TEXT_BAD_PART         20    /* and this % of the inked ones, */
 #define VW_TEXT_BAD_RUN          8     /* or this many side by side, */
 #define VW_TEXT_FAR_DIFF         128   /* or blocks this far apart */
-#define VW_TEXT_FAR_RUN          2     /* this many side by side */
+#define VW_TEXT_FAR_RUN          2     /* this many side by side, */
+#define VW_TEXT_GLYPH_DIFF       48    /* or a glyph that changed: a
+                                          square of blocks 2/3 of a glyph
+                                          a side this far apart on
+                                          average */
+#define VW_TEXT_GLYPH_ROWS       8     /* that square's side at most, */
+#define VW_TEXT_STEADY_PX        2     /* between layers of as many
+                                          glyphs in boxes this close */
+#define VW_TEXT_MAX_COLUMNS      1024  /* block columns followed for it */
 #define VW_TEXT_BLOCK_INK        16    /* a block with less ink: no say */
 
 typedef struct {

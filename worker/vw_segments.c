@@ -10,11 +10,7 @@
 #include "vw_segments.h"
 
 
-#define VW_DISTANCE_MAX_CP  4096    /* longer texts compare exactly */
-
-
 static int vw_frame_cmp(const void *a, const void *b);
-static uint32_t *vw_utf8_to_cps(const char *s, size_t *n);
 
 
 int
@@ -70,7 +66,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
         if (s != NULL
             && (f->text[0] == '\0' || f->index / looks > prev->index / looks + 1
-                || !vw_text_nearly_same(prev->text, f->text)))
+                || strcmp(prev->text, f->text) != 0))
         {
             /* close the open segment where this row's look begins, or
              * at the next sample when one is missing */
@@ -179,124 +175,6 @@ vw_frame_cmp(const void *a, const void *b)
     fb = *(const vw_frame_result_t * const *) b;
 
     return fa->index < fb->index ? -1 : (fa->index > fb->index);
-}
-
-
-int
-vw_text_nearly_same(const char *a, const char *b)
-{
-    size_t  d, la, lb, longer;
-
-    if (strcmp(a, b) == 0) {
-        return 1;
-    }
-
-    d = vw_text_distance(a, b);
-    if (d == (size_t) -1) {
-        return 0;
-    }
-
-    /* code point counts, for the proportion */
-
-    la = 0;
-    for (; *a; a++) {
-        la += ((unsigned char) *a & 0xc0) != 0x80;
-    }
-
-    lb = 0;
-    for (; *b; b++) {
-        lb += ((unsigned char) *b & 0xc0) != 0x80;
-    }
-
-    longer = la > lb ? la : lb;
-
-    return d * 100 <= longer * VW_NEARLY_PERCENT;
-}
-
-
-size_t
-vw_text_distance(const char *a, const char *b)
-{
-    size_t     i, j, na, nb, d, del, ins, sub;
-    size_t    *row;
-    uint32_t  *ca, *cb;
-
-    d = (size_t) -1;
-    row = NULL;
-    cb = NULL;
-
-    ca = vw_utf8_to_cps(a, &na);
-    cb = vw_utf8_to_cps(b, &nb);
-    if (ca == NULL || cb == NULL) {
-        goto done;
-    }
-
-    if (na > VW_DISTANCE_MAX_CP || nb > VW_DISTANCE_MAX_CP) {
-        d = (na == nb && memcmp(ca, cb, na * sizeof(uint32_t)) == 0)
-            ? 0 : (na > nb ? na : nb);
-        goto done;
-    }
-
-    row = malloc((nb + 1) * sizeof(size_t));
-    if (row == NULL) {
-        goto done;
-    }
-
-    for (j = 0; j <= nb; j++) {
-        row[j] = j;
-    }
-
-    for (i = 1; i <= na; i++) {
-        sub = row[0];       /* the diagonal: row[i-1][j-1] */
-        row[0] = i;
-
-        for (j = 1; j <= nb; j++) {
-            del = row[j] + 1;
-            ins = row[j - 1] + 1;
-            sub += ca[i - 1] != cb[j - 1];
-
-            d = del < ins ? del : ins;
-            d = d < sub ? d : sub;
-
-            sub = row[j];
-            row[j] = d;
-        }
-    }
-
-    d = row[nb];
-
-done:
-
-    free(row);
-    free(ca);
-    free(cb);
-
-    return d;
-}
-
-
-static uint32_t *
-vw_utf8_to_cps(const char *s, size_t *n)
-{
-    size_t                len, i, k;
-    uint32_t             *cps;
-    const unsigned char  *p;
-
-    p = (const unsigned char *) s;
-    len = strlen(s);
-
-    cps = malloc((len + 1) * sizeof(uint32_t));
-    if (cps == NULL) {
-        return NULL;
-    }
-
-    for (i = 0, k = 0; i < len; k++) {
-        i += vw_utf8_decode(p + i, len - i, &cps[k]);
-    }
-
-    *n = k;
-
-    return cps;
 }
 
 

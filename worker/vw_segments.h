@@ -14,16 +14,16 @@
  *
  * Merging: frames are taken in index order; a frame continues the open
  * segment when no sample is missing between it and the previous frame,
- * its text is not empty and it is nearly the same as the previous
- * frame's text (the pipeline gives the looks of one screen the same
- * text; this also joins two readings of one screen that the text layer
- * told apart): the Levenshtein distance
- * between the two (in Unicode code points) is at most 15% of the longer
- * one (rounded down: texts of up to 6 code points must be identical,
- * 7-13 may differ by one edit, ...).  An empty text, a missing index or
- * a different text closes the segment.  The segment's text is that of
- * its most confident frame (the earliest on a tie), its confidence the
- * mean of its frames'.  Its looks: how many pictures its text was read
+ * its text is not empty and it is the same as the previous frame's
+ * text.  The pipeline decides from the text layer which looks show one
+ * screen and gives them its text; two readings that differ, even by
+ * one character, are two screens ("line 031", "line 032"), and the
+ * strings are not compared for likeness.  Two readings that are equal
+ * join (one screen the layer told apart, or the same text shown
+ * again).  An empty text, a missing index or a different text closes
+ * the segment.  The segment's text is its frames' (that of the most
+ * confident one, the earliest on a tie), its confidence the mean of
+ * its frames'.  Its looks: how many pictures its text was read
  * from, the sum over its OCR'd frames of the looks the pipeline
  * averaged for each (the looks up to the next change, at most
  * VW_LOOKS_COMBINED).
@@ -61,8 +61,6 @@
  * this many (the pipeline's rule, part of the plan's definition) */
 #define VW_LOOKS_COMBINED    12
 
-#define VW_NEARLY_PERCENT    15
-
 
 typedef struct {
     uint32_t     index;         /* frame_index: sample i of the plan */
@@ -93,12 +91,6 @@ typedef struct {
  */
 int vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     size_t n, vw_segment_t **out, size_t *nout);
-
-/* 1 if a and b are nearly the same text (see above). */
-int vw_text_nearly_same(const char *a, const char *b);
-
-/* Levenshtein distance in code points; (size_t) -1 if out of memory. */
-size_t vw_text_distance(const char *a, const char *b);
 
 /*
  * Decodes one UTF-8 sequence of at most n bytes; returns its length (at

@@ -64,6 +64,18 @@ static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box,
 static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
 static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
+typedef struct {
+    int      k;                         /* the square's side, in blocks */
+    int      rows;                      /* rows taken in */
+    int16_t  here[VW_TEXT_MAX_COLUMNS]; /* the row being scored */
+    int16_t  ring[VW_TEXT_GLYPH_ROWS][VW_TEXT_MAX_COLUMNS];
+    int32_t  sum[VW_TEXT_MAX_COLUMNS];  /* per column, over the ring */
+} vw_glyph_scan_t;
+
+
+static int vw_text_steady(const vw_text_t *ta, const vw_text_t *tb, int dx);
+static void vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h);
+static int vw_text_glyph_row(vw_glyph_scan_t *g, int ncols);
 static int vw_text_block(const vw_image_t *a, const vw_image_t *ma,
     const vw_image_t *b, const vw_image_t *mb, int bx, int by, int dx);
 
@@ -651,7 +663,8 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff)
 {
     int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1, bad, inked;
-    int        run, longest, far, farthest;
+    int        run, longest, far, farthest, col, glyph, steady;
+    vw_glyph_scan_t  g;
     vw_rect_t  u;
 
     worst = 0;
@@ -661,6 +674,9 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
     longest = 0;
     far = 0;
     farthest = 0;
+    glyph = 0;
+    steady = vw_text_steady(ta, tb, dx);
+    vw_text_glyph_start(&g, ta->glyph_h > 0 ? ta->glyph_h : tb->glyph_h);
 
     if (a->width != b->width || a->height != b->height) {
         worst = 255;
@@ -715,6 +731,7 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
 
         run = 0;
         far = 0;
+        col = 0;
 
         for (bx = u.x; ; bx += VW_SIMILAR_BLOCK / 2) {
             if (bx > u.x + u.w - VW_SIMILAR_BLOCK) {
@@ -735,10 +752,18 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
             far = score >= VW_TEXT_FAR_DIFF ? far + 1 : score >= 0 ? 0 : far;
             farthest = far > farthest ? far : farthest;
 
+            if (col < VW_TEXT_MAX_COLUMNS) {
+                g.here[col++] = (int16_t) (score > 0 ? score : 0);
+            }
+
             if (bx == u.x + u.w - VW_SIMILAR_BLOCK) {
                 break;
             }
         }
+
+        /* a glyph that changed among glyphs that did not ("line 031"
+         * to "line 032"): the blocks over it differ together */
+        glyph |= steady && vw_text_glyph_row(&g, col);
 
         if (by == u.y + u.h - VW_SIMILAR_BLOCK) {
             break;
@@ -756,8 +781,91 @@ done:
     }
 
     return longest < VW_TEXT_BAD_RUN && farthest < VW_TEXT_FAR_RUN
+           && !glyph
            && (bad < VW_TEXT_BAD_BLOCKS
                || 100 * bad < VW_TEXT_BAD_PART * inked);
+}
+
+
+/*
+ * The glyph test of vw_frame_same_text is made only between two layers
+ * that agree where the text is and what it is made of: as many glyphs,
+ * in the same box (to VW_TEXT_STEADY_PX), unshifted.  A glyph that
+ * changes for another leaves them so (tabular digits, a clock); noise
+ * that eats or adds pieces of glyphs does not, and over such layers
+ * the patches where they disagree can differ as much as a changed
+ * glyph does (93-113 on average over 2 x 2 blocks, a caption over
+ * moving noise at 720p), so the other rules judge them.
+ */
+static int
+vw_text_steady(const vw_text_t *ta, const vw_text_t *tb, int dx)
+{
+    return dx == 0 && ta->glyphs == tb->glyphs
+           && abs(ta->box.x - tb->box.x) <= VW_TEXT_STEADY_PX
+           && abs(ta->box.y - tb->box.y) <= VW_TEXT_STEADY_PX
+           && abs(ta->box.w - tb->box.w) <= VW_TEXT_STEADY_PX
+           && abs(ta->box.h - tb->box.h) <= VW_TEXT_STEADY_PX;
+}
+
+
+/*
+ * The glyph test of vw_frame_same_text: a square of blocks, two thirds
+ * of a glyph's height a side (at least 2 x 2), that differ by
+ * VW_TEXT_GLYPH_DIFF on average, blocks without ink counting 0.  Over
+ * a noisy or moving background the text's own blocks differ in patches
+ * smaller than a glyph (a thick outline's edge), and by a third of that
+ * on average at most (docs/worker-pipeline.md); a glyph that changed
+ * differs all over.  The rows of scores are kept in a ring of k, and
+ * each column's sum over them.
+ */
+static void
+vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h)
+{
+    g->k = glyph_h * 2 / 3 / (VW_SIMILAR_BLOCK / 2);
+    g->k = g->k < 2 ? 2 : (g->k > VW_TEXT_GLYPH_ROWS ? VW_TEXT_GLYPH_ROWS
+                                                     : g->k);
+    g->rows = 0;
+    memset(g->sum, 0, sizeof(g->sum));
+}
+
+
+/* Takes in the row of ncols scores in g->here: 1 if a square differs. */
+static int
+vw_text_glyph_row(vw_glyph_scan_t *g, int ncols)
+{
+    int       c, found;
+    int16_t  *old;
+    int32_t   window, need;
+
+    old = g->ring[g->rows % g->k];
+
+    /* every row of one comparison has the same ncols */
+
+    for (c = 0; c < ncols; c++) {
+        if (g->rows >= g->k) {
+            g->sum[c] -= old[c];
+        }
+
+        old[c] = g->here[c];
+        g->sum[c] += old[c];
+    }
+
+    g->rows++;
+
+    if (g->rows < g->k || ncols < g->k) {
+        return 0;
+    }
+
+    need = (int32_t) g->k * g->k * VW_TEXT_GLYPH_DIFF;
+    window = 0;
+    found = 0;
+
+    for (c = 0; c < ncols; c++) {
+        window += g->sum[c] - (c >= g->k ? g->sum[c - g->k] : 0);
+        found |= c >= g->k - 1 && window >= need;
+    }
+
+    return found;
 }
 
 
