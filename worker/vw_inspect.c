@@ -583,12 +583,20 @@ vw_check_stream(vw_media_t *m, AVStream *st, int probed, vw_err_t *err)
          */
         profile = avcodec_profile_name(id, par->profile);
 
+        if (profile == NULL) {
+            return vw_reject(err, "unsupported_codec", "inspect \"%s\": the "
+                             "%s decoder cannot read this stream: its headers "
+                             "name no profile, bit depth or chroma format it "
+                             "decodes; re-encode the video as H.264, HEVC, "
+                             "VP9 or AV1 in 8 or 10 bits", m->name,
+                             avcodec_get_name(id));
+        }
+
         return vw_reject(err, "unsupported_codec", "inspect \"%s\": the %s "
                          "decoder cannot read this stream (profile \"%s\"%s"
                          "); re-encode the video as H.264, HEVC, VP9 or AV1 "
                          "in 8 or 10 bits", m->name, avcodec_get_name(id),
-                         profile ? profile : "unknown",
-                         vw_bits(par, tag, sizeof(tag)));
+                         profile, vw_bits(par, tag, sizeof(tag)));
     }
 
     return 0;

@@ -7,6 +7,8 @@
 # made here by ffmpeg with a line of text burned in, and ffprobe first
 # confirms it is what the case says (codec, profile, pixel format), so
 # the test cannot pass on a file that silently fell back to 8-bit 4:2:0.
+# Last, a listed codec in a form the decoder cannot do is unsupported_codec,
+# named.
 
 use strict;
 use warnings;
@@ -127,6 +129,63 @@ for my $c (@cases) {
     is $res->{inspection}{pix_fmt}, $pix, "$what: decoded as $pix";
     my $got = join ' ', map { $_->{text} } @{ $res->{segments} // [] };
     cmp_ok cer($got, $text), '<=', 0.1, "$what: text read back ($got)";
+}
+
+# A listed codec in a form FFmpeg's decoder does not do: HEVC whose
+# sequence parameter set says 11 bits (luma and chroma; FFmpeg decodes 8,
+# 9, 10 and 12).  Made from a Main 12 file by rewriting the two
+# exp-Golomb codes in place (ue 4 "00101" -> ue 3 "00100": the same
+# length), in the SPS that Matroska's CodecPrivate holds.
+{
+    my $path = make_video(path => "$dir/h12.mkv", duration => 1,
+        size => '64x64', codec => 'libx265', dir => $dir,
+        extra => [@x265, '-pix_fmt', 'yuv420p12le']);
+    my $d = do { open my $f, '<:raw', $path or die; local $/; <$f> };
+    my $sps = index($d, "\x42\x01\x01");     # NAL type 33, one layer
+    $sps > 0 or die 'no SPS';
+
+    # the RBSP (emulation prevention bytes dropped) and where each of
+    # its bytes is in the file
+    my (@rbsp, @at);
+    my ($j, $zeros) = ($sps + 2, 0);
+    while (@rbsp < 48) {
+        my $b = ord substr($d, $j, 1);
+        if ($zeros >= 2 && $b == 3) { ($zeros, $j) = (0, $j + 1); next }
+        push @rbsp, $b;
+        push @at, $j++;
+        $zeros = $b == 0 ? $zeros + 1 : 0;
+    }
+    my $bits = join '', map { sprintf '%08b', $_ } @rbsp;
+    my $pos = 0;
+    my $u  = sub { my $v = oct('0b' . substr($bits, $pos, $_[0])); $pos += $_[0]; $v };
+    my $ue = sub {
+        my $z = 0;
+        $z++, $pos++ while substr($bits, $pos, 1) eq '0';
+        $pos++;
+        my $v = (1 << $z) - 1 + ($z ? oct('0b' . substr($bits, $pos, $z)) : 0);
+        $pos += $z;
+        return $v;
+    };
+    $u->(4); is $u->(3), 0, 'h11: one sub-layer'; $u->(1);
+    $pos += 96;                             # profile_tier_level
+    $ue->();                                # sps id
+    my $chroma = $ue->();
+    $u->(1) if $chroma == 3;
+    $ue->(), $ue->();                       # width, height
+    if ($u->(1)) { $ue->() for 1 .. 4 }     # conformance window
+    for my $what (qw(luma chroma)) {
+        is $ue->(), 4, "h11: $what bit depth 12 (minus 8) found";
+        my $b = $pos - 1;                   # the code's last bit: 1 -> 0
+        substr($d, $at[$b >> 3], 1) =
+            chr(ord(substr($d, $at[$b >> 3], 1)) ^ (1 << (7 - ($b & 7))));
+    }
+    open my $f, '>:raw', "$dir/h11.mkv" or die; print {$f} $d; close $f;
+
+    my $r = run_worker('ocr', "$dir/h11.mkv");
+    is $r->{rc}, 65, 'HEVC 11-bit: rejected';
+    like $r->{stderr}, qr/^video-ocr-worker: rejected: unsupported_codec: inspect "[^"]*h11\.mkv": the hevc decoder cannot read this stream/,
+        'HEVC 11-bit: unsupported_codec, naming the codec';
+    is scalar(() = $r->{stderr} =~ /\n/g), 1, 'HEVC 11-bit: one line';
 }
 
 done_testing;
