@@ -4,8 +4,10 @@
  * Fuzz target: the worker's handling of untrusted media, end to end:
  * vw_pipeline_run (what "video-ocr-worker ocr" and a worker child run)
  * on a file made of the fuzz bytes, i.e. the container sniffer, the
- * container structure check (vw_container.c), libavformat's inspection
- * through our AVIO and limits (vw_inspect.c), decoding and seeking
+ * container structure check (vw_container.c, MXF's partition pack
+ * included), libavformat's inspection through our AVIO and limits
+ * (vw_inspect.c), the duration of a stream that declares none measured
+ * from its packets (vw_duration.c), decoding and seeking
  * (vw_decode.c), the grey/crop/similarity and glyph stages (vw_frame.c,
  * vw_text.c) and Tesseract (vw_ocr.c).  The seeds are small real videos
  * (fuzz/seeds.sh): mutations of them reach the decoders.

@@ -36,6 +36,17 @@ flv1.flv          -c:v flv1 -q:v 20 -g 5
 theora.ogv        -c:v libtheora -q:v 1 -g 5
 mpeg2.mpg         -c:v mpeg2video -q:v 20 -g 5
 wmv2.asf          -c:v wmv2 -q:v 20 -g 5
+vp8-live.webm     -c:v libvpx -b:v 40k -g 5 -live 1
+prores.mov        -c:v prores_ks -profile:v 0 -pix_fmt yuv422p10le
+prores.mxf        -c:v prores_aw -profile:v 0 -pix_fmt yuv422p10le -strict unofficial
+dnxhr.mxf         -s 256x144 -c:v dnxhd -profile:v dnxhr_lb -pix_fmt yuv422p -strict unofficial
+mpeg2.mxf         -c:v mpeg2video -q:v 20 -g 5 -strict unofficial
 SEEDS
+
+# written to a pipe: an MXF with an open header and no footer, whose
+# duration only the packets tell (worker/vw_duration.c)
+ffmpeg -nostdin -v error -y -f lavfi -i "$src" -vf "$text" -pix_fmt yuv420p \
+    -c:v mpeg2video -q:v 20 -g 5 -strict unofficial -f mxf - \
+    > "$dir/mpeg2-piped.mxf"
 
 ls -l "$dir"

@@ -120,6 +120,7 @@ typedef enum {
     VO_CONTAINER_FLV,
     VO_CONTAINER_OGG,
     VO_CONTAINER_ASF,
+    VO_CONTAINER_MXF,                  /* SMPTE 377 Material eXchange */
     VO_CONTAINER_LAST
 } vo_container_t;
 

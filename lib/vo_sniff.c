@@ -14,7 +14,7 @@
 
 static const char  *vo_container_names[] = {
     "unknown", "mp4", "mov", "matroska", "webm", "avi", "mpegts", "mpegps",
-    "flv", "ogg", "asf"
+    "flv", "ogg", "asf", "mxf"
 };
 
 
@@ -84,6 +84,24 @@ vo_sniff_container(const unsigned char *p, size_t n, int complete)
                      "\xa6\xd9\x00\xaa\x00\x62\xce\x6c", 16) == 0)
     {
         return VO_CONTAINER_ASF;
+    }
+
+    /*
+     * MXF (SMPTE ST 377-1): the file starts with the header partition
+     * pack, a KLV whose 16-byte key is the partition pack label with
+     * byte 13 = 0x02 (header), byte 14 = its status (1-4: open/closed,
+     * incomplete/complete) and byte 15 = 0.  The standard allows a
+     * "run-in" of up to 64 KiB before it; no writer in use makes one, and
+     * looking that far would mean holding 64 KiB per request, so a file
+     * with a run-in is refused here (remux it, the run-in is dropped).
+     */
+
+    if (n >= 16
+        && memcmp(p, "\x06\x0e\x2b\x34\x02\x05\x01\x01"
+                     "\x0d\x01\x02\x01\x01\x02", 14) == 0
+        && p[14] >= 0x01 && p[14] <= 0x04 && p[15] == 0x00)
+    {
+        return VO_CONTAINER_MXF;
     }
 
     if (n >= 4 && p[0] == 0 && p[1] == 0 && p[2] == 1 && p[3] == 0xba) {

@@ -860,7 +860,7 @@ ngx_http_video_ocr_containers(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
             ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                                "unknown container \"%V\": use any of mp4, "
                                "mov, matroska, webm, avi, mpegts, mpegps, "
-                               "flv, ogg, asf, or \"any\"", &value[i]);
+                               "flv, ogg, asf, mxf, or \"any\"", &value[i]);
             return NGX_CONF_ERROR;
         }
 

@@ -95,7 +95,7 @@ const ngx_http_video_ocr_outcome_t
     [NGX_HTTP_VIDEO_OCR_NOT_A_VIDEO] = {
         ngx_string("not-a-video"), NGX_HTTP_UNSUPPORTED_MEDIA_TYPE,
         "the body does not start like a video container (MP4/MOV, "
-        "Matroska/WebM, AVI, MPEG-TS/PS, FLV, Ogg or ASF)",
+        "Matroska/WebM, AVI, MPEG-TS/PS, FLV, Ogg, ASF or MXF)",
         ngx_string("rejected"), 0, 1 },
 
     [NGX_HTTP_VIDEO_OCR_TOO_LARGE] = {

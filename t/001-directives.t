@@ -154,7 +154,7 @@ sub {
     }
 --- must_die
 --- error_log eval
-qr/\[emerg\] .*unknown container "divx": use any of mp4, mov, matroska, webm, avi, mpegts, mpegps, flv, ogg, asf, or "any"/
+qr/\[emerg\] .*unknown container "divx": use any of mp4, mov, matroska, webm, avi, mpegts, mpegps, flv, ogg, asf, mxf, or "any"/
 
 
 

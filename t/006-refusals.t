@@ -11,6 +11,23 @@ our $TEXT = "This is a text file, not a video.\n" x 30000;
 our $PNG = "\x89PNG\r\n\x1a\n" . ("\0" x 2000);
 our $BIG = "\0\0\0\x18ftypisom" . ("\x55" x (2 * 1024 * 1024));
 
+# MXF: a real file (DNxHR in OP1a, by ffmpeg), and bytes that start with
+# an MXF partition key that is not a header partition (a body
+# partition's, byte 13 = 0x03): the sniffer takes only the first
+our $MXF = do {
+    my $f = "/tmp/vocr-006-$$.mxf";
+    system('ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi',
+        '-i', 'color=c=gray:s=320x180:d=1', '-c:v', 'dnxhd', '-profile:v',
+        'dnxhr_lb', '-pix_fmt', 'yuv422p', $f) == 0 or die "ffmpeg: $?";
+    open my $fh, '<:raw', $f or die "$f: $!";
+    local $/;
+    my $b = <$fh>;
+    unlink $f;
+    $b;
+};
+our $NOT_MXF = "\x06\x0e\x2b\x34\x02\x05\x01\x01\x0d\x01\x02\x01\x01\x03"
+    . "\x04\x00" . ("\0" x 2000);
+
 our $nothing_left = sub {
     is(ledger_count('requests'), 0, "no receipt");
     is(ledger_count('jobs'), 0, "no job");
@@ -336,3 +353,35 @@ sub {
 }
 --- error_log eval
 qr/\[error\] .*video_ocr: ledger: ledger ".*ledger.db": cannot open: unable to open database file/
+
+
+
+=== TEST 13: MXF is a container of its own: admitted where listed
+--- config
+    location = /upload {
+        video_ocr_intake;
+        video_ocr_containers mxf;
+    }
+--- request eval
+["POST /upload\n$::MXF", "POST /upload\n$::V"]
+--- more_headers
+Idempotency-Key: mxf
+--- error_code eval
+[202, 415]
+--- ledger_check eval
+sub {
+    my @jobs = ledger_rows("SELECT * FROM jobs");
+    is(scalar @jobs, 1, "one job, the MXF one");
+    is($jobs[0]{container}, 'mxf', "container sniffed: mxf");
+}
+
+
+
+=== TEST 14: an MXF partition key that is no header partition: 415
+--- request eval
+"POST /upload\n$::NOT_MXF"
+--- more_headers
+Idempotency-Key: not-mxf
+--- error_code: 415
+--- response_body_like: not-a-video
+--- ledger_check eval: $::nothing_left

@@ -13,7 +13,7 @@
 #                make command line builds that on any host)
 
 VW_SRCS   := vw_main.c vw_core.c vw_plan.c \
-             vw_inspect.c vw_container.c vw_decode.c \
+             vw_inspect.c vw_container.c vw_duration.c vw_decode.c \
              vw_frame.c vw_text.c vw_looks.c vw_ocr.c vw_segments.c \
              vw_output.c \
              vw_pipeline.c vw_screen.c vw_cmd_ocr.c \

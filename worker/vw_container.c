@@ -10,7 +10,9 @@
  *
  *   ISO BMFF / QuickTime: the sequence of top-level boxes;
  *   Matroska / WebM: the EBML header and the Segment size;
- *   AVI: the RIFF chunk size.
+ *   AVI: the RIFF chunk size;
+ *   MXF: the header partition pack (where the header metadata ends and
+ *   where the footer partition is, when the writer knew it).
  *
  * MPEG-TS/PS, FLV and Ogg declare no sizes up front: the demuxer decides.
  */
@@ -26,6 +28,8 @@
 static int vw_check_isobmff(vw_media_t *m, vw_err_t *err);
 static int vw_check_ebml(vw_media_t *m, vw_err_t *err);
 static int vw_check_riff(vw_media_t *m, vw_err_t *err);
+static int vw_check_mxf(vw_media_t *m, vw_err_t *err);
+static int64_t vw_be64(const unsigned char *p);
 static int vw_ebml_vint(const unsigned char *p, size_t n, int64_t *value,
     int *unknown);
 
@@ -77,6 +81,9 @@ vw_media_check_structure(vw_media_t *m, int container, vw_err_t *err)
 
     case VO_CONTAINER_AVI:
         return vw_check_riff(m, err);
+
+    case VO_CONTAINER_MXF:
+        return vw_check_mxf(m, err);
 
     default:
         /* no sizes up front (MPEG-TS/PS, FLV, Ogg): the demuxer decides */
@@ -343,4 +350,159 @@ vw_check_riff(vw_media_t *m, vw_err_t *err)
     }
 
     return 0;
+}
+
+
+/*
+ * MXF (SMPTE ST 377-1): the file starts with the header partition pack
+ * (the sniffer saw its key), a KLV: the 16-byte key, a BER length, then
+ * fixed fields, among them ThisPartition (0: this pack is at the start),
+ * FooterPartition (the byte offset of the footer partition; 0 when the
+ * writer did not know it yet, as in a file written while recording) and
+ * HeaderByteCount (the header metadata that follows the pack).  Header
+ * metadata or a footer beyond the end of the file means the upload was
+ * cut short; a footer offset that does not point at a footer partition
+ * pack means the bytes are not what they claim.  The body (essence and
+ * index) is the demuxer's to judge: it declares no sizes up front.
+ */
+static int
+vw_check_mxf(vw_media_t *m, vw_err_t *err)
+{
+    int             i, k;
+    int64_t         len, pack, end, footer, hbc;
+    ssize_t         n;
+    unsigned char   b[16 + 9 + 40];
+
+    n = vw_media_pread(m, 0, b, sizeof(b));
+    if (n < 0) {
+        return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                       strerror(m->io_errno));
+    }
+
+    if (n < 17) {
+        return vw_reject(err, "truncated", "inspect \"%s\": the file ends "
+                         "inside its MXF header partition pack; the upload "
+                         "is incomplete, send the whole file", m->name);
+    }
+
+    /* BER length: one byte below 0x80, or 0x8k and k bytes (k <= 8) */
+
+    if (b[16] < 0x80) {
+        len = b[16];
+        pack = 17;
+
+    } else {
+        k = b[16] & 0x7f;
+
+        if (k == 0 || k > 8 || (k == 8 && b[17] >= 0x80)) {
+            return vw_reject(err, "not_a_video", "inspect \"%s\": the MXF "
+                             "header partition pack has a broken length; "
+                             "the file is damaged or not a video", m->name);
+        }
+
+        if (n < 17 + k) {
+            return vw_reject(err, "truncated", "inspect \"%s\": the file "
+                             "ends inside its MXF header partition pack; the "
+                             "upload is incomplete, send the whole file",
+                             m->name);
+        }
+
+        len = 0;
+        for (i = 0; i < k; i++) {
+            len = (len << 8) | b[17 + i];
+        }
+
+        pack = 17 + k;
+    }
+
+    /* MajorVersion, MinorVersion, KAGSize, ThisPartition,
+     * PreviousPartition, FooterPartition, HeaderByteCount: 40 bytes (and
+     * 48 more fields the demuxer reads) */
+
+    if (len < 88) {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the MXF "
+                         "header partition pack is %lld bytes long, too "
+                         "short for its fields; the file is damaged or not a "
+                         "video", m->name, (long long) len);
+    }
+
+    if (len > m->size - pack || n < pack + 40) {
+        return vw_reject(err, "truncated", "inspect \"%s\": the file ends "
+                         "inside its MXF header partition pack; the upload "
+                         "is incomplete, send the whole file", m->name);
+    }
+
+    end = pack + len;
+
+    if (vw_be64(b + pack + 8) != 0) {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the MXF "
+                         "header partition says it is not at the start of "
+                         "the file; the file is damaged or not a video",
+                         m->name);
+    }
+
+    footer = vw_be64(b + pack + 24);
+    hbc = vw_be64(b + pack + 32);
+
+    if (hbc < 0 || hbc > m->size - end) {
+        return vw_reject(err, "truncated", "inspect \"%s\": the file ends at "
+                         "byte %lld, inside the MXF header metadata that "
+                         "declares %lld bytes from byte %lld; the upload is "
+                         "incomplete, send the whole file", m->name,
+                         (long long) m->size, (long long) hbc,
+                         (long long) end);
+    }
+
+    if (footer == 0) {
+        return 0;       /* written while recording: no footer known */
+    }
+
+    if (footer < end) {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the MXF "
+                         "header puts its footer partition inside itself "
+                         "(byte %lld); the file is damaged or not a video",
+                         m->name, (long long) footer);
+    }
+
+    if (footer > m->size - 17) {
+        return vw_reject(err, "truncated", "inspect \"%s\": the file ends at "
+                         "byte %lld but its MXF header puts the footer "
+                         "partition at byte %lld; the upload is incomplete, "
+                         "send the whole file", m->name, (long long) m->size,
+                         (long long) footer);
+    }
+
+    n = vw_media_pread(m, footer, b, 16);
+    if (n < 0) {
+        return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                       strerror(m->io_errno));
+    }
+
+    if (n < 16
+        || memcmp(b, "\x06\x0e\x2b\x34\x02\x05\x01\x01"
+                     "\x0d\x01\x02\x01\x01\x04", 14) != 0)
+    {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the MXF "
+                         "header puts its footer partition at byte %lld, "
+                         "where there is none; the file is damaged or not a "
+                         "video", m->name, (long long) footer);
+    }
+
+    return 0;
+}
+
+
+static int64_t
+vw_be64(const unsigned char *p)
+{
+    int       i;
+    uint64_t  v;
+
+    v = 0;
+    for (i = 0; i < 8; i++) {
+        v = (v << 8) | p[i];
+    }
+
+    /* a value of 2^63 or more is no offset in a file: -1 says so */
+    return v > (uint64_t) INT64_MAX ? -1 : (int64_t) v;
 }

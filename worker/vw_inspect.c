@@ -34,7 +34,7 @@
 
 /* the demuxers of the containers the intake accepts (vo_sniff.c) */
 #define VW_DEMUXERS      "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi," \
-                         "mpegts,mpeg,flv,ogg,asf"
+                         "mpegts,mpeg,flv,ogg,asf,mxf"
 
 
 static const enum AVCodecID  vw_codecs[] = {
@@ -43,7 +43,9 @@ static const enum AVCodecID  vw_codecs[] = {
     AV_CODEC_ID_MPEG1VIDEO, AV_CODEC_ID_MJPEG, AV_CODEC_ID_THEORA,
     AV_CODEC_ID_H263, AV_CODEC_ID_FLV1, AV_CODEC_ID_VC1, AV_CODEC_ID_WMV1,
     AV_CODEC_ID_WMV2, AV_CODEC_ID_WMV3, AV_CODEC_ID_MSMPEG4V3,
-    AV_CODEC_ID_FFV1
+    AV_CODEC_ID_FFV1,
+    /* what editors and cameras export (mezzanine codecs, intra only) */
+    AV_CODEC_ID_PRORES, AV_CODEC_ID_DNXHD
 };
 
 
@@ -56,13 +58,14 @@ static void vw_media_log(void *avcl, int level, const char *fmt, va_list ap);
 static void vw_media_log_take(char *buf, size_t size);
 static int vw_avio_read(void *opaque, uint8_t *buf, int size);
 static int64_t vw_avio_seek(void *opaque, int64_t offset, int whence);
-static int vw_io_open_refuse(AVFormatContext *s, AVIOContext **pb,
-    const char *url, int flags, AVDictionary **options);
 static int vw_check_stream(vw_media_t *m, AVStream *st, int probed,
     vw_err_t *err);
 static int vw_open_error(vw_media_t *m, int rc, const char *what,
     vw_err_t *err);
 static const char *vw_streams_summary(AVFormatContext *fmt, char *buf,
+    size_t size);
+static const char *vw_codec_tag(uint32_t tag, char *buf, size_t size);
+static const char *vw_bits(const AVCodecParameters *par, char *buf,
     size_t size);
 
 
@@ -150,9 +153,10 @@ vw_media_av_error(int rc, char *buf, size_t size)
 
 int
 vw_media_open(vw_media_t **mp, int fd, const char *name,
-    const vw_limits_t *l, vw_inspection_t *in, vw_err_t *err)
+    const vw_limits_t *l, vw_poll_pt poll, void *poll_data,
+    vw_inspection_t *in, vw_err_t *err)
 {
-    int                   rc, i, ret, nopts;
+    int                   rc, i, ret, nopts, guessed;
     char                  sum[200];
     unsigned char         head[VO_SNIFF_BYTES];
     ssize_t               n;
@@ -182,6 +186,8 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     m->name = name;
     m->limits = *l;
     m->stream_index = -1;
+    m->poll = poll;
+    m->poll_data = poll_data;
 
     if (fstat(fd, &sb) != 0) {
         vw_fail(err, "io", "inspect \"%s\": fstat: %s", name,
@@ -242,7 +248,7 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
 
     m->fmt->pb = m->avio;
     m->fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
-    m->fmt->io_open = vw_io_open_refuse;
+    m->fmt->io_open = vw_media_io_open_refuse;
     m->fmt->format_whitelist = av_strdup(VW_DEMUXERS);
     m->fmt->max_streams = 64;
 
@@ -263,15 +269,16 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
 
         vw_reject(err, "not_a_video", "inspect \"%s\": not a video file "
                   "(no known container format); upload an MP4, MOV, "
-                  "MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg or ASF file", name);
+                  "MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg, ASF or MXF file",
+                  name);
         goto done;
     }
 
     if (av_match_list(ifmt->name, VW_DEMUXERS, ',') <= 0) {
         vw_reject(err, "not_a_video", "inspect \"%s\": the file looks like "
                   "%s, which is not a video container this service reads; "
-                  "upload an MP4, MOV, MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg "
-                  "or ASF file", name,
+                  "upload an MP4, MOV, MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg, "
+                  "ASF or MXF file", name,
                   ifmt->long_name ? ifmt->long_name : ifmt->name);
         goto done;
     }
@@ -405,19 +412,36 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
         in->fps_den = 0;
     }
 
-    if (st->duration > 0 && st->duration != AV_NOPTS_VALUE) {
+    /*
+     * The duration: the container's (or libavformat's from the time
+     * stamps at both ends, for MPEG-TS/PS), else measured from the
+     * packets (vw_duration.c).  A duration libavformat only guessed
+     * from the bit rate is no duration: the plan would stop early or
+     * sample past the end.
+     */
+
+    guessed = m->fmt->duration_estimation_method
+              == AVFMT_DURATION_FROM_BITRATE;
+
+    if (!guessed && st->duration > 0 && st->duration != AV_NOPTS_VALUE) {
         in->duration_ms = av_rescale_q(st->duration, st->time_base,
                                        (AVRational) { 1, 1000 });
+        in->duration_from = VW_DURATION_DECLARED;
 
-    } else if (m->fmt->duration > 0 && m->fmt->duration != AV_NOPTS_VALUE) {
+    } else if (!guessed && m->fmt->duration > 0
+               && m->fmt->duration != AV_NOPTS_VALUE)
+    {
         in->duration_ms = m->fmt->duration / 1000;
+        in->duration_from = VW_DURATION_DECLARED;
+
+    } else if (vw_media_measure_duration(m, in->container, &in->duration_ms,
+                                         err)
+               != 0)
+    {
+        goto done;
 
     } else {
-        vw_reject(err, "unknown_duration", "inspect \"%s\": the %s file "
-                  "does not say how long the video is; remux it into MP4 "
-                  "or MKV (ffmpeg -i IN -c copy OUT.mp4)", name,
-                  in->container);
-        goto done;
+        in->duration_from = VW_DURATION_PACKETS;
     }
 
     if (in->duration_ms > m->limits.max_duration_ms) {
@@ -492,7 +516,9 @@ static int
 vw_check_stream(vw_media_t *m, AVStream *st, int probed, vw_err_t *err)
 {
     int                  w, h;
+    char                 tag[32];
     size_t               i;
+    const char          *profile;
     enum AVCodecID       id;
     const AVCodecParameters  *par;
 
@@ -515,9 +541,12 @@ vw_check_stream(vw_media_t *m, AVStream *st, int probed, vw_err_t *err)
             return 0;
         }
 
+        /* the container names it by a tag FFmpeg does not know (ProRes
+         * RAW's "aprn", a vendor's fourcc): say which */
         return vw_reject(err, "unsupported_codec", "inspect \"%s\": the "
-                         "video codec is unknown; re-encode it as H.264, "
-                         "HEVC, VP9 or AV1", m->name);
+                         "video codec %sis unknown; re-encode it as H.264, "
+                         "HEVC, VP9 or AV1", m->name,
+                         vw_codec_tag(par->codec_tag, tag, sizeof(tag)));
     }
 
     for (i = 0; i < sizeof(vw_codecs) / sizeof(vw_codecs[0]); i++) {
@@ -529,16 +558,45 @@ vw_check_stream(vw_media_t *m, AVStream *st, int probed, vw_err_t *err)
     if (i == sizeof(vw_codecs) / sizeof(vw_codecs[0])
         || avcodec_find_decoder(id) == NULL)
     {
+        profile = avcodec_profile_name(id, par->profile);
+
         return vw_reject(err, "unsupported_codec", "inspect \"%s\": "
-                         "unsupported codec \"%s\"; re-encode the video as "
-                         "H.264, HEVC, VP9 or AV1", m->name,
-                         avcodec_get_name(id));
+                         "unsupported codec \"%s\"%s%s%s; re-encode the "
+                         "video as H.264, HEVC, VP9 or AV1", m->name,
+                         avcodec_get_name(id), profile ? " (profile \"" : "",
+                         profile ? profile : "", profile ? "\")" : "");
     }
 
     if (probed && (w == 0 || h == 0)) {
         return vw_reject(err, "not_a_video", "inspect \"%s\": the %s video "
                          "stream declares no picture size; the file is "
                          "damaged", m->name, avcodec_get_name(id));
+    }
+
+    if (probed && par->format < 0) {
+        /*
+         * The probing decoder (or parser) read the stream's headers and
+         * found no pixel format it can make: a profile, bit depth or
+         * chroma format beyond FFmpeg's decoder (HEVC 16-bit, HEVC SCC),
+         * or headers too damaged to say.  Decoding would fail on every
+         * frame; say so now, with what the stream declares.
+         */
+        profile = avcodec_profile_name(id, par->profile);
+
+        if (profile == NULL) {
+            return vw_reject(err, "unsupported_codec", "inspect \"%s\": the "
+                             "%s decoder cannot read this stream: its headers "
+                             "name no profile, bit depth or chroma format it "
+                             "decodes; re-encode the video as H.264, HEVC, "
+                             "VP9 or AV1 in 8 or 10 bits", m->name,
+                             avcodec_get_name(id));
+        }
+
+        return vw_reject(err, "unsupported_codec", "inspect \"%s\": the %s "
+                         "decoder cannot read this stream (profile \"%s\"%s"
+                         "); re-encode the video as H.264, HEVC, VP9 or AV1 "
+                         "in 8 or 10 bits", m->name, avcodec_get_name(id),
+                         profile, vw_bits(par, tag, sizeof(tag)));
     }
 
     return 0;
@@ -595,6 +653,54 @@ vw_streams_summary(AVFormatContext *fmt, char *buf, size_t size)
         len += snprintf(buf + len, size - len, "%s%s %s", i ? ", " : "",
                         type ? type : "data",
                         avcodec_get_name(st->codecpar->codec_id));
+    }
+
+    return buf;
+}
+
+
+/* A codec tag as a sentence names it: "\"aprn\" " (quoted, a space after),
+ * "0x... " when not printable, "" when there is none. */
+static const char *
+vw_codec_tag(uint32_t tag, char *buf, size_t size)
+{
+    int   i;
+    char  c[5];
+
+    if (tag == 0) {
+        buf[0] = '\0';
+        return buf;
+    }
+
+    for (i = 0; i < 4; i++) {
+        c[i] = (char) ((tag >> (8 * i)) & 0xff);
+
+        if (c[i] < 0x20 || c[i] > 0x7e || c[i] == '"' || c[i] == '\\') {
+            snprintf(buf, size, "0x%08x ", (unsigned) tag);
+            return buf;
+        }
+    }
+
+    c[4] = '\0';
+    snprintf(buf, size, "\"%s\" ", c);
+
+    return buf;
+}
+
+
+/* ", 16-bit" when the headers said, "" otherwise. */
+static const char *
+vw_bits(const AVCodecParameters *par, char *buf, size_t size)
+{
+    int  bits;
+
+    bits = par->bits_per_raw_sample;
+
+    if (bits > 0 && bits <= 32) {
+        snprintf(buf, size, ", %d-bit", bits);
+
+    } else {
+        buf[0] = '\0';
     }
 
     return buf;
@@ -663,8 +769,8 @@ vw_avio_seek(void *opaque, int64_t offset, int whence)
 }
 
 
-static int
-vw_io_open_refuse(AVFormatContext *s, AVIOContext **pb, const char *url,
+int
+vw_media_io_open_refuse(AVFormatContext *s, AVIOContext **pb, const char *url,
     int flags, AVDictionary **options)
 {
     (void) flags;

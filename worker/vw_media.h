@@ -14,8 +14,9 @@
  * ones libavformat opens to probe included) runs with max_pixels set.
  *
  * vw_inspect.c: opening, inspection, limits.  vw_container.c: the
- * container structure check.  vw_decode.c: the decoder, seeking, the
- * frame shown at an instant.
+ * container structure check.  vw_duration.c: the duration of a stream
+ * that declares none.  vw_decode.c: the decoder, seeking, the frame
+ * shown at an instant.
  */
 
 #ifndef _VW_MEDIA_H_INCLUDED_
@@ -95,12 +96,15 @@ void vw_media_log_init(int verbose);
  * Inspects the file open on fd (which stays the caller's) and checks it
  * against the limits: REJECTED with not_a_video, truncated,
  * no_video_stream, unsupported_codec, too_large, too_long,
- * unknown_duration; FAILED on I/O and memory errors.  On success *mp
- * holds the media (free it with vw_media_close) and *in the inspection.
- * No decoder of ours is open yet.
+ * unknown_duration; FAILED on I/O and memory errors; STOPPED when poll
+ * (called while a duration is measured from the packets; may be NULL;
+ * it stays the media's poll) asks to stop.  On success *mp holds the
+ * media (free it with vw_media_close) and *in the inspection.  No
+ * decoder of ours is open yet.
  */
 int vw_media_open(vw_media_t **mp, int fd, const char *name,
-    const vw_limits_t *l, vw_inspection_t *in, vw_err_t *err);
+    const vw_limits_t *l, vw_poll_pt poll, void *poll_data,
+    vw_inspection_t *in, vw_err_t *err);
 
 /*
  * Opens the decoder for the inspected stream.  interval_us is the
@@ -133,7 +137,7 @@ int vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
 void vw_media_close(vw_media_t *m);
 
 /* Internal to the media stage (vw_inspect.c, vw_container.c,
- * vw_decode.c). */
+ * vw_duration.c, vw_decode.c). */
 
 /* The last libav* error message (or rc's text) into buf. */
 void vw_media_av_error(int rc, char *buf, size_t size);
@@ -144,6 +148,19 @@ ssize_t vw_media_pread(vw_media_t *m, int64_t off, void *buf, size_t n);
 
 /* The container's top-level sizes against the file's (vw_container.c). */
 int vw_media_check_structure(vw_media_t *m, int container, vw_err_t *err);
+
+/* The io_open of every demuxer of ours: refuses to open anything. */
+int vw_media_io_open_refuse(AVFormatContext *s, AVIOContext **pb,
+    const char *url, int flags, AVDictionary **options);
+
+/*
+ * The duration of m's video stream in ms from t = 0, measured by a
+ * demux-only pass over its packets, for a container that declares none
+ * (vw_duration.c); what names the container in messages.  REJECTED too_long as soon as the packets pass
+ * max_duration_ms, unknown_duration when none has a time stamp.
+ */
+int vw_media_measure_duration(vw_media_t *m, const char *what,
+    int64_t *duration_ms, vw_err_t *err);
 
 
 #endif /* _VW_MEDIA_H_INCLUDED_ */

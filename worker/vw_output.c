@@ -270,8 +270,10 @@ vw_inspection_json(vo_buf_t *out, const vw_inspection_t *in)
     }
 
     vo_buf_printf(out, ",\"stream_index\":%d,\"streams\":%d,\"bit_rate\":%lld,"
-                "\"size\":%lld}", in->stream_index, in->streams,
-                (long long) in->bit_rate, (long long) in->size);
+                "\"size\":%lld,\"duration_from\":\"%s\"}", in->stream_index,
+                in->streams, (long long) in->bit_rate, (long long) in->size,
+                in->duration_from == VW_DURATION_PACKETS ? "packets"
+                                                         : "container");
 }
 
 

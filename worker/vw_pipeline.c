@@ -81,7 +81,7 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
      * any frame is decoded */
 
     if (vw_media_open(&p->media, job->fd, job->name, &p->limits,
-                      &run->inspection, err) != 0)
+                      vw_pipe_poll, p, &run->inspection, err) != 0)
     {
         goto done;
     }

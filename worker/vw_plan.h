@@ -71,7 +71,13 @@ typedef struct {
     int       fps_den;
     int64_t   bit_rate;          /* bits per second, 0 if unknown */
     int64_t   size;              /* file size in bytes */
+    int       duration_from;     /* VW_DURATION_DECLARED or _PACKETS */
 } vw_inspection_t;
+
+/* where duration_ms comes from: the container (or both ends' time
+ * stamps, MPEG-TS/PS), or a pass over the packets (vw_duration.c) */
+#define VW_DURATION_DECLARED  0
+#define VW_DURATION_PACKETS   1
 
 
 typedef struct {

@@ -572,7 +572,7 @@
     switch (name) {
       case 'not-a-video':
         title = `${file} is not a video this server accepts.`;
-        more = 'Its first bytes are not a known video container (MP4, MOV, Matroska/WebM, AVI, MPEG-TS, MPEG-PS, FLV, Ogg or ASF). Nothing was stored.';
+        more = 'Its first bytes are not a known video container (MP4, MOV, Matroska/WebM, AVI, MPEG-TS, MPEG-PS, FLV, Ogg, ASF or MXF). Nothing was stored.';
         break;
       case 'too-large':
         title = `${file} (${bytes(item.size)}) is larger than this server accepts.`;

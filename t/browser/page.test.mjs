@@ -9,6 +9,7 @@
 // stack's directory (logs, ledger).
 
 import { test, before, after } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -198,6 +199,111 @@ test('a video with known text: its text appears as a timeline, a line seeks the 
     await page.waitForTimeout(500);   // the seeked frame painted
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     assert.ok(fs.statSync(SCREENSHOT).size > 10000, `screenshot saved in ${SCREENSHOT}`);
+    await closePage(page);
+  });
+
+// What the page's own browser makes: a canvas with text recorded by
+// Chromium's MediaRecorder (VP8 + Opus in a live WebM: no Duration, no
+// Cues), so the worker measures the duration from the packets.
+const RECORDED = [
+  { from: 0, to: 2.5, text: 'Recorded in Chromium' },
+  { from: 2.5, to: 4.5, text: 'Live WebM has no duration' },
+];
+
+test('a canvas recorded with MediaRecorder: uploaded through the page, its text read to the end',
+  { timeout: JOB_TIMEOUT + 30000 }, async () => {
+    const page = await openPage(stack.url);
+    const recorded = await page.evaluate(async (lines) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 640;
+      canvas.height = 360;
+      const g = canvas.getContext('2d');
+      const total = lines[lines.length - 1].to;
+      let t0 = null;
+      const draw = () => {
+        const t = t0 === null ? 0 : (performance.now() - t0) / 1000;
+        g.fillStyle = '#203050';
+        g.fillRect(0, 0, canvas.width, canvas.height);
+        // something that moves, as a screen or camera recording has
+        g.fillStyle = '#3a5a80';
+        g.fillRect((t * 120) % canvas.width, 40, 80, 80);
+        const line = lines.find((l) => t >= l.from && t < l.to) || lines[lines.length - 1];
+        g.font = 'bold 34px "DejaVu Sans", sans-serif';
+        g.textAlign = 'center';
+        g.lineWidth = 4;
+        g.strokeStyle = 'black';
+        g.strokeText(line.text, canvas.width / 2, 300);
+        g.fillStyle = 'white';
+        g.fillText(line.text, canvas.width / 2, 300);
+      };
+      draw();
+      const stream = canvas.captureStream(25);
+      // Opus beside the video, as a camera recording has
+      const audio = new AudioContext();
+      await audio.resume();
+      const tone = audio.createOscillator();
+      const dest = audio.createMediaStreamDestination();
+      tone.connect(dest);
+      tone.start();
+      for (const track of dest.stream.getAudioTracks()) stream.addTrack(track);
+
+      const type = 'video/webm;codecs=vp8,opus';
+      if (!MediaRecorder.isTypeSupported(type)) throw new Error(`${type} not supported`);
+      const rec = new MediaRecorder(stream, { mimeType: type, videoBitsPerSecond: 1000000 });
+      const chunks = [];
+      rec.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };
+      const stopped = new Promise((resolve) => { rec.onstop = resolve; });
+      const timer = setInterval(draw, 20);
+      t0 = performance.now();
+      rec.start(500);     // timeslices: a live stream, written as it goes
+      await new Promise((resolve) => setTimeout(resolve, total * 1000));
+      rec.stop();
+      await stopped;
+      clearInterval(timer);
+      tone.stop();
+      await audio.close();
+      const bytes = new Uint8Array(await new Blob(chunks, { type }).arrayBuffer());
+      let bin = '';
+      for (let i = 0; i < bytes.length; i += 0x8000) {
+        bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      }
+      return { type: rec.mimeType, base64: btoa(bin) };
+    }, RECORDED);
+
+    const file = path.join(dir, 'recorded.webm');
+    fs.writeFileSync(file, Buffer.from(recorded.base64, 'base64'));
+    assert.match(recorded.type, /^video\/webm/, `recorded as ${recorded.type}`);
+
+    // what MediaRecorder wrote: VP8 and Opus, and no duration anywhere
+    const probe = JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-of', 'json',
+      '-show_format', '-show_streams', file], { encoding: 'utf8' }));
+    assert.deepEqual(probe.streams.map((st) => st.codec_name).sort(), ['opus', 'vp8']);
+    assert.equal(probe.format.duration, undefined, 'the recording declares no duration');
+
+    await chooseAndUpload(page, file, { fps: '2' });
+    const item = card(page, 'recorded.webm');
+    await item.locator('.timeline button.segment').first().waitFor({ timeout: JOB_TIMEOUT });
+    await page.waitForFunction((el) => /^Done/.test(el.textContent),
+                               await item.locator('.status').elementHandle(), { timeout: JOB_TIMEOUT });
+
+    const jobs = jobsOf(file);
+    assert.equal(jobs.length, 1, 'one job');
+    assert.equal(jobs[0].state, 'done');
+    const status = await (await page.request.get(`${stack.url}/api/jobs/${jobs[0].job_id}`)).json();
+    assert.equal(status.media.container, 'webm');
+    assert.equal(status.media.codec, 'vp8');
+    assert.equal(status.media.duration_from, 'packets', 'the duration measured from the packets');
+    assert.ok(Math.abs(status.media.duration_ms - 4500) <= 600,
+              `about 4.5 s measured: ${status.media.duration_ms} ms`);
+
+    const segs = status.result.segments;
+    assert.equal(segs.length, 2, `two lines: ${JSON.stringify(segs)}`);
+    RECORDED.forEach((l, i) => {
+      assert.ok(cer(segs[i].text, l.text) <= 0.1, `line ${i} reads "${l.text}": "${segs[i].text}"`);
+    });
+    // the page shows what the job read
+    const shown = await segmentsOf(item);
+    assert.deepEqual(shown.map((x) => x.text), segs.map((x) => x.text));
     await closePage(page);
   });
 

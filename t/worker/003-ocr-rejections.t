@@ -76,10 +76,24 @@ system('ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
     'color=c=red:s=64x64', '-frames:v', '1', "$dir/image.png") == 0 or die;
 spew("$dir/image.mp4", slurp("$dir/image.png"));
 
-# a codec we do not decode
+# codecs we do not decode: JPEG 2000 in MXF (FFmpeg decodes it, the
+# whitelist does not take it), Cinepak in MOV, and a ProRes MOV whose
+# sample entry is patched to ProRes RAW's "aprn" (FFmpeg 5.1 has no
+# decoder for it, nor a codec id)
+system('ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
+    'color=c=red:s=64x64:d=1', '-c:v', 'jpeg2000', "$dir/j2k.mxf") == 0
+    or die;
+system('ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
+    'color=c=red:s=64x64:d=1', '-c:v', 'cinepak', "$dir/cinepak.mov") == 0
+    or die;
 system('ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
     'color=c=red:s=64x64:d=1', '-c:v', 'prores_ks', "$dir/prores.mov") == 0
     or die;
+$d = slurp("$dir/prores.mov");
+pos($d) = index($d, 'stsd');
+$d =~ /\G.*?(?=ap(?:c[hnso]|4[hx]))/sg or die 'no ProRes sample entry';
+substr($d, pos($d), 4) = 'aprn';
+spew("$dir/raw.mov", $d);
 
 my @cases = (
     ['cut-ok.mp4',   [], 'truncated', qr/ends at byte \d+, inside the "mdat" box/],
@@ -96,7 +110,9 @@ my @cases = (
     ['empty.mp4',    [], 'not_a_video', qr/the file is empty/],
     ['text.mp4',     [], 'not_a_video', qr/not a video file/],
     ['image.mp4',    [], 'not_a_video', qr/looks like .*png/i],
-    ['prores.mov',   [], 'unsupported_codec', qr/unsupported codec "prores"/],
+    ['j2k.mxf',      [], 'unsupported_codec', qr/unsupported codec "jpeg2000"/],
+    ['cinepak.mov',  [], 'unsupported_codec', qr/unsupported codec "cinepak"/],
+    ['raw.mov',      [], 'unsupported_codec', qr/the video codec "aprn" is unknown/],
     ['ok.mp4', ['--lang', 'xyz'], 'unknown_language', qr/language "xyz" is not installed \(installed: [a-z_, ]+\)/],
     ['ok.mp4', ['--lang', 'eng+qqq'], 'unknown_language', qr/language "qqq" is not installed/],
     ['ok.mp4', ['--max-duration', '1'], 'too_long', qr/lasts 2 s, longer than the 1 s limit/],
