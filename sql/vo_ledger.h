@@ -186,7 +186,8 @@ vo_ledger_rc_t vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items,
 /*
  * Renders the status document of job_id as tenant sees it (see
  * docs/http-api.md).  NOT_FOUND for unknown ids and for other tenants'
- * jobs alike.
+ * jobs alike; GONE for a job the retention removed whose receipt (of
+ * this tenant) still names it.
  */
 vo_ledger_rc_t vo_ledger_job_status(vo_ledger_t *l, const char *tenant,
     size_t tenant_len, const char *job_id, vo_buf_t *out, char *err,
@@ -201,7 +202,8 @@ vo_ledger_rc_t vo_ledger_job_status(vo_ledger_t *l, const char *tenant,
  * records it.  On success *input is set to the stored input to remove
  * (relative to the store; "" if the media was already gone) and the
  * job's status document is rendered into out.  Deleting twice is not an
- * error.  NOT_FOUND for unknown ids and other tenants' jobs.
+ * error.  NOT_FOUND for unknown ids and other tenants' jobs; GONE as for
+ * the status.
  */
 vo_ledger_rc_t vo_ledger_delete_job(vo_ledger_t *l, const char *tenant,
     size_t tenant_len, const char *job_id, int64_t now_ms, char *input,
@@ -219,8 +221,8 @@ vo_ledger_rc_t vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b,
 
 /*
  * One published output of a done job: format is "json", "vtt", "srt" or
- * "txt".  NOT_FOUND as for the status; NOT_READY when the job has no
- * result, with its state copied to state.
+ * "txt".  NOT_FOUND and GONE as for the status; NOT_READY when the job
+ * has no result, with its state copied to state.
  */
 vo_ledger_rc_t vo_ledger_job_result(vo_ledger_t *l, const char *tenant,
     size_t tenant_len, const char *job_id, const char *format, vo_buf_t *out,
