@@ -42,7 +42,8 @@ GetOptions(\%o, 'days=i', 'day-seconds=f', 'jobs-per-day=i', 'ledger=s',
          . " [--ledger URI] [--keep-all]\n";
 
 my $worker = $ENV{WORKER_BIN} // 'build/video-ocr-worker';
-my $dir = tempdir('video-ocr-soak-XXXXXX', TMPDIR => 1, CLEANUP => !$ENV{VIDEO_OCR_KEEP});
+my $dir = tempdir('video-ocr-soak-XXXXXX', TMPDIR => 1,
+                  CLEANUP => !$ENV{VIDEO_OCR_KEEP});
 mkdir "$dir/store";
 chmod 0777, $dir, "$dir/store";      # as root, the pool runs as nobody
 my $ledger = $o{ledger} // "$dir/ledger.db";
@@ -107,8 +108,9 @@ printf "%-6.2f %10.2f %10.2f %8d %8d %8d %8d %8d\n", $r->{day},
        $r->{file} / 1e6, $r->{pages} / 1e6, @$r{@rows[0 .. 3]}, $r->{requests};
 
 # the figure: the size after the first three days (the longest ordinary
-# window, jobs 2 d, has passed) against the end
-my ($d3) = grep { $_->{day} >= 3 } @report;
+# window, jobs 2 d, has passed; half the run if it is shorter) against
+# the end
+my ($d3) = grep { $_->{day} >= ($o{days} >= 6 ? 3 : $o{days} / 2) } @report;
 my ($rd) = `grep -c 'event=retention' $dir/worker.log` =~ /(\d+)/;
 printf "\n%d jobs written over %d simulated days (%d real s), %s ledger,"
        . " %s\n", $made, $o{days}, time - $t0, $pg ? 'PostgreSQL' : 'SQLite',
@@ -125,7 +127,8 @@ sub connect_ledger {
         my $h = eval {
             if ($pg) {
                 my ($user, $pass, $host, $port, $db) = $ledger =~
-                    m{^postgres(?:ql)?://(?:([^:@/]*)(?::([^@/]*))?@)?([^:/?]*)(?::(\d+))?/([^?]*)};
+                    m{^postgres(?:ql)?://(?:([^:@/]*)(?::([^@/]*))?@)?
+                      ([^:/?]*)(?::(\d+))?/([^?]*)}x;
                 DBI->connect("dbi:Pg:host=$host;port=" . ($port // 5432)
                              . ";dbname=$db", $user, $pass // '',
                              { RaiseError => 1, PrintError => 0 });

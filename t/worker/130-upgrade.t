@@ -129,7 +129,9 @@ $fresh->stop_nginx;
 unless ($pg) {
     is($s->stop_worker, 0, 'the pool stops');
     $s->stop_nginx;
-    my $out = `sqlite3 '${\ $s->ledger}' 'PRAGMA auto_vacuum=INCREMENTAL; VACUUM;' 2>&1`;
+    my $cmd = "sqlite3 '" . $s->ledger . "'"
+              . " 'PRAGMA auto_vacuum=INCREMENTAL; VACUUM;' 2>&1";
+    my $out = `$cmd`;
     is($?, 0, "the operator's VACUUM runs") or diag($out);
     is(($s->rows('PRAGMA auto_vacuum'))[0]{auto_vacuum}, 2,
        'the file is auto_vacuum INCREMENTAL now');
@@ -143,7 +145,9 @@ unless ($pg) {
     $dbh->disconnect;
     cmp_ok(($s->rows('PRAGMA freelist_count'))[0]{freelist_count}, '>', 400,
            'a deletion leaves free pages');
-    my $j = `$ENV{WORKER_BIN} janitor --ledger '${\ $s->ledger}' --store '${\ $s->store}' --once 2>&1`;
+    my $jcmd = "$ENV{WORKER_BIN} janitor --once --ledger '" . $s->ledger
+               . "' --store '" . $s->store . "' 2>&1";
+    my $j = `$jcmd`;
     is($?, 0, 'a janitor pass') or diag($j);
     is(($s->rows('PRAGMA freelist_count'))[0]{freelist_count}, 0,
        'gives every free page back');
