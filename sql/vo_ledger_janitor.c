@@ -64,8 +64,8 @@ const char  *vo_ledger_janitor_sql[VO_STMT_COUNT] = {
     "UPDATE jobs SET frames_deleted_at = ?2"
     " WHERE job_id = ?1 AND frames_deleted_at IS NULL",
 
-    /* a notification still to send keeps its job: the deliverer reads
-     * the job's row (issue 16) */
+    /* a notification still to send keeps its job (issue 16): its row
+     * names the job (a foreign key), which the status shows it with */
     [VO_STMT_RETAIN_JOBS_DUE] =
     "SELECT j.job_id FROM jobs j"
     " WHERE j.media_deleted_at IS NOT NULL AND j.finished_at <= ?1"

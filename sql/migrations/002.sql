@@ -244,8 +244,9 @@ END;
 --     retry resumes from): jobs.frames_deleted_at marks the job;
 --   * a job, its results and its delivered or failed notifications,
 --     --job-retention after its finish and once its media is gone (never
---     while a notification of it is pending or held: the deliverer reads
---     the job's row);
+--     while a notification of it is pending or held: the outbox row
+--     names its job, and "webhooks notifications --job" and the
+--     status show it);
 --   * events after --event-retention, those of the audit kinds (below:
 --     a tenant's deletions, the operators' actions, the janitor's own
 --     records of what it deleted) after --audit-retention.
