@@ -23,7 +23,8 @@ WORKER_BIN := $(BUILD)/video-ocr-worker
 export NGINX_BIN MODULE_SO WORKER_BIN BUILD
 
 .PHONY: all deps deps-browser build module worker run test test-nginx test-worker \
-        test-browser test-pg soak bench fuzz asan valgrind deps-sanitizers clean
+        test-browser test-pg soak soak-history bench fuzz asan valgrind \
+        deps-sanitizers clean
 
 all: build
 
@@ -104,6 +105,13 @@ bench: build
 # the storm and chaos tests at 50000 uploads and 24 videos (docs/reliability.md)
 soak: build deps-browser
 	scripts/test.sh soak
+
+# a week of ledger history at accelerated time: its size levels off
+# (docs/reliability.md, "History that stays bounded"); a PostgreSQL
+# ledger with SOAK_LEDGER=postgresql://...
+soak-history: build
+	bench/history/soak.pl --keep-all $(if $(SOAK_LEDGER),--ledger $(SOAK_LEDGER))
+	bench/history/soak.pl $(if $(SOAK_LEDGER),--ledger $(SOAK_LEDGER))
 
 clean:
 	rm -rf $(BUILD) t/servroot*

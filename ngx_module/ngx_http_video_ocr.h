@@ -61,6 +61,9 @@
 /* tus 1.0's checksum extension */
 #define NGX_HTTP_VIDEO_OCR_CHECKSUM_FAILED  460
 
+/* issue 17: a job the retention removed (nginx names no 410) */
+#define NGX_HTTP_VIDEO_OCR_GONE             410
+
 
 #define NGX_HTTP_VIDEO_OCR_ERR_LEN       256
 #define NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT  60000
@@ -122,6 +125,9 @@ typedef struct {
     ngx_http_complex_value_t  *webhook_secret; /* video_ocr_webhook_secret */
     ngx_flag_t                 webhook_accepted;
 
+    /* issue 17: per-tenant gauges on the metrics page */
+    ngx_flag_t                 metrics_tenants;
+
     u_char                    *file;           /* where the endpoint */
     ngx_uint_t                 line;           /* directive was written */
 } ngx_http_video_ocr_loc_conf_t;
@@ -154,6 +160,7 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_INTERNAL,
     NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB,            /* the status endpoint's */
     NGX_HTTP_VIDEO_OCR_NOT_DONE,
+    NGX_HTTP_VIDEO_OCR_JOB_GONE,               /* issue 17: retention */
     NGX_HTTP_VIDEO_OCR_BAD_FORMAT,
 
     /* resumable uploads (ngx_http_video_ocr_upload.c) */
@@ -230,6 +237,8 @@ typedef struct {
     char                             job_id[VO_JOB_ID_LEN + 1];
     const char                      *format;        /* NULL: status JSON */
     int64_t                          now_ms;        /* metrics, DELETE */
+    int                              tenants;       /* metrics: per-tenant
+                                                       gauges too */
     char                             state[16];     /* when NOT_READY */
     int                              removed;       /* DELETE: input gone */
 

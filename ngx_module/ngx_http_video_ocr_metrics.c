@@ -162,10 +162,11 @@ ngx_http_video_ocr_log_handler(ngx_http_request_t *r)
 ngx_int_t
 ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r)
 {
-    ngx_int_t                   rc;
-    ngx_thread_task_t          *task;
-    ngx_http_video_ocr_ctx_t   *ctx;
-    ngx_http_video_ocr_task_t  *t;
+    ngx_int_t                       rc;
+    ngx_thread_task_t              *task;
+    ngx_http_video_ocr_ctx_t       *ctx;
+    ngx_http_video_ocr_task_t      *t;
+    ngx_http_video_ocr_loc_conf_t  *vlcf;
 
     if (r != r->main) {
         return NGX_HTTP_NOT_ALLOWED;
@@ -194,6 +195,8 @@ ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r)
 
     t = task->ctx;
     t->kind = NGX_HTTP_VIDEO_OCR_TASK_METRICS;
+    vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
+    t->tenants = vlcf->metrics_tenants ? 1 : 0;
     t->now_ms = (int64_t) ngx_time() * 1000
                 + (int64_t) ngx_timeofday()->msec;
 

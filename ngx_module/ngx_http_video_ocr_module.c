@@ -206,6 +206,15 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       offsetof(ngx_http_video_ocr_loc_conf_t, webhook_secret),
       NULL },
 
+    /* issue 17: labelled by tenant only when the operator says so, to
+     * bound the page's cardinality */
+    { ngx_string("video_ocr_metrics_tenants"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,
+      ngx_conf_set_flag_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, metrics_tenants),
+      NULL },
+
     { ngx_string("video_ocr_webhook_accepted"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,
       ngx_conf_set_flag_slot,
@@ -523,6 +532,7 @@ ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf)
     vlcf->webhook = NGX_CONF_UNSET_PTR;
     vlcf->webhook_secret = NGX_CONF_UNSET_PTR;
     vlcf->webhook_accepted = NGX_CONF_UNSET;
+    vlcf->metrics_tenants = NGX_CONF_UNSET;
     vlcf->uploads_max = NGX_CONF_UNSET;
 
     return vlcf;
@@ -551,6 +561,7 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
     ngx_conf_merge_ptr_value(conf->webhook_secret, prev->webhook_secret,
                              NULL);
     ngx_conf_merge_value(conf->webhook_accepted, prev->webhook_accepted, 0);
+    ngx_conf_merge_value(conf->metrics_tenants, prev->metrics_tenants, 0);
 
     /* video_ocr_webhook ""; turns an inherited one off */
 

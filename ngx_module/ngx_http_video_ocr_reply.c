@@ -144,6 +144,14 @@ const ngx_http_video_ocr_outcome_t
         "the job is not done; its text is published when it is",
         ngx_null_string, 0, 0 },
 
+    /* issue 17: the job's history was removed by the retention; its
+     * receipt still lives (and replays) */
+    [NGX_HTTP_VIDEO_OCR_JOB_GONE] = {
+        ngx_string("job-gone"), NGX_HTTP_VIDEO_OCR_GONE,
+        "this job finished long ago and its record, results included, "
+        "has been removed (the retention of the service)",
+        ngx_null_string, 0, 0 },
+
     [NGX_HTTP_VIDEO_OCR_BAD_FORMAT] = {
         ngx_string("bad-format"), NGX_HTTP_BAD_REQUEST,
         "format must be json, vtt, srt or txt", ngx_null_string, 0, 0 },
@@ -428,6 +436,10 @@ ngx_http_video_ocr_ledger_reply(ngx_http_request_t *r, vo_ledger_rc_t rc,
     case VO_LEDGER_NOT_FOUND:
         return ngx_http_video_ocr_send_problem(r,
                    NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB, NULL, NULL);
+
+    case VO_LEDGER_GONE:
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_JOB_GONE, NULL, NULL);
 
     default:
         ngx_log_error(NGX_LOG_ERR, r->connection->log, 0,

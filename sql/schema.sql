@@ -39,7 +39,8 @@
 --      and never updated.  A retry with the same digest gets the receipt;
 --      one with another digest is refused (422), it never rewrites the row.
 --   3. One job per receipt: requests.job_id is unique and written once.
---      A job may exist without a receipt (video_ocr_key_required off).
+--      A job may exist without a receipt (video_ocr_key_required off),
+--      and a receipt may outlive its job, as its tombstone (RETENTION).
 --   4. Nothing acknowledged is lost: a receipt is committed only after its
 --      input file is in the store, and, with video_ocr_durability full,
 --      durable there.  The uploads of a batch are written and renamed into
@@ -103,7 +104,8 @@ CREATE TABLE requests (
     tenant          TEXT    NOT NULL,
     request_key     TEXT    NOT NULL,   -- Idempotency-Key, unquoted
     input_digest    TEXT    NOT NULL,   -- hex SHA-256, see docs/http-api.md
-    job_id          TEXT    NOT NULL UNIQUE REFERENCES jobs (job_id),
+    job_id          TEXT    NOT NULL UNIQUE,    -- no REFERENCES: the
+                                        -- job may be gone first (RETENTION)
     created_at      INTEGER NOT NULL,
     expires_at      INTEGER NOT NULL,   -- the receipt is forgotten after this
     PRIMARY KEY (tenant, request_key)
@@ -473,3 +475,135 @@ CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 
 -- A tenant's incomplete uploads, counted against video_ocr_uploads_max.
 CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
+
+
+-- RETENTION (issue 17): history that stays bounded, and what the metrics
+-- need to see it (docs/operations.md, "Retention").  The janitor deletes,
+-- in short batches, each on an index of its own so that a pass costs the
+-- rows it deletes and not the size of the history:
+--
+--   * the frame rows of a done job, --frame-retention after its finish
+--     (they only serve a resumption, and a done job never resumes; those
+--     of a failed or rejected job stay with its media, which an operator
+--     retry resumes from): jobs.frames_deleted_at marks the job;
+--   * a job, its results and its delivered or failed notifications,
+--     --job-retention after its finish and once its media is gone (never
+--     while a notification of it is pending or held: the outbox row
+--     names its job, and "webhooks notifications --job" and the
+--     status show it);
+--   * events after --event-retention, those of the audit kinds (below:
+--     a tenant's deletions, the operators' actions, the janitor's own
+--     records of what it deleted) after --audit-retention.
+--
+-- A receipt may outlive its job (receipts live video_ocr_receipt_ttl,
+-- which may be longer than --job-retention): it is then the job's
+-- tombstone.  A retry of its key still replays it (invariant 1: the key
+-- starts no new work while the receipt lives) and the job's URLs answer
+-- 410 Gone (docs/http-api.md), which is why requests.job_id is no
+-- foreign key of jobs (invariant 3: one job per receipt, written once;
+-- the job may be gone since).
+
+ALTER TABLE jobs ADD COLUMN frames_deleted_at INTEGER;
+
+-- done jobs whose frame rows are still there, by finish (a job enters
+-- it at its publish and leaves it when its frames go)
+CREATE INDEX jobs_frames_due ON jobs (finished_at)
+    WHERE state = 'done' AND frames_deleted_at IS NULL;
+
+-- finished jobs whose media is gone, by finish: the job retention
+CREATE INDEX jobs_expired ON jobs (finished_at)
+    WHERE media_deleted_at IS NOT NULL;
+
+-- events by age, the ordinary kinds and the audit kinds apart (the list
+-- is VO_AUDIT_KINDS of sql/vo_ledger_int.h, word for word)
+CREATE INDEX events_by_age ON events (at)
+    WHERE kind NOT IN ('deleted', 'upload_deleted', 'operator_retry',
+                       'webhook_added', 'webhook_removed',
+                       'webhook_secret_rotated', 'webhook_enabled',
+                       'webhook_redelivered', 'webhook_disabled',
+                       'retention');
+CREATE INDEX events_audit_by_age ON events (at)
+    WHERE kind IN ('deleted', 'upload_deleted', 'operator_retry',
+                   'webhook_added', 'webhook_removed',
+                   'webhook_secret_rotated', 'webhook_enabled',
+                   'webhook_redelivered', 'webhook_disabled',
+                   'retention');
+
+-- Per-tenant gauges for the metrics (video_ocr_metrics_tenants on): the
+-- jobs of a tenant in the states a queue has, kept by triggers like
+-- job_counts; a row that falls to 0 is deleted, so a tenant without work
+-- has none.  The oldest job of a tenant in a state is an index probe.
+CREATE TABLE tenant_job_counts (
+    tenant          TEXT    NOT NULL,
+    state           TEXT    NOT NULL,
+    jobs            INTEGER NOT NULL,
+    PRIMARY KEY (tenant, state)
+) WITHOUT ROWID;
+
+CREATE INDEX jobs_by_tenant_age ON jobs (tenant, state, created_at);
+
+CREATE TRIGGER tenant_jobs_counted AFTER INSERT ON jobs
+    WHEN NEW.state IN ('accepted', 'running')
+BEGIN
+    INSERT INTO tenant_job_counts VALUES (NEW.tenant, NEW.state, 1)
+        ON CONFLICT (tenant, state) DO UPDATE SET jobs = jobs + 1;
+END;
+
+CREATE TRIGGER tenant_jobs_moved AFTER UPDATE OF state ON jobs
+    WHEN OLD.state IS NOT NEW.state
+BEGIN
+    UPDATE tenant_job_counts SET jobs = jobs - 1
+        WHERE tenant = OLD.tenant AND state = OLD.state;
+    DELETE FROM tenant_job_counts
+        WHERE tenant = OLD.tenant AND state = OLD.state AND jobs <= 0;
+    INSERT INTO tenant_job_counts
+        SELECT NEW.tenant, NEW.state, 1
+        WHERE NEW.state IN ('accepted', 'running')
+        ON CONFLICT (tenant, state) DO UPDATE SET jobs = jobs + 1;
+END;
+
+CREATE TRIGGER tenant_jobs_removed AFTER DELETE ON jobs
+    WHEN OLD.state IN ('accepted', 'running')
+BEGIN
+    UPDATE tenant_job_counts SET jobs = jobs - 1
+        WHERE tenant = OLD.tenant AND state = OLD.state;
+    DELETE FROM tenant_job_counts
+        WHERE tenant = OLD.tenant AND state = OLD.state AND jobs <= 0;
+END;
+
+-- The claim latency histogram, in counters: an attempt's last event
+-- carries claim_ms, the time its child's claim took (from the call to
+-- the committed claim, waits for the write lock included; measured by
+-- the worker, worker/vw_child.c).  "claim_latency_le:<ms>",
+-- "claim_latency_count", "claim_latency_ms".
+CREATE TRIGGER claim_latency_counted AFTER INSERT ON events
+    WHEN json_valid(NEW.detail)
+         AND json_extract(NEW.detail, '$.claim_ms') IS NOT NULL
+BEGIN
+    INSERT INTO counters SELECT 'claim_latency_le:' || b.le, 1
+        FROM (SELECT 1 AS le UNION ALL SELECT 2 UNION ALL SELECT 5
+              UNION ALL SELECT 10 UNION ALL SELECT 25 UNION ALL SELECT 50
+              UNION ALL SELECT 100 UNION ALL SELECT 250 UNION ALL SELECT 500
+              UNION ALL SELECT 1000 UNION ALL SELECT 2500
+              UNION ALL SELECT 5000) b
+        WHERE json_extract(NEW.detail, '$.claim_ms') <= b.le
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+    INSERT INTO counters VALUES ('claim_latency_count', 1)
+        ON CONFLICT (name) DO UPDATE SET value = value + 1;
+    INSERT INTO counters
+        VALUES ('claim_latency_ms', json_extract(NEW.detail, '$.claim_ms'))
+        ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+END;
+
+-- Rows deleted by retention, in counters "retention_deleted:<table>":
+-- the janitor's retention events carry {"deleted_<table>": n, ...}.
+CREATE TRIGGER retention_counted AFTER INSERT ON events
+    WHEN NEW.kind = 'retention' AND json_valid(NEW.detail)
+BEGIN
+    INSERT INTO counters
+        SELECT 'retention_deleted:' || substr(key, 9), value
+        FROM json_each(NEW.detail)
+        WHERE key IN ('deleted_frames', 'deleted_jobs', 'deleted_results',
+                      'deleted_notifications', 'deleted_events')
+        ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
+END;

@@ -74,7 +74,7 @@ CREATE TABLE requests (
     tenant          TEXT    NOT NULL,
     request_key     TEXT    NOT NULL,
     input_digest    TEXT    NOT NULL,
-    job_id          TEXT    NOT NULL UNIQUE REFERENCES jobs (job_id),
+    job_id          TEXT    NOT NULL UNIQUE,    -- no REFERENCES (RETENTION)
     created_at      BIGINT  NOT NULL,
     expires_at      BIGINT  NOT NULL,
     PRIMARY KEY (tenant, request_key)
@@ -388,3 +388,108 @@ CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 
 -- A tenant's incomplete uploads, counted against video_ocr_uploads_max.
 CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
+
+
+-- RETENTION (issue 17): as in schema.sql, which says why.
+-- tenant_job_counts appends rows like the other metric tables; the
+-- janitor folds them (vo_ledger_fold_counters) and drops the keys that
+-- sum to 0.
+
+ALTER TABLE jobs ADD COLUMN frames_deleted_at BIGINT;
+
+CREATE INDEX jobs_frames_due ON jobs (finished_at)
+    WHERE state = 'done' AND frames_deleted_at IS NULL;
+
+CREATE INDEX jobs_expired ON jobs (finished_at)
+    WHERE media_deleted_at IS NOT NULL;
+
+CREATE INDEX events_by_age ON events (at)
+    WHERE kind NOT IN ('deleted', 'upload_deleted', 'operator_retry',
+                       'webhook_added', 'webhook_removed',
+                       'webhook_secret_rotated', 'webhook_enabled',
+                       'webhook_redelivered', 'webhook_disabled',
+                       'retention');
+CREATE INDEX events_audit_by_age ON events (at)
+    WHERE kind IN ('deleted', 'upload_deleted', 'operator_retry',
+                   'webhook_added', 'webhook_removed',
+                   'webhook_secret_rotated', 'webhook_enabled',
+                   'webhook_redelivered', 'webhook_disabled',
+                   'retention');
+
+CREATE TABLE tenant_job_counts (
+    tenant          TEXT    NOT NULL,
+    state           TEXT    NOT NULL,
+    jobs            BIGINT  NOT NULL
+);
+
+CREATE INDEX jobs_by_tenant_age ON jobs (tenant, state, created_at);
+
+CREATE FUNCTION tenant_jobs_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO tenant_job_counts VALUES (NEW.tenant, NEW.state, 1);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER tenant_jobs_counted AFTER INSERT ON jobs
+    FOR EACH ROW WHEN (NEW.state IN ('accepted', 'running'))
+    EXECUTE FUNCTION tenant_jobs_counted();
+
+CREATE FUNCTION tenant_jobs_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF OLD.state IN ('accepted', 'running') THEN
+        INSERT INTO tenant_job_counts VALUES (OLD.tenant, OLD.state, -1);
+    END IF;
+    IF NEW.state IN ('accepted', 'running') THEN
+        INSERT INTO tenant_job_counts VALUES (NEW.tenant, NEW.state, 1);
+    END IF;
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER tenant_jobs_moved AFTER UPDATE OF state ON jobs
+    FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state)
+    EXECUTE FUNCTION tenant_jobs_moved();
+
+CREATE FUNCTION tenant_jobs_removed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO tenant_job_counts VALUES (OLD.tenant, OLD.state, -1);
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER tenant_jobs_removed AFTER DELETE ON jobs
+    FOR EACH ROW WHEN (OLD.state IN ('accepted', 'running'))
+    EXECUTE FUNCTION tenant_jobs_removed();
+
+CREATE FUNCTION claim_latency_counted() RETURNS trigger LANGUAGE plpgsql
+AS $$
+DECLARE
+    ms bigint := (NEW.detail::jsonb ->> 'claim_ms')::bigint;
+BEGIN
+    IF ms IS NOT NULL THEN
+        INSERT INTO counters
+            SELECT 'claim_latency_le:' || b.le, 1
+            FROM unnest(ARRAY[1, 2, 5, 10, 25, 50, 100, 250, 500, 1000,
+                              2500, 5000]) AS b(le)
+            WHERE ms <= b.le;
+        INSERT INTO counters VALUES ('claim_latency_count', 1),
+                                    ('claim_latency_ms', ms);
+    END IF;
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER claim_latency_counted AFTER INSERT ON events
+    FOR EACH ROW WHEN (NEW.detail LIKE '%"claim_ms"%')
+    EXECUTE FUNCTION claim_latency_counted();
+
+CREATE FUNCTION retention_counted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO counters
+        SELECT 'retention_deleted:' || substr(key, 9), value::bigint
+        FROM jsonb_each_text(NEW.detail::jsonb)
+        WHERE key IN ('deleted_frames', 'deleted_jobs', 'deleted_results',
+                      'deleted_notifications', 'deleted_events');
+    RETURN NULL;
+END $$;
+
+CREATE TRIGGER retention_counted AFTER INSERT ON events
+    FOR EACH ROW WHEN (NEW.kind = 'retention')
+    EXECUTE FUNCTION retention_counted();

@@ -43,6 +43,8 @@ typedef enum {
     VO_LEDGER_STALE,           /* the attempt no longer holds the job */
     VO_LEDGER_BUSY,            /* locked for longer than busy_timeout */
     VO_LEDGER_FULL,            /* the disk is full */
+    VO_LEDGER_GONE,            /* issue 17: the job was removed by the
+                                  retention; its receipt still lives */
     VO_LEDGER_ERROR
 } vo_ledger_rc_t;
 
@@ -184,7 +186,8 @@ vo_ledger_rc_t vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items,
 /*
  * Renders the status document of job_id as tenant sees it (see
  * docs/http-api.md).  NOT_FOUND for unknown ids and for other tenants'
- * jobs alike.
+ * jobs alike; GONE for a job the retention removed whose receipt (of
+ * this tenant) still names it.
  */
 vo_ledger_rc_t vo_ledger_job_status(vo_ledger_t *l, const char *tenant,
     size_t tenant_len, const char *job_id, vo_buf_t *out, char *err,
@@ -199,7 +202,8 @@ vo_ledger_rc_t vo_ledger_job_status(vo_ledger_t *l, const char *tenant,
  * records it.  On success *input is set to the stored input to remove
  * (relative to the store; "" if the media was already gone) and the
  * job's status document is rendered into out.  Deleting twice is not an
- * error.  NOT_FOUND for unknown ids and other tenants' jobs.
+ * error.  NOT_FOUND for unknown ids and other tenants' jobs; GONE as for
+ * the status.
  */
 vo_ledger_rc_t vo_ledger_delete_job(vo_ledger_t *l, const char *tenant,
     size_t tenant_len, const char *job_id, int64_t now_ms, char *input,
@@ -217,8 +221,8 @@ vo_ledger_rc_t vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b,
 
 /*
  * One published output of a done job: format is "json", "vtt", "srt" or
- * "txt".  NOT_FOUND as for the status; NOT_READY when the job has no
- * result, with its state copied to state.
+ * "txt".  NOT_FOUND and GONE as for the status; NOT_READY when the job
+ * has no result, with its state copied to state.
  */
 vo_ledger_rc_t vo_ledger_job_result(vo_ledger_t *l, const char *tenant,
     size_t tenant_len, const char *job_id, const char *format, vo_buf_t *out,
@@ -276,6 +280,8 @@ typedef struct {
     uint32_t     reused;           /* frames that took a reference's text */
     int64_t      ocr_ms;
     int64_t      ms;               /* since the claim */
+    int64_t      claim_ms;         /* issue 17: what the claim took, -1:
+                                      not measured */
 } vo_attempt_stats_t;
 
 
@@ -393,6 +399,61 @@ vo_ledger_rc_t vo_ledger_media_deleted(vo_ledger_t *l, const vo_media_t *m,
 /* For a file found in the store: whether its job keeps it. */
 vo_ledger_rc_t vo_ledger_media_of(vo_ledger_t *l, const char *job_id,
     int *state, char *err, size_t err_size);
+
+/*
+ * Retention (issue 17, vo_ledger_janitor.c; the RETENTION section of
+ * sql/schema.sql).  Each call is one short transaction that deletes at
+ * most limit rows (jobs, for vo_ledger_retain_jobs) that are due, adds
+ * what it deleted to *st, records it in a "retention" event (an audit
+ * kind; the metrics count the rows) and sets *more when more may be due:
+ * the janitor calls again until it is 0, between other writers.
+ */
+
+typedef struct {
+    int64_t      frames;           /* frame rows */
+    int64_t      jobs;
+    int64_t      results;          /* result rows (one per format) */
+    int64_t      notifications;    /* delivered or failed ones, with
+                                      their attempts */
+    int64_t      events;
+} vo_retention_stats_t;
+
+/* The frame rows of done jobs finished at or before before_ms. */
+vo_ledger_rc_t vo_ledger_retain_frames(vo_ledger_t *l, int64_t before_ms,
+    int64_t now_ms, int limit, vo_retention_stats_t *st, int *more,
+    char *err, size_t err_size);
+
+/* Jobs finished at or before before_ms whose media is gone and that have
+ * no notification waiting (pending or held), with their rows. */
+vo_ledger_rc_t vo_ledger_retain_jobs(vo_ledger_t *l, int64_t before_ms,
+    int64_t now_ms, int limit, vo_retention_stats_t *st, int *more,
+    char *err, size_t err_size);
+
+/* Events at or before before_ms, those of the audit kinds
+ * (VO_AUDIT_KINDS) at or before audit_before_ms. */
+vo_ledger_rc_t vo_ledger_retain_events(vo_ledger_t *l, int64_t before_ms,
+    int64_t audit_before_ms, int64_t now_ms, int limit,
+    vo_retention_stats_t *st, int *more, char *err, size_t err_size);
+
+/*
+ * Gives free pages back to the filesystem, at most pages of them
+ * (SQLite with auto_vacuum INCREMENTAL: PRAGMA incremental_vacuum).
+ * *mode is the file's auto_vacuum (0 NONE, 1 FULL, 2 INCREMENTAL; -1
+ * for PostgreSQL, whose autovacuum reuses the space of deleted rows),
+ * *freed the pages given back, *left the free pages that remain.
+ */
+vo_ledger_rc_t vo_ledger_reclaim(vo_ledger_t *l, int pages, int *mode,
+    int64_t *freed, int64_t *left, char *err, size_t err_size);
+
+/*
+ * The per-tenant metrics (nginx's video_ocr_metrics_tenants on), in the
+ * Prometheus text format, appended to b: for each tenant with jobs
+ * queued or running, how many and the age of the oldest.  One read of
+ * tenant_job_counts and an index probe per (tenant, state) listed.
+ */
+vo_ledger_rc_t vo_ledger_metrics_tenants(vo_ledger_t *l, int64_t now_ms,
+    vo_buf_t *b, char *err, size_t err_size);
+
 
 /*
  * PostgreSQL: folds the rows the metric triggers append (one per change,

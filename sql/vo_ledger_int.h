@@ -106,6 +106,21 @@ typedef enum {
     VO_STMT_UPLOADS_DUE,
     VO_STMT_UPLOAD_EXPIRE,
     VO_STMT_UPLOAD_EXISTS,
+    /* issue 17: retention (vo_ledger_janitor.c) and the job it removed
+     * (vo_ledger_jobs.c) */
+    VO_STMT_RETAIN_FRAMES_DUE,
+    VO_STMT_RETAIN_FRAMES,
+    VO_STMT_RETAIN_FRAMES_MARK,
+    VO_STMT_RETAIN_JOBS_DUE,
+    VO_STMT_RETAIN_ATTEMPTS,
+    VO_STMT_RETAIN_NOTIFICATIONS,
+    VO_STMT_RETAIN_RESULTS,
+    VO_STMT_RETAIN_JOB_FRAMES,
+    VO_STMT_RETAIN_JOB,
+    VO_STMT_RETAIN_EVENTS,
+    VO_STMT_RETAIN_AUDIT,
+    VO_STMT_FOLD_TENANTS,
+    VO_STMT_JOB_GONE,
     VO_STMT_COUNT
 } vo_ledger_stmt_e;
 
@@ -134,6 +149,33 @@ typedef enum {
     " WHERE p.job_id = n.job_id AND p.id < n.id"                             \
     " AND p.state IN ('pending', 'held'))"                                   \
     " ORDER BY n.next_attempt_at, n.id LIMIT 1"
+
+
+/*
+ * The event kinds an operator must keep longer (--audit-retention): a
+ * tenant's deletions, the operators' actions, the janitor's records of
+ * what it deleted.  Word for word the list of the partial indexes
+ * events_by_age and events_audit_by_age of sql/schema.sql, which the
+ * retention's statements must repeat for the planner to use them.
+ */
+#define VO_AUDIT_KINDS                                                       \
+    "('deleted', 'upload_deleted', 'operator_retry',"                        \
+    " 'webhook_added', 'webhook_removed',"                                   \
+    " 'webhook_secret_rotated', 'webhook_enabled',"                          \
+    " 'webhook_redelivered', 'webhook_disabled',"                            \
+    " 'retention')"
+
+
+/*
+ * Issue 17: the done jobs whose frame rows are due.  SQLite's planner,
+ * without statistics, prefers jobs_by_age for the state = 'done' term
+ * and sorts; its backend names the partial index (INDEXED BY fails the
+ * prepare, rather than the plan, if the index cannot serve).
+ */
+#define VO_RETAIN_FRAMES_DUE_SQL(indexed)                                    \
+    "SELECT job_id FROM jobs" indexed                                        \
+    " WHERE state = 'done' AND frames_deleted_at IS NULL"                    \
+    " AND finished_at <= ?1 ORDER BY finished_at LIMIT ?2"
 
 
 /* the shared texts, each table VO_STMT_COUNT long */

@@ -55,7 +55,16 @@ const char  *vo_ledger_jobs_sql[VO_STMT_COUNT] = {
 
     [VO_STMT_DELETE_RESULTS] =
     "DELETE FROM results WHERE job_id = ?1",
+
+    /* issue 17: a job the retention removed, whose receipt lives on as
+     * its tombstone (requests.job_id is unique: an index probe) */
+    [VO_STMT_JOB_GONE] =
+    "SELECT 1 FROM requests WHERE job_id = ?1 AND tenant = ?2",
 };
+
+
+static vo_ledger_rc_t vo_ledger_job_gone(vo_ledger_t *l, const char *tenant,
+    size_t tenant_len, const char *job_id, char *err, size_t err_size);
 
 
 vo_ledger_rc_t
@@ -77,8 +86,9 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     rc = vo_step(s);
 
     if (rc == VO_DONE) {
-        lrc = VO_LEDGER_NOT_FOUND;
-        goto done;
+        vo_reset(s);
+        return vo_ledger_job_gone(l, tenant, tenant_len, job_id, err,
+                                  err_size);
     }
 
     if (rc != VO_ROW) {
@@ -193,8 +203,9 @@ vo_ledger_job_result(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     rc = vo_step(s);
 
     if (rc == VO_DONE) {
-        lrc = VO_LEDGER_NOT_FOUND;
-        goto done;
+        vo_reset(s);
+        return vo_ledger_job_gone(l, tenant, tenant_len, job_id, err,
+                                  err_size);
     }
 
     if (rc != VO_ROW) {
@@ -260,7 +271,9 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
 
     if (rc != VO_ROW) {
         if (rc == VO_DONE) {
-            lrc = VO_LEDGER_NOT_FOUND;
+            vo_reset(s);
+            lrc = vo_ledger_job_gone(l, tenant, tenant_len, job_id, err,
+                                     err_size);
 
         } else {
             snprintf(err, err_size, "delete job %s: %s", job_id,
@@ -366,6 +379,47 @@ failed:
 
     vo_ledger_rollback(l);
     input[0] = '\0';
+
+    return lrc;
+}
+
+
+/*
+ * For a job_id no job row has: GONE if a live or expired receipt of the
+ * tenant still names it (the retention removed the job), else
+ * NOT_FOUND, as for an id that never was.
+ */
+
+static vo_ledger_rc_t
+vo_ledger_job_gone(vo_ledger_t *l, const char *tenant, size_t tenant_len,
+    const char *job_id, char *err, size_t err_size)
+{
+    int             rc;
+    vo_stmt_t      *s;
+    vo_ledger_rc_t  lrc;
+
+    s = vo_ledger_stmt(l, VO_STMT_JOB_GONE, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, job_id, -1);
+    vo_bind_text(s, 2, tenant, (int) tenant_len);
+
+    rc = vo_step(s);
+
+    if (rc == VO_ROW) {
+        lrc = VO_LEDGER_GONE;
+
+    } else if (rc == VO_DONE) {
+        lrc = VO_LEDGER_NOT_FOUND;
+
+    } else {
+        snprintf(err, err_size, "job %s: %s", job_id, vo_ledger_errmsg(l));
+        lrc = vo_ledger_rc(rc);
+    }
+
+    vo_reset(s);
 
     return lrc;
 }

@@ -76,6 +76,7 @@ static void vo_metrics_sums(vo_buf_t *b, const vo_metric_rows_t *m);
 static void vo_metrics_webhooks(vo_buf_t *b, const vo_metric_rows_t *m,
     int64_t now_ms);
 static void vo_metrics_uploads(vo_buf_t *b, const vo_metric_rows_t *m);
+static void vo_metrics_retention(vo_buf_t *b, const vo_metric_rows_t *m);
 
 
 vo_ledger_rc_t
@@ -211,6 +212,7 @@ vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
 
     vo_metrics_sums(b, m);
     vo_metrics_webhooks(b, m, now_ms);
+    vo_metrics_retention(b, m);
 
     free(m);
 
@@ -480,6 +482,144 @@ vo_metrics_webhooks(vo_buf_t *b, const vo_metric_rows_t *m, int64_t now_ms)
                     "endpoint.");
     vo_buf_printf(b, "video_ocr_webhook_endpoints_disabled_total %lld\n",
                   (long long) vo_metrics_sum(m, "event", "webhook_disabled"));
+}
+
+
+/*
+ * Issue 17: the claim latency histogram (from the attempts' last events,
+ * sql/schema.sql) and the rows the retention deleted.
+ */
+
+static void
+vo_metrics_retention(vo_buf_t *b, const vo_metric_rows_t *m)
+{
+    int      k;
+    char     name[48];
+    int64_t  v;
+
+    static const int  buckets[] = { 1, 2, 5, 10, 25, 50, 100, 250, 500,
+                                    1000, 2500, 5000, 0 };
+    static const char  *tables[] = { "frames", "jobs", "results",
+                                     "notifications", "events", NULL };
+
+    vo_metrics_head(b, "video_ocr_claim_seconds", "histogram",
+                    "Time a worker child's claim took, from the call to the "
+                    "committed claim (waits for the ledger's write lock "
+                    "included), for the claims that got a job and whose "
+                    "attempt ended.");
+
+    for (k = 0; buckets[k] != 0; k++) {
+        snprintf(name, sizeof(name), "claim_latency_le:%d", buckets[k]);
+        vo_buf_printf(b, "video_ocr_claim_seconds_bucket{le=\"%g\"} %lld\n",
+                      buckets[k] / 1000.0,
+                      (long long) vo_metrics_sum(m, "counter", name));
+    }
+
+    v = vo_metrics_sum(m, "counter", "claim_latency_count");
+    vo_buf_printf(b, "video_ocr_claim_seconds_bucket{le=\"+Inf\"} %lld\n",
+                  (long long) v);
+    vo_buf_printf(b, "video_ocr_claim_seconds_sum %.3f\n",
+                  (double) vo_metrics_sum(m, "counter", "claim_latency_ms")
+                  / 1000);
+    vo_buf_printf(b, "video_ocr_claim_seconds_count %lld\n", (long long) v);
+
+    vo_metrics_head(b, "video_ocr_retention_deleted_rows_total", "counter",
+                    "Rows the janitor's retention deleted, by table "
+                    "(--frame-retention, --job-retention, --event-retention, "
+                    "--audit-retention).");
+
+    for (k = 0; tables[k] != NULL; k++) {
+        snprintf(name, sizeof(name), "retention_deleted:%s", tables[k]);
+        vo_buf_printf(b, "video_ocr_retention_deleted_rows_total"
+                      "{table=\"%s\"} %lld\n", tables[k],
+                      (long long) vo_metrics_sum(m, "counter", name));
+    }
+}
+
+
+/*
+ * Per tenant (video_ocr_metrics_tenants on): the tenants with jobs queued
+ * or running, from tenant_job_counts (summed: PostgreSQL appends), the
+ * oldest of each an index probe (jobs_by_tenant_age).
+ */
+
+vo_ledger_rc_t
+vo_ledger_metrics_tenants(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b,
+    char *err, size_t err_size)
+{
+    int              k, rc;
+    vo_buf_t         rows[2];
+    vo_stmt_t       *s;
+    const char      *tenant, *state;
+
+    static const char  *sql =
+        "SELECT c.tenant, c.state, c.n,"
+        " (SELECT min(j.created_at) FROM jobs j"
+        " WHERE j.tenant = c.tenant AND j.state = c.state)"
+        " FROM (SELECT tenant, state, sum(jobs) AS n FROM tenant_job_counts"
+        " GROUP BY tenant, state) c WHERE c.n > 0";
+
+    s = vo_ledger_prepare(l, sql, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    /* two metrics from one read: the counts, then the ages */
+    vo_buf_init(&rows[0]);
+    vo_buf_init(&rows[1]);
+
+    while ((rc = vo_step(s)) == VO_ROW) {
+        tenant = (const char *) vo_column_text(s, 0);
+        state = (const char *) vo_column_text(s, 1);
+
+        for (k = 0; k < 2; k++) {
+            vo_buf_adds(&rows[k], k == 0 ? "video_ocr_tenant_jobs{tenant=\""
+                        : "video_ocr_tenant_oldest_job_age_seconds"
+                          "{tenant=\"");
+            vo_metrics_label(&rows[k], tenant ? tenant : "");
+            vo_buf_printf(&rows[k], "\",state=\"%s\"} ",
+                          state ? state : "");
+
+            if (k == 0) {
+                vo_buf_printf(&rows[k], "%lld\n",
+                              (long long) vo_column_int64(s, 2));
+
+            } else {
+                vo_buf_printf(&rows[k], "%.3f\n", vo_column_null(s, 3) ? 0.0
+                              : (double) (now_ms - vo_column_int64(s, 3))
+                                / 1000);
+            }
+        }
+    }
+
+    vo_stmt_finalize(s);
+
+    if (rc != VO_DONE) {
+        snprintf(err, err_size, "tenant metrics: %s", vo_ledger_errmsg(l));
+        vo_buf_free(&rows[0]);
+        vo_buf_free(&rows[1]);
+        return vo_ledger_rc(rc);
+    }
+
+    vo_metrics_head(b, "video_ocr_tenant_jobs", "gauge",
+                    "Jobs of a tenant queued (accepted) or running "
+                    "(video_ocr_metrics_tenants on).");
+    vo_buf_add(b, rows[0].data, rows[0].len);
+    vo_metrics_head(b, "video_ocr_tenant_oldest_job_age_seconds", "gauge",
+                    "Age of a tenant's oldest job queued or running.");
+    vo_buf_add(b, rows[1].data, rows[1].len);
+
+    k = vo_buf_ok(&rows[0]) && vo_buf_ok(&rows[1]);
+
+    vo_buf_free(&rows[0]);
+    vo_buf_free(&rows[1]);
+
+    if (!k || !vo_buf_ok(b)) {
+        snprintf(err, err_size, "tenant metrics: out of memory");
+        return VO_LEDGER_ERROR;
+    }
+
+    return VO_LEDGER_OK;
 }
 
 

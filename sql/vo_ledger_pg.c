@@ -179,6 +179,13 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
         " GROUP BY kind, code, step),"
         " c AS (DELETE FROM counters RETURNING name, value)"
         " INSERT INTO counters SELECT name, sum(value) FROM c GROUP BY name",
+
+    /* issue 17: a tenant whose queue is empty keeps no row */
+    [VO_STMT_FOLD_TENANTS] =
+        "WITH t AS (DELETE FROM tenant_job_counts"
+        " RETURNING tenant, state, jobs)"
+        " INSERT INTO tenant_job_counts SELECT tenant, state, sum(jobs)"
+        " FROM t GROUP BY tenant, state HAVING sum(jobs) <> 0",
 };
 
 

@@ -16,7 +16,10 @@
  *                         request is answered 503 + Retry-After;
  *   foreign_keys=ON       a receipt or a frame row cannot name a job that
  *                         does not exist;
- *   temp_store=MEMORY     statement journals stay in memory (see below).
+ *   temp_store=MEMORY     statement journals stay in memory (see below);
+ *   auto_vacuum=INCREMENTAL  (a new file) the janitor gives free pages
+ *                         back (incremental_vacuum), so the file shrinks
+ *                         when the retention deletes (issue 17).
  *
  * Writers take the one write lock up front (BEGIN IMMEDIATE), so what a
  * transaction reads stays true until it commits: the admission's lookup
@@ -80,6 +83,10 @@ static const char  *vo_sqlite_sql[VO_STMT_COUNT] = {
 
     /* the write lock up front: what the transaction reads stays true */
     [VO_STMT_BEGIN] = "BEGIN IMMEDIATE",
+
+    /* issue 17: the partial index, named (vo_ledger_int.h says why) */
+    [VO_STMT_RETAIN_FRAMES_DUE] =
+        VO_RETAIN_FRAMES_DUE_SQL(" INDEXED BY jobs_frames_due"),
 };
 
 
@@ -156,6 +163,20 @@ vo_sqlite_open(vo_ledger_t *l, const char *path, const vo_ledger_conf_t *conf,
         snprintf(err, err_size, "ledger \"%s\" is read-only for this user: "
                  "the file and its directory must be writable", path);
         return VO_LEDGER_ERROR;
+    }
+
+    /*
+     * issue 17: a new file gets auto_vacuum INCREMENTAL, which only a
+     * file without tables can take (and only before journal_mode=WAL
+     * writes its first page): the janitor then gives the pages the
+     * retention frees back to the filesystem.  On an existing file this
+     * changes nothing (a VACUUM would); on a non-database it fails, and
+     * the next statement says why.
+     */
+
+    if (conf->migrate) {
+        (void) sqlite3_exec(db, "PRAGMA auto_vacuum=INCREMENTAL", NULL, NULL,
+                            NULL);
     }
 
     /* the first statement reads the header: a non-database fails here */

@@ -724,6 +724,12 @@ vo_ledger_detail(char *buf, size_t size, const char *code,
                       st->step ? st->step : "", (unsigned) st->frames,
                       (unsigned) st->ocr_calls, (unsigned) st->reused,
                       (long long) st->ocr_ms, (long long) st->ms);
+
+        if (st->claim_ms >= 0 && n > 0 && (size_t) n < size) {
+            /* issue 17: the claim latency histogram's trigger reads it */
+            n += snprintf(buf + n, size - (size_t) n, ",\"claim_ms\":%lld",
+                          (long long) st->claim_ms);
+        }
     }
 
     if (n > 0 && (size_t) n + 2 <= size) {

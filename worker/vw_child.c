@@ -44,6 +44,8 @@ typedef struct {
 
     char                  key_hash[VO_KEY_HASH_LEN + 1];  /* or "-" */
     int64_t               started;        /* vw_now_ms() at the claim */
+    int64_t               claim_ms;       /* issue 17: how long the claim
+                                             took, for the histogram */
     int64_t               next_heartbeat;
     int                   lost;           /* a write came back STALE */
     int                   failed;         /* a write failed otherwise */
@@ -82,6 +84,7 @@ vw_child_main(const vw_pool_conf_t *conf)
 {
     int               exit_code;
     char              host[64], who[32];
+    int64_t           t0;
     vw_child_t        ch;
     vo_ledger_rc_t    rc;
     struct sigaction  sa;
@@ -120,9 +123,15 @@ vw_child_main(const vw_pool_conf_t *conf)
 
     while (!vw_child_stop) {
 
+        t0 = vw_now_ms();
+
         rc = vo_ledger_claim(ch.ledger, ch.owner, vw_wall_ms(),
                              conf->lease_ms, &ch.claim, ch.err,
                              sizeof(ch.err));
+
+        /* recorded in the ledger with the attempt's last event
+         * (video_ocr_claim_seconds, docs/operations.md) */
+        ch.claim_ms = vw_now_ms() - t0;
 
         if (rc == VO_LEDGER_OK) {
             vw_child_job(&ch);
@@ -491,6 +500,7 @@ vw_child_stats(vw_child_t *ch, const vw_report_t *run, const char *step,
     st->reused = run->stats.frames_reused;
     st->ocr_ms = run->stats.ocr_ms;
     st->ms = vw_now_ms() - ch->started;
+    st->claim_ms = ch->claim_ms;
 }
 
 

@@ -81,6 +81,10 @@ static const struct option  vw_pool_options[] = {
     { "key-hash-secret-file", required_argument, NULL, VW_OPT_SECRET },
     { "no-janitor",     no_argument,       NULL, VW_OPT_NO_JANITOR },
     { "media-retention", required_argument, NULL, VW_OPT_TIME },
+    { "frame-retention", required_argument, NULL, VW_OPT_TIME },
+    { "job-retention",  required_argument, NULL, VW_OPT_TIME },
+    { "event-retention", required_argument, NULL, VW_OPT_TIME },
+    { "audit-retention", required_argument, NULL, VW_OPT_TIME },
     { "janitor-interval", required_argument, NULL, VW_OPT_TIME },
     { "orphan-age",     required_argument, NULL, VW_OPT_TIME },
     { "verbose",        no_argument,       NULL, VW_OPT_VERBOSE },
@@ -118,6 +122,15 @@ static const vw_pool_time_t  vw_pool_times[] = {
     { "grace", 0, 3600000, offsetof(vw_pool_conf_t, grace_ms) },
     { "media-retention", 0, 3650LL * 86400 * 1000,
       offsetof(vw_pool_conf_t, media_retention_ms) },
+    /* issue 17: retention (the RETENTION section of sql/schema.sql) */
+    { "frame-retention", 0, 3650LL * 86400 * 1000,
+      offsetof(vw_pool_conf_t, frame_retention_ms) },
+    { "job-retention", 0, 36500LL * 86400 * 1000,
+      offsetof(vw_pool_conf_t, job_retention_ms) },
+    { "event-retention", 0, 36500LL * 86400 * 1000,
+      offsetof(vw_pool_conf_t, event_retention_ms) },
+    { "audit-retention", 0, 36500LL * 86400 * 1000,
+      offsetof(vw_pool_conf_t, audit_retention_ms) },
     { "janitor-interval", 100, 86400000,
       offsetof(vw_pool_conf_t, janitor_interval_ms) },
     { "orphan-age", 0, 30LL * 86400 * 1000,
@@ -198,6 +211,10 @@ vw_pool_defaults(vw_pool_conf_t *conf)
     conf->busy_timeout_ms = 5000;
     conf->janitor = 1;
     conf->media_retention_ms = 7LL * 86400 * 1000;
+    conf->frame_retention_ms = 3600LL * 1000;
+    conf->job_retention_ms = 90LL * 86400 * 1000;
+    conf->event_retention_ms = 30LL * 86400 * 1000;
+    conf->audit_retention_ms = 365LL * 86400 * 1000;
     conf->janitor_interval_ms = 60000;
     conf->orphan_age_ms = 3600 * 1000;
     conf->confine.max_memory = VW_DEFAULT_MAX_MEMORY;
@@ -724,6 +741,17 @@ vw_pool_usage(FILE *f)
         "jobs\n"
         "                       this long after they finished (7d; 0 = at "
         "once)\n"
+        "  --frame-retention T  delete the frame rows of done jobs this "
+        "long\n"
+        "                       after they finished (1h; 0 = at once)\n"
+        "  --job-retention T    delete finished jobs and their results this "
+        "long\n"
+        "                       after they finished, once their media is "
+        "gone (90d)\n"
+        "  --event-retention T  delete events this old (30d)\n"
+        "  --audit-retention T  delete the events of deletions and operator "
+        "actions\n"
+        "                       this old (365d)\n"
         "  --janitor-interval T how often the janitor runs (60s)\n"
         "  --orphan-age T       delete store files no job owns once this "
         "old (1h)\n"

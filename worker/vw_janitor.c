@@ -24,8 +24,19 @@
  *      are touched, so an upload in flight is never raced (invariant 9
  *      of sql/schema.sql).
  *
- * Steps 1 and 2 leave audit events (the metrics count them); every step
- * leaves a log line.
+ *   5. (issue 17) retention: the frame rows of jobs done more than
+ *      --frame-retention ago, then jobs finished more than
+ *      --job-retention ago whose media is gone (results, delivered or
+ *      failed notifications with them; none that a notification still
+ *      waits for), then events older than --event-retention (those of
+ *      the audit kinds: --audit-retention); then, on SQLite, free pages
+ *      back to the filesystem (incremental_vacuum).  All in short
+ *      transactions of bounded size, with a pause after each as long as
+ *      it took, so the janitor holds the write lock at most half the
+ *      time while admissions and claims wait for it.
+ *
+ * Steps 1, 2 and 5 leave audit events (the metrics count them); every
+ * step leaves a log line.
  * Several janitors on one ledger are safe: every step is a transaction
  * that checks the state it changes.
  */
@@ -49,6 +60,9 @@
 
 #define VW_EXPIRE_BATCH  1000
 #define VW_MEDIA_BATCH   100
+#define VW_RETAIN_ROWS   1000      /* frame rows or events a transaction */
+#define VW_RETAIN_JOBS   100       /* jobs a transaction */
+#define VW_RECLAIM_PAGES 256       /* free pages an incremental_vacuum */
 
 
 static volatile sig_atomic_t  vw_janitor_stop;
@@ -59,6 +73,9 @@ static void vw_janitor_receipts(vo_ledger_t *l);
 static void vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l);
 static void vw_janitor_orphans(const vw_pool_conf_t *conf, vo_ledger_t *l);
 static void vw_janitor_uploads(const vw_pool_conf_t *conf, vo_ledger_t *l);
+static void vw_janitor_retention(const vw_pool_conf_t *conf, vo_ledger_t *l);
+static void vw_janitor_reclaim(vo_ledger_t *l);
+static void vw_janitor_pause(int64_t since);
 static void vw_janitor_partials(const vw_pool_conf_t *conf, vo_ledger_t *l,
     int64_t now);
 static int vw_janitor_temp(const char *path, const struct stat *st,
@@ -90,9 +107,15 @@ vw_janitor_main(const vw_pool_conf_t *conf)
         return exit_code;
     }
 
-    vw_log("janitor: ready: media retention %llds, orphans after %llds",
+    vw_log("janitor: ready: media retention %llds, orphans after %llds, "
+           "frame retention %llds, job retention %llds, event retention "
+           "%llds, audit retention %llds",
            (long long) (conf->media_retention_ms / 1000),
-           (long long) (conf->orphan_age_ms / 1000));
+           (long long) (conf->orphan_age_ms / 1000),
+           (long long) (conf->frame_retention_ms / 1000),
+           (long long) (conf->job_retention_ms / 1000),
+           (long long) (conf->event_retention_ms / 1000),
+           (long long) (conf->audit_retention_ms / 1000));
 
     next_sweep = vw_now_ms() + conf->orphan_age_ms / 2;
 
@@ -101,6 +124,8 @@ vw_janitor_main(const vw_pool_conf_t *conf)
         vw_janitor_receipts(l);
         vw_janitor_media(conf, l);
         vw_janitor_uploads(conf, l);
+        vw_janitor_retention(conf, l);
+        vw_janitor_reclaim(l);
 
         if (vo_ledger_fold_counters(l, err, sizeof(err)) != VO_LEDGER_OK) {
             vw_log("janitor: fold counters: %s", err);
@@ -210,6 +235,136 @@ vw_janitor_media(const vw_pool_conf_t *conf, vo_ledger_t *l)
         }
 
     } while (n == VW_MEDIA_BATCH && !vw_janitor_stop);
+}
+
+
+/*
+ * Issue 17: retention, one step after another, each in transactions of
+ * at most VW_RETAIN_ROWS rows (VW_RETAIN_JOBS jobs) until nothing is due.
+ */
+
+static void
+vw_janitor_retention(const vw_pool_conf_t *conf, vo_ledger_t *l)
+{
+    int                    k, more;
+    char                   err[VO_ERR_TEXT];
+    int64_t                now, t0;
+    vo_ledger_rc_t         rc;
+    vo_retention_stats_t   st;
+
+    static const char  *steps[] = { "frames", "jobs", "events" };
+
+    memset(&st, 0, sizeof(st));
+
+    for (k = 0; k < 3 && !vw_janitor_stop; k++) {
+
+        do {
+            t0 = vw_now_ms();
+            now = vw_wall_ms();
+
+            switch (k) {
+
+            case 0:
+                rc = vo_ledger_retain_frames(l,
+                         now - conf->frame_retention_ms, now, VW_RETAIN_ROWS,
+                         &st, &more, err, sizeof(err));
+                break;
+
+            case 1:
+                rc = vo_ledger_retain_jobs(l, now - conf->job_retention_ms,
+                         now, VW_RETAIN_JOBS, &st, &more, err, sizeof(err));
+                break;
+
+            default:
+                rc = vo_ledger_retain_events(l,
+                         now - conf->event_retention_ms,
+                         now - conf->audit_retention_ms, now, VW_RETAIN_ROWS,
+                         &st, &more, err, sizeof(err));
+                break;
+            }
+
+            if (rc != VO_LEDGER_OK) {
+                vw_log("janitor: retention of %s: %s", steps[k], err);
+                more = 0;
+            }
+
+            if (more) {
+                vw_janitor_pause(t0);
+            }
+
+        } while (more && !vw_janitor_stop);
+    }
+
+    if (st.frames + st.jobs + st.events > 0) {
+        vw_log("janitor: event=retention frames=%lld jobs=%lld results=%lld "
+               "notifications=%lld events=%lld", (long long) st.frames,
+               (long long) st.jobs, (long long) st.results,
+               (long long) st.notifications, (long long) st.events);
+    }
+}
+
+
+/*
+ * SQLite: the pages the deletions freed go back to the filesystem, a
+ * few at a time (auto_vacuum INCREMENTAL; a ledger made before version
+ * 2 has NONE until an operator VACUUMs it, docs/operations.md: SQLite
+ * then reuses its free pages for new rows, the file does not shrink).
+ */
+
+static void
+vw_janitor_reclaim(vo_ledger_t *l)
+{
+    int             mode;
+    char            err[VO_ERR_TEXT];
+    int64_t         freed, left, total, t0;
+    vo_ledger_rc_t  rc;
+
+    static int  told;
+
+    total = 0;
+
+    do {
+        t0 = vw_now_ms();
+
+        rc = vo_ledger_reclaim(l, VW_RECLAIM_PAGES, &mode, &freed, &left,
+                               err, sizeof(err));
+        if (rc != VO_LEDGER_OK) {
+            vw_log("janitor: reclaim: %s", err);
+            return;
+        }
+
+        if (mode == 0 && !told) {
+            told = 1;
+            vw_log("janitor: the ledger's auto_vacuum is NONE (made before "
+                   "schema version 2): free pages are reused, the file does "
+                   "not shrink until it is VACUUMed (docs/operations.md)");
+        }
+
+        total += freed;
+
+        if (freed > 0 && left > 0) {
+            vw_janitor_pause(t0);
+        }
+
+    } while (freed > 0 && left > 0 && !vw_janitor_stop);
+
+    if (total > 0) {
+        vw_log("janitor: event=reclaimed pages=%lld", (long long) total);
+    }
+}
+
+
+/* As long again as the transaction since t0 took (5 ms at least): the
+ * writers that waited for the lock meanwhile get it. */
+
+static void
+vw_janitor_pause(int64_t since)
+{
+    int64_t  took;
+
+    took = vw_now_ms() - since;
+
+    vw_sleep_ms(took < 5 ? 5 : took);
 }
 
 

@@ -50,6 +50,10 @@ typedef struct {
     int           janitor;           /* run the janitor child */
     int           once;              /* janitor: one full pass, then exit */
     int64_t       media_retention_ms;
+    int64_t       frame_retention_ms;  /* issue 17: retention */
+    int64_t       job_retention_ms;
+    int64_t       event_retention_ms;
+    int64_t       audit_retention_ms;
     int64_t       janitor_interval_ms;
     int64_t       orphan_age_ms;     /* store files without a job, older */
 

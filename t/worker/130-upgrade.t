@@ -5,7 +5,10 @@
 # indexes, triggers), and the whole product works on it: the status of old
 # jobs, replays of old receipts, a refused reuse of an old key, an old
 # queued job done by today's worker.  Both backends (the PostgreSQL run
-# loads the dump the same code made there).
+# loads the dump the same code made there).  Issue 17: the old queues
+# counted per tenant, requests without its foreign key, and (SQLite) the
+# file's auto_vacuum kept until the operator's VACUUM, after which the
+# janitor gives free pages back.
 
 use strict;
 use warnings;
@@ -57,7 +60,27 @@ for my $key (sort keys %job) {
 my $fresh = VideoOCR::Stack->new(no_worker => 1);
 is_deeply(structure($s), structure($fresh),
           'the migrated schema is the one a new ledger gets');
-$fresh->stop_nginx;
+
+# issue 17: the old queues are counted per tenant; a receipt may outlive
+# its job (no foreign key left); SQLite keeps the file's auto_vacuum
+# (NONE) until the operator's VACUUM of docs/operations.md
+my ($tq) = $s->rows('SELECT sum(jobs) AS n FROM tenant_job_counts'
+                    . " WHERE state = 'accepted'");
+my ($jq) = $s->rows("SELECT count(*) AS n FROM jobs WHERE state = 'accepted'");
+is($tq->{n}, $jq->{n}, 'the queued jobs of version 1, counted per tenant');
+if ($pg) {
+    my ($fk) = $s->rows('SELECT count(*) AS n FROM information_schema'
+        . '.table_constraints WHERE table_schema = current_schema()'
+        . " AND table_name = 'requests' AND constraint_type = 'FOREIGN KEY'");
+    is($fk->{n}, 0, 'requests: no foreign key to jobs any more');
+} else {
+    my @fk = $s->rows('PRAGMA foreign_key_list(requests)');
+    is(scalar @fk, 0, 'requests: no foreign key to jobs any more');
+    is(($s->rows('PRAGMA auto_vacuum'))[0]{auto_vacuum}, 0,
+       'the migrated file keeps auto_vacuum NONE (a VACUUM would switch it)');
+    is(($fresh->rows('PRAGMA auto_vacuum'))[0]{auto_vacuum}, 2,
+       'a new ledger is INCREMENTAL');
+}
 
 # the product works on it
 my $st = $s->status($job{'k-done'});
@@ -98,6 +121,37 @@ is($s->wait_state($new, 'done|failed|rejected', 120)->{state}, 'done',
    'and the new one');
 like($s->status($new, 'txt')->{body}, qr/Deleted by its owner/,
      'with its text');
+$fresh->stop_nginx;
+
+# issue 17: the operator's switch (docs/operations.md, "Retention"): with
+# nginx and the pool stopped, one VACUUM; the janitor then gives pages
+# back
+unless ($pg) {
+    is($s->stop_worker, 0, 'the pool stops');
+    $s->stop_nginx;
+    my $cmd = "sqlite3 '" . $s->ledger . "'"
+              . " 'PRAGMA auto_vacuum=INCREMENTAL; VACUUM;' 2>&1";
+    my $out = `$cmd`;
+    is($?, 0, "the operator's VACUUM runs") or diag($out);
+    is(($s->rows('PRAGMA auto_vacuum'))[0]{auto_vacuum}, 2,
+       'the file is auto_vacuum INCREMENTAL now');
+    my $dbh = VideoOCR::Test::ledger_dbh(ledger => $s->ledger, rw => 1);
+    # 2 MB of rows, then gone: their pages are free
+    $dbh->do('CREATE TABLE pad (x BLOB)');
+    $dbh->do('INSERT INTO pad SELECT randomblob(4000) FROM'
+             . ' (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1'
+             . ' FROM n WHERE i < 500) SELECT i FROM n)');
+    $dbh->do('DROP TABLE pad');
+    $dbh->disconnect;
+    cmp_ok(($s->rows('PRAGMA freelist_count'))[0]{freelist_count}, '>', 400,
+           'a deletion leaves free pages');
+    my $jcmd = "$ENV{WORKER_BIN} janitor --once --ledger '" . $s->ledger
+               . "' --store '" . $s->store . "' 2>&1";
+    my $j = `$jcmd`;
+    is($?, 0, 'a janitor pass') or diag($j);
+    is(($s->rows('PRAGMA freelist_count'))[0]{freelist_count}, 0,
+       'gives every free page back');
+}
 
 done_testing();
 
