@@ -28,6 +28,7 @@
 
 #include "vo_edge.h"
 #include "vw_ocr.h"
+#include "vw_script.h"
 
 
 #ifndef VW_TESSDATA_DEFAULT
@@ -302,17 +303,19 @@ vw_ocr_cancel(void *data, int words)
 
 
 /*
- * Walks the words of the last recognition: words joined by one space,
- * lines by "\n", lines vw_ocr_line_keep refuses dropped.  *conf is the
- * mean confidence of the words kept.
+ * Walks the words of the last recognition: words joined by one space
+ * (none between CJK words, vw_script_space), lines by "\n", lines
+ * vw_ocr_line_keep refuses dropped.  *conf is the mean confidence of
+ * the words kept.
  */
 static int
 vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
 {
-    int                  words, nline;
+    int                  words, nline, left, top, right, bottom;
+    int                  prev_right, line_h;
     char                *w;
     float                c, sum, line_sum;
-    size_t               line_start;
+    size_t               line_start, prev_start;
     TessPageIterator    *pit;
     TessResultIterator  *it;
 
@@ -329,6 +332,9 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
     line_start = 0;
     line_sum = 0;
     nline = 0;
+    prev_start = 0;
+    prev_right = 0;
+    line_h = 0;
 
     do {
         w = TessResultIteratorGetUTF8Text(it, RIL_WORD);
@@ -358,15 +364,38 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
             nline = 0;
         }
 
+        if (TessPageIteratorIsAtBeginningOf(pit, RIL_TEXTLINE)) {
+            line_h = 0;
+            if (TessPageIteratorBoundingBox(pit, RIL_TEXTLINE, &left, &top,
+                                            &right, &bottom))
+            {
+                line_h = bottom - top;
+            }
+        }
+
+        if (!TessPageIteratorBoundingBox(pit, RIL_WORD, &left, &top, &right,
+                                         &bottom))
+        {
+            left = right = prev_right;
+        }
+
         if (*w != '\0') {
-            if (text->len > line_start) {
+            if (text->len > line_start
+                && vw_script_space(text->data + prev_start,
+                                   text->len - prev_start, w, strlen(w),
+                                   left - prev_right, line_h))
+            {
                 vo_buf_addc(text, ' ');
             }
+
+            prev_start = text->len;
+            prev_right = right;
 
             /* a lone vertical bar is a capital I that lost its serifs */
             vo_buf_adds(text, strcmp(w, "|") == 0 ? "I" : w);
             line_sum += c;
             nline++;
+
         }
 
         TessDeleteText(w);
