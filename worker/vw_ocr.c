@@ -39,6 +39,20 @@
 #define VW_OCR_DPI           70
 #define VW_OCR_MIN_LINE_CONF 50
 
+/*
+ * Specks: in a black-on-white picture (the text layer's bright ink,
+ * VW_PREP_BRIGHT), black components whose width and height are both at
+ * most 1/VW_OCR_SPECK_PART of the median glyph's (components at least
+ * VW_OCR_GLYPH_MIN pixels tall or wide) are made white.  Strong grain
+ * behind big outlined captions leaves thousands of 1-4 pixel specks
+ * around 50 pixel glyphs; Tesseract then reads the lines among them
+ * with junk and low confidence, and loses whole lines.  A full stop is
+ * about a fifth of a glyph's height, so it stays.
+ */
+#define VW_OCR_SPECK_PART    8
+#define VW_OCR_GLYPH_MIN     8
+#define VW_OCR_SPECK_MAX     32
+
 
 struct vw_engine_s {
     char          lang[VO_LANG_MAX + 1];
@@ -68,6 +82,17 @@ static bool vw_ocr_cancel(void *data, int words);
 static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf);
 static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
     int words);
+static const vw_image_t *vw_ocr_despeckle(const vw_image_t *img);
+static int vw_ocr_fill(uint8_t *pix, int w, int h, size_t seed, int limit,
+    uint8_t erase);
+
+
+/* the despeckled copy and the flood fill's work space, kept across calls */
+static vw_image_t   vw_ocr_clean;
+static uint8_t     *vw_ocr_seen;
+static uint32_t    *vw_ocr_stack;
+static size_t       vw_ocr_stack_cap;
+static size_t       vw_ocr_work_cap;
 
 
 int
@@ -156,6 +181,15 @@ vw_ocr_shutdown(void)
     }
 
     vw_nengines = 0;
+
+    free(vw_ocr_clean.data);
+    free(vw_ocr_seen);
+    free(vw_ocr_stack);
+    memset(&vw_ocr_clean, 0, sizeof(vw_image_t));
+    vw_ocr_seen = NULL;
+    vw_ocr_stack = NULL;
+    vw_ocr_stack_cap = 0;
+    vw_ocr_work_cap = 0;
 }
 
 
@@ -207,6 +241,12 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
 
     if (timeout_ms > 0) {
         TessMonitorSetDeadlineMSecs(monitor, timeout_ms);
+    }
+
+    img = vw_ocr_despeckle(img);
+    if (img == NULL) {
+        vw_fail(err, "no_memory", "ocr: out of memory");
+        goto done;
     }
 
     TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
@@ -468,6 +508,207 @@ vw_ocr_line_keep(const char *p, size_t n, float conf_sum, int words)
     }
 
     return 0;
+}
+
+
+/*
+ * img itself when it is not a black and white picture or has no specks
+ * (VW_OCR_SPECK_PART above); else a copy without them, valid until the
+ * next call.  NULL when out of memory.
+ */
+static const vw_image_t *
+vw_ocr_despeckle(const vw_image_t *img)
+{
+    int             x, y, w, h, ext, limit, glyphs, half;
+    size_t          n, i, specks;
+    uint8_t        *pix;
+    uint32_t        hist[VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART + 1];
+    const uint8_t  *row;
+
+    w = img->width;
+    h = img->height;
+    n = (size_t) w * (size_t) h;
+
+    for (y = 0; y < h; y++) {
+        row = img->data + (size_t) y * (size_t) img->stride;
+
+        for (x = 0; x < w; x++) {
+            if (row[x] != 0 && row[x] != 255) {
+                return img;
+            }
+        }
+    }
+
+    if (n > vw_ocr_work_cap) {
+        free(vw_ocr_clean.data);
+        free(vw_ocr_seen);
+        vw_ocr_clean.data = malloc(n);
+        vw_ocr_seen = malloc(n);
+        vw_ocr_work_cap = vw_ocr_clean.data && vw_ocr_seen ? n : 0;
+
+        if (vw_ocr_work_cap == 0) {
+            return NULL;
+        }
+    }
+
+    pix = vw_ocr_clean.data;
+
+    for (y = 0; y < h; y++) {
+        memcpy(pix + (size_t) y * (size_t) w,
+               img->data + (size_t) y * (size_t) img->stride, (size_t) w);
+    }
+
+    /* the extents of the black components: the median glyph's */
+
+    memset(vw_ocr_seen, 0, n);
+    memset(hist, 0, sizeof(hist));
+    specks = 0;
+    glyphs = 0;
+
+    for (i = 0; i < n; i++) {
+        if (pix[i] != 0 || vw_ocr_seen[i]) {
+            continue;
+        }
+
+        ext = vw_ocr_fill(pix, w, h, i, 0, 0);
+        if (ext < 0) {
+            return NULL;
+        }
+
+        if (ext >= VW_OCR_GLYPH_MIN) {
+            glyphs++;
+            ext = ext < VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART
+                  ? ext : VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART;
+            hist[ext]++;
+
+        } else {
+            specks++;
+        }
+    }
+
+    if (glyphs == 0 || specks == 0) {
+        return img;
+    }
+
+    half = 0;
+    for (ext = 0; ext <= VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART; ext++) {
+        half += (int) hist[ext];
+        if (2 * half >= glyphs) {
+            break;
+        }
+    }
+
+    limit = ext / VW_OCR_SPECK_PART;
+
+    if (limit < 1) {
+        return img;
+    }
+
+    /* again, erasing the components no larger than limit */
+
+    memset(vw_ocr_seen, 0, n);
+
+    for (i = 0; i < n; i++) {
+        if (pix[i] == 0 && !vw_ocr_seen[i]
+            && vw_ocr_fill(pix, w, h, i, limit, 1) < 0)
+        {
+            return NULL;
+        }
+    }
+
+    vw_ocr_clean.width = w;
+    vw_ocr_clean.height = h;
+    vw_ocr_clean.stride = w;
+
+    return &vw_ocr_clean;
+}
+
+
+/*
+ * Marks the black 8-connected component of pix at seed as seen and
+ * returns its extent (the larger of its width and height), -1 when out
+ * of memory.  erase: when the extent is at most limit, the component is
+ * made white.
+ */
+static int
+vw_ocr_fill(uint8_t *pix, int w, int h, size_t seed, int limit,
+    uint8_t erase)
+{
+    int        x, y, dx, dy, x0, x1, y0, y1, nx, ny;
+    size_t     top, k, all, j;
+    uint32_t  *grown;
+
+    top = 0;
+    all = 0;
+    x0 = x1 = (int) (seed % (size_t) w);
+    y0 = y1 = (int) (seed / (size_t) w);
+
+    /* a queue that keeps what it served: each pixel is pushed once, so
+     * the whole component is vw_ocr_stack[0..all) when the fill ends */
+
+    if (vw_ocr_stack_cap == 0) {
+        vw_ocr_stack = malloc(4096 * sizeof(uint32_t));
+        if (vw_ocr_stack == NULL) {
+            return -1;
+        }
+        vw_ocr_stack_cap = 4096;
+    }
+
+    vw_ocr_seen[seed] = 1;
+    vw_ocr_stack[all++] = (uint32_t) seed;
+
+    while (top < all) {
+        k = vw_ocr_stack[top++];
+        x = (int) (k % (size_t) w);
+        y = (int) (k / (size_t) w);
+
+        x0 = x < x0 ? x : x0;
+        x1 = x > x1 ? x : x1;
+        y0 = y < y0 ? y : y0;
+        y1 = y > y1 ? y : y1;
+
+        for (dy = -1; dy <= 1; dy++) {
+            for (dx = -1; dx <= 1; dx++) {
+                nx = x + dx;
+                ny = y + dy;
+
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h) {
+                    continue;
+                }
+
+                j = (size_t) ny * (size_t) w + (size_t) nx;
+
+                if (pix[j] != 0 || vw_ocr_seen[j]) {
+                    continue;
+                }
+
+                if (all == vw_ocr_stack_cap) {
+                    grown = realloc(vw_ocr_stack,
+                                    2 * vw_ocr_stack_cap * sizeof(uint32_t));
+                    if (grown == NULL) {
+                        return -1;
+                    }
+                    vw_ocr_stack = grown;
+                    vw_ocr_stack_cap *= 2;
+                }
+
+                vw_ocr_seen[j] = 1;
+                vw_ocr_stack[all++] = (uint32_t) j;
+            }
+        }
+    }
+
+    x = x1 - x0 + 1;
+    y = y1 - y0 + 1;
+    x = x > y ? x : y;
+
+    if (erase && x <= limit) {
+        for (k = 0; k < all; k++) {
+            pix[vw_ocr_stack[k]] = 255;
+        }
+    }
+
+    return x;
 }
 
 
