@@ -22,6 +22,7 @@
 #include "vw_media.h"
 #include "vw_output.h"
 #include "vw_pipeline.h"
+#include "vw_ocr.h"
 
 
 typedef struct {
@@ -549,4 +550,72 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             (long long) s->decode_ms, (long long) s->ocr_ms,
             (long long) s->total_ms, (long long) s->cpu_ms,
             last ? "" : ",");
+}
+
+
+/*
+ * languages [--format json|text]: what the Tesseract data directory
+ * holds, one name a line, or {"languages":["deu","eng",...]} (what a
+ * page or a client offers as lang; the names are [a-z0-9_] as
+ * vo_options accepts them, so they need no JSON escaping beyond what
+ * the check below refuses).
+ */
+int
+vw_cmd_languages(int argc, char **argv)
+{
+    int          i, n, json, shown;
+    char         langs[128][VO_LANG_MAX + 1];
+    const char  *c;
+
+    json = 0;
+    shown = 0;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc
+            && (strcmp(argv[i + 1], "json") == 0
+                || strcmp(argv[i + 1], "text") == 0))
+        {
+            json = strcmp(argv[++i], "json") == 0;
+            continue;
+        }
+
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("usage: " VW_PROG " languages [--format json|text]\n");
+            return VW_EXIT_OK;
+        }
+
+        fprintf(stderr, VW_PROG " languages: unknown option \"%s\"; usage: "
+                VW_PROG " languages [--format json|text]\n", argv[i]);
+        return VW_EXIT_USAGE;
+    }
+
+    n = vw_ocr_languages(langs, 128);
+
+    if (json) {
+        printf("{\"languages\":[");
+    }
+
+    for (i = 0; i < n; i++) {
+        for (c = langs[i]; *c != '\0'; c++) {
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
+                  || *c == '_'))
+            {
+                break;
+            }
+        }
+
+        if (*c != '\0') {
+            /* a file name lang= could not name anyway */
+            continue;
+        }
+
+        printf(json ? "%s\"%s\"" : "%.0s%s\n", shown++ ? "," : "",
+               langs[i]);
+    }
+
+    if (json) {
+        printf("]}\n");
+    }
+
+    return VW_EXIT_OK;
 }

@@ -731,9 +731,7 @@ vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
     char            path[1024], part[VO_LANG_MAX + 1], have[200];
     char            langs[32][VO_LANG_MAX + 1];
     size_t          len, plen;
-    DIR            *dir;
-    const char     *p, *q, *dot;
-    struct dirent  *de;
+    const char     *p, *q;
 
     for (p = lang; *p != '\0'; p = *q ? q + 1 : q) {
         q = strchr(p, '+');
@@ -754,27 +752,7 @@ vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
 
         /* list what is installed, for a message the user can act on */
 
-        n = 0;
-        dir = opendir(vw_ocr_datapath());
-
-        while (dir != NULL && n < 32 && (de = readdir(dir)) != NULL) {
-            dot = strstr(de->d_name, ".traineddata");
-            if (dot == NULL || dot[12] != '\0' || dot == de->d_name
-                || (size_t) (dot - de->d_name) > VO_LANG_MAX
-                || strcmp(de->d_name, "osd.traineddata") == 0)
-            {
-                continue;
-            }
-
-            memcpy(langs[n], de->d_name, (size_t) (dot - de->d_name));
-            langs[n++][dot - de->d_name] = '\0';
-        }
-
-        if (dir != NULL) {
-            closedir(dir);
-        }
-
-        qsort(langs, (size_t) n, sizeof(langs[0]), vw_ocr_strcmp);
+        n = vw_ocr_languages(langs, 32);
 
         len = 0;
         have[0] = '\0';
@@ -791,6 +769,40 @@ vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
     }
 
     return 0;
+}
+
+
+int
+vw_ocr_languages(char (*langs)[VO_LANG_MAX + 1], int max)
+{
+    int             n;
+    DIR            *dir;
+    const char     *dot;
+    struct dirent  *de;
+
+    n = 0;
+    dir = opendir(vw_ocr_datapath());
+
+    while (dir != NULL && n < max && (de = readdir(dir)) != NULL) {
+        dot = strstr(de->d_name, ".traineddata");
+        if (dot == NULL || dot[12] != '\0' || dot == de->d_name
+            || (size_t) (dot - de->d_name) > VO_LANG_MAX
+            || strcmp(de->d_name, "osd.traineddata") == 0)
+        {
+            continue;
+        }
+
+        memcpy(langs[n], de->d_name, (size_t) (dot - de->d_name));
+        langs[n++][dot - de->d_name] = '\0';
+    }
+
+    if (dir != NULL) {
+        closedir(dir);
+    }
+
+    qsort(langs, (size_t) n, sizeof(langs[0]), vw_ocr_strcmp);
+
+    return n;
 }
 
 
