@@ -563,12 +563,11 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
 int
 vw_cmd_languages(int argc, char **argv)
 {
-    int          i, n, json, shown;
-    char         langs[128][VO_LANG_MAX + 1];
-    const char  *c;
+    int          i, json;
+    char         buf[128 * (VO_LANG_MAX + 4) + 32];
+    const char  *p, *q, *e;
 
     json = 0;
-    shown = 0;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--format") == 0 && i + 1 < argc
@@ -589,32 +588,21 @@ vw_cmd_languages(int argc, char **argv)
         return VW_EXIT_USAGE;
     }
 
-    n = vw_ocr_languages(langs, 128);
-
-    if (json) {
-        printf("{\"languages\":[");
-    }
-
-    for (i = 0; i < n; i++) {
-        for (c = langs[i]; *c != '\0'; c++) {
-            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
-                  || *c == '_'))
-            {
-                break;
-            }
-        }
-
-        if (*c != '\0') {
-            /* a file name lang= could not name anyway */
-            continue;
-        }
-
-        printf(json ? "%s\"%s\"" : "%.0s%s\n", shown++ ? "," : "",
-               langs[i]);
+    if (vw_ocr_languages_json(buf, sizeof(buf)) != 0) {
+        fprintf(stderr, VW_PROG " languages: too many languages\n");
+        return VW_EXIT_FAILED;
     }
 
     if (json) {
-        printf("]}\n");
+        fputs(buf, stdout);
+        return VW_EXIT_OK;
+    }
+
+    /* text: the names of the JSON list, one a line */
+
+    for (p = strchr(buf, '[') + 1; (q = strchr(p, '"')) != NULL; p = e + 1) {
+        e = strchr(q + 1, '"');
+        printf("%.*s\n", (int) (e - q - 1), q + 1);
     }
 
     return VW_EXIT_OK;

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <fcntl.h>
 
 #include <leptonica/allheaders.h>
 #include <tesseract/capi.h>
@@ -803,6 +804,79 @@ vw_ocr_languages(char (*langs)[VO_LANG_MAX + 1], int max)
     qsort(langs, (size_t) n, sizeof(langs[0]), vw_ocr_strcmp);
 
     return n;
+}
+
+
+int
+vw_ocr_languages_json(char *buf, size_t size)
+{
+    int          i, n, shown;
+    char         langs[128][VO_LANG_MAX + 1];
+    size_t       len;
+    const char  *c;
+
+    n = vw_ocr_languages(langs, 128);
+    shown = 0;
+    len = (size_t) snprintf(buf, size, "{\"languages\":[");
+
+    for (i = 0; i < n && len < size; i++) {
+        for (c = langs[i]; *c != '\0'; c++) {
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
+                  || *c == '_'))
+            {
+                break;
+            }
+        }
+
+        if (*c != '\0') {
+            /* a file name lang= could not name anyway */
+            continue;
+        }
+
+        len += (size_t) snprintf(buf + len, size - len, "%s\"%s\"",
+                                 shown++ ? "," : "", langs[i]);
+    }
+
+    if (len < size) {
+        len += (size_t) snprintf(buf + len, size - len, "]}\n");
+    }
+
+    return len < size ? 0 : -1;
+}
+
+
+int
+vw_ocr_languages_publish(const char *dir)
+{
+    int     fd, ok;
+    char    json[128 * (VO_LANG_MAX + 4) + 32], tmp[4096], path[4096];
+    size_t  len;
+
+    if (vw_ocr_languages_json(json, sizeof(json)) != 0
+        || (size_t) snprintf(path, sizeof(path), "%s/languages.json", dir)
+           >= sizeof(path)
+        || (size_t) snprintf(tmp, sizeof(tmp), "%s/.languages.json.%ld",
+                             dir, (long) getpid()) >= sizeof(tmp))
+    {
+        return -1;
+    }
+
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd == -1) {
+        return -1;
+    }
+
+    len = strlen(json);
+    ok = write(fd, json, len) == (ssize_t) len;
+    ok = close(fd) == 0 && ok;
+
+    /* a reader sees the old list or the new one, never half of one */
+    if (!ok || rename(tmp, path) != 0) {
+        (void) unlink(tmp);
+        return -1;
+    }
+
+    return 0;
 }
 
 

@@ -60,6 +60,16 @@ void vw_ocr_result_free(vw_ocr_result_t *r);
  */
 int vw_ocr_languages(char (*langs)[VO_LANG_MAX + 1], int max);
 
+/* The same as {"languages":["deu","eng",...]}\n into buf; -1 if short. */
+int vw_ocr_languages_json(char *buf, size_t size);
+
+/*
+ * Writes dir/languages.json (through a temporary file and a rename):
+ * "video-ocr-worker run" does it in its store at start, so the site can
+ * serve what the pool reads (docs/upload-page.md).  -1 with errno.
+ */
+int vw_ocr_languages_publish(const char *dir);
+
 /* Ends and frees every engine (tests, clean exit). */
 void vw_ocr_shutdown(void);
 
