@@ -7,19 +7,23 @@ set -eu
 # build: the nginx module against Debian's nginx source tree
 BUILD="gcc make pkg-config nginx nginx-dev libpcre2-dev zlib1g-dev
        libssl-dev libsqlite3-dev sqlite3 libpq-dev"
-# worker: FFmpeg libraries, Tesseract and its English model, libcurl (with
-# OpenSSL) for the webhook deliveries
+# worker: FFmpeg libraries, Tesseract and its models (English, German,
+# Russian, Simplified Chinese, Japanese, Korean: the languages the tests
+# and the traits corpus read, and the upload page offers what is
+# installed), libcurl (with OpenSSL) for the webhook deliveries
 WORKER="libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
         libtesseract-dev libleptonica-dev tesseract-ocr tesseract-ocr-eng
-        tesseract-ocr-deu libcurl4-openssl-dev"
+        tesseract-ocr-deu tesseract-ocr-rus tesseract-ocr-chi-sim
+        tesseract-ocr-jpn tesseract-ocr-kor libcurl4-openssl-dev"
 # tests: the Test::Nginx block format harness and its dependencies, the
-# ffmpeg CLI and fonts to make test videos, ledger readers for assertions,
+# ffmpeg CLI and fonts to make test videos (WenQuanYi Zen Hei: Han, kana
+# and Hangul in one 7 MB font, for the CJK traits), ledger readers for assertions,
 # promtool and a Prometheus server to scrape /metrics, and a PostgreSQL
 # server the suites start in a temporary directory
 TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
       liblist-moreutils-perl libipc-run-perl libhttp-message-perl
       libdbd-sqlite3-perl libdbd-pg-perl libjson-pp-perl ffmpeg curl
-      fonts-dejavu-core fonts-liberation2 procps psmisc prometheus
+      fonts-dejavu-core fonts-liberation2 fonts-wqy-zenhei procps psmisc prometheus
       postgresql"
 # fuzzing (make fuzz, and the smoke in make test): Debian's clang and its
 # runtimes (libFuzzer, ASan, UBSan)

@@ -32,6 +32,10 @@
 /* ocr FILE [options]: the pipeline on one file, the result on stdout. */
 int vw_cmd_ocr(int argc, char **argv);
 
+/* languages [--format json|text]: the installed Tesseract languages
+ * (vw_cmd_ocr.c). */
+int vw_cmd_languages(int argc, char **argv);
+
 /* run --ledger FILE --store DIR [options]: the supervised worker pool;
  * child and janitor: the processes it execs (vw_cmd_run.c). */
 int vw_cmd_run(int argc, char **argv);

@@ -22,6 +22,7 @@
 #include "vw_media.h"
 #include "vw_output.h"
 #include "vw_pipeline.h"
+#include "vw_ocr.h"
 
 
 typedef struct {
@@ -549,4 +550,60 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             (long long) s->decode_ms, (long long) s->ocr_ms,
             (long long) s->total_ms, (long long) s->cpu_ms,
             last ? "" : ",");
+}
+
+
+/*
+ * languages [--format json|text]: what the Tesseract data directory
+ * holds, one name a line, or {"languages":["deu","eng",...]} (what a
+ * page or a client offers as lang; the names are [a-z0-9_] as
+ * vo_options accepts them, so they need no JSON escaping beyond what
+ * the check below refuses).
+ */
+int
+vw_cmd_languages(int argc, char **argv)
+{
+    int          i, json;
+    char         buf[128 * (VO_LANG_MAX + 4) + 32];
+    const char  *p, *q, *e;
+
+    json = 0;
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--format") == 0 && i + 1 < argc
+            && (strcmp(argv[i + 1], "json") == 0
+                || strcmp(argv[i + 1], "text") == 0))
+        {
+            json = strcmp(argv[++i], "json") == 0;
+            continue;
+        }
+
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            printf("usage: " VW_PROG " languages [--format json|text]\n");
+            return VW_EXIT_OK;
+        }
+
+        fprintf(stderr, VW_PROG " languages: unknown option \"%s\"; usage: "
+                VW_PROG " languages [--format json|text]\n", argv[i]);
+        return VW_EXIT_USAGE;
+    }
+
+    if (vw_ocr_languages_json(buf, sizeof(buf)) != 0) {
+        fprintf(stderr, VW_PROG " languages: too many languages\n");
+        return VW_EXIT_FAILED;
+    }
+
+    if (json) {
+        fputs(buf, stdout);
+        return VW_EXIT_OK;
+    }
+
+    /* text: the names of the JSON list, one a line */
+
+    for (p = strchr(buf, '[') + 1; (q = strchr(p, '"')) != NULL; p = e + 1) {
+        e = strchr(q + 1, '"');
+        printf("%.*s\n", (int) (e - q - 1), q + 1);
+    }
+
+    return VW_EXIT_OK;
 }

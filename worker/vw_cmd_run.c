@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "vo_ledger.h"
+#include "vw_ocr.h"
 #include "vw_pool.h"
 
 
@@ -511,6 +512,13 @@ vw_cmd_run(int argc, char **argv)
 
     if (vw_pool_parse(&conf, argc, argv, 0) != 0) {
         return VW_EXIT_USAGE;
+    }
+
+    /* what this host's Tesseract reads, for the upload page */
+    if (vw_ocr_languages_publish(conf.store) != 0) {
+        fprintf(stderr, VW_PROG " run: cannot write %s/languages.json: %s "
+                "(the upload page offers its built-in languages)\n",
+                conf.store, strerror(errno));
     }
 
     return vw_supervise(&conf, argc, argv);

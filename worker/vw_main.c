@@ -23,6 +23,8 @@ typedef struct {
 
 static const vw_command_t  vw_commands[] = {
     { "ocr", vw_cmd_ocr, "read the text of one video file, print it" },
+    { "languages", vw_cmd_languages,
+      "the installed OCR languages (what lang may name)" },
     { "run", vw_cmd_run, "run the worker pool on a ledger and a store" },
     { "child", vw_cmd_child, "one child of the pool (started by run)" },
     { "janitor", vw_cmd_janitor,

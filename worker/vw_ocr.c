@@ -22,12 +22,14 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <fcntl.h>
 
 #include <leptonica/allheaders.h>
 #include <tesseract/capi.h>
 
 #include "vo_edge.h"
 #include "vw_ocr.h"
+#include "vw_script.h"
 
 
 #ifndef VW_TESSDATA_DEFAULT
@@ -37,6 +39,20 @@
 #define VW_OCR_PSM           PSM_AUTO
 #define VW_OCR_DPI           70
 #define VW_OCR_MIN_LINE_CONF 50
+
+/*
+ * Specks: in a black-on-white picture (the text layer's bright ink,
+ * VW_PREP_BRIGHT), black components whose width and height are both at
+ * most 1/VW_OCR_SPECK_PART of the median glyph's (components at least
+ * VW_OCR_GLYPH_MIN pixels tall or wide) are made white.  Strong grain
+ * behind big outlined captions leaves thousands of 1-4 pixel specks
+ * around 50 pixel glyphs; Tesseract then reads the lines among them
+ * with junk and low confidence, and loses whole lines.  A full stop is
+ * about a fifth of a glyph's height, so it stays.
+ */
+#define VW_OCR_SPECK_PART    8
+#define VW_OCR_GLYPH_MIN     8
+#define VW_OCR_SPECK_MAX     32
 
 
 struct vw_engine_s {
@@ -67,6 +83,17 @@ static bool vw_ocr_cancel(void *data, int words);
 static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf);
 static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
     int words);
+static const vw_image_t *vw_ocr_despeckle(const vw_image_t *img);
+static int vw_ocr_fill(uint8_t *pix, int w, int h, size_t seed, int limit,
+    uint8_t erase);
+
+
+/* the despeckled copy and the flood fill's work space, kept across calls */
+static vw_image_t   vw_ocr_clean;
+static uint8_t     *vw_ocr_seen;
+static uint32_t    *vw_ocr_stack;
+static size_t       vw_ocr_stack_cap;
+static size_t       vw_ocr_work_cap;
 
 
 int
@@ -155,6 +182,15 @@ vw_ocr_shutdown(void)
     }
 
     vw_nengines = 0;
+
+    free(vw_ocr_clean.data);
+    free(vw_ocr_seen);
+    free(vw_ocr_stack);
+    memset(&vw_ocr_clean, 0, sizeof(vw_image_t));
+    vw_ocr_seen = NULL;
+    vw_ocr_stack = NULL;
+    vw_ocr_stack_cap = 0;
+    vw_ocr_work_cap = 0;
 }
 
 
@@ -206,6 +242,12 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
 
     if (timeout_ms > 0) {
         TessMonitorSetDeadlineMSecs(monitor, timeout_ms);
+    }
+
+    img = vw_ocr_despeckle(img);
+    if (img == NULL) {
+        vw_fail(err, "no_memory", "ocr: out of memory");
+        goto done;
     }
 
     TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
@@ -302,17 +344,19 @@ vw_ocr_cancel(void *data, int words)
 
 
 /*
- * Walks the words of the last recognition: words joined by one space,
- * lines by "\n", lines vw_ocr_line_keep refuses dropped.  *conf is the
- * mean confidence of the words kept.
+ * Walks the words of the last recognition: words joined by one space
+ * (none between CJK words, vw_script_space), lines by "\n", lines
+ * vw_ocr_line_keep refuses dropped.  *conf is the mean confidence of
+ * the words kept.
  */
 static int
 vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
 {
-    int                  words, nline;
+    int                  words, nline, left, top, right, bottom;
+    int                  prev_right, line_h;
     char                *w;
     float                c, sum, line_sum;
-    size_t               line_start;
+    size_t               line_start, prev_start;
     TessPageIterator    *pit;
     TessResultIterator  *it;
 
@@ -329,6 +373,9 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
     line_start = 0;
     line_sum = 0;
     nline = 0;
+    prev_start = 0;
+    prev_right = 0;
+    line_h = 0;
 
     do {
         w = TessResultIteratorGetUTF8Text(it, RIL_WORD);
@@ -358,15 +405,38 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
             nline = 0;
         }
 
+        if (TessPageIteratorIsAtBeginningOf(pit, RIL_TEXTLINE)) {
+            line_h = 0;
+            if (TessPageIteratorBoundingBox(pit, RIL_TEXTLINE, &left, &top,
+                                            &right, &bottom))
+            {
+                line_h = bottom - top;
+            }
+        }
+
+        if (!TessPageIteratorBoundingBox(pit, RIL_WORD, &left, &top, &right,
+                                         &bottom))
+        {
+            left = right = prev_right;
+        }
+
         if (*w != '\0') {
-            if (text->len > line_start) {
+            if (text->len > line_start
+                && vw_script_space(text->data + prev_start,
+                                   text->len - prev_start, w, strlen(w),
+                                   left - prev_right, line_h))
+            {
                 vo_buf_addc(text, ' ');
             }
+
+            prev_start = text->len;
+            prev_right = right;
 
             /* a lone vertical bar is a capital I that lost its serifs */
             vo_buf_adds(text, strcmp(w, "|") == 0 ? "I" : w);
             line_sum += c;
             nline++;
+
         }
 
         TessDeleteText(w);
@@ -442,6 +512,207 @@ vw_ocr_line_keep(const char *p, size_t n, float conf_sum, int words)
 }
 
 
+/*
+ * img itself when it is not a black and white picture or has no specks
+ * (VW_OCR_SPECK_PART above); else a copy without them, valid until the
+ * next call.  NULL when out of memory.
+ */
+static const vw_image_t *
+vw_ocr_despeckle(const vw_image_t *img)
+{
+    int             x, y, w, h, ext, limit, glyphs, half;
+    size_t          n, i, specks;
+    uint8_t        *pix;
+    uint32_t        hist[VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART + 1];
+    const uint8_t  *row;
+
+    w = img->width;
+    h = img->height;
+    n = (size_t) w * (size_t) h;
+
+    for (y = 0; y < h; y++) {
+        row = img->data + (size_t) y * (size_t) img->stride;
+
+        for (x = 0; x < w; x++) {
+            if (row[x] != 0 && row[x] != 255) {
+                return img;
+            }
+        }
+    }
+
+    if (n > vw_ocr_work_cap) {
+        free(vw_ocr_clean.data);
+        free(vw_ocr_seen);
+        vw_ocr_clean.data = malloc(n);
+        vw_ocr_seen = malloc(n);
+        vw_ocr_work_cap = vw_ocr_clean.data && vw_ocr_seen ? n : 0;
+
+        if (vw_ocr_work_cap == 0) {
+            return NULL;
+        }
+    }
+
+    pix = vw_ocr_clean.data;
+
+    for (y = 0; y < h; y++) {
+        memcpy(pix + (size_t) y * (size_t) w,
+               img->data + (size_t) y * (size_t) img->stride, (size_t) w);
+    }
+
+    /* the extents of the black components: the median glyph's */
+
+    memset(vw_ocr_seen, 0, n);
+    memset(hist, 0, sizeof(hist));
+    specks = 0;
+    glyphs = 0;
+
+    for (i = 0; i < n; i++) {
+        if (pix[i] != 0 || vw_ocr_seen[i]) {
+            continue;
+        }
+
+        ext = vw_ocr_fill(pix, w, h, i, 0, 0);
+        if (ext < 0) {
+            return NULL;
+        }
+
+        if (ext >= VW_OCR_GLYPH_MIN) {
+            glyphs++;
+            ext = ext < VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART
+                  ? ext : VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART;
+            hist[ext]++;
+
+        } else {
+            specks++;
+        }
+    }
+
+    if (glyphs == 0 || specks == 0) {
+        return img;
+    }
+
+    half = 0;
+    for (ext = 0; ext <= VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART; ext++) {
+        half += (int) hist[ext];
+        if (2 * half >= glyphs) {
+            break;
+        }
+    }
+
+    limit = ext / VW_OCR_SPECK_PART;
+
+    if (limit < 1) {
+        return img;
+    }
+
+    /* again, erasing the components no larger than limit */
+
+    memset(vw_ocr_seen, 0, n);
+
+    for (i = 0; i < n; i++) {
+        if (pix[i] == 0 && !vw_ocr_seen[i]
+            && vw_ocr_fill(pix, w, h, i, limit, 1) < 0)
+        {
+            return NULL;
+        }
+    }
+
+    vw_ocr_clean.width = w;
+    vw_ocr_clean.height = h;
+    vw_ocr_clean.stride = w;
+
+    return &vw_ocr_clean;
+}
+
+
+/*
+ * Marks the black 8-connected component of pix at seed as seen and
+ * returns its extent (the larger of its width and height), -1 when out
+ * of memory.  erase: when the extent is at most limit, the component is
+ * made white.
+ */
+static int
+vw_ocr_fill(uint8_t *pix, int w, int h, size_t seed, int limit,
+    uint8_t erase)
+{
+    int        x, y, dx, dy, x0, x1, y0, y1, nx, ny;
+    size_t     top, k, all, j;
+    uint32_t  *grown;
+
+    top = 0;
+    all = 0;
+    x0 = x1 = (int) (seed % (size_t) w);
+    y0 = y1 = (int) (seed / (size_t) w);
+
+    /* a queue that keeps what it served: each pixel is pushed once, so
+     * the whole component is vw_ocr_stack[0..all) when the fill ends */
+
+    if (vw_ocr_stack_cap == 0) {
+        vw_ocr_stack = malloc(4096 * sizeof(uint32_t));
+        if (vw_ocr_stack == NULL) {
+            return -1;
+        }
+        vw_ocr_stack_cap = 4096;
+    }
+
+    vw_ocr_seen[seed] = 1;
+    vw_ocr_stack[all++] = (uint32_t) seed;
+
+    while (top < all) {
+        k = vw_ocr_stack[top++];
+        x = (int) (k % (size_t) w);
+        y = (int) (k / (size_t) w);
+
+        x0 = x < x0 ? x : x0;
+        x1 = x > x1 ? x : x1;
+        y0 = y < y0 ? y : y0;
+        y1 = y > y1 ? y : y1;
+
+        for (dy = -1; dy <= 1; dy++) {
+            for (dx = -1; dx <= 1; dx++) {
+                nx = x + dx;
+                ny = y + dy;
+
+                if (nx < 0 || ny < 0 || nx >= w || ny >= h) {
+                    continue;
+                }
+
+                j = (size_t) ny * (size_t) w + (size_t) nx;
+
+                if (pix[j] != 0 || vw_ocr_seen[j]) {
+                    continue;
+                }
+
+                if (all == vw_ocr_stack_cap) {
+                    grown = realloc(vw_ocr_stack,
+                                    2 * vw_ocr_stack_cap * sizeof(uint32_t));
+                    if (grown == NULL) {
+                        return -1;
+                    }
+                    vw_ocr_stack = grown;
+                    vw_ocr_stack_cap *= 2;
+                }
+
+                vw_ocr_seen[j] = 1;
+                vw_ocr_stack[all++] = (uint32_t) j;
+            }
+        }
+    }
+
+    x = x1 - x0 + 1;
+    y = y1 - y0 + 1;
+    x = x > y ? x : y;
+
+    if (erase && x <= limit) {
+        for (k = 0; k < all; k++) {
+            pix[vw_ocr_stack[k]] = 255;
+        }
+    }
+
+    return x;
+}
+
+
 static const char *
 vw_ocr_datapath(void)
 {
@@ -461,9 +732,7 @@ vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
     char            path[1024], part[VO_LANG_MAX + 1], have[200];
     char            langs[32][VO_LANG_MAX + 1];
     size_t          len, plen;
-    DIR            *dir;
-    const char     *p, *q, *dot;
-    struct dirent  *de;
+    const char     *p, *q;
 
     for (p = lang; *p != '\0'; p = *q ? q + 1 : q) {
         q = strchr(p, '+');
@@ -484,27 +753,7 @@ vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
 
         /* list what is installed, for a message the user can act on */
 
-        n = 0;
-        dir = opendir(vw_ocr_datapath());
-
-        while (dir != NULL && n < 32 && (de = readdir(dir)) != NULL) {
-            dot = strstr(de->d_name, ".traineddata");
-            if (dot == NULL || dot[12] != '\0' || dot == de->d_name
-                || (size_t) (dot - de->d_name) > VO_LANG_MAX
-                || strcmp(de->d_name, "osd.traineddata") == 0)
-            {
-                continue;
-            }
-
-            memcpy(langs[n], de->d_name, (size_t) (dot - de->d_name));
-            langs[n++][dot - de->d_name] = '\0';
-        }
-
-        if (dir != NULL) {
-            closedir(dir);
-        }
-
-        qsort(langs, (size_t) n, sizeof(langs[0]), vw_ocr_strcmp);
+        n = vw_ocr_languages(langs, 32);
 
         len = 0;
         have[0] = '\0';
@@ -518,6 +767,113 @@ vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
                          "\"%s\" is not installed (installed: %s); use lang "
                          "with installed Tesseract languages, e.g. "
                          "lang=eng", name, part, len ? have : "none");
+    }
+
+    return 0;
+}
+
+
+int
+vw_ocr_languages(char (*langs)[VO_LANG_MAX + 1], int max)
+{
+    int             n;
+    DIR            *dir;
+    const char     *dot;
+    struct dirent  *de;
+
+    n = 0;
+    dir = opendir(vw_ocr_datapath());
+
+    while (dir != NULL && n < max && (de = readdir(dir)) != NULL) {
+        dot = strstr(de->d_name, ".traineddata");
+        if (dot == NULL || dot[12] != '\0' || dot == de->d_name
+            || (size_t) (dot - de->d_name) > VO_LANG_MAX
+            || strcmp(de->d_name, "osd.traineddata") == 0)
+        {
+            continue;
+        }
+
+        memcpy(langs[n], de->d_name, (size_t) (dot - de->d_name));
+        langs[n++][dot - de->d_name] = '\0';
+    }
+
+    if (dir != NULL) {
+        closedir(dir);
+    }
+
+    qsort(langs, (size_t) n, sizeof(langs[0]), vw_ocr_strcmp);
+
+    return n;
+}
+
+
+int
+vw_ocr_languages_json(char *buf, size_t size)
+{
+    int          i, n, shown;
+    char         langs[128][VO_LANG_MAX + 1];
+    size_t       len;
+    const char  *c;
+
+    n = vw_ocr_languages(langs, 128);
+    shown = 0;
+    len = (size_t) snprintf(buf, size, "{\"languages\":[");
+
+    for (i = 0; i < n && len < size; i++) {
+        for (c = langs[i]; *c != '\0'; c++) {
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
+                  || *c == '_'))
+            {
+                break;
+            }
+        }
+
+        if (*c != '\0') {
+            /* a file name lang= could not name anyway */
+            continue;
+        }
+
+        len += (size_t) snprintf(buf + len, size - len, "%s\"%s\"",
+                                 shown++ ? "," : "", langs[i]);
+    }
+
+    if (len < size) {
+        len += (size_t) snprintf(buf + len, size - len, "]}\n");
+    }
+
+    return len < size ? 0 : -1;
+}
+
+
+int
+vw_ocr_languages_publish(const char *dir)
+{
+    int     fd, ok;
+    char    json[128 * (VO_LANG_MAX + 4) + 32], tmp[4096], path[4096];
+    size_t  len;
+
+    if (vw_ocr_languages_json(json, sizeof(json)) != 0
+        || (size_t) snprintf(path, sizeof(path), "%s/languages.json", dir)
+           >= sizeof(path)
+        || (size_t) snprintf(tmp, sizeof(tmp), "%s/.languages.json.%ld",
+                             dir, (long) getpid()) >= sizeof(tmp))
+    {
+        return -1;
+    }
+
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd == -1) {
+        return -1;
+    }
+
+    len = strlen(json);
+    ok = write(fd, json, len) == (ssize_t) len;
+    ok = close(fd) == 0 && ok;
+
+    /* a reader sees the old list or the new one, never half of one */
+    if (!ok || rename(tmp, path) != 0) {
+        (void) unlink(tmp);
+        return -1;
     }
 
     return 0;

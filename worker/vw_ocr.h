@@ -15,6 +15,7 @@
 #define _VW_OCR_H_INCLUDED_
 
 
+#include "vo_edge.h"
 #include "vw_core.h"
 #include "vw_frame.h"
 
@@ -51,6 +52,23 @@ int vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
     vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r, vw_err_t *err);
 
 void vw_ocr_result_free(vw_ocr_result_t *r);
+
+/*
+ * The installed languages (a traineddata file in the Tesseract data
+ * directory, TESSDATA_PREFIX or Debian's; "osd" is not a language), at
+ * most max, sorted; returns how many.
+ */
+int vw_ocr_languages(char (*langs)[VO_LANG_MAX + 1], int max);
+
+/* The same as {"languages":["deu","eng",...]}\n into buf; -1 if short. */
+int vw_ocr_languages_json(char *buf, size_t size);
+
+/*
+ * Writes dir/languages.json (through a temporary file and a rename):
+ * "video-ocr-worker run" does it in its store at start, so the site can
+ * serve what the pool reads (docs/upload-page.md).  -1 with errno.
+ */
+int vw_ocr_languages_publish(const char *dir);
 
 /* Ends and frees every engine (tests, clean exit). */
 void vw_ocr_shutdown(void);

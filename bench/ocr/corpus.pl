@@ -3,7 +3,7 @@
 # ffmpeg's drawtext, and beside each one its ground truth.
 #
 #   perl bench/ocr/corpus.pl DIR [--quick] [--set first|hard]
-#        [--only NAME,...]
+#        [--only NAME,...]   (--set traits: bench/ocr/lib/OCRTraits.pm)
 #
 # Writes DIR/NAME.EXT and DIR/NAME.json for every video of the list
 # below (--set first, the default) or of the harder second set
@@ -53,6 +53,8 @@ use File::Path qw(make_path);
 use JSON::PP ();
 use VideoOCR::Media qw(make_video);
 use OCRHard ();
+use OCRTraits ();
+use OCRBench qw(screens);
 
 my $dir = shift
     or die "usage: $0 DIR [--quick] [--set first|hard] [--only NAME,...]\n";
@@ -64,8 +66,36 @@ while (my $a = shift) {
     elsif ($a eq '--set') { $set = shift // '' }
     else { die "unknown option $a\n" }
 }
-$set =~ /^(first|hard)$/ or die "--set: first or hard\n";
+$set =~ /^(first|hard|traits)$/ or die "--set: first, hard or traits\n";
 make_path($dir);
+
+# the traits (bench/ocr/lib/OCRTraits.pm): their own videos and truths
+if ($set eq 'traits') {
+    my $jt = JSON::PP->new->canonical->utf8;
+    for my $tr (OCRTraits::traits()) {
+        next if %only && !$only{ $tr->{name} };
+        my %o = $quick ? (duration => 8) : ();
+        # the 20-minute lecture stays 20 minutes: it is what it measures
+        %o = () if ($tr->{duration} // 0) > 60;
+        my $recipe = sha1_hex($jt->encode([$tr->{video}, $tr->{name},
+            $tr->{post} // '', $o{duration} // $tr->{duration} // 8,
+            scalar(`ffmpeg -version 2>/dev/null | head -1`), 1]));
+        my $tpath = "$dir/$tr->{name}.json";
+        my $old = -s $tpath ? eval { $jt->decode(slurp($tpath)) } : undef;
+        if ($old && ($old->{recipe} // '') eq $recipe && -s "$dir/$old->{file}") {
+            print "corpus: $tr->{name}: kept\n";
+            next;
+        }
+        my $truth = OCRTraits::make_trait($tr, $dir, %o);
+        $truth->{recipe} = $recipe;
+        open my $fh, '>', $tpath or die "$tpath: $!";
+        print {$fh} $jt->encode($truth), "\n";
+        close $fh;
+        printf "corpus: %s: %s, %d s, %d screens\n", $tr->{name},
+            $truth->{size}, $truth->{duration}, $truth->{distinct_screens};
+    }
+    exit 0;
+}
 
 # name, kind, background, size, codec, container, font, rate, style, color
 my @VIDEOS = (
@@ -297,38 +327,6 @@ sub slides {
         $t = $end;
     }
     return @spans;
-}
-
-# The intervals with a constant, non-empty set of visible spans.
-sub screens {
-    my ($spans, $dur, $frame) = @_;
-    my %cut = (0 => 1, $dur => 1);
-    for my $s (@$spans) {
-        $cut{$s->{start}} = 1;
-        $cut{$s->{end}} = 1;
-    }
-    my @cuts = sort { $a <=> $b } keys %cut;
-    my @out;
-    for my $i (0 .. $#cuts - 1) {
-        my $mid = ($cuts[$i] + $cuts[$i + 1]) / 2;
-        my @on = sort { $a->{line} <=> $b->{line} }
-                 grep { $_->{start} <= $mid && $mid <= $_->{end} } @$spans;
-        my $text = join "\n", map { $_->{text} } @on;
-        next if $text eq '';
-        if (@out && $out[-1]{text} eq $text
-            && abs($out[-1]{end} - $cuts[$i]) < 1e-9)
-        {
-            $out[-1]{end} = $cuts[$i + 1];
-            next;
-        }
-        push @out, { start => $cuts[$i], end => $cuts[$i + 1],
-                     text => $text };
-    }
-    for my $s (@out) {
-        $s->{end} = round2($s->{end} + $frame) if $s->{end} < $dur;
-        $s->{end} = $dur if $s->{end} > $dur;
-    }
-    return \@out;
 }
 
 sub slurp {

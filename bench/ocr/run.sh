@@ -6,11 +6,14 @@
 # first set, then the second, harder one (bench/ocr/lib/OCRHard.pm),
 # each reported on its own (table.md, table-hard.md).
 #
-#   bench/ocr/run.sh [--quick] [--first|--hard] [bench.pl options:
+#   bench/ocr/run.sh [--quick] [--first|--hard|--traits] [bench.pl options:
 #                    --pipelines worker, --before OTHER-WORKER-BINARY,
 #                    --only NAME,...]
 #
-# --first, --hard: that set alone.
+# --first, --hard: that set alone.  --traits: the traits corpus
+# (bench/ocr/lib/OCRTraits.pm, issue 19) alone, worker only (the
+# baselines read English only), 20-minute lecture and 4K included;
+# not in the default run.
 # --quick: 8-second videos and one run per video (a minute or two)
 # instead of 30-second videos and the worker's median of three runs
 # (about ten minutes, nearly all of it in the baselines).
@@ -38,6 +41,7 @@ sets="first hard"
 case "${1:-}" in
 --first) sets=first; shift ;;
 --hard)  sets=hard; shift ;;
+--traits) sets=traits; shift ;;
 esac
 
 scripts/deps.sh bench
@@ -57,7 +61,8 @@ for set in $sets; do
         echo
         WORKER_BIN="$BUILD/video-ocr-worker" perl bench/ocr/bench.pl \
             --corpus "$corpus" --out "$out/results$tag${quick:+-quick}" \
-            --runs "$runs" $( [ "$set" = first ] && echo $scaling ) "$@"
+            --runs "$runs" $( [ "$set" = first ] && echo $scaling ) \
+            $( [ "$set" = traits ] && echo --pipelines worker ) "$@"
     } | tee "$out/table$tag${quick:+-quick}.md"
 
     if command -v gnuplot >/dev/null 2>&1; then

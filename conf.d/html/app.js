@@ -25,6 +25,9 @@
 (function () {
   const INTAKE = document.body.dataset.intake || '/api/videos';
   const JOBS = document.body.dataset.jobs || '/api/jobs/';
+  // The languages the worker pool has installed: the JSON file that
+  // "video-ocr-worker run" writes in the store (docs/upload-page.md).
+  const LANGUAGES = document.body.dataset.languages || '/api/languages';
 
   // Retries of an upload: exponential backoff with jitter, or what the
   // server asks for (Retry-After); a transient failure is retried this many
@@ -134,8 +137,48 @@
     return q.toString();
   }
 
+  const LANG_NAMES = {
+    eng: 'English', deu: 'German', fra: 'French', spa: 'Spanish', ita: 'Italian',
+    por: 'Portuguese', nld: 'Dutch', rus: 'Russian', ukr: 'Ukrainian', pol: 'Polish',
+    tur: 'Turkish', ara: 'Arabic', hin: 'Hindi', chi_sim: 'Chinese, simplified',
+    chi_tra: 'Chinese, traditional', jpn: 'Japanese', kor: 'Korean',
+  };
+
+  function langName(code) {
+    return code.split('+').map((c) => LANG_NAMES[c] || c).join(' + ');
+  }
+
+  // The select offers what is installed: one option per language, English
+  // first and chosen, then "English, then X" for the others (a video with
+  // both).  When the list cannot be had, the built-in options stay.
+  async function offerLanguages() {
+    let list;
+    try {
+      const r = await fetch(LANGUAGES, { cache: 'no-store' });
+      if (!r.ok) return;
+      list = (await r.json()).languages;
+    } catch (e) {
+      return;
+    }
+    if (!Array.isArray(list) || !list.length
+        || !list.every((l) => typeof l === 'string' && /^[a-z0-9_]+$/.test(l))) return;
+    const sel = $('#lang');
+    const keep = sel.value;
+    const codes = list.includes('eng')
+      ? ['eng', ...list.filter((l) => l !== 'eng'), ...list.filter((l) => l !== 'eng').map((l) => `eng+${l}`)]
+      : list;
+    sel.replaceChildren(...codes.map((c) => {
+      const o = document.createElement('option');
+      o.value = c;
+      o.textContent = c.startsWith('eng+') ? `English, then ${langName(c.slice(4))} (${c})` : `${langName(c)} (${c})`;
+      return o;
+    }));
+    sel.value = codes.includes(keep) ? keep : codes[0];
+    sel.dataset.installed = list.join(' ');
+  }
+
   function describeOptions(o) {
-    const lang = { eng: 'English', deu: 'German', 'eng+deu': 'English + German' }[o.lang] || o.lang;
+    const lang = langName(o.lang);
     return `${lang}, ${o.fps} frame${o.fps === '1' ? '' : 's'}/s${o.crop ? `, crop ${o.crop}` : ''}`;
   }
 
@@ -858,6 +901,8 @@
     drop.classList.remove('over');
     addFiles(Array.from(e.dataTransfer.files));
   });
+
+  offerLanguages();
 
   // Receipts of this session survive a reload: show them and follow
   // their jobs; choosing the same file again brings back its preview.

@@ -11,6 +11,7 @@
 import { test, before, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -114,6 +115,21 @@ const SPANS = [
   { start: 0.2, end: 1.8, text: 'Hello from the browser' },
   { start: 2.2, end: 3.8, text: 'Retries are safe here' },
 ];
+
+test('the language choice offers what the worker pool has installed (its store/languages.json), English first',
+  async () => {
+    const names = execFileSync(stack.workerBin, ['languages'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    assert.ok(names.length >= 2, `installed: ${names}`);
+    const others = names.filter((l) => l !== 'eng');
+    const want = ['eng', ...others, ...others.map((l) => `eng+${l}`)];
+    const page = await openPage(stack.url);
+    await page.waitForFunction(() => document.querySelector('#lang').dataset.installed !== undefined);
+    const got = await page.$$eval('#lang option', (os) => os.map((o) => o.value));
+    assert.deepEqual(got, want, 'one option per installed language, then English with each');
+    assert.equal(await page.locator('#lang').inputValue(), 'eng', 'English is chosen');
+    assert.match(await page.locator('#lang option[value="chi_sim"]').textContent(), /Chinese/);
+    await closePage(page);
+  });
 
 test('a video with known text: its text appears as a timeline, a line seeks the preview, downloads, screenshot',
   { timeout: JOB_TIMEOUT + 30000 }, async () => {

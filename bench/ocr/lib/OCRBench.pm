@@ -42,7 +42,8 @@ use Exporter 'import';
 use Encode ();
 use VideoOCR::Media qw(cer normalise levenshtein);
 
-our @EXPORT_OK = qw(merge_frames worker_looks score median mean FOUND_CER);
+our @EXPORT_OK = qw(merge_frames worker_looks score median mean screens
+    FOUND_CER);
 
 use constant FOUND_CER      => 0.3;
 use constant NEARLY_PERCENT => 15;
@@ -166,6 +167,40 @@ sub mean {
     $s += $_ for @_;
     return $s / @_;
 }
+
+# The intervals with a constant, non-empty set of visible spans.
+sub screens {
+    my ($spans, $dur, $frame) = @_;
+    my %cut = (0 => 1, $dur => 1);
+    for my $s (@$spans) {
+        $cut{$s->{start}} = 1;
+        $cut{$s->{end}} = 1;
+    }
+    my @cuts = sort { $a <=> $b } keys %cut;
+    my @out;
+    for my $i (0 .. $#cuts - 1) {
+        my $mid = ($cuts[$i] + $cuts[$i + 1]) / 2;
+        my @on = sort { $a->{line} <=> $b->{line} }
+                 grep { $_->{start} <= $mid && $mid <= $_->{end} } @$spans;
+        my $text = join "\n", map { $_->{text} } @on;
+        next if $text eq '';
+        if (@out && $out[-1]{text} eq $text
+            && abs($out[-1]{end} - $cuts[$i]) < 1e-9)
+        {
+            $out[-1]{end} = $cuts[$i + 1];
+            next;
+        }
+        push @out, { start => $cuts[$i], end => $cuts[$i + 1],
+                     text => $text };
+    }
+    for my $s (@out) {
+        $s->{end} = _round2($s->{end} + $frame) if $s->{end} < $dur;
+        $s->{end} = $dur if $s->{end} > $dur;
+    }
+    return \@out;
+}
+
+sub _round2 { sprintf('%.2f', $_[0]) + 0 }
 
 sub _min { $_[0] < $_[1] ? $_[0] : $_[1] }
 sub _max { $_[0] > $_[1] ? $_[0] : $_[1] }

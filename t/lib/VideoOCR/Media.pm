@@ -60,6 +60,8 @@ my %FONTS = (
         '/usr/share/fonts/truetype/liberation2/LiberationSerif-Bold.ttf',
     LiberationMonoBold   =>
         '/usr/share/fonts/truetype/liberation2/LiberationMono-Bold.ttf',
+    # Han, kana and Hangul (the CJK traits of bench/ocr/lib/OCRTraits.pm)
+    WenQuanYiZenHei      => '/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc',
 );
 
 sub font_path {

@@ -1,0 +1,193 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Scripts in the OCR text (see vw_script.h): a strict UTF-8 decoder
+ * (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF),
+ * the Unicode blocks of the CJK scripts, and the space rule between two
+ * words of a line.
+ */
+
+#include "vw_script.h"
+
+
+/*
+ * The gap between two Hangul words, in percent of the line's height,
+ * from which it is a word space.  Measured on WenQuanYi Zen Hei (36 px
+ * captions, read at 65 px lines): word spaces 36-50 px (55-77 %), but
+ * Tesseract's boxes for the pieces it cuts inside a word are rough
+ * (-1 to 65 px apart), so this keeps every real space and joins only
+ * the pieces that touch or nearly do.
+ */
+#define VW_SCRIPT_HANGUL_SPACE  20
+
+
+typedef struct {
+    int32_t  lo, hi;
+    int      cls;
+} vw_script_range_t;
+
+
+/* Sorted, not overlapping: vw_script_class searches it by halves. */
+static const vw_script_range_t  vw_script_ranges[] = {
+    { 0x1100, 0x11ff, VW_SCRIPT_HANGUL },     /* Hangul Jamo */
+    { 0x2e80, 0x2fdf, VW_SCRIPT_CJK },        /* radicals, Kangxi */
+    { 0x2ff0, 0x303f, VW_SCRIPT_CJK },        /* ideographic description,
+                                                 CJK symbols, punctuation */
+    { 0x3040, 0x30ff, VW_SCRIPT_CJK },        /* Hiragana, Katakana */
+    { 0x3100, 0x312f, VW_SCRIPT_CJK },        /* Bopomofo */
+    { 0x3130, 0x318f, VW_SCRIPT_HANGUL },     /* Hangul compatibility Jamo */
+    { 0x3190, 0x31ff, VW_SCRIPT_CJK },        /* Kanbun, strokes, Katakana
+                                                 phonetic extensions */
+    { 0x3200, 0x33ff, VW_SCRIPT_CJK },        /* enclosed CJK, compatibility */
+    { 0x3400, 0x4dbf, VW_SCRIPT_CJK },        /* Han extension A */
+    { 0x4e00, 0x9fff, VW_SCRIPT_CJK },        /* Han */
+    { 0xa960, 0xa97f, VW_SCRIPT_HANGUL },     /* Hangul Jamo extended A */
+    { 0xac00, 0xd7af, VW_SCRIPT_HANGUL },     /* Hangul syllables */
+    { 0xd7b0, 0xd7ff, VW_SCRIPT_HANGUL },     /* Hangul Jamo extended B */
+    { 0xf900, 0xfaff, VW_SCRIPT_CJK },        /* Han compatibility */
+    { 0xfe30, 0xfe4f, VW_SCRIPT_CJK },        /* CJK compatibility forms */
+    { 0xff00, 0xff9f, VW_SCRIPT_CJK },        /* fullwidth forms, halfwidth
+                                                 Katakana */
+    { 0xffa0, 0xffdc, VW_SCRIPT_HANGUL },     /* halfwidth Hangul */
+    { 0x20000, 0x2fa1f, VW_SCRIPT_CJK },      /* Han extensions B-F,
+                                                 compatibility supplement */
+    { 0x30000, 0x323af, VW_SCRIPT_CJK },      /* Han extensions G, H */
+};
+
+
+int32_t
+vw_utf8_next(const unsigned char *p, size_t n, size_t *len)
+{
+    size_t   need, i;
+    int32_t  cp, min;
+
+    *len = 1;
+
+    if (n == 0) {
+        return -1;
+    }
+
+    if (p[0] < 0x80) {
+        return p[0];
+    }
+
+    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+        need = 1;
+        cp = p[0] & 0x1f;
+        min = 0x80;
+
+    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+        need = 2;
+        cp = p[0] & 0x0f;
+        min = 0x800;
+
+    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+        need = 3;
+        cp = p[0] & 0x07;
+        min = 0x10000;
+
+    } else {
+        /* a continuation byte, 0xc0/0xc1 (overlong), 0xf5+ (too large) */
+        return -1;
+    }
+
+    if (n < need + 1) {
+        return -1;
+    }
+
+    for (i = 1; i <= need; i++) {
+        if ((p[i] & 0xc0) != 0x80) {
+            return -1;
+        }
+
+        cp = (cp << 6) | (p[i] & 0x3f);
+    }
+
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+        return -1;
+    }
+
+    *len = need + 1;
+
+    return cp;
+}
+
+
+int32_t
+vw_utf8_last(const unsigned char *p, size_t n)
+{
+    size_t   s, len;
+    int32_t  cp;
+
+    if (n == 0) {
+        return -1;
+    }
+
+    /* back over at most three continuation bytes to the lead byte */
+
+    s = n - 1;
+
+    while (s > 0 && n - s < 4 && (p[s] & 0xc0) == 0x80) {
+        s--;
+    }
+
+    cp = vw_utf8_next(p + s, n - s, &len);
+
+    return cp >= 0 && len == n - s ? cp : -1;
+}
+
+
+int
+vw_script_class(int32_t cp)
+{
+    size_t  lo, hi, mid;
+
+    lo = 0;
+    hi = sizeof(vw_script_ranges) / sizeof(vw_script_ranges[0]);
+
+    while (lo < hi) {
+        mid = lo + (hi - lo) / 2;
+
+        if (cp < vw_script_ranges[mid].lo) {
+            hi = mid;
+
+        } else if (cp > vw_script_ranges[mid].hi) {
+            lo = mid + 1;
+
+        } else {
+            return vw_script_ranges[mid].cls;
+        }
+    }
+
+    return VW_SCRIPT_OTHER;
+}
+
+
+int
+vw_script_space(const char *a, size_t alen, const char *b, size_t blen,
+    int gap, int height)
+{
+    int      ca, cb;
+    size_t   len;
+
+    ca = vw_script_class(vw_utf8_last((const unsigned char *) a, alen));
+    cb = vw_script_class(blen ? vw_utf8_next((const unsigned char *) b, blen,
+                                             &len)
+                              : -1);
+
+    if (ca == VW_SCRIPT_OTHER || cb == VW_SCRIPT_OTHER) {
+        return 1;
+    }
+
+    if (ca == VW_SCRIPT_CJK && cb == VW_SCRIPT_CJK) {
+        return 0;
+    }
+
+    /* Hangul beside Hangul or Han: a word space only where it is wide */
+
+    if (height <= 0) {
+        return 1;
+    }
+
+    return (int64_t) gap * 100 >= (int64_t) height * VW_SCRIPT_HANGUL_SPACE;
+}

@@ -1,0 +1,60 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Scripts in the OCR text: UTF-8 decoded character by character (never
+ * trusting the bytes), the class of a character (CJK, Hangul, other),
+ * and whether two neighbouring words of a line are separated by a space.
+ *
+ * Why: Tesseract cuts a line of Chinese or Japanese into "words" at the
+ * gaps between glyphs and prints a space between them ("我 们 的 产品"),
+ * though these scripts write no spaces at all.  Korean does write
+ * spaces between words, but Tesseract also cuts inside them ("날 씨 가"
+ * for "날씨가"): there the gap decides, a word space being several times
+ * wider than the gap between two syllables.
+ */
+
+#ifndef _VW_SCRIPT_H_INCLUDED_
+#define _VW_SCRIPT_H_INCLUDED_
+
+
+#include <stddef.h>
+#include <stdint.h>
+
+
+#define VW_SCRIPT_OTHER   0
+#define VW_SCRIPT_CJK     1     /* Han, kana, CJK and fullwidth punctuation */
+#define VW_SCRIPT_HANGUL  2
+
+
+/*
+ * Decodes the character at p[0..n), n > 0: returns its code point and
+ * sets *len to its length (1-4).  A byte that starts no well-formed
+ * character (a stray continuation byte, an overlong form, a surrogate,
+ * past U+10FFFF, cut short by n) gives -1 with *len = 1, so a scan
+ * always moves forward and never reads past n.
+ */
+int32_t vw_utf8_next(const unsigned char *p, size_t n, size_t *len);
+
+/*
+ * The last character of p[0..n): its code point, or -1 when n is 0 or
+ * the bytes do not end with a well-formed character.  The same value a
+ * forward scan with vw_utf8_next gives for the last character.
+ */
+int32_t vw_utf8_last(const unsigned char *p, size_t n);
+
+/* VW_SCRIPT_CJK, VW_SCRIPT_HANGUL or VW_SCRIPT_OTHER (also for -1). */
+int vw_script_class(int32_t cp);
+
+/*
+ * Whether the words a and b, neighbours in a line (a before b), are
+ * written with a space between them: 0 when a's last and b's first
+ * characters are both CJK; for Hangul (on either side, the other CJK or
+ * Hangul) 0 when the gap between their boxes (pixels, may be negative)
+ * is under VW_SCRIPT_HANGUL_SPACE percent of height (the line's height
+ * in pixels); 1 otherwise (Latin, Cyrillic, digits, bad UTF-8).
+ */
+int vw_script_space(const char *a, size_t alen, const char *b, size_t blen,
+    int gap, int height);
+
+
+#endif /* _VW_SCRIPT_H_INCLUDED_ */
