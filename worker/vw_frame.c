@@ -32,6 +32,7 @@
 #include <libswscale/swscale.h>
 
 #include "vw_frame.h"
+#include "vw_orient.h"
 
 
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
@@ -138,59 +139,92 @@ vw_frame_crop_rect(int width, int height, const vo_options_t *o,
 
 int
 vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
-    const vo_options_t *o, vw_image_t *out, vw_err_t *err)
+    const vo_options_t *o, const vw_orient_t *shown, const vw_orient_t *turn,
+    vw_image_t *out, vw_err_t *err)
 {
-    int        y;
-    uint8_t   *dst[4];
-    int        dst_stride[4];
-    vw_rect_t  r;
+    int                        sw, sh, stride;
+    uint8_t                   *dst[4];
+    const uint8_t             *plane;
+    int                        dst_stride[4];
+    vw_rect_t                  r, sr;
+    vw_orient_t                how, all;
+    const AVPixFmtDescriptor  *d;
 
     if (f->width <= 0 || f->height <= 0) {
         return vw_fail(err, "internal", "frame: empty picture %dx%d",
                        f->width, f->height);
     }
 
-    fr->grey = sws_getCachedContext(fr->grey, f->width, f->height,
-                                    (enum AVPixelFormat) f->format,
-                                    f->width, f->height, AV_PIX_FMT_GRAY8,
-                                    SWS_POINT, NULL, NULL, NULL);
-    if (fr->grey == NULL) {
-        return vw_fail(err, "internal", "frame: cannot convert %s %dx%d "
-                       "to grey",
-                       av_get_pix_fmt_name((enum AVPixelFormat) f->format)
-                       ? av_get_pix_fmt_name((enum AVPixelFormat) f->format)
-                       : "?", f->width, f->height);
-    }
+    how = shown != NULL ? *shown : vw_orient_identity;
+    all = turn != NULL ? vw_orient_then(how, *turn) : how;
 
-    if (vw_image_alloc(&fr->full, f->width, f->height) != 0) {
-        return vw_fail(err, "no_memory", "frame: out of memory");
-    }
+    /*
+     * 8-bit luma is the grey picture itself (what swscale's GRAY8 would
+     * copy, byte for byte): read it where the decoder left it, with no
+     * frame-sized copy of ours.  Other formats are converted first.
+     */
 
-    memset(dst, 0, sizeof(dst));
-    memset(dst_stride, 0, sizeof(dst_stride));
-    dst[0] = fr->full.data;
-    dst_stride[0] = fr->full.stride;
+    d = av_pix_fmt_desc_get((enum AVPixelFormat) f->format);
 
-    if (sws_scale(fr->grey, (const uint8_t * const *) f->data, f->linesize,
-                  0, f->height, dst, dst_stride) != f->height)
+    if (d != NULL
+        && !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL
+                         | AV_PIX_FMT_FLAG_HWACCEL
+                         | AV_PIX_FMT_FLAG_BITSTREAM))
+        && d->comp[0].plane == 0 && d->comp[0].step == 1
+        && d->comp[0].depth == 8 && d->comp[0].shift == 0
+        && d->comp[0].offset == 0 && f->data[0] != NULL)
     {
-        return vw_fail(err, "internal", "frame: grey conversion failed");
+        plane = f->data[0];
+        stride = f->linesize[0];
+
+    } else {
+        fr->grey = sws_getCachedContext(fr->grey, f->width, f->height,
+                                        (enum AVPixelFormat) f->format,
+                                        f->width, f->height,
+                                        AV_PIX_FMT_GRAY8, SWS_POINT, NULL,
+                                        NULL, NULL);
+        if (fr->grey == NULL) {
+            return vw_fail(err, "internal", "frame: cannot convert %s "
+                           "%dx%d to grey",
+                           d != NULL ? d->name : "?", f->width, f->height);
+        }
+
+        if (vw_image_alloc(&fr->full, f->width, f->height) != 0) {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
+        memset(dst, 0, sizeof(dst));
+        memset(dst_stride, 0, sizeof(dst_stride));
+        dst[0] = fr->full.data;
+        dst_stride[0] = fr->full.stride;
+
+        if (sws_scale(fr->grey, (const uint8_t * const *) f->data,
+                      f->linesize, 0, f->height, dst, dst_stride)
+            != f->height)
+        {
+            return vw_fail(err, "internal", "frame: grey conversion "
+                           "failed");
+        }
+
+        plane = fr->full.data;
+        stride = fr->full.stride;
     }
 
-    if (vw_frame_crop_rect(f->width, f->height, o, &r) != 0) {
+    /* the crop is in the picture as shown */
+
+    sw = vw_orient_swaps(how) ? f->height : f->width;
+    sh = vw_orient_swaps(how) ? f->width : f->height;
+
+    if (vw_frame_crop_rect(sw, sh, o, &r) != 0) {
         out->width = 0;
         out->height = 0;
         return 0;
     }
 
-    if (vw_image_alloc(out, r.w, r.h) != 0) {
-        return vw_fail(err, "no_memory", "frame: out of memory");
-    }
+    vw_orient_rect_to_stored(how, sw, sh, &r, &sr);
 
-    for (y = 0; y < r.h; y++) {
-        memcpy(out->data + (size_t) y * out->stride,
-               fr->full.data + (size_t) (r.y + y) * fr->full.stride + r.x,
-               (size_t) r.w);
+    if (vw_orient_copy(all, plane, stride, &sr, out) != 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
     return 0;
