@@ -276,6 +276,10 @@ typedef struct {
     uint32_t     reused;           /* frames that took a reference's text */
     int64_t      ocr_ms;
     int64_t      ms;               /* since the claim */
+    const char  *warning;          /* published: the result's first
+                                      warning ("text_unreadable") or
+                                      NULL; the event's code, so the
+                                      metrics count done jobs by it */
 } vo_attempt_stats_t;
 
 

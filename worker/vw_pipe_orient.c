@@ -17,7 +17,9 @@
  *     detection itself runs once.
  * Tesseract's orientation detection (OSD) proposes a turn; it is tried
  * first, then the other turns, each read by Tesseract: the first whose
- * reading says something is taken.  Short subtitles give OSD little to
+ * reading says something at a confidence of VW_OCR_ACCEPT or more is
+ * taken (text read the right way up scores 90 and more; mirrored text
+ * turned upside down still reads as letters, at about 70).  Short subtitles give OSD little to
  * go on (it often answers with a low confidence), so its answer is an
  * order of trial, never taken unread.  Nothing readable: the pictures
  * stay as they are, and the unreadable screens get the result's
@@ -121,7 +123,9 @@ vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
         p->run->stats.ocr_passes++;
 
-        if (vw_pipe_readable(&other, p->ref_layer.glyphs)) {
+        if (vw_pipe_readable(&other, p->ref_layer.glyphs)
+            && other.confidence >= VW_OCR_ACCEPT)
+        {
             vw_ocr_result_free(res);
             *res = other;
             return vw_pipe_take_turn(p, q, err);
@@ -201,7 +205,8 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
 
         p->run->stats.ocr_passes++;
 
-        readable = vw_pipe_readable(&res, glyphs);
+        readable = vw_pipe_readable(&res, glyphs)
+                   && res.confidence >= VW_OCR_ACCEPT;
         vw_ocr_result_free(&res);
 
         if (readable) {
