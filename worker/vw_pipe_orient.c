@@ -10,8 +10,8 @@
  *     nothing (vw_pipe_readable): upside down, or sideways with enough
  *     glyphs side by side to make lines (vw_pipe_orient_read);
  *   - a sample with VW_ORIENT_COMPS glyph-sized components and no line
- *     of them, whose picture turned a quarter has a line of
- *     VW_SURE_GLYPHS glyphs: text written down the picture
+ *     of them, whose picture turned a quarter has lines of as many
+ *     glyphs: text written down the picture
  *     (vw_pipe_orient_look).  The quarter-turn test needs nothing but
  *     the sample itself, so it may run on several samples; the
  *     detection itself runs once.
@@ -156,7 +156,7 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
 
     p->run->stats.orient_probes++;
 
-    if (p->spare_layer.glyphs < VW_SURE_GLYPHS) {
+    if (p->spare_layer.glyphs < VW_ORIENT_COMPS) {
         return 0;
     }
 
@@ -176,7 +176,7 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
         b = &p->spare_layer.box;
         glyphs = p->spare_layer.glyphs;
 
-        if (glyphs < VW_SURE_GLYPHS) {
+        if (glyphs < VW_ORIENT_COMPS) {
             continue;
         }
 

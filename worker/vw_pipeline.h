@@ -47,7 +47,7 @@
 
 /* a sample with this many glyph-sized components and no line of them
  * is tried turned a quarter (vw_pipe_orient_look) */
-#define VW_ORIENT_COMPS 12
+#define VW_ORIENT_COMPS 8
 
 /* pixels around the glyphs' box in the region Tesseract reads (plus a
  * quarter of the box's height) */

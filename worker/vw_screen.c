@@ -426,13 +426,6 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     r->f.t_ms = vw_plan_time_ms(&p->run->plan, j);
     r->f.pts_ms = pts_ms;
     r->f.flags = flags;
-
-    if (!known) {
-        /* what a resumed run restores (vw_pipe_known_unit) */
-        r->f.flags |= ((unsigned) p->turn_q << VW_FRAME_TURN_SHIFT)
-                      | (p->osd_tried ? VW_FRAME_OSD : 0);
-    }
-
     r->f.reused_from = reused_from;
     r->f.confidence = confidence;
     r->known = known;
@@ -670,6 +663,17 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
                 }
 
                 r->f.text = r->text != NULL ? r->text : "";
+
+                /*
+                 * The orientation as it is when the row is handed on,
+                 * after its screen was read: what a run resumed after
+                 * this unit starts from (vw_pipe_known_unit), and what
+                 * this run has from here on.
+                 */
+                r->f.flags = (r->f.flags & ~(VW_FRAME_TURN_MASK
+                                             | VW_FRAME_OSD))
+                             | ((unsigned) p->turn_q << VW_FRAME_TURN_SHIFT)
+                             | (p->osd_tried ? VW_FRAME_OSD : 0);
 
                 if (r->f.flags & VW_FRAME_PROBE) {
                     p->run->stats.looks_kept++;
