@@ -64,6 +64,8 @@ typedef struct {
     size_t              comps_cap;
     uint32_t           *order;      /* comps_cap indexes of components */
     int                 keep_comps;
+    uint8_t             lut[256];   /* luma to grey as swscale makes it */
+    int                 lut_format; /* the pixel format of lut, -1: none */
 } vw_framer_t;
 
 

@@ -45,7 +45,6 @@ typedef struct {
 
     vw_image_t          prev;          /* the last look, with no text */
     int                 have_prev;
-    vw_text_t           blank;         /* a layer with no glyph */
     vw_image_t          ref;           /* the first look of the state */
     vw_text_t           ref_layer;
     int                 have_ref;

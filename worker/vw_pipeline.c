@@ -220,7 +220,6 @@ done:
     vw_image_free(&p->prev);
     vw_image_free(&p->tent);
     vw_text_free(&p->tent_layer);
-    vw_text_free(&p->blank);
     vw_image_free(&p->ref);
     vw_image_free(&p->spare);
     vw_text_free(&p->spare_layer);
