@@ -43,7 +43,7 @@
 #define VW_SURE_GLYPHS  10
 
 /* a reading less confident than this says nothing (vw_pipe_readable) */
-#define VW_READ_CONF    60
+#define VW_READ_CONF    70
 
 /* a sample with this many glyph-sized components and no line of them
  * is tried turned a quarter (vw_pipe_orient_look) */
