@@ -71,6 +71,7 @@ typedef struct {
                                           is turned so from then on */
     int                 turn_q;        /* its quarter turns, clockwise */
     int                 osd_tried;     /* once per video (VW_FRAME_OSD) */
+    int                 osd_turn;      /* what OSD proposed */
     vw_image_t          spare;         /* work space of vw_pipe_orient */
     vw_text_t           spare_layer;
 

@@ -16,7 +16,8 @@
  *     the sample itself, so it may run on several samples; the
  *     detection itself runs once.
  * Tesseract's orientation detection (OSD) proposes a turn; it is tried
- * first, then the other turns, each read by Tesseract: the first whose
+ * first, then (for text found sideways only) the other quarter turn,
+ * each read by Tesseract: the first whose
  * reading says something at a confidence of VW_OCR_ACCEPT or more is
  * taken (text read the right way up scores 90 and more; mirrored text
  * turned upside down still reads as letters, at about 70).  Short subtitles give OSD little to
@@ -44,6 +45,60 @@ static int vw_pipe_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode,
 static int vw_pipe_take_turn(vw_pipe_t *p, int q, vw_err_t *err);
 static int vw_pipe_turn_one(vw_pipe_t *p, vw_orient_t o, vw_image_t *img,
     vw_text_t *layer, vw_err_t *err);
+static int vw_pipe_columns(const vw_framer_t *fr, int height);
+
+
+/*
+ * How many of the components the text layer kept (fr->comps) have one
+ * above or below them as a glyph of a line written downwards would:
+ * widths within 2.5x, overlapping across at least half the narrower,
+ * a gap of at most 1.5x the wider (vw_text_lines's rule, turned).
+ */
+static int
+vw_pipe_columns(const vw_framer_t *fr, int height)
+{
+    int               n, wa, wb, ov, gap, minw;
+    size_t            i, j;
+    const vw_comp_t  *a, *b;
+
+    n = 0;
+    minw = height / VW_TEXT_MIN_HEIGHT_PART;
+    minw = minw < VW_TEXT_MIN_HEIGHT ? VW_TEXT_MIN_HEIGHT : minw;
+
+    for (i = 0; i < fr->ncomps && i < 4096; i++) {
+        a = &fr->comps[i];
+        wa = a->x1 - a->x0 + 1;
+
+        if (wa < minw) {
+            continue;
+        }
+
+        for (j = 0; j < fr->ncomps && j < 4096; j++) {
+            b = &fr->comps[j];
+            wb = b->x1 - b->x0 + 1;
+
+            if (j == i || wb < minw
+                || 2 * (wa > wb ? wa : wb) > 5 * (wa < wb ? wa : wb))
+            {
+                continue;
+            }
+
+            ov = (a->x1 < b->x1 ? a->x1 : b->x1)
+                 - (a->x0 > b->x0 ? a->x0 : b->x0) + 1;
+            gap = (a->y0 > b->y0 ? a->y0 : b->y0)
+                  - (a->y1 < b->y1 ? a->y1 : b->y1);
+
+            if (2 * ov >= (wa < wb ? wa : wb)
+                && 2 * gap <= 3 * (wa > wb ? wa : wb))
+            {
+                n++;
+                break;
+            }
+        }
+    }
+
+    return n;
+}
 
 
 /*
@@ -74,6 +129,8 @@ vw_pipe_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
         return -1;
     }
 
+    p->osd_turn = q;
+
     for (k = 0; k < n; k++) {
         if (order[k] == q) {
             t = order[0];
@@ -90,49 +147,52 @@ vw_pipe_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
 int
 vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
-    int              k, q, w, h;
-    int              order[3] = { 2, 1, 3 };
+    int              q, w, h;
+    int              order[3] = { 0, 0, 0 };
     vw_ocr_result_t  other;
 
+    /* one turn is read: a screen of noise taken for glyphs is common
+     * on busy pictures, and reading it three more ways would cost more
+     * than the rare upside-down video gains */
+
     if (vw_pipe_osd_order(p, &p->mean, p->ref_layer.polarity == VW_TEXT_DARK
-                          ? VW_PREP_GREY : VW_PREP_BRIGHT, order, 3, err)
+                          ? VW_PREP_GREY : VW_PREP_BRIGHT, order, 1, err)
         != 0)
     {
         return -1;
     }
 
-    for (k = 0; k < 3; k++) {
-        q = order[k];
+    /* the screen has lines, so a quarter turn is unlikely: OSD's turn,
+     * else upside down (on one line OSD often cannot tell) */
+    q = p->osd_turn != 0 ? p->osd_turn : 2;
 
-        if (vw_orient_copy(vw_orient_turns(q, 0), p->mean.data,
-                           p->mean.stride, &(vw_rect_t) { 0, 0, p->mean.width,
-                                                         p->mean.height },
-                           &p->spare)
-            != 0)
-        {
-            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                           p->job->name);
-        }
-
-        w = q & 1 ? p->ref.height : p->ref.width;
-        h = q & 1 ? p->ref.width : p->ref.height;
-
-        if (vw_pipe_ocr(p, &p->spare, w, h, &other, err) != 0) {
-            return -1;
-        }
-
-        p->run->stats.ocr_passes++;
-
-        if (vw_pipe_readable(&other, p->ref_layer.glyphs)
-            && other.confidence >= VW_OCR_ACCEPT)
-        {
-            vw_ocr_result_free(res);
-            *res = other;
-            return vw_pipe_take_turn(p, q, err);
-        }
-
-        vw_ocr_result_free(&other);
+    if (vw_orient_copy(vw_orient_turns(q, 0), p->mean.data, p->mean.stride,
+                       &(vw_rect_t) { 0, 0, p->mean.width, p->mean.height },
+                       &p->spare)
+        != 0)
+    {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
     }
+
+    w = q & 1 ? p->ref.height : p->ref.width;
+    h = q & 1 ? p->ref.width : p->ref.height;
+
+    if (vw_pipe_ocr(p, &p->spare, w, h, &other, err) != 0) {
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    if (vw_pipe_readable(&other, p->ref_layer.glyphs)
+        && other.confidence >= VW_OCR_ACCEPT)
+    {
+        vw_ocr_result_free(res);
+        *res = other;
+        return vw_pipe_take_turn(p, q, err);
+    }
+
+    vw_ocr_result_free(&other);
 
     return 0;
 }
@@ -145,6 +205,13 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
     int              order[2] = { 1, 3 };
     vw_rect_t        r, *b;
     vw_ocr_result_t  res;
+
+    /* glyph-sized components stacked like the letters of a line
+     * written down the picture (cheap: the boxes the layer found) */
+
+    if (vw_pipe_columns(&p->framer, p->grey.height) < VW_ORIENT_COMPS) {
+        return 0;
+    }
 
     /* lines of glyphs once turned a quarter (either way finds them) */
 
