@@ -280,8 +280,12 @@ typedef struct {
     uint32_t     reused;           /* frames that took a reference's text */
     int64_t      ocr_ms;
     int64_t      ms;               /* since the claim */
-    int64_t      claim_ms;         /* issue 17: what the claim took, -1:
+    int64_t      claim_ms;         /* what the claim took, -1:
                                       not measured */
+    const char  *warning;          /* published: the result's first
+                                      warning ("text_unreadable") or
+                                      NULL; the event's code, so the
+                                      metrics count done jobs by it */
 } vo_attempt_stats_t;
 
 

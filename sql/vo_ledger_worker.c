@@ -537,7 +537,8 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
 
 done:
 
-    vo_ledger_detail(detail, sizeof(detail), NULL, st);
+    vo_ledger_detail(detail, sizeof(detail), st != NULL ? st->warning : NULL,
+                     st);
 
     return vo_ledger_fence_end(l, c, lrc, "publish", "published", detail,
                                now_ms, err, err_size);

@@ -60,7 +60,7 @@ static volatile sig_atomic_t  vw_child_stop;
 static void vw_child_signal(int signo);
 static void vw_child_job(vw_child_t *ch);
 static int vw_child_publish(vw_child_t *ch, const vw_report_t *run,
-    const vo_options_t *options, const vo_attempt_stats_t *st);
+    const vo_options_t *options, vo_attempt_stats_t *st);
 static void vw_child_stats(vw_child_t *ch, const vw_report_t *run,
     const char *step, vo_attempt_stats_t *st);
 static void vw_child_event(vw_child_t *ch, const char *event,
@@ -266,8 +266,9 @@ vw_child_job(vw_child_t *ch)
 
         if (vw_child_publish(ch, &run, &options, &st) == 0) {
             vw_child_event(ch, "published", &st, "planned=%u known=%u "
-                           "restored=%u", run.plan.frames,
-                           run.stats.frames_known, run.stats.refs_restored);
+                           "restored=%u warning=%s", run.plan.frames,
+                           run.stats.frames_known, run.stats.refs_restored,
+                           st.warning != NULL ? st.warning : "-");
             goto done;
         }
 
@@ -372,7 +373,7 @@ done:
 
 static int
 vw_child_publish(vw_child_t *ch, const vw_report_t *run,
-    const vo_options_t *options, const vo_attempt_stats_t *st)
+    const vo_options_t *options, vo_attempt_stats_t *st)
 {
     int                 i, rc;
     size_t              n, k;
@@ -423,6 +424,9 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
     res.frames = frames;
     res.nframes = n;
     res.with_frames = 0;
+
+    /* a done job that read nothing of plain text says so (metrics) */
+    st->warning = vw_result_warning(&res);
 
     for (i = 0; i < 4; i++) {
         if (vw_result_write(&bufs[i], kinds[i], &res) != 0
@@ -495,6 +499,7 @@ vw_child_stats(vw_child_t *ch, const vw_report_t *run, const char *step,
     vo_attempt_stats_t *st)
 {
     st->step = step;
+    st->warning = NULL;
     st->frames = ch->stored;
     st->ocr_calls = run->stats.ocr_calls;
     st->reused = run->stats.frames_reused;

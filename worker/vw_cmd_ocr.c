@@ -528,7 +528,8 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             "\"looks_per_reading\":%.2f,\"ocr_passes\":%u,"
             "\"frames_reused\":%u,\"frames_timed_out\":%u,"
             "\"frames_no_picture\":%u,\"frames_no_text\":%u,"
-            "\"refs_restored\":%u,"
+            "\"refs_restored\":%u,\"orient_probes\":%u,"
+            "\"orient_tries\":%u,\"turn\":%d,"
             "\"packets\":%llu,\"frames_decoded\":%llu,"
             "\"decode_errors\":%llu,\"seeks\":%llu,\"inspect_ms\":%lld,"
             "\"decode_ms\":%lld,\"ocr_ms\":%lld,\"total_ms\":%lld,"
@@ -542,7 +543,7 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             s->ocr_passes,
             s->frames_reused,
             s->frames_timed_out, s->frames_no_picture, s->frames_no_text,
-            s->refs_restored,
+            s->refs_restored, s->orient_probes, s->orient_tries, s->turn,
             (unsigned long long) s->packets,
             (unsigned long long) s->frames_decoded,
             (unsigned long long) s->decode_errors,

@@ -27,8 +27,9 @@
  *     referred to by other B frames, and by P frames only with some
  *     encoders (x264 never does).  Which kind of stream this is cannot
  *     be read from it, so it is tested: the first VW_PROBE_PACKETS
- *     packets are decoded twice, once whole and once without B frames,
- *     and only if every I and P frame comes out identical are B frames
+ *     packets are decoded twice, once without B frames and once whole,
+ *     one after the other, and only if every I and P frame comes out
+ *     identical (the same times and luma hashes) are B frames
  *     skipped from then on (more than video_delay + 1 frames before a
  *     target, so the B frames near a sample and their references are
  *     decoded).  Then the demuxer seeks back to the start.  The test
@@ -59,9 +60,9 @@ static int vw_media_want_seek(vw_media_t *m, int64_t target);
 static int vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err);
 static int vw_media_take(vw_media_t *m, int64_t target);
 static int vw_media_probe_bidir(vw_media_t *m, vw_err_t *err);
-static int vw_media_probe_drain(AVCodecContext *c, AVFrame *f, int ip_only,
-    AVFrame **out, int *nout, int max, uint64_t *decoded);
-static int vw_media_same_luma(const AVFrame *a, const AVFrame *b);
+static int vw_media_probe_pass(vw_media_t *m, AVCodecContext *c, int ip_only,
+    int64_t *pts, uint64_t *sig, int *n, vw_err_t *err);
+static uint64_t vw_media_luma_sig(const AVFrame *f);
 
 
 int
@@ -176,128 +177,90 @@ vw_media_start(vw_media_t *m, int64_t interval_us, vw_err_t *err)
 
 
 /*
- * Decodes the first VW_PROBE_PACKETS packets of the stream with two more
- * decoders, one whole and one without B frames, and compares their I
- * and P frames as they come (in display order, the same sequence from
- * both); if all are identical, m skips B frames far from targets from
- * now on.  The demuxer is then back at the start.
+ * Decodes the first VW_PROBE_PACKETS packets of the stream twice, once
+ * without B frames (a decoder of its own, freed before the second pass)
+ * and once whole (m's decoder, flushed afterwards), and compares their I
+ * and P frames (in display order, the same sequence from both) by their
+ * times and a 64-bit hash of their luma; if all are identical, m skips
+ * B frames far from targets from now on.  One decoder at a time holds
+ * pictures: at 4K each holds some 75 MB of them.  The demuxer is then
+ * back at the start.
  */
 static int
 vw_media_probe_bidir(vw_media_t *m, vw_err_t *err)
 {
-    int              k, rc, same, packets, compared, n[2];
-    AVFrame         *q[2][VW_PROBE_PACKETS], *f;
+    int              k, rc, same, n[2];
+    int64_t          pts[2][VW_PROBE_PACKETS];
+    uint64_t         sig[2][VW_PROBE_PACKETS];
     const AVCodec   *codec;
-    AVCodecContext  *c[2];
+    AVCodecContext  *c;
 
-    same = 1;
-    packets = 0;
-    compared = 0;
+    same = 0;
     n[0] = 0;
     n[1] = 0;
-    c[0] = NULL;
-    c[1] = NULL;
     rc = 0;
 
     codec = avcodec_find_decoder(m->st->codecpar->codec_id);
-    f = av_frame_alloc();
+    c = avcodec_alloc_context3(codec);
 
-    for (k = 0; k < 2 && f != NULL; k++) {
-        c[k] = avcodec_alloc_context3(codec);
-
-        if (c[k] == NULL
-            || avcodec_parameters_to_context(c[k], m->st->codecpar) < 0)
-        {
-            goto done;
-        }
-
-        c[k]->pkt_timebase = m->st->time_base;
-        c[k]->max_pixels = m->limits.max_pixels;
-        c[k]->thread_count = 1;
-        c[k]->skip_frame = k == 0 ? AVDISCARD_BIDIR : AVDISCARD_DEFAULT;
-
-        if (avcodec_open2(c[k], codec, NULL) < 0) {
-            goto done;
-        }
-    }
-
-    if (f == NULL) {
+    if (c == NULL || avcodec_parameters_to_context(c, m->st->codecpar) < 0) {
         goto done;
     }
 
-    while (same) {
-        if (packets < VW_PROBE_PACKETS) {
-            rc = av_read_frame(m->fmt, m->pkt);
+    c->pkt_timebase = m->st->time_base;
+    c->max_pixels = m->limits.max_pixels;
+    c->thread_count = 1;
+    c->skip_frame = AVDISCARD_BIDIR;
 
-            if (rc < 0 && m->io_errno) {
-                rc = vw_fail(err, "io", "decode \"%s\": read: %s", m->name,
-                             strerror(m->io_errno));
+    if (avcodec_open2(c, codec, NULL) < 0) {
+        goto done;
+    }
+
+    for (k = 0; k < 2; k++) {
+        if (k == 1) {
+            avcodec_free_context(&c);
+
+            if (av_seek_frame(m->fmt, m->stream_index, m->start_pts,
+                              AVSEEK_FLAG_BACKWARD) < 0)
+            {
+                rc = vw_fail(err, "internal", "decode \"%s\": cannot seek "
+                             "back to the start", m->name);
                 goto done;
             }
-
-            if (rc >= 0 && m->pkt->stream_index != m->stream_index) {
-                av_packet_unref(m->pkt);
-                continue;
-            }
         }
 
-        for (k = 0; k < 2; k++) {
-            (void) avcodec_send_packet(c[k], packets < VW_PROBE_PACKETS
-                                             && rc >= 0 ? m->pkt : NULL);
+        rc = vw_media_probe_pass(m, k == 0 ? c : m->dec, k == 1, pts[k],
+                                 sig[k], &n[k], err);
 
-            if (vw_media_probe_drain(c[k], f, k, q[k], &n[k],
-                                     VW_PROBE_PACKETS,
-                                     &m->stats.probe_frames) != 0)
-            {
-                same = 0;
-            }
+        if (k == 1) {
+            avcodec_flush_buffers(m->dec);
         }
 
-        if (packets < VW_PROBE_PACKETS && rc >= 0) {
-            av_packet_unref(m->pkt);
-            packets++;
-
-        } else {
-            packets = VW_PROBE_PACKETS + 1;     /* drained */
+        if (rc < 0) {
+            goto done;
         }
 
-        /* compare the pairs both have, and let them go */
-
-        while (same && n[0] > 0 && n[1] > 0) {
-            same = q[0][0]->pts == q[1][0]->pts
-                   && vw_media_same_luma(q[0][0], q[1][0]);
-            compared++;
-
-            for (k = 0; k < 2; k++) {
-                av_frame_free(&q[k][0]);
-                memmove(&q[k][0], &q[k][1], (size_t) --n[k] * sizeof(f));
-            }
-        }
-
-        if (packets > VW_PROBE_PACKETS) {
-            break;
+        if (rc > 0) {
+            rc = 0;
+            goto done;
         }
     }
 
-    rc = 0;
+    same = n[0] == n[1] && n[0] >= 8;
+
+    for (k = 0; same && k < n[0]; k++) {
+        same = pts[0][k] == pts[1][k] && sig[0][k] == sig[1][k];
+    }
 
 done:
 
-    if (same && compared >= 8 && n[0] == 0 && n[1] == 0) {
+    if (same) {
         m->skip_level = AVDISCARD_BIDIR;
         m->skip_window = (m->st->codecpar->video_delay + 1) * m->frame_dur;
         m->stats.skip_bidir = 1;
     }
 
-    for (k = 0; k < 2; k++) {
-        while (n[k] > 0) {
-            av_frame_free(&q[k][--n[k]]);
-        }
-
-        avcodec_free_context(&c[k]);
-    }
-
-    av_frame_free(&f);
+    avcodec_free_context(&c);
 
     if (rc != 0) {
         return -1;
@@ -317,61 +280,97 @@ done:
 
 
 /*
- * Takes every frame c has (I and P only if ip_only) into out[], and
- * counts them all in *decoded.
+ * One pass of the test: the first VW_PROBE_PACKETS packets through c,
+ * then the decoder drained; the time and luma hash of every frame (of
+ * the I and P frames only if ip_only) into pts[] and sig[].  0 when
+ * done, 1 when there were more than VW_PROBE_PACKETS frames to keep, -1
+ * on a read error.
  */
 static int
-vw_media_probe_drain(AVCodecContext *c, AVFrame *f, int ip_only,
-    AVFrame **out, int *nout, int max, uint64_t *decoded)
+vw_media_probe_pass(vw_media_t *m, AVCodecContext *c, int ip_only,
+    int64_t *pts, uint64_t *sig, int *n, vw_err_t *err)
 {
-    while (avcodec_receive_frame(c, f) == 0) {
-        (*decoded)++;
+    int  rc, packets, over;
 
-        if (ip_only && f->pict_type == AV_PICTURE_TYPE_B) {
-            av_frame_unref(f);
+    packets = 0;
+    over = 0;
+
+    for ( ;; ) {
+        rc = 0;
+
+        if (packets < VW_PROBE_PACKETS) {
+            rc = av_read_frame(m->fmt, m->pkt);
+
+            if (rc < 0 && m->io_errno) {
+                return vw_fail(err, "io", "decode \"%s\": read: %s",
+                               m->name, strerror(m->io_errno));
+            }
+
+            if (rc >= 0 && m->pkt->stream_index != m->stream_index) {
+                av_packet_unref(m->pkt);
+                continue;
+            }
+        }
+
+        (void) avcodec_send_packet(c, packets < VW_PROBE_PACKETS && rc >= 0
+                                      ? m->pkt : NULL);
+
+        while (avcodec_receive_frame(c, m->tmp) == 0) {
+            m->stats.probe_frames++;
+
+            if (!(ip_only && m->tmp->pict_type == AV_PICTURE_TYPE_B)) {
+                if (*n == VW_PROBE_PACKETS) {
+                    over = 1;
+
+                } else {
+                    pts[*n] = m->tmp->pts;
+                    sig[*n] = vw_media_luma_sig(m->tmp);
+                    (*n)++;
+                }
+            }
+
+            av_frame_unref(m->tmp);
+        }
+
+        if (packets < VW_PROBE_PACKETS && rc >= 0) {
+            av_packet_unref(m->pkt);
+            packets++;
             continue;
         }
 
-        if (*nout == max) {
-            av_frame_unref(f);
-            return -1;
-        }
-
-        out[*nout] = av_frame_clone(f);
-        av_frame_unref(f);
-
-        if (out[*nout] == NULL) {
-            return -1;
-        }
-
-        (*nout)++;
+        break;      /* sent the end: drained */
     }
 
-    return 0;
+    return over;
 }
 
 
-static int
-vw_media_same_luma(const AVFrame *a, const AVFrame *b)
+/* A 64-bit hash of a frame's luma (its size and format mixed in). */
+static uint64_t
+vw_media_luma_sig(const AVFrame *f)
 {
-    int  y;
+    int             x, y;
+    uint64_t        h, w;
+    const uint8_t  *p;
 
-    if (a->width != b->width || a->height != b->height
-        || a->format != b->format)
-    {
-        return 0;
-    }
+    h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t) f->width << 32)
+        ^ ((uint64_t) f->height << 16) ^ (uint64_t) f->format;
 
-    for (y = 0; y < a->height; y++) {
-        if (memcmp(a->data[0] + (size_t) y * a->linesize[0],
-                   b->data[0] + (size_t) y * b->linesize[0],
-                   (size_t) a->width) != 0)
-        {
-            return 0;
+    for (y = 0; y < f->height; y++) {
+        p = f->data[0] + (size_t) y * f->linesize[0];
+
+        for (x = 0; x + 8 <= f->width; x += 8) {
+            memcpy(&w, p + x, 8);
+            h = (h ^ w) * 0x100000001b3ULL;
+            h ^= h >> 29;
+        }
+
+        for ( ; x < f->width; x++) {
+            h = (h ^ p[x]) * 0x100000001b3ULL;
         }
     }
 
-    return 1;
+    return h;
 }
 
 

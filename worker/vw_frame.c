@@ -32,16 +32,19 @@
 #include <libswscale/swscale.h>
 
 #include "vw_frame.h"
+#include "vw_orient.h"
 
 
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
     int bx, int by);
+static int vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt);
 
 
 void
 vw_framer_init(vw_framer_t *fr)
 {
     memset(fr, 0, sizeof(vw_framer_t));
+    fr->lut_format = -1;
 }
 
 
@@ -138,32 +141,168 @@ vw_frame_crop_rect(int width, int height, const vo_options_t *o,
 
 int
 vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
-    const vo_options_t *o, vw_image_t *out, vw_err_t *err)
+    const vo_options_t *o, const vw_orient_t *shown, const vw_orient_t *turn,
+    vw_image_t *out, vw_err_t *err)
 {
-    int        y;
-    uint8_t   *dst[4];
-    int        dst_stride[4];
-    vw_rect_t  r;
+    int                        sw, sh, stride, x, y;
+    uint8_t                   *dst[4], *p;
+    const uint8_t             *plane, *lut;
+    int                        dst_stride[4];
+    vw_rect_t                  r, sr;
+    vw_orient_t                how, all;
+    const AVPixFmtDescriptor  *d;
 
     if (f->width <= 0 || f->height <= 0) {
         return vw_fail(err, "internal", "frame: empty picture %dx%d",
                        f->width, f->height);
     }
 
-    fr->grey = sws_getCachedContext(fr->grey, f->width, f->height,
-                                    (enum AVPixelFormat) f->format,
-                                    f->width, f->height, AV_PIX_FMT_GRAY8,
-                                    SWS_POINT, NULL, NULL, NULL);
-    if (fr->grey == NULL) {
-        return vw_fail(err, "internal", "frame: cannot convert %s %dx%d "
-                       "to grey",
-                       av_get_pix_fmt_name((enum AVPixelFormat) f->format)
-                       ? av_get_pix_fmt_name((enum AVPixelFormat) f->format)
-                       : "?", f->width, f->height);
+    lut = NULL;
+    how = shown != NULL ? *shown : vw_orient_identity;
+    all = turn != NULL ? vw_orient_then(how, *turn) : how;
+
+    /*
+     * 8-bit luma is read where the decoder left it, with no frame-sized
+     * copy of ours, and mapped to grey afterwards, on the part kept,
+     * through the table swscale's GRAY8 conversion makes of it (limited
+     * range stretched to full: 16 -> 0, 235 -> 255; measured to be a
+     * function of the luma alone, so the same bytes as converting the
+     * whole frame).  Other formats are converted whole first.
+     */
+
+    d = av_pix_fmt_desc_get((enum AVPixelFormat) f->format);
+
+    if (d != NULL
+        && !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL
+                         | AV_PIX_FMT_FLAG_HWACCEL
+                         | AV_PIX_FMT_FLAG_BITSTREAM))
+        && d->comp[0].plane == 0 && d->comp[0].step == 1
+        && d->comp[0].depth == 8 && d->comp[0].shift == 0
+        && d->comp[0].offset == 0 && f->data[0] != NULL
+        && vw_frame_lut(fr, (enum AVPixelFormat) f->format) == 0)
+    {
+        plane = f->data[0];
+        stride = f->linesize[0];
+        lut = fr->lut;
+
+    } else {
+        fr->grey = sws_getCachedContext(fr->grey, f->width, f->height,
+                                        (enum AVPixelFormat) f->format,
+                                        f->width, f->height,
+                                        AV_PIX_FMT_GRAY8, SWS_POINT, NULL,
+                                        NULL, NULL);
+        if (fr->grey == NULL) {
+            return vw_fail(err, "internal", "frame: cannot convert %s "
+                           "%dx%d to grey",
+                           d != NULL ? d->name : "?", f->width, f->height);
+        }
+
+        if (vw_image_alloc(&fr->full, f->width, f->height) != 0) {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
+        memset(dst, 0, sizeof(dst));
+        memset(dst_stride, 0, sizeof(dst_stride));
+        dst[0] = fr->full.data;
+        dst_stride[0] = fr->full.stride;
+
+        if (sws_scale(fr->grey, (const uint8_t * const *) f->data,
+                      f->linesize, 0, f->height, dst, dst_stride)
+            != f->height)
+        {
+            return vw_fail(err, "internal", "frame: grey conversion "
+                           "failed");
+        }
+
+        plane = fr->full.data;
+        stride = fr->full.stride;
     }
 
-    if (vw_image_alloc(&fr->full, f->width, f->height) != 0) {
+    /* the crop is in the picture as shown */
+
+    sw = vw_orient_swaps(how) ? f->height : f->width;
+    sh = vw_orient_swaps(how) ? f->width : f->height;
+
+    if (vw_frame_crop_rect(sw, sh, o, &r) != 0) {
+        out->width = 0;
+        out->height = 0;
+        return 0;
+    }
+
+    vw_orient_rect_to_stored(how, sw, sh, &r, &sr);
+
+    if (vw_orient_copy(all, plane, stride, &sr, out) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (lut != NULL) {
+        for (y = 0; y < out->height; y++) {
+            p = out->data + (size_t) y * out->stride;
+
+            for (x = 0; x < out->width; x++) {
+                p[x] = lut[p[x]];
+            }
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * The table of fmt's 8-bit luma to swscale's GRAY8: a ramp of every
+ * level (mid-grey chroma) through the same conversion.  -1 if it cannot
+ * be made (the caller converts the frame instead).
+ */
+static int
+vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt)
+{
+    int                 i, rc;
+    uint8_t            *dst[4];
+    int                 dst_stride[4];
+    AVFrame                   *f;
+    struct SwsContext         *c;
+    const AVPixFmtDescriptor  *d;
+
+    if (fr->lut_format == (int) fmt) {
+        return 0;
+    }
+
+    rc = -1;
+    c = NULL;
+    f = av_frame_alloc();
+
+    if (f == NULL) {
+        return -1;
+    }
+
+    f->format = fmt;
+    f->width = 256;
+    f->height = 2;
+
+    if (av_frame_get_buffer(f, 0) < 0) {
+        goto done;
+    }
+
+    /* every plane mid-grey (chroma planes have 2 >> log2_chroma_h rows,
+     * at least one) */
+    d = av_pix_fmt_desc_get(fmt);
+
+    for (i = 0; d != NULL && i < 4 && f->data[i] != NULL; i++) {
+        memset(f->data[i], 128, (size_t) f->linesize[i]
+                                * (size_t) (i == 0 ? 2 : AV_CEIL_RSHIFT(2,
+                                                       d->log2_chroma_h)));
+    }
+
+    for (i = 0; i < 256; i++) {
+        f->data[0][i] = (uint8_t) i;
+        f->data[0][f->linesize[0] + i] = (uint8_t) i;
+    }
+
+    c = sws_getContext(256, 2, fmt, 256, 2, AV_PIX_FMT_GRAY8, SWS_POINT,
+                       NULL, NULL, NULL);
+    if (c == NULL || vw_image_alloc(&fr->full, 256, 2) != 0) {
+        goto done;
     }
 
     memset(dst, 0, sizeof(dst));
@@ -171,29 +310,22 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
     dst[0] = fr->full.data;
     dst_stride[0] = fr->full.stride;
 
-    if (sws_scale(fr->grey, (const uint8_t * const *) f->data, f->linesize,
-                  0, f->height, dst, dst_stride) != f->height)
+    if (sws_scale(c, (const uint8_t * const *) f->data, f->linesize, 0, 2,
+                  dst, dst_stride) != 2)
     {
-        return vw_fail(err, "internal", "frame: grey conversion failed");
+        goto done;
     }
 
-    if (vw_frame_crop_rect(f->width, f->height, o, &r) != 0) {
-        out->width = 0;
-        out->height = 0;
-        return 0;
-    }
+    memcpy(fr->lut, fr->full.data, 256);
+    fr->lut_format = (int) fmt;
+    rc = 0;
 
-    if (vw_image_alloc(out, r.w, r.h) != 0) {
-        return vw_fail(err, "no_memory", "frame: out of memory");
-    }
+done:
 
-    for (y = 0; y < r.h; y++) {
-        memcpy(out->data + (size_t) y * out->stride,
-               fr->full.data + (size_t) (r.y + y) * fr->full.stride + r.x,
-               (size_t) r.w);
-    }
+    sws_freeContext(c);
+    av_frame_free(&f);
 
-    return 0;
+    return rc;
 }
 
 

@@ -2,7 +2,8 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The frame stage: from a decoded frame to the grey image Tesseract
- * reads.  Crop (in pixels of the decoded frame, clamped to it), convert
+ * reads.  Turn it as it is shown (its display matrix), crop (in pixels
+ * of the picture as shown, clamped to it), convert
  * to 8-bit grey with libswscale, tell whether two frames are
  * near-identical, and prepare an image for OCR (scale, polarity).
  */
@@ -19,6 +20,7 @@
 
 struct AVFrame;
 struct SwsContext;
+struct vw_orient_s;
 
 
 /* An 8-bit grey image; data holds height rows of stride bytes. */
@@ -62,6 +64,8 @@ typedef struct {
     size_t              comps_cap;
     uint32_t           *order;      /* comps_cap indexes of components */
     int                 keep_comps;
+    uint8_t             lut[256];   /* luma to grey as swscale makes it */
+    int                 lut_format; /* the pixel format of lut, -1: none */
 } vw_framer_t;
 
 
@@ -105,6 +109,8 @@ typedef struct {
     int         polarity;
     int         glyph_h;    /* the mean height of the lines' glyphs */
     int         glyphs;     /* how many there are */
+    int         comps;      /* glyph-sized ink components, in lines
+                               or not */
 } vw_text_t;
 
 
@@ -185,11 +191,14 @@ int vw_frame_crop_rect(int width, int height, const vo_options_t *o,
 
 /*
  * Converts the cropped part of a decoded frame to grey into out (out is
- * reused across calls).  A crop outside this frame leaves out empty
+ * reused across calls), the picture turned as shown (vw_orient.h) and
+ * then by turn (text found sideways; NULL: none).  The crop is in the
+ * shown picture's pixels.  A crop outside this frame leaves out empty
  * (width 0).
  */
 int vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
-    const vo_options_t *o, vw_image_t *out, vw_err_t *err);
+    const vo_options_t *o, const struct vw_orient_s *shown,
+    const struct vw_orient_s *turn, vw_image_t *out, vw_err_t *err);
 
 /* 1 if a and b are near-identical (see above); *diff gets the largest
  * block difference found before deciding (may be NULL). */

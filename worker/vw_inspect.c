@@ -395,6 +395,12 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     in->streams = (int) m->fmt->nb_streams;
     in->width = st->codecpar->width;
     in->height = st->codecpar->height;
+
+    /* how a player turns it (frames may carry their own: vw_decode.c) */
+    m->shown = vw_orient_of_stream(st);
+    in->rotation = 90 * vw_orient_describe(m->shown, &in->mirror);
+    in->display_width = vw_orient_swaps(m->shown) ? in->height : in->width;
+    in->display_height = vw_orient_swaps(m->shown) ? in->width : in->height;
     in->bit_rate = st->codecpar->bit_rate > 0 ? st->codecpar->bit_rate
                                               : m->fmt->bit_rate;
     in->size = m->size;

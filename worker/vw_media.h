@@ -29,6 +29,7 @@
 #include <libavformat/avformat.h>
 
 #include "vw_core.h"
+#include "vw_orient.h"
 #include "vw_plan.h"
 
 
@@ -55,6 +56,7 @@ typedef struct {
     AVFormatContext    *fmt;
     AVStream           *st;
     int                 stream_index;
+    vw_orient_t         shown;       /* the stream's display matrix */
 
     /* decoding (vw_decode.c) */
     AVCodecContext     *dec;

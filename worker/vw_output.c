@@ -27,6 +27,8 @@ static void vw_timestamp(vo_buf_t *out, int64_t ms, char frac_sep);
 static void vw_text(vo_buf_t *out, const char *s, vw_text_mode_t mode);
 static void vw_result_json(vo_buf_t *out, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs);
+static int vw_result_turn(const vw_result_t *r);
+static void vw_result_warnings(vo_buf_t *out, const vw_result_t *r);
 
 
 int
@@ -136,6 +138,7 @@ static void
 vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     size_t nsegs)
 {
+    int                       turn;
     char                      opts[VO_OPTIONS_JSON_MAX];
     size_t                    i, ocr, reused, timed_out, no_text, between;
     const vw_frame_result_t  *f;
@@ -184,9 +187,22 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
                 "\"frames_between\":%zu,"
                 "\"ocr_calls\":%zu,\"frames_reused\":%zu,"
                 "\"frames_timed_out\":%zu,\"frames_no_text\":%zu,"
-                "\"segments\":[",
+                "\"detected_rotation\":",
                 (unsigned) r->plan->frames, r->nframes - between, between,
                 ocr, reused, timed_out, no_text);
+
+    turn = vw_result_turn(r);
+
+    if (turn >= 0) {
+        vo_buf_printf(out, "%d", turn);
+
+    } else {
+        vo_buf_adds(out, "null");
+    }
+
+    vw_result_warnings(out, r);
+
+    vo_buf_adds(out, ",\"segments\":[");
 
     for (i = 0; i < nsegs; i++) {
         vo_buf_adds(out, i ? ",{\"start\":" : "{\"start\":");
@@ -246,6 +262,117 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
 }
 
 
+/*
+ * What orientation detection found: the turn of the last row made after
+ * it ran (VW_FRAME_OSD), in degrees clockwise; -1 if it never ran.
+ */
+static int
+vw_result_turn(const vw_result_t *r)
+{
+    size_t                    i;
+    int64_t                   last;
+    unsigned                  flags;
+    const vw_frame_result_t  *f;
+
+    last = -1;
+    flags = 0;
+
+    for (i = 0; i < r->nframes; i++) {
+        f = &r->frames[i];
+
+        if ((f->flags & VW_FRAME_OSD) && (int64_t) f->index > last) {
+            last = f->index;
+            flags = f->flags;
+        }
+    }
+
+    if (last < 0) {
+        return -1;
+    }
+
+    return 90 * (int) ((flags & VW_FRAME_TURN_MASK) >> VW_FRAME_TURN_SHIFT);
+}
+
+
+const char *
+vw_result_warning(const vw_result_t *r)
+{
+    size_t  i;
+
+    for (i = 0; i < r->nframes; i++) {
+        if ((r->frames[i].flags & VW_FRAME_UNREAD)
+            && r->frames[i].reused_from < 0)
+        {
+            return "text_unreadable";
+        }
+    }
+
+    return NULL;
+}
+
+
+/*
+ * ,"warnings":[...]: text_unreadable lists, in index order, the frames
+ * whose own reading (not a reused one) found many glyphs and read
+ * (almost) nothing, at most VW_WARN_FRAMES of them ("count" says how
+ * many there are).
+ */
+static void
+vw_result_warnings(vo_buf_t *out, const vw_result_t *r)
+{
+    size_t     i, n, k, min;
+    uint32_t   prev;
+    int64_t    next;
+
+    vo_buf_adds(out, ",\"warnings\":[");
+
+    if (vw_result_warning(r) == NULL) {
+        vo_buf_addc(out, ']');
+        return;
+    }
+
+    n = 0;
+
+    for (i = 0; i < r->nframes; i++) {
+        n += (r->frames[i].flags & VW_FRAME_UNREAD)
+             && r->frames[i].reused_from < 0;
+    }
+
+    vo_buf_printf(out, "{\"code\":\"text_unreadable\",\"message\":\"%zu "
+                  "screen%s with many glyphs read as (almost) nothing: "
+                  "text in a script the language does not cover, mirrored, "
+                  "or too blurred to read\",\"count\":%zu,\"frames\":[",
+                  n, n == 1 ? "" : "s", n);
+
+    /* the frames may come in any order: take them by index */
+
+    prev = 0;
+
+    for (k = 0; k < n && k < VW_WARN_FRAMES; k++) {
+        next = -1;
+
+        for (i = 0; i < r->nframes; i++) {
+            if (!(r->frames[i].flags & VW_FRAME_UNREAD)
+                || r->frames[i].reused_from >= 0
+                || (k > 0 && r->frames[i].index <= prev))
+            {
+                continue;
+            }
+
+            if (next < 0 || r->frames[i].index < (uint32_t) next) {
+                next = r->frames[i].index;
+            }
+        }
+
+        min = (size_t) next;
+        vo_buf_printf(out, "%s%zu", k ? "," : "", min);
+        prev = (uint32_t) next;
+    }
+
+    vo_buf_adds(out, "]}]");
+}
+
+
 void
 vw_inspection_json(vo_buf_t *out, const vw_inspection_t *in)
 {
@@ -257,9 +384,12 @@ vw_inspection_json(vo_buf_t *out, const vw_inspection_t *in)
     vo_json_strz(out, in->codec);
     vo_buf_adds(out, ",\"pix_fmt\":");
     vo_json_strz(out, in->pix_fmt);
-    vo_buf_printf(out, ",\"width\":%d,\"height\":%d,\"duration_ms\":%lld,"
+    vo_buf_printf(out, ",\"width\":%d,\"height\":%d,"
+                "\"display_width\":%d,\"display_height\":%d,"
+                "\"rotation\":%d,\"mirror\":%s,\"duration_ms\":%lld,"
                 "\"frame_rate\":", in->width, in->height,
-                (long long) in->duration_ms);
+                in->display_width, in->display_height, in->rotation,
+                in->mirror ? "true" : "false", (long long) in->duration_ms);
 
     if (in->fps_num > 0 && in->fps_den > 0) {
         vw_decimal(out, ((int64_t) in->fps_num * 1000 + in->fps_den / 2)

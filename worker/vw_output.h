@@ -16,7 +16,9 @@
  *    "inspection":{"container":"mp4","codec":"h264",...},   (if known)
  *    "frames_planned":12,"frames_done":12,"frames_between":2,
  *    "ocr_calls":3,"frames_reused":8,"frames_timed_out":0,
- *    "frames_no_text":1,
+ *    "frames_no_text":1,"detected_rotation":null,
+ *    "warnings":[{"code":"text_unreadable","message":"...","count":2,
+ *                 "frames":[4,10]}],                       (or [])
  *    "segments":[{"start":0.5,"end":2.5,"text":"Hello","confidence":91,
  *                 "looks":12}, ...],
  *    "frames":[{"index":0,"t":0,"text":"","confidence":0,
@@ -30,7 +32,12 @@
  * glyphs), frames_reused those that took it from an earlier row,
  * frames_no_text those in which no glyph was found (an empty text
  * without Tesseract: VW_FRAME_NO_TEXT); a segment's looks, the pictures
- * its text was read from.
+ * its text was read from.  detected_rotation: null unless orientation
+ * detection ran (text found not upright), then the degrees clockwise the
+ * pictures were turned by from then on (0: nothing better was found);
+ * warnings: text_unreadable when some screens with many glyphs read as
+ * (almost) nothing (VW_FRAME_UNREAD), with those frames' indexes.
+ * Both come from the frame rows alone, like everything else here.
  */
 
 #ifndef _VW_OUTPUT_H_INCLUDED_
@@ -42,6 +49,9 @@
 #include "vw_plan.h"
 #include "vw_segments.h"
 
+
+/* a warning lists at most this many frames */
+#define VW_WARN_FRAMES  50
 
 typedef enum {
     VW_FORMAT_JSON = 0,
@@ -71,6 +81,12 @@ const char *vw_format_content_type(vw_format_t f);
  * (out is then in an unspecified state) or on a duplicate frame index.
  */
 int vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r);
+
+/*
+ * The code of the result's first warning ("text_unreadable"), NULL when
+ * it has none: the published event carries it, the metrics count it.
+ */
+const char *vw_result_warning(const vw_result_t *r);
 
 /* The inspection as a JSON object (what is recorded on the job). */
 void vw_inspection_json(vo_buf_t *out, const vw_inspection_t *in);

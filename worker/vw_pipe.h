@@ -14,6 +14,7 @@
 #include "vw_looks.h"
 #include "vw_media.h"
 #include "vw_ocr.h"
+#include "vw_orient.h"
 #include "vw_pipeline.h"
 
 
@@ -44,7 +45,6 @@ typedef struct {
 
     vw_image_t          prev;          /* the last look, with no text */
     int                 have_prev;
-    vw_text_t           blank;         /* a layer with no glyph */
     vw_image_t          ref;           /* the first look of the state */
     vw_text_t           ref_layer;
     int                 have_ref;
@@ -66,6 +66,14 @@ typedef struct {
     size_t              nrows;
     size_t              rows_cap;
     uint32_t            units_done;    /* units whose looks are all done */
+
+    vw_orient_t         turn;          /* found by OSD: every picture
+                                          is turned so from then on */
+    int                 turn_q;        /* its quarter turns, clockwise */
+    int                 osd_tried;     /* once per video (VW_FRAME_OSD) */
+    int                 osd_turn;      /* what OSD proposed */
+    vw_image_t          spare;         /* work space of vw_pipe_orient */
+    vw_text_t           spare_layer;
 
     vw_frame_result_t   known;         /* the last known frame */
     char               *known_text;
@@ -89,6 +97,16 @@ int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
 int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
 int vw_pipe_commit(vw_pipe_t *p, vw_err_t *err);
 int vw_pipe_flush(vw_pipe_t *p, vw_err_t *err);
+int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
+    vw_ocr_result_t *res, vw_err_t *err);
+
+/* vw_screen.c: whether a reading of a screen of `glyphs` glyphs says
+ * something (VW_FRAME_UNREAD when not) */
+int vw_pipe_readable(const vw_ocr_result_t *res, int glyphs);
+
+/* vw_pipe_orient.c: text not upright (once per video, see there) */
+int vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err);
+int vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 
 
 #endif /* _VW_PIPE_H_INCLUDED_ */

@@ -67,6 +67,8 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
 
     p->job = job;
     p->run = run;
+    p->turn = vw_orient_identity;
+    run->stats.turn = -1;
     p->hooks = job->hooks != NULL ? job->hooks : &vw_no_hooks;
     p->last_tick = start;
 
@@ -89,15 +91,19 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
     run->inspected = 1;
     run->stats.inspect_ms = vw_now_ms() - start;
 
+    /* the crop is in the picture as shown (after the display matrix) */
+
     if (job->options->has_crop
-        && vw_frame_crop_rect(run->inspection.width, run->inspection.height,
+        && vw_frame_crop_rect(run->inspection.display_width,
+                              run->inspection.display_height,
                               job->options, &r) != 0)
     {
         vw_reject(err, "crop_outside", "plan \"%s\": crop %u,%u,%u,%u lies "
-                  "outside the %dx%d picture; give a crop inside it",
-                  job->name, job->options->crop_x, job->options->crop_y,
+                  "outside the %dx%d picture (as shown); give a crop inside "
+                  "it", job->name, job->options->crop_x, job->options->crop_y,
                   job->options->crop_w, job->options->crop_h,
-                  run->inspection.width, run->inspection.height);
+                  run->inspection.display_width,
+                  run->inspection.display_height);
         goto done;
     }
 
@@ -204,6 +210,8 @@ done:
         run->stats.seeks = p->media->stats.seeks;
     }
 
+    run->stats.turn = p->osd_tried ? 90 * p->turn_q : -1;
+
     vw_media_close(p->media);
     vw_framer_free(&p->framer);
     vw_image_free(&p->grey);
@@ -212,8 +220,9 @@ done:
     vw_image_free(&p->prev);
     vw_image_free(&p->tent);
     vw_text_free(&p->tent_layer);
-    vw_text_free(&p->blank);
     vw_image_free(&p->ref);
+    vw_image_free(&p->spare);
+    vw_text_free(&p->spare_layer);
     vw_stack_free(&p->stack);
 
     for (n = 0; n < p->nrows; n++) {
@@ -238,6 +247,7 @@ void
 vw_pipeline_shutdown(void)
 {
     vw_ocr_shutdown();
+    vw_orient_shutdown();
 }
 
 
@@ -277,6 +287,7 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     int               rc;
     int64_t           pts_us;
     AVFrame          *frame;
+    vw_orient_t       shown;
     const vw_plan_t  *plan;
 
     plan = &p->run->plan;
@@ -296,7 +307,13 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
         return rc;
     }
 
-    if (vw_frame_grey(&p->framer, frame, p->job->options, &p->grey, err)
+    /* as a player shows it (the frame's own matrix first), then as
+     * orientation detection found the text */
+
+    shown = vw_orient_of_frame(frame, p->media->shown);
+
+    if (vw_frame_grey(&p->framer, frame, p->job->options, &shown, &p->turn,
+                      &p->grey, err)
         != 0)
     {
         return -1;
@@ -387,6 +404,12 @@ vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 
     p->known = last;
     p->known.text = p->known_text;
+
+    /* the orientation found before, as the row says it was then */
+    p->turn_q = (int) ((last.flags & VW_FRAME_TURN_MASK)
+                       >> VW_FRAME_TURN_SHIFT);
+    p->turn = vw_orient_turns(p->turn_q, 0);
+    p->osd_tried = (last.flags & VW_FRAME_OSD) != 0;
 
     if (p->known.reused_from >= (int64_t) p->known.index) {
         p->known.reused_from = -1;      /* not from the past */

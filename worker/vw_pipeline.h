@@ -42,6 +42,13 @@
  * if the next look has none again */
 #define VW_SURE_GLYPHS  10
 
+/* a reading less confident than this says nothing (vw_pipe_readable) */
+#define VW_READ_CONF    70
+
+/* a sample with this many glyph-sized components and no line of them
+ * is tried turned a quarter (vw_pipe_orient_look) */
+#define VW_ORIENT_COMPS 8
+
 /* pixels around the glyphs' box in the region Tesseract reads (plus a
  * quarter of the box's height) */
 #define VW_OCR_MARGIN   8
@@ -108,6 +115,9 @@ typedef struct {
     uint32_t  frames_no_picture;
     uint32_t  frames_no_text;      /* no glyph found: Tesseract spared */
     uint32_t  refs_restored;       /* frames decoded only to resume */
+    uint32_t  orient_probes;       /* samples tried turned a quarter */
+    uint32_t  orient_tries;        /* orientation detections (OSD) */
+    int       turn;                /* degrees clockwise found, -1: none */
     uint64_t  packets;
     uint64_t  frames_decoded;
     uint64_t  decode_errors;

@@ -64,8 +64,13 @@ typedef struct {
     char      pix_fmt[32];       /* "yuv420p", ... ("" if unknown) */
     int       stream_index;      /* the video stream used */
     int       streams;           /* streams in the container */
-    int       width;             /* as declared by the container/codec */
+    int       width;             /* stored: as the codec declares it */
     int       height;
+    int       display_width;     /* shown: after the display matrix */
+    int       display_height;
+    int       rotation;          /* the matrix's turn: 0, 90, 180, 270
+                                    degrees clockwise */
+    int       mirror;            /* mirrored left-right before turning */
     int64_t   duration_ms;       /* of the video stream if known */
     int       fps_num;           /* average frame rate, 0/0 if unknown */
     int       fps_den;

@@ -30,8 +30,6 @@ static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
     int known, vw_err_t *err);
 static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
-static int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img,
-    vw_ocr_result_t *res, vw_err_t *err);
 
 
 /*
@@ -65,6 +63,13 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 
     if (rc == 0) {
         rc = vw_frame_text(&p->framer, &p->grey, &p->layer, err);
+    }
+
+    if (rc == 0 && sample && !p->osd_tried && !p->pending
+        && p->layer.box.w == 0 && p->layer.comps >= VW_ORIENT_COMPS)
+    {
+        /* glyphs but no line of them: text turned sideways? */
+        rc = vw_pipe_orient_look(p, err);
     }
 
     st->decode_ms += vw_now_ms() - t0;
@@ -323,23 +328,15 @@ vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
     }
 
     if (p->ref_layer.box.w > 0) {
-        if (p->blank.mask.width != p->grey.width
-            || p->blank.mask.height != p->grey.height)
-        {
-            if (vw_image_alloc(&p->blank.mask, p->grey.width,
-                               p->grey.height) != 0)
-            {
-                return vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                               p->job->name);
-            }
-
-            memset(p->blank.mask.data, 255,
-                   (size_t) p->blank.mask.stride * p->blank.mask.height);
-            memset(&p->blank.box, 0, sizeof(vw_rect_t));
-        }
-
-        if (!vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey, &p->blank,
-                                0, NULL))
+        /*
+         * On the reference's ink alone: given the reference's own layer
+         * for the look, vw_frame_same_text compares where either is ink,
+         * that is where the reference is, over the reference's box (a
+         * layer with no glyph would give the same, at the cost of a
+         * picture-sized mask of paper)
+         */
+        if (!vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey,
+                                &p->ref_layer, 0, NULL))
         {
             return 0;
         }
@@ -497,6 +494,7 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
 int
 vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 {
+    int               unread;
     size_t            n;
     int64_t           t0;
     vw_row_t         *r;
@@ -511,13 +509,24 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
                        p->job->name);
     }
 
-    if (vw_pipe_ocr(p, &p->mean, &res, err) != 0) {
-        if (err->status == VW_STOPPED) {
-            vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
-                    p->job->name, p->ref_index);
+    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, &res, err)
+        != 0)
+    {
+        goto failed;
+    }
+
+    unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
+             && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res.timed_out;
+
+    if (unread && !p->osd_tried) {
+        /* plenty of glyphs, nothing read: is the text upside down or
+         * sideways?  (res becomes the turned reading if it is) */
+        if (vw_pipe_orient_read(p, &res, err) != 0) {
+            vw_ocr_result_free(&res);
+            goto failed;
         }
 
-        return -1;
+        unread = !vw_pipe_readable(&res, p->ref_layer.glyphs);
     }
 
     st->ocr_calls++;
@@ -544,6 +553,10 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 
         r->f.confidence = p->ref_conf;
 
+        if (unread) {
+            r->f.flags |= VW_FRAME_UNREAD;
+        }
+
         if (res.timed_out) {
             r->f.flags |= VW_FRAME_TIMED_OUT;
             st->frames_timed_out += r->f.index == p->ref_index;
@@ -551,6 +564,47 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     }
 
     return 0;
+
+failed:
+
+    if (err->status == VW_STOPPED) {
+        vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
+                p->job->name, p->ref_index);
+    }
+
+    return -1;
+}
+
+
+/*
+ * A reading says something when it has at least a quarter as many
+ * letters or digits as the screen has glyphs (two at least), at a
+ * confidence of VW_READ_CONF or more: text upside down, mirrored or in
+ * a script the language does not know reads as a few stray marks at a
+ * low confidence.  Any character beyond ASCII counts as a letter.
+ */
+int
+vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
+{
+    int                   letters, want;
+    size_t                i, n, len;
+    uint32_t              cp;
+    const unsigned char  *s;
+
+    s = (const unsigned char *) (res->text != NULL ? res->text : "");
+    len = strlen((const char *) s);
+    letters = 0;
+
+    for (i = 0; i < len; i += n) {
+        n = vw_utf8_decode(s + i, len - i, &cp);
+
+        letters += (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z')
+                   || (cp >= 'A' && cp <= 'Z') || (cp >= 0x80 && cp != 0xfffd);
+    }
+
+    want = glyphs / 4 > 2 ? glyphs / 4 : 2;
+
+    return letters >= want && res->confidence >= VW_READ_CONF;
 }
 
 
@@ -602,6 +656,17 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
 
                 r->f.text = r->text != NULL ? r->text : "";
 
+                /*
+                 * The orientation as it is when the row is handed on,
+                 * after its screen was read: what a run resumed after
+                 * this unit starts from (vw_pipe_known_unit), and what
+                 * this run has from here on.
+                 */
+                r->f.flags = (r->f.flags & ~(VW_FRAME_TURN_MASK
+                                             | VW_FRAME_OSD))
+                             | ((unsigned) p->turn_q << VW_FRAME_TURN_SHIFT)
+                             | (p->osd_tried ? VW_FRAME_OSD : 0);
+
                 if (r->f.flags & VW_FRAME_PROBE) {
                     p->run->stats.looks_kept++;
 
@@ -639,9 +704,9 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
  * the more confident reading wins (coloured text).  The deadline covers
  * both passes.
  */
-static int
-vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, vw_ocr_result_t *res,
-    vw_err_t *err)
+int
+vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
+    vw_ocr_result_t *res, vw_err_t *err)
 {
     int              chosen, timeout, mode;
     int64_t          start;
@@ -653,7 +718,7 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, vw_ocr_result_t *res,
     mode = p->ref_layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY
                                                   : VW_PREP_BRIGHT;
 
-    if (vw_frame_for_ocr_part(&p->framer, img, p->ref.width, p->ref.height,
+    if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
                               1, p->scale, mode, &p->ocr, &chosen, err) != 0)
     {
         return -1;
@@ -682,7 +747,7 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, vw_ocr_result_t *res,
         }
     }
 
-    if (vw_frame_for_ocr_part(&p->framer, img, p->ref.width, p->ref.height,
+    if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
                               1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
                               err) != 0
         || vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, &other,

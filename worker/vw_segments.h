@@ -56,6 +56,19 @@
                                         not sent to Tesseract */
 #define VW_FRAME_PROBE       0x08    /* a look between two samples where
                                         the text changed */
+#define VW_FRAME_TURN_SHIFT  4       /* bits 4-5: the quarter turns
+                                        (clockwise) the pictures were
+                                        given after orientation detection
+                                        found their text sideways or
+                                        upside down (vw_pipe_orient) */
+#define VW_FRAME_TURN_MASK   0x30
+#define VW_FRAME_OSD         0x40    /* orientation detection had run
+                                        when this row was made (it runs
+                                        once per video; kept so that a
+                                        resumed job does as a whole run) */
+#define VW_FRAME_UNREAD      0x80    /* a screen with many glyphs whose
+                                        reading is (almost) nothing: the
+                                        result's text_unreadable warning */
 
 /* a screen's text is read from the mean of its first looks, at most
  * this many (the pipeline's rule, part of the plan's definition) */

@@ -60,7 +60,7 @@ static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g,
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
 static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box,
-    int *glyph_h, int *glyphs);
+    int *glyph_h, int *glyphs, int *comps);
 static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
 static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
@@ -111,6 +111,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     t->polarity = VW_TEXT_NONE;
     t->glyph_h = 0;
     t->glyphs = 0;
+    t->comps = 0;
     memset(&t->box, 0, sizeof(vw_rect_t));
 
     if (vw_image_alloc(&t->mask, g->width, g->height) != 0
@@ -165,7 +166,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
         if (ink > 0
             && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
-                             &t->glyphs) != 0)
+                             &t->glyphs, &t->comps) != 0)
         {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
@@ -186,7 +187,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_text_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
 
     if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
-                             &t->glyphs) != 0) {
+                             &t->glyphs, &t->comps) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
@@ -447,7 +448,7 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  */
 static int
 vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
-    int *glyphs)
+    int *glyphs, int *comps)
 {
     int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
     size_t      i, j, k, n, ntall, nline, sum;
@@ -482,6 +483,10 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
             tall[ntall++] = (uint32_t) i;
         }
     }
+
+    /* the most of either kind of ink (vw_pipe_look: text turned
+     * sideways has glyph-sized components but no line) */
+    *comps = (int) ntall > *comps ? (int) ntall : *comps;
 
     if (ntall > 1) {
         qsort_r(tall, ntall, sizeof(uint32_t), vw_text_by_x, c);

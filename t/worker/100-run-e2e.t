@@ -87,6 +87,35 @@ like($srt->{body}, qr/^1\n00:00:0\d,\d{3} --> 00:00:0\d,\d{3}\n/,
 my $txt = $s->status($job, 'txt');
 like($txt->{body}, qr/lazy dog/i, 'txt: the text');
 
+# text the job cannot read (mirrored, issue 19): done, but the status's
+# result says so, and the metrics count it
+my $src = make_video(path => "$dir/upright.mp4", duration => 4,
+                     spans => [ { start => 0.5, end => 3.5, size => 36,
+                                  text => 'Mirror image words' } ]);
+my $mir = "$dir/mirrored.mp4";
+system('ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-i', $src, '-vf',
+       'hflip', '-c:v', 'libx264', '-preset', 'veryfast', $mir) == 0
+    or die "ffmpeg hflip failed";
+my $mbytes = do { local (@ARGV, $/) = $mir; <> };
+my $mup = $s->upload('e2e-mirror', $mbytes);
+is($mup->{status}, 202, 'unreadable: accepted');
+my $mjob = JSON::PP::decode_json($mup->{body})->{job_id};
+my $mst = $s->wait_state($mjob, 'done|failed|rejected', 120);
+is($mst->{state}, 'done', 'unreadable: done all the same');
+my @warn = @{ $mst->{result}{warnings} // [] };
+is(scalar @warn, 1, 'unreadable: the status\'s result has one warning')
+    or diag(explain($mst->{result}));
+is($warn[0]{code}, 'text_unreadable', 'unreadable: text_unreadable');
+cmp_ok(scalar @{ $warn[0]{frames} // [] }, '>=', 1,
+       'unreadable: with the frames concerned');
+is_deeply($st->{result}{warnings}, [], 'the readable job has no warning');
+my $metrics = $s->http(uri => '/metrics')->{body};
+like($metrics, qr/^video_ocr_jobs_finished_total\{state="done",
+                  reason="text_unreadable"\}[ ]1$/mx,
+     'unreadable: the metric counts it');
+like($metrics, qr/^video_ocr_jobs_finished_total\{state="done",reason=""\}
+                  [ ]1$/mx, 'the readable job counts as done with no reason');
+
 is($s->stop_worker, 0, 'the pool stops cleanly on SIGTERM');
 
 # every line of the pool's log is one of its own: time, pid, message (a
