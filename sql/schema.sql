@@ -126,7 +126,10 @@ CREATE TABLE jobs (
     max_attempts    INTEGER NOT NULL DEFAULT 3,  -- failures before 'failed'
     lease_owner     TEXT,               -- "host:pid/slot" of the claiming child
     lease_expires_at INTEGER,
-    not_before      INTEGER NOT NULL DEFAULT 0,  -- retry backoff
+    not_before      INTEGER NOT NULL DEFAULT 0,  -- when it became (or
+                                        -- becomes) claimable: its
+                                        -- admission, the end of a retry
+                                        -- backoff, a release (issue 17)
 
     plan_version    INTEGER,
     frames_planned  INTEGER,
@@ -149,9 +152,6 @@ CREATE TABLE jobs (
     webhook_endpoint INTEGER REFERENCES webhook_endpoints (id),
     status_url      TEXT
 );
-
--- What a claiming worker scans: claimable jobs in arrival order.
-CREATE INDEX jobs_by_state ON jobs (state, not_before, created_at);
 
 -- The oldest job in a state, for the metrics (a single index probe).
 CREATE INDEX jobs_by_age ON jobs (state, created_at);
@@ -473,3 +473,43 @@ CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 
 -- A tenant's incomplete uploads, counted against video_ocr_uploads_max.
 CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
+
+
+-- issue 17 (claims): claims in O(log n), fair between tenants, and caps
+--
+-- A claim is two index probes, never a scan or a sort, whatever the
+-- backlog (vo_ledger_claim):
+--
+--   1. a takeover: the running job whose lease expired first
+--      (jobs_leases);
+--   2. else the next tenant, in name order after the one the last claim
+--      served (claim_turn), that has an accepted job (jobs_queued: the
+--      first entry past it), and that tenant's claimable job with the
+--      smallest not_before (its oldest: not_before is when a job became
+--      claimable, its admission unless a backoff or a release moved it).
+--
+-- So claims go round-robin over the tenants with work, one each (or
+-- its weight, streak), oldest first within a tenant.  The turn is one
+-- row that every claim rewrites: claims take turns on it (PostgreSQL:
+-- FOR UPDATE), which is what makes them round-robin across hosts too.
+-- A tenant's running cap counts its running jobs in jobs_running, at
+-- most the cap's entries; its queued cap (video_ocr_tenant_max_queued,
+-- checked by the admission) counts its entries of jobs_queued, at most
+-- the cap's.
+
+CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at)
+    WHERE state = 'accepted';
+
+CREATE INDEX jobs_leases ON jobs (state, lease_expires_at)
+    WHERE state = 'running';
+
+CREATE INDEX jobs_running ON jobs (state, tenant)
+    WHERE state = 'running';
+
+CREATE TABLE claim_turn (
+    id              INTEGER PRIMARY KEY CHECK (id = 1),
+    tenant          TEXT    NOT NULL,   -- the tenant the last claim served
+    streak          INTEGER NOT NULL    -- claims in a row it has had
+);
+
+INSERT INTO claim_turn VALUES (1, '', 0);

@@ -80,8 +80,6 @@ CREATE TABLE requests (
     PRIMARY KEY (tenant, request_key)
 );
 
-CREATE INDEX jobs_by_state ON jobs (state, not_before, created_at);
-
 CREATE INDEX jobs_by_age ON jobs (state, created_at);
 
 CREATE INDEX jobs_by_finish ON jobs (finished_at)
@@ -388,3 +386,23 @@ CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 
 -- A tenant's incomplete uploads, counted against video_ocr_uploads_max.
 CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
+
+
+-- issue 17 (claims): as in schema.sql
+
+CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at)
+    WHERE state = 'accepted';
+
+CREATE INDEX jobs_leases ON jobs (state, lease_expires_at)
+    WHERE state = 'running';
+
+CREATE INDEX jobs_running ON jobs (state, tenant)
+    WHERE state = 'running';
+
+CREATE TABLE claim_turn (
+    id              BIGINT  PRIMARY KEY CHECK (id = 1),
+    tenant          TEXT    NOT NULL,
+    streak          BIGINT  NOT NULL
+);
+
+INSERT INTO claim_turn VALUES (1, '', 0);

@@ -287,14 +287,34 @@ typedef struct {
 
 
 /*
- * Claims the oldest claimable job for owner: an accepted job whose
- * backoff has passed, or a running job whose lease expired (a takeover,
- * which counts the lost attempt as a failure; a job out of attempts is
- * failed instead).  NOT_FOUND when there is nothing to do.
+ * How claims share the pool between tenants (issue 17; sql/schema.sql,
+ * "claims"): round-robin over the tenants with claimable work, a
+ * tenant's turn lasting its weight in claims (1 unless listed), and at
+ * most max_running running jobs per tenant (0: no cap).
+ */
+typedef struct {
+    const char  *tenant;
+    int          weight;           /* 1..1000 */
+} vo_tenant_weight_t;
+
+typedef struct {
+    int                        max_running;
+    const vo_tenant_weight_t  *weights;
+    size_t                     nweights;
+} vo_claim_policy_t;
+
+
+/*
+ * Claims a job for owner (vo_ledger_claim.c): first a running job whose
+ * lease expired (a takeover, which counts the lost attempt as a failure;
+ * a job out of attempts is failed instead), else the oldest claimable
+ * job of the tenant whose turn it is (policy NULL: plain round-robin, no
+ * cap).  Index probes only: the cost does not grow with the backlog.
+ * NOT_FOUND when there is nothing to do.
  */
 vo_ledger_rc_t vo_ledger_claim(vo_ledger_t *l, const char *owner,
-    int64_t now_ms, int64_t lease_ms, vo_claim_t *c, char *err,
-    size_t err_size);
+    int64_t now_ms, int64_t lease_ms, const vo_claim_policy_t *policy,
+    vo_claim_t *c, char *err, size_t err_size);
 
 /* Extends the lease of a claimed job to now + lease_ms. */
 vo_ledger_rc_t vo_ledger_heartbeat(vo_ledger_t *l, const vo_claim_t *c,

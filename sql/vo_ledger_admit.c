@@ -38,12 +38,13 @@ const char  *vo_ledger_admit_sql[VO_STMT_COUNT] = {
     " AND expires_at <= ?3",
 
     /* the receipt's job, in the receipt's transaction, after the batch's
-     * uploads are durable (invariants 3, 4) */
+     * uploads are durable (invariants 3, 4); claimable from now on, its
+     * place in its tenant's line (issue 17) */
     [VO_STMT_INSERT_JOB] =
     "INSERT INTO jobs (job_id, tenant, options, input_path, input_size,"
     " input_sha256, container, max_attempts, created_at, updated_at,"
-    " webhook_endpoint, status_url)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
+    " webhook_endpoint, status_url, not_before)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?9)",
 
     /* nothing when another admission was first: one receipt per key, its
      * digest and job written once (invariants 1, 2, 3, 4) */

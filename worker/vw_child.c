@@ -121,8 +121,8 @@ vw_child_main(const vw_pool_conf_t *conf)
     while (!vw_child_stop) {
 
         rc = vo_ledger_claim(ch.ledger, ch.owner, vw_wall_ms(),
-                             conf->lease_ms, &ch.claim, ch.err,
-                             sizeof(ch.err));
+                             conf->lease_ms, &conf->claim_policy, &ch.claim,
+                             ch.err, sizeof(ch.err));
 
         if (rc == VO_LEDGER_OK) {
             vw_child_job(&ch);

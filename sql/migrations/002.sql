@@ -191,3 +191,32 @@ CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 
 -- A tenant's incomplete uploads, counted against video_ocr_uploads_max.
 CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
+
+
+-- issue 17 (claims): the claim's index probes and the tenants' turn
+-- (the issue 17 (claims) section of schema.sql).  not_before becomes
+-- the time a job became claimable: an accepted job's admission time
+-- unless its backoff ends later.  jobs_by_state, the index of the old
+-- claim, goes: nothing else read it.
+
+UPDATE jobs SET not_before = created_at
+    WHERE state = 'accepted' AND not_before < created_at;
+
+DROP INDEX jobs_by_state;
+
+CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at)
+    WHERE state = 'accepted';
+
+CREATE INDEX jobs_leases ON jobs (state, lease_expires_at)
+    WHERE state = 'running';
+
+CREATE INDEX jobs_running ON jobs (state, tenant)
+    WHERE state = 'running';
+
+CREATE TABLE claim_turn (
+    id              INTEGER PRIMARY KEY CHECK (id = 1),
+    tenant          TEXT    NOT NULL,
+    streak          INTEGER NOT NULL
+);
+
+INSERT INTO claim_turn VALUES (1, '', 0);
