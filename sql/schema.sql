@@ -350,8 +350,9 @@ CREATE TABLE notifications (
     delivered_at    INTEGER
 );
 
--- what a deliverer claims: the pending rows by when they are due
-CREATE INDEX notifications_due ON notifications (next_attempt_at)
+-- what a deliverer claims: the pending rows by when they are due (id:
+-- the tie-break of its ORDER BY, so that no sort follows the probe)
+CREATE INDEX notifications_due ON notifications (next_attempt_at, id)
     WHERE state = 'pending';
 
 -- a job's notifications in order (the status document; "in order per job")
@@ -505,6 +506,11 @@ CREATE INDEX jobs_leases ON jobs (state, lease_expires_at)
 
 CREATE INDEX jobs_running ON jobs (state, tenant)
     WHERE state = 'running';
+
+-- the metrics' count of disabled endpoints: an index probe, not a scan
+-- of every tenant's endpoints
+CREATE INDEX webhook_endpoints_disabled ON webhook_endpoints (disabled_at)
+    WHERE disabled_at IS NOT NULL;
 
 CREATE TABLE claim_turn (
     id              INTEGER PRIMARY KEY CHECK (id = 1),

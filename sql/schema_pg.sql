@@ -274,7 +274,7 @@ CREATE TABLE notifications (
     delivered_at    BIGINT
 );
 
-CREATE INDEX notifications_due ON notifications (next_attempt_at)
+CREATE INDEX notifications_due ON notifications (next_attempt_at, id)
     WHERE state = 'pending';
 
 CREATE INDEX notifications_by_job ON notifications (job_id, id);
@@ -398,6 +398,11 @@ CREATE INDEX jobs_leases ON jobs (state, lease_expires_at)
 
 CREATE INDEX jobs_running ON jobs (state, tenant)
     WHERE state = 'running';
+
+-- the metrics' count of disabled endpoints: an index probe, not a scan
+-- of every tenant's endpoints
+CREATE INDEX webhook_endpoints_disabled ON webhook_endpoints (disabled_at)
+    WHERE disabled_at IS NOT NULL;
 
 CREATE TABLE claim_turn (
     id              BIGINT  PRIMARY KEY CHECK (id = 1),

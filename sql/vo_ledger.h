@@ -748,4 +748,15 @@ vo_ledger_rc_t vo_ledger_upload_exists(vo_ledger_t *l, const char *upload_id,
     int *exists, char *err, size_t err_size);
 
 
+/*
+ * The plan of every statement of the ledger (the statement tables as
+ * this backend runs them, and the metrics scrape), appended to out:
+ * "-- statement N" and its SQL, then the plan, a line per node
+ * (vo_ledger_explain.c says how each backend is asked).  Nothing is
+ * executed.  For tests of the plans and for operators.
+ */
+vo_ledger_rc_t vo_ledger_explain(vo_ledger_t *l, vo_buf_t *out, char *err,
+    size_t err_size);
+
+
 #endif /* _VO_LEDGER_H_INCLUDED_ */

@@ -163,6 +163,9 @@ extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_webhooks_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_upload_sql[VO_STMT_COUNT];
 
+/* the metrics scrape, one statement (vo_ledger_metrics.c) */
+extern const char *const  vo_ledger_metrics_sql;
+
 
 /*
  * The lock an append holds on its upload's row while it writes the
