@@ -114,6 +114,11 @@ typedef struct {
                                     NULL: it is marked completed in the
                                     same transaction (invariant 13) */
     int64_t      upload_writer;  /* the completing append's token */
+
+    /* issue 17: video_ocr_tenant_max_queued, 0: no cap.  A new job is
+     * refused (VO_ADMIT_QUEUE_FULL, nothing written) while the tenant
+     * has this many accepted jobs; a replay never is */
+    int64_t      max_queued;
 } vo_admission_t;
 
 
@@ -121,7 +126,8 @@ typedef enum {
     VO_ADMIT_NONE = 0,           /* no live receipt (lookup only) */
     VO_ADMIT_CREATED,
     VO_ADMIT_REPLAYED,
-    VO_ADMIT_MISMATCH
+    VO_ADMIT_MISMATCH,
+    VO_ADMIT_QUEUE_FULL          /* the tenant's queue is at its cap */
 } vo_admit_outcome_t;
 
 
