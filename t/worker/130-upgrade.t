@@ -4,8 +4,9 @@
 # are intact, the schema is the one a new ledger gets (tables, columns,
 # indexes, triggers), and the whole product works on it: the status of old
 # jobs, replays of old receipts, a refused reuse of an old key, an old
-# queued job done by today's worker.  Both backends (the PostgreSQL run
-# loads the dump the same code made there).
+# queued job done by today's worker (claimed by today's claim, issue 17).
+# Both backends (the PostgreSQL run loads the dump the same code made
+# there).
 
 use strict;
 use warnings;
@@ -58,6 +59,15 @@ my $fresh = VideoOCR::Stack->new(no_worker => 1);
 is_deeply(structure($s), structure($fresh),
           'the migrated schema is the one a new ledger gets');
 $fresh->stop_nginx;
+
+# issue 17: the claim's turn row, and the queued job's place in its
+# tenant's line (not_before: when it became claimable, its admission)
+my ($turn) = $s->rows('SELECT tenant, streak FROM claim_turn WHERE id = 1');
+is_deeply($turn, { tenant => '', streak => 0 },
+          'the migration made the claims\' turn row');
+my ($line) = $s->rows('SELECT not_before >= created_at AS placed FROM jobs'
+                      . ' WHERE job_id = ?', $job{'k-accepted'});
+ok($line->{placed}, 'the old queued job is claimable since its admission');
 
 # the product works on it
 my $st = $s->status($job{'k-done'});
