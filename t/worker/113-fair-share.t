@@ -14,6 +14,7 @@ use JSON::PP;
 use Test::More;
 use VideoOCR::Media qw(make_video tmpdir);
 use VideoOCR::Stack;
+use VideoOCR::Test ();
 
 my $dir = tmpdir();
 my $video = make_video(path => "$dir/v.mp4", duration => 1,
@@ -205,6 +206,40 @@ sub claims {
          'the refusal is counted');
 
     $s->stop_nginx;
+}
+
+# 5. PostgreSQL: two worker hosts on one ledger take turns too
+
+SKIP: {
+    skip 'two hosts share a PostgreSQL ledger (VIDEO_OCR_TEST_PG)', 3
+        unless VideoOCR::Test::pg();
+
+    my $one = VideoOCR::Stack->new(workers => 1, no_worker => 1,
+                                   http_config => $tenant_conf);
+    my $two = VideoOCR::Stack->new(workers => 1, no_worker => 1,
+                                   ledger => $one->ledger,
+                                   store => $one->store,
+                                   http_config => $tenant_conf);
+
+    queue($one, 'alice', 60);
+    queue($two, 'bob', 5);
+    $one->start_worker;
+    $two->start_worker;
+
+    cmp_ok(wait_done($one, 15, 240), q{>=}, 15, 'two hosts: 15 jobs done');
+
+    my @order = finished($one);
+    my @alice = grep { $_->{tenant} eq 'alice' } @order;
+    my @bob = grep { $_->{tenant} eq 'bob' } @order;
+    ok(@bob == 5 && @alice >= 10
+       && $bob[-1]{finished_at} <= $alice[9]{finished_at},
+       'two hosts: bob\'s 5 done before alice\'s 10th')
+        or diag(join ' ', map { "$_->{tenant}:$_->{finished_at}" } @order);
+    is(join(' ', claims($one, 10)), join(' ', ('alice', 'bob') x 5),
+       'two hosts: their claims alternate between the tenants');
+
+    $_->stop_worker for $one, $two;
+    $_->stop_nginx for $one, $two;
 }
 
 done_testing();
