@@ -19,6 +19,11 @@
 # RESULT line per run and a table of medians: req/s and its ratio to
 # the empty ledger's, and the claim latency (p50, p99 over both
 # claimers' claims, BEGIN to COMMIT).  Long: not part of make test.
+#
+# BACKEND=pg measures a PostgreSQL ledger instead (the server of
+# VIDEO_OCR_TEST_PG: d=$(scripts/pg.sh start); source $d/env), each
+# count in a schema of its own, reset before each run by deleting what
+# the last one added.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
@@ -61,11 +66,51 @@ trap '[ -z "$nginx_pid" ] || nginx_stop "$nginx_pid"; rm -rf "$work"' EXIT
 # shellcheck source=bench/admission/common.sh
 . bench/admission/common.sh
 
+# PostgreSQL (BACKEND=pg, VIDEO_OCR_TEST_PG from scripts/pg.sh: the
+# server's superuser URI): each count's ledger is a role and a schema of
+# its own on that server
+pg=0
+if [ "${BACKEND:-sqlite}" = pg ]; then
+    pg=1
+    : "${VIDEO_OCR_TEST_PG:?BACKEND=pg needs VIDEO_OCR_TEST_PG (scripts/pg.sh start)}"
+fi
+
+# ledger_of N: the ledger spec of count N
+ledger_of() {
+    if [ "$pg" = 1 ]; then
+        # shellcheck disable=SC2001
+        echo "$VIDEO_OCR_TEST_PG" | sed "s|://[^@/]*@|://vo_backlog_$1@|"
+    else
+        echo "$work/q$1/data/ledger.db"
+    fi
+}
+
+# sql LEDGER: runs the SQL on stdin on the ledger
+sql() {
+    if [ "$pg" = 1 ]; then
+        psql -X -q -v ON_ERROR_STOP=1 "$1" > /dev/null
+    else
+        sqlite3 -cmd '.timeout 10000' "$1" > /dev/null
+    fi
+}
+
 # seed LEDGER N STATE: N jobs in STATE, created before now, in 10 tenants
 seed() {
-    local ledger=$1 n=$2 state=$3 t0
+    local ledger=$1 n=$2 state=$3 t0 series hex
     [ "$n" -gt 0 ] || return 0
     t0=$(( $(date +%s) * 1000 - 86400000 ))
+    if [ "$pg" = 1 ]; then
+        sql "$ledger" <<SQL
+INSERT INTO jobs (job_id, tenant, state, options, input_path, input_size,
+                  input_sha256, container, created_at, updated_at,
+                  not_before, finished_at)
+SELECT '${state:0:4}' || lpad(to_hex(i), 28, '0'), 'tenant' || (i % 10),
+       '$state', '{}', 'seeded', 1, repeat('0', 64), 'mp4', $t0 + i,
+       $t0 + i, $t0 + i, CASE WHEN '$state' = 'done' THEN $t0 + i END
+FROM generate_series(1, $n) AS g(i);
+SQL
+        return
+    fi
     sqlite3 "$ledger" <<SQL
 .timeout 10000
 BEGIN IMMEDIATE;
@@ -92,37 +137,71 @@ pct() {
 # creates the ledger, the jobs are seeded, nginx stops; the file is kept
 # as pristine.db, which every run starts from
 prepare() {
-    local n=$1 d=$work/q$1 s0
+    local n=$1 d=$work/q$1 s0 l
+    l=$(ledger_of "$n")
     mkdir -p "$d/logs" "$d/data" "$d/store"
     chmod 0777 "$d/data" "$d/store"
-    video_ocr_conf "$d" "$PORT" "$d/data/ledger.db" "$d/store" \
-                   "$d/store/.incoming"
+    if [ "$pg" = 1 ]; then
+        sql "$VIDEO_OCR_TEST_PG" <<SQL
+DROP SCHEMA IF EXISTS vo_backlog_$n CASCADE;
+DROP ROLE IF EXISTS vo_backlog_$n;
+CREATE ROLE vo_backlog_$n LOGIN;
+CREATE SCHEMA AUTHORIZATION vo_backlog_$n;
+SQL
+    fi
+    video_ocr_conf "$d" "$PORT" "$l" "$d/store" "$d/store/.incoming"
     nginx_pid=$(nginx_start "$d")
     s0=$(date +%s.%N)
-    seed "$d/data/ledger.db" "$DONE" done
-    seed "$d/data/ledger.db" "$n" accepted
+    seed "$l" "$DONE" done
+    seed "$l" "$n" accepted
     nginx_stop "$nginx_pid"
     nginx_pid=
-    sqlite3 "$d/data/ledger.db" "PRAGMA wal_checkpoint(TRUNCATE)" > /dev/null
-    cp "$d/data/ledger.db" "$d/pristine.db"
+    if [ "$pg" = 1 ]; then
+        psql -X -q "$l" -c "VACUUM ANALYZE" > /dev/null 2>&1
+    else
+        sqlite3 "$l" "PRAGMA wal_checkpoint(TRUNCATE)" > /dev/null
+        cp "$l" "$d/pristine.db"
+    fi
     echo "seeded $n queued jobs (and $DONE done) in" \
          "$(awk -v a="$s0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
 }
 
 # one_run N SIZE: nginx on the ledger of N queued jobs, two claimers, wrk
 one_run() {
-    local n=$1 size=$2 d=$work/q$1 line queued
+    local n=$1 size=$2 d=$work/q$1 line queued l
+    l=$(ledger_of "$n")
     # every run starts from the seeded ledger: exactly N queued
-    rm -f "$d/data/ledger.db-wal" "$d/data/ledger.db-shm"
-    cp "$d/pristine.db" "$d/data/ledger.db"
-    chmod 0666 "$d/data/ledger.db"
+    # (PostgreSQL: what the last run added goes, what it claimed is
+    # accepted again, the metric rows are folded)
+    if [ "$pg" = 1 ]; then
+        sql "$l" <<SQL
+DELETE FROM notifications; DELETE FROM requests; DELETE FROM events;
+DELETE FROM results; DELETE FROM frames;
+DELETE FROM jobs WHERE input_path <> 'seeded';
+UPDATE jobs SET state = 'accepted', attempt = 0, failures = 0,
+    lease_owner = NULL, lease_expires_at = NULL, started_at = NULL
+    WHERE input_path = 'seeded' AND state = 'running'
+       OR input_path = 'seeded' AND state = 'done' AND finished_at > $(( $(date +%s) * 1000 - 3600000 ));
+UPDATE jobs SET finished_at = NULL WHERE state = 'accepted'
+    AND finished_at IS NOT NULL;
+DELETE FROM job_counts;
+INSERT INTO job_counts SELECT state, count(*) FROM jobs GROUP BY state;
+DELETE FROM counters; DELETE FROM event_counts;
+UPDATE claim_turn SET tenant = '', streak = 0;
+SQL
+        psql -X -q "$l" -c "VACUUM ANALYZE" > /dev/null 2>&1
+    else
+        rm -f "$l-wal" "$l-shm"
+        cp "$d/pristine.db" "$l"
+        chmod 0666 "$l"
+    fi
     sync
     nginx_pid=$(nginx_start "$d")
 
-    "$claimer" "$d/data/ledger.db" $((secs + 2)) c1 "$d/c1.lat" \
+    "$claimer" "$l" $((secs + 2)) c1 "$d/c1.lat" \
         > "$d/c1.out" &
     local c1=$!
-    "$claimer" "$d/data/ledger.db" $((secs + 2)) c2 "$d/c2.lat" \
+    "$claimer" "$l" $((secs + 2)) c2 "$d/c2.lat" \
         > "$d/c2.out" &
     local c2=$!
 
@@ -135,8 +214,13 @@ one_run() {
                "http://127.0.0.1:$PORT/upload" | grep -E '^(RESULT|WRONG)')
     wait "$c1" "$c2"
 
-    queued=$(sqlite3 "$d/data/ledger.db" \
-             "SELECT jobs FROM job_counts WHERE state = 'accepted'")
+    queued=$(if [ "$pg" = 1 ]; then
+                 psql -X -qAt "$l" -c "SELECT sum(jobs) FROM job_counts
+                                       WHERE state = 'accepted'"
+             else
+                 sqlite3 "$l" "SELECT jobs FROM job_counts
+                               WHERE state = 'accepted'"
+             fi)
     cat "$d/c1.lat" "$d/c2.lat" > "$d/all.lat"
     echo "$line queued=$n queued_after=$queued" \
          "claims=$(wc -l < "$d/all.lat")" \
@@ -157,10 +241,10 @@ med() {
         | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-out="$BUILD/bench/backlog"
+out="$BUILD/bench/backlog-${BACKEND:-sqlite}"
 mkdir -p "$out"
 exec > >(tee "$out/table.md")
-echo "# backlog benchmark, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores," \
+echo "# backlog benchmark (${BACKEND:-sqlite}), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores," \
      "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 for n in "${counts[@]}"; do
