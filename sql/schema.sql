@@ -497,15 +497,21 @@ CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
 -- most the cap's entries; its queued cap (video_ocr_tenant_max_queued,
 -- checked by the admission) counts its entries of jobs_queued, at most
 -- the cap's.
+--
+-- The three indexes lead with state and are not partial: PostgreSQL
+-- drops a condition that a partial index's WHERE implies from the
+-- index's search keys, so "WHERE state = 'accepted'" over
+-- (state, tenant, ...) would search on tenant alone, a second column,
+-- and read the index from its start (measured: 80 ms a probe beside
+-- 10^6 queued jobs); without the leading state SQLite's planner, with
+-- no statistics, prefers jobs_by_age and sorts.  Led by state, both
+-- descend straight to (state, tenant).
 
-CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at)
-    WHERE state = 'accepted';
+CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at);
 
-CREATE INDEX jobs_leases ON jobs (state, lease_expires_at)
-    WHERE state = 'running';
+CREATE INDEX jobs_leases ON jobs (state, lease_expires_at);
 
-CREATE INDEX jobs_running ON jobs (state, tenant)
-    WHERE state = 'running';
+CREATE INDEX jobs_running ON jobs (state, tenant);
 
 -- the metrics' count of disabled endpoints: an index probe, not a scan
 -- of every tenant's endpoints

@@ -390,14 +390,11 @@ CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
 
 -- issue 17 (claims): as in schema.sql
 
-CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at)
-    WHERE state = 'accepted';
+CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at);
 
-CREATE INDEX jobs_leases ON jobs (state, lease_expires_at)
-    WHERE state = 'running';
+CREATE INDEX jobs_leases ON jobs (state, lease_expires_at);
 
-CREATE INDEX jobs_running ON jobs (state, tenant)
-    WHERE state = 'running';
+CREATE INDEX jobs_running ON jobs (state, tenant);
 
 -- the metrics' count of disabled endpoints: an index probe, not a scan
 -- of every tenant's endpoints

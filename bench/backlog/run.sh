@@ -88,7 +88,8 @@ ledger_of() {
 # sql LEDGER: runs the SQL on stdin on the ledger
 sql() {
     if [ "$pg" = 1 ]; then
-        psql -X -q -v ON_ERROR_STOP=1 "$1" > /dev/null
+        PGOPTIONS="-c client_min_messages=warning" \
+            psql -X -q -v ON_ERROR_STOP=1 "$1" > /dev/null
     else
         sqlite3 -cmd '.timeout 10000' "$1" > /dev/null
     fi

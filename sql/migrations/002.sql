@@ -205,14 +205,11 @@ UPDATE jobs SET not_before = created_at
 
 DROP INDEX jobs_by_state;
 
-CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at)
-    WHERE state = 'accepted';
+CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at);
 
-CREATE INDEX jobs_leases ON jobs (state, lease_expires_at)
-    WHERE state = 'running';
+CREATE INDEX jobs_leases ON jobs (state, lease_expires_at);
 
-CREATE INDEX jobs_running ON jobs (state, tenant)
-    WHERE state = 'running';
+CREATE INDEX jobs_running ON jobs (state, tenant);
 
 -- the metrics' count of disabled endpoints: an index probe, not a scan
 -- of every tenant's endpoints
