@@ -119,6 +119,7 @@ typedef struct {
     ngx_uint_t                 containers;     /* bit per vo_container_t */
     ngx_str_t                  jobs_url;
     ngx_int_t                  uploads_max;    /* video_ocr_uploads_max */
+    ngx_int_t                  tenant_max_queued;  /* issue 17; 0: none */
 
     /* issue 16: where the job's notifications go, recorded at admission */
     ngx_http_complex_value_t  *webhook;        /* video_ocr_webhook */
@@ -162,6 +163,7 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_NOT_DONE,
     NGX_HTTP_VIDEO_OCR_JOB_GONE,               /* issue 17: retention */
     NGX_HTTP_VIDEO_OCR_BAD_FORMAT,
+    NGX_HTTP_VIDEO_OCR_TENANT_QUEUE_FULL,      /* issue 17 */
 
     /* resumable uploads (ngx_http_video_ocr_upload.c) */
     NGX_HTTP_VIDEO_OCR_UPLOAD_CREATED,
@@ -187,7 +189,8 @@ typedef struct {
     const char                *detail;         /* unless the caller says
                                                   more precisely */
     ngx_str_t                  admission;      /* $video_ocr_admission */
-    unsigned                   retry_after:1;  /* "Retry-After: 1" */
+    unsigned                   retry_after:8;  /* "Retry-After: <this>"
+                                                  seconds, 0: none */
     unsigned                   counted:1;      /* an upload's outcome: a
                                                   label of the metric */
     unsigned                   iana:1;         /* a type of the IANA HTTP

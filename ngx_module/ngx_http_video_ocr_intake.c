@@ -473,6 +473,9 @@ ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
 
     a->webhook_accepted = vlcf->webhook_accepted ? 1 : 0;
 
+    /* issue 17: the tenant's queue cap, checked by the admission */
+    a->max_queued = vlcf->tenant_max_queued;
+
     ctx->task = t;
 
     return ngx_http_video_ocr_task_post(r, task, ngx_http_video_ocr_admitted);
@@ -545,6 +548,16 @@ ngx_http_video_ocr_admitted(ngx_http_request_t *r)
     case VO_ADMIT_REPLAYED:
         ctx->admitted = NGX_HTTP_VIDEO_OCR_REPLAYED;
         rc = ngx_http_video_ocr_send_receipt(r, ctx, 1);
+        break;
+
+    case VO_ADMIT_QUEUE_FULL:
+        ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
+                      "video_ocr: tenant \"%V\" has %i jobs waiting "
+                      "(video_ocr_tenant_max_queued): upload refused",
+                      &ctx->tenant, t->admission.max_queued);
+        ctx->job_id[0] = '\0';
+        rc = ngx_http_video_ocr_send_problem(r,
+                 NGX_HTTP_VIDEO_OCR_TENANT_QUEUE_FULL, NULL, NULL);
         break;
 
     default: /* VO_ADMIT_MISMATCH */

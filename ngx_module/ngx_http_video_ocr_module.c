@@ -185,6 +185,14 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       offsetof(ngx_http_video_ocr_loc_conf_t, uploads_max),
       NULL },
 
+    /* issue 17: new jobs a tenant may have waiting (0: no cap) */
+    { ngx_string("video_ocr_tenant_max_queued"),
+      NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
+      ngx_conf_set_num_slot,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      offsetof(ngx_http_video_ocr_loc_conf_t, tenant_max_queued),
+      NULL },
+
     { ngx_string("video_ocr_jobs_url"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
       ngx_http_video_ocr_jobs_url,
@@ -534,6 +542,7 @@ ngx_http_video_ocr_create_loc_conf(ngx_conf_t *cf)
     vlcf->webhook_accepted = NGX_CONF_UNSET;
     vlcf->metrics_tenants = NGX_CONF_UNSET;
     vlcf->uploads_max = NGX_CONF_UNSET;
+    vlcf->tenant_max_queued = NGX_CONF_UNSET;
 
     return vlcf;
 }
@@ -577,6 +586,15 @@ ngx_http_video_ocr_merge_loc_conf(ngx_conf_t *cf, void *parent, void *child)
         return NGX_CONF_ERROR;
     }
     ngx_conf_merge_value(conf->uploads_max, prev->uploads_max, 100);
+    ngx_conf_merge_value(conf->tenant_max_queued, prev->tenant_max_queued,
+                         0);
+
+    if (conf->tenant_max_queued < 0) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
+                           "\"video_ocr_tenant_max_queued\" must be 0 (no "
+                           "cap) or more");
+        return NGX_CONF_ERROR;
+    }
 
     if (conf->endpoint == NGX_HTTP_VIDEO_OCR_NO_ENDPOINT) {
         return NGX_CONF_OK;

@@ -21,7 +21,8 @@ static ngx_buf_t *ngx_http_video_ocr_problem_buf(ngx_http_request_t *r,
     ngx_str_t *detail, const char *job_id);
 static ngx_uint_t ngx_http_video_ocr_nginx_outcome(ngx_uint_t status);
 static const char *ngx_http_video_ocr_title(ngx_uint_t status);
-static ngx_int_t ngx_http_video_ocr_retry_after(ngx_http_request_t *r);
+static ngx_int_t ngx_http_video_ocr_retry_after(ngx_http_request_t *r,
+    ngx_uint_t seconds);
 static ngx_int_t ngx_http_video_ocr_allow(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_header_filter(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_output_filter(ngx_http_request_t *r,
@@ -155,6 +156,14 @@ const ngx_http_video_ocr_outcome_t
     [NGX_HTTP_VIDEO_OCR_BAD_FORMAT] = {
         ngx_string("bad-format"), NGX_HTTP_BAD_REQUEST,
         "format must be json, vtt, srt or txt", ngx_null_string, 0, 0 },
+
+    /* issue 17: the tenant's queue is full; its jobs drain at the
+     * workers' pace, so the wait is seconds, not one */
+    [NGX_HTTP_VIDEO_OCR_TENANT_QUEUE_FULL] = {
+        ngx_string("tenant-queue-full"), NGX_HTTP_TOO_MANY_REQUESTS,
+        "this tenant has as many jobs waiting as it may have "
+        "(video_ocr_tenant_max_queued): retry later with the same "
+        "Idempotency-Key", ngx_string("rejected"), 10, 1 },
 
     /* resumable uploads: docs/http-api.md, "Resumable uploads" */
 
@@ -302,7 +311,9 @@ ngx_http_video_ocr_send_problem(ngx_http_request_t *r, ngx_uint_t outcome,
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
-    if (o->retry_after && ngx_http_video_ocr_retry_after(r) != NGX_OK) {
+    if (o->retry_after
+        && ngx_http_video_ocr_retry_after(r, o->retry_after) != NGX_OK)
+    {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
@@ -450,11 +461,15 @@ ngx_http_video_ocr_ledger_reply(ngx_http_request_t *r, vo_ledger_rc_t rc,
 }
 
 
-/* "Retry-After: 1": the waits behind a 503 or 507 are short or unknown */
+/*
+ * "Retry-After: N", N of the outcome: 1 for the waits behind a 503 or
+ * 507, short or unknown
+ */
 
 static ngx_int_t
-ngx_http_video_ocr_retry_after(ngx_http_request_t *r)
+ngx_http_video_ocr_retry_after(ngx_http_request_t *r, ngx_uint_t seconds)
 {
+    u_char           *p;
     ngx_table_elt_t  *h;
 
     h = ngx_list_push(&r->headers_out.headers);
@@ -464,7 +479,14 @@ ngx_http_video_ocr_retry_after(ngx_http_request_t *r)
 
     h->hash = 1;
     ngx_str_set(&h->key, "Retry-After");
-    ngx_str_set(&h->value, "1");
+
+    p = ngx_pnalloc(r->pool, NGX_INT_T_LEN);
+    if (p == NULL) {
+        return NGX_ERROR;
+    }
+
+    h->value.data = p;
+    h->value.len = ngx_sprintf(p, "%ui", seconds) - p;
 
     return NGX_OK;
 }
@@ -638,7 +660,9 @@ ngx_http_video_ocr_header_filter(ngx_http_request_t *r)
 
     o = &ngx_http_video_ocr_outcomes[ctx->outcome];
 
-    if (o->retry_after && ngx_http_video_ocr_retry_after(r) != NGX_OK) {
+    if (o->retry_after
+        && ngx_http_video_ocr_retry_after(r, o->retry_after) != NGX_OK)
+    {
         return NGX_ERROR;
     }
 

@@ -80,8 +80,6 @@ CREATE TABLE requests (
     PRIMARY KEY (tenant, request_key)
 );
 
-CREATE INDEX jobs_by_state ON jobs (state, not_before, created_at);
-
 CREATE INDEX jobs_by_age ON jobs (state, created_at);
 
 CREATE INDEX jobs_by_finish ON jobs (finished_at)
@@ -276,7 +274,7 @@ CREATE TABLE notifications (
     delivered_at    BIGINT
 );
 
-CREATE INDEX notifications_due ON notifications (next_attempt_at)
+CREATE INDEX notifications_due ON notifications (next_attempt_at, id)
     WHERE state = 'pending';
 
 CREATE INDEX notifications_by_job ON notifications (job_id, id);
@@ -389,6 +387,27 @@ CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 -- A tenant's incomplete uploads, counted against video_ocr_uploads_max.
 CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
 
+
+-- issue 17 (claims): as in schema.sql
+
+CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at);
+
+CREATE INDEX jobs_leases ON jobs (state, lease_expires_at);
+
+CREATE INDEX jobs_running ON jobs (state, tenant);
+
+-- the metrics' count of disabled endpoints: an index probe, not a scan
+-- of every tenant's endpoints
+CREATE INDEX webhook_endpoints_disabled ON webhook_endpoints (disabled_at)
+    WHERE disabled_at IS NOT NULL;
+
+CREATE TABLE claim_turn (
+    id              BIGINT  PRIMARY KEY CHECK (id = 1),
+    tenant          TEXT    NOT NULL,
+    streak          BIGINT  NOT NULL
+);
+
+INSERT INTO claim_turn VALUES (1, '', 0);
 
 -- RETENTION (issue 17): as in schema.sql, which says why.
 -- tenant_job_counts appends rows like the other metric tables; the

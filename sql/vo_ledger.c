@@ -9,7 +9,8 @@
  *   vo_ledger_admit.c     admission (nginx), group commit included
  *   vo_ledger_jobs.c      job status, results, DELETE (nginx)
  *   vo_ledger_metrics.c   the ledger's metrics (nginx)
- *   vo_ledger_worker.c    claim, heartbeat, frames, publish (worker)
+ *   vo_ledger_claim.c     the claim: fair between tenants (worker)
+ *   vo_ledger_worker.c    heartbeat, frames, publish (worker)
  *   vo_ledger_janitor.c   receipt expiry, media retention (worker)
  *   vo_ledger_admin.c     the operator's commands (worker)
  *   vo_ledger_webhooks.c  the outbox: endpoints, notifications, the
@@ -52,7 +53,7 @@ static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
 /* every file's table of shared texts: a statement is in exactly one */
 static const char  **vo_ledger_texts[] = {
     vo_ledger_sql, vo_ledger_admit_sql, vo_ledger_jobs_sql,
-    vo_ledger_worker_sql, vo_ledger_janitor_sql, vo_ledger_webhooks_sql,
+    vo_ledger_worker_sql, vo_ledger_claim_sql, vo_ledger_janitor_sql, vo_ledger_webhooks_sql,
     vo_ledger_upload_sql, NULL
 };
 

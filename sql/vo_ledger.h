@@ -116,6 +116,11 @@ typedef struct {
                                     NULL: it is marked completed in the
                                     same transaction (invariant 13) */
     int64_t      upload_writer;  /* the completing append's token */
+
+    /* issue 17: video_ocr_tenant_max_queued, 0: no cap.  A new job is
+     * refused (VO_ADMIT_QUEUE_FULL, nothing written) while the tenant
+     * has this many accepted jobs; a replay never is */
+    int64_t      max_queued;
 } vo_admission_t;
 
 
@@ -123,7 +128,8 @@ typedef enum {
     VO_ADMIT_NONE = 0,           /* no live receipt (lookup only) */
     VO_ADMIT_CREATED,
     VO_ADMIT_REPLAYED,
-    VO_ADMIT_MISMATCH
+    VO_ADMIT_MISMATCH,
+    VO_ADMIT_QUEUE_FULL          /* the tenant's queue is at its cap */
 } vo_admit_outcome_t;
 
 
@@ -297,14 +303,34 @@ typedef struct {
 
 
 /*
- * Claims the oldest claimable job for owner: an accepted job whose
- * backoff has passed, or a running job whose lease expired (a takeover,
- * which counts the lost attempt as a failure; a job out of attempts is
- * failed instead).  NOT_FOUND when there is nothing to do.
+ * How claims share the pool between tenants (issue 17; sql/schema.sql,
+ * "claims"): round-robin over the tenants with claimable work, a
+ * tenant's turn lasting its weight in claims (1 unless listed), and at
+ * most max_running running jobs per tenant (0: no cap).
+ */
+typedef struct {
+    const char  *tenant;
+    int          weight;           /* 1..1000 */
+} vo_tenant_weight_t;
+
+typedef struct {
+    int                        max_running;
+    const vo_tenant_weight_t  *weights;
+    size_t                     nweights;
+} vo_claim_policy_t;
+
+
+/*
+ * Claims a job for owner (vo_ledger_claim.c): first a running job whose
+ * lease expired (a takeover, which counts the lost attempt as a failure;
+ * a job out of attempts is failed instead), else the oldest claimable
+ * job of the tenant whose turn it is (policy NULL: plain round-robin, no
+ * cap).  Index probes only: the cost does not grow with the backlog.
+ * NOT_FOUND when there is nothing to do.
  */
 vo_ledger_rc_t vo_ledger_claim(vo_ledger_t *l, const char *owner,
-    int64_t now_ms, int64_t lease_ms, vo_claim_t *c, char *err,
-    size_t err_size);
+    int64_t now_ms, int64_t lease_ms, const vo_claim_policy_t *policy,
+    vo_claim_t *c, char *err, size_t err_size);
 
 /* Extends the lease of a claimed job to now + lease_ms. */
 vo_ledger_rc_t vo_ledger_heartbeat(vo_ledger_t *l, const vo_claim_t *c,
@@ -791,6 +817,17 @@ vo_ledger_rc_t vo_ledger_upload_expire(vo_ledger_t *l, const char *upload_id,
 /* For a partial file found in the store: whether a row names it. */
 vo_ledger_rc_t vo_ledger_upload_exists(vo_ledger_t *l, const char *upload_id,
     int *exists, char *err, size_t err_size);
+
+
+/*
+ * The plan of every statement of the ledger (the statement tables as
+ * this backend runs them, and the metrics scrape), appended to out:
+ * "-- statement N" and its SQL, then the plan, a line per node
+ * (vo_ledger_explain.c says how each backend is asked).  Nothing is
+ * executed.  For tests of the plans and for operators.
+ */
+vo_ledger_rc_t vo_ledger_explain(vo_ledger_t *l, vo_buf_t *out, char *err,
+    size_t err_size);
 
 
 #endif /* _VO_LEDGER_H_INCLUDED_ */

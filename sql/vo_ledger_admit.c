@@ -38,12 +38,13 @@ const char  *vo_ledger_admit_sql[VO_STMT_COUNT] = {
     " AND expires_at <= ?3",
 
     /* the receipt's job, in the receipt's transaction, after the batch's
-     * uploads are durable (invariants 3, 4) */
+     * uploads are durable (invariants 3, 4); claimable from now on, its
+     * place in its tenant's line (issue 17) */
     [VO_STMT_INSERT_JOB] =
     "INSERT INTO jobs (job_id, tenant, options, input_path, input_size,"
     " input_sha256, container, max_attempts, created_at, updated_at,"
-    " webhook_endpoint, status_url)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11)",
+    " webhook_endpoint, status_url, not_before)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?9, ?10, ?11, ?9)",
 
     /* nothing when another admission was first: one receipt per key, its
      * digest and job written once (invariants 1, 2, 3, 4) */
@@ -61,6 +62,8 @@ static vo_ledger_rc_t vo_ledger_admit_item(vo_ledger_t *l,
 static void vo_ledger_admit_order(vo_admit_item_t **items, size_t n);
 static int vo_ledger_admit_cmp(const vo_admit_item_t *x,
     const vo_admit_item_t *y);
+static vo_ledger_rc_t vo_ledger_admit_queued(vo_ledger_t *l,
+    const vo_admission_t *a, vo_receipt_t *r, char *err, size_t err_size);
 static vo_ledger_rc_t vo_ledger_admit_upload(vo_ledger_t *l,
     const vo_admission_t *a, vo_receipt_t *r, vo_ledger_rc_t lrc, char *err,
     size_t err_size);
@@ -226,7 +229,8 @@ vo_ledger_admit_item(vo_ledger_t *l, vo_admit_item_t *it)
     /* an error, or another admission's receipt came first (PostgreSQL) */
 
     undo = (it->rc != VO_LEDGER_OK
-            || it->receipt->outcome == VO_ADMIT_NONE);
+            || it->receipt->outcome == VO_ADMIT_NONE
+            || it->receipt->outcome == VO_ADMIT_QUEUE_FULL);
 
     if (undo) {
         (void) vo_ledger_step_done(l,
@@ -351,6 +355,19 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
         if (lrc != VO_LEDGER_OK || r->outcome != VO_ADMIT_NONE) {
             return vo_ledger_admit_upload(l, a, r, lrc, err, err_size);
         }
+    }
+
+    /* issue 17: a new job past the tenant's queue cap is refused before
+     * anything is written; a replay (above) never is */
+
+    if (a->max_queued > 0) {
+        lrc = vo_ledger_admit_queued(l, a, r, err, err_size);
+        if (lrc != VO_LEDGER_OK || r->outcome == VO_ADMIT_QUEUE_FULL) {
+            return lrc;
+        }
+    }
+
+    if (a->key != NULL) {
 
         s = vo_ledger_stmt(l, VO_STMT_DELETE_RECEIPT, err, err_size);
         if (s == NULL) {
@@ -471,4 +488,49 @@ vo_ledger_admit_upload(vo_ledger_t *l, const vo_admission_t *a,
     }
 
     return vo_ledger_upload_admitted(l, a, r, err, err_size);
+}
+
+
+/*
+ * The tenant's accepted jobs, counted up to the cap (VO_STMT_TENANT_QUEUED:
+ * at most max_queued entries of jobs_queued): at the cap, QUEUE_FULL.
+ * SQLite: under the write lock, exact.  PostgreSQL: admissions of the
+ * same tenant on other hosts may commit meanwhile, so the cap may be
+ * passed by as many as are in flight at once.
+ */
+
+static vo_ledger_rc_t
+vo_ledger_admit_queued(vo_ledger_t *l, const vo_admission_t *a,
+    vo_receipt_t *r, char *err, size_t err_size)
+{
+    int         rc;
+    int64_t     queued;
+    vo_stmt_t  *s;
+
+    s = vo_ledger_stmt(l, VO_STMT_TENANT_QUEUED, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, a->tenant, (int) a->tenant_len);
+    vo_bind_int(s, 2, a->max_queued);
+
+    rc = vo_step(s);
+
+    if (rc != VO_ROW) {
+        snprintf(err, err_size, "queued jobs of the tenant: %s",
+                 vo_ledger_errmsg(l));
+        vo_reset(s);
+        return vo_ledger_rc(rc);
+    }
+
+    queued = vo_column_int64(s, 0);
+    vo_reset(s);
+
+    if (queued >= a->max_queued) {
+        r->outcome = VO_ADMIT_QUEUE_FULL;
+        r->job_id[0] = '\0';
+    }
+
+    return VO_LEDGER_OK;
 }

@@ -54,9 +54,17 @@ typedef enum {
     VO_STMT_DELETE_FRAMES,
     VO_STMT_DELETE_RESULTS,
 
-    VO_STMT_CLAIM_CANDIDATE,
+    /* issue 17: the claim (vo_ledger_claim.c) */
+    VO_STMT_CLAIM_TAKEOVER,
+    VO_STMT_CLAIM_TURN,
+    VO_STMT_CLAIM_NEXT_TENANT,
+    VO_STMT_CLAIM_FIRST_TENANT,
+    VO_STMT_CLAIM_QUEUED,
+    VO_STMT_CLAIM_RUNNING,
+    VO_STMT_CLAIM_SET_TURN,
     VO_STMT_CLAIM,
     VO_STMT_GIVE_UP,
+    VO_STMT_TENANT_QUEUED,
     VO_STMT_HEARTBEAT,
     VO_STMT_SET_PLAN,
     VO_STMT_PUT_FRAME,
@@ -126,14 +134,24 @@ typedef enum {
 
 
 /*
- * The oldest claimable job: accepted and past its backoff, or running
- * with an expired lease.  PostgreSQL appends FOR UPDATE SKIP LOCKED.
+ * The claim's candidates (vo_ledger_claim.c), each an index probe:
+ * the running job whose lease expired first (jobs_leases), and the
+ * claimable job of tenant ?1 that became claimable first (jobs_queued).
+ * PostgreSQL appends FOR UPDATE SKIP LOCKED.
  */
-#define VO_CLAIM_CANDIDATE_SQL                                               \
+#define VO_CLAIM_TAKEOVER_SQL                                                \
     "SELECT job_id, state, failures, max_attempts FROM jobs"                 \
-    " WHERE (state = 'accepted' AND not_before <= ?1)"                       \
-    " OR (state = 'running' AND lease_expires_at < ?1)"                      \
-    " ORDER BY created_at LIMIT 1"
+    " WHERE state = 'running' AND lease_expires_at < ?1"                     \
+    " ORDER BY lease_expires_at LIMIT 1"
+
+#define VO_CLAIM_QUEUED_SQL                                                  \
+    "SELECT job_id, state, failures, max_attempts FROM jobs"                 \
+    " WHERE state = 'accepted' AND tenant = ?1 AND not_before <= ?2"         \
+    " ORDER BY not_before, created_at LIMIT 1"
+
+/* whose turn it is; PostgreSQL appends FOR UPDATE: claims take turns */
+#define VO_CLAIM_TURN_SQL                                                    \
+    "SELECT tenant, streak FROM claim_turn WHERE id = 1"
 
 
 /*
@@ -182,9 +200,13 @@ typedef enum {
 extern const char  *vo_ledger_admit_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_jobs_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_worker_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_claim_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_webhooks_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_upload_sql[VO_STMT_COUNT];
+
+/* the metrics scrape, one statement (vo_ledger_metrics.c) */
+extern const char *const  vo_ledger_metrics_sql;
 
 
 /*

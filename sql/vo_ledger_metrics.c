@@ -37,8 +37,9 @@ typedef struct {
 } vo_metric_rows_t;
 
 
-/* sums per key: PostgreSQL's triggers append rows (sql/schema_pg.sql) */
-static const char  *vo_metrics_sql =
+/* sums per key: PostgreSQL's triggers append rows (sql/schema_pg.sql);
+ * also explained by vo_ledger_explain.c */
+const char *const  vo_ledger_metrics_sql =
     "SELECT 'state', state, '', '', sum(jobs) FROM job_counts GROUP BY state"
     " UNION ALL SELECT 'event', kind, code, step, sum(events)"
     " FROM event_counts GROUP BY kind, code, step"
@@ -94,7 +95,7 @@ vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
         return VO_LEDGER_ERROR;
     }
 
-    s = vo_ledger_prepare(l, vo_metrics_sql, err, err_size);
+    s = vo_ledger_prepare(l, vo_ledger_metrics_sql, err, err_size);
     if (s == NULL) {
         free(m);
         return VO_LEDGER_ERROR;

@@ -160,9 +160,11 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
 
     [VO_STMT_UPLOAD_LOCK] = VO_UPLOAD_LOCK_SQL " FOR UPDATE",
 
-    /* the oldest claimable job that no other claim holds */
-    [VO_STMT_CLAIM_CANDIDATE] = VO_CLAIM_CANDIDATE_SQL
-                                " FOR UPDATE SKIP LOCKED",
+    /* the claim's candidates that no other claim holds, and the turn,
+     * which claims take one after the other (issue 17) */
+    [VO_STMT_CLAIM_TAKEOVER] = VO_CLAIM_TAKEOVER_SQL " FOR UPDATE SKIP LOCKED",
+    [VO_STMT_CLAIM_QUEUED] = VO_CLAIM_QUEUED_SQL " FOR UPDATE SKIP LOCKED",
+    [VO_STMT_CLAIM_TURN] = VO_CLAIM_TURN_SQL " FOR UPDATE",
 
     /* the notification due first that no other deliverer holds */
     [VO_STMT_HOOK_CANDIDATE] = VO_HOOK_CANDIDATE_SQL

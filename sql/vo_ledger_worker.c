@@ -1,9 +1,9 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The worker's statements: claiming jobs with leases, and every write a
- * claimed attempt makes (plan, frames, result, state).  The fencing rule
- * of sql/schema.sql (invariants 5 to 8) is enforced here, in SQL: each
+ * The worker's statements: every write a claimed attempt makes (plan,
+ * frames, result, state; the claim is vo_ledger_claim.c's).  The fencing
+ * rule of sql/schema.sql (invariants 5 to 8) is enforced here, in SQL: each
  * write's WHERE clause names the job, state 'running' and the attempt the
  * write is made for, and a write that matches nothing was made by a stale
  * attempt.  Such a write changes nothing, is recorded as a stale_write
@@ -21,37 +21,9 @@
 
 
 #define VO_FENCE  " WHERE job_id = ?1 AND state = 'running' AND attempt = ?2"
-#define VO_CLAIM_ROUNDS  16
 
 
 const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
-
-    /* PostgreSQL: FOR UPDATE SKIP LOCKED */
-    [VO_STMT_CLAIM_CANDIDATE] =
-    VO_CLAIM_CANDIDATE_SQL,
-
-    /* the conditional update; the attempt, which only grows, is the token
-     * (invariant 5) */
-    [VO_STMT_CLAIM] =
-    "UPDATE jobs SET state = 'running', attempt = attempt + 1,"
-    " failures = failures + ?3, lease_owner = ?4,"
-    " lease_expires_at = ?2 + ?5, started_at = coalesce(started_at, ?2),"
-    " updated_at = ?2"
-    " WHERE job_id = ?1 AND ((state = 'accepted' AND not_before <= ?2)"
-    " OR (state = 'running' AND lease_expires_at < ?2))"
-    " RETURNING tenant, attempt, failures, max_attempts, options,"
-    " input_path, input_size, container, created_at,"
-    " (SELECT request_key FROM requests r WHERE r.job_id = jobs.job_id)",
-
-    /* a lost attempt was the last one allowed; it counts as a failure
-     * (invariant 5) */
-    [VO_STMT_GIVE_UP] =
-    "UPDATE jobs SET state = 'failed', failures = failures + 1,"
-    " error_code = 'worker_lost', error = 'the worker processing this job"
-    " stopped responding on every attempt (' || max_attempts || ')',"
-    " lease_owner = NULL, lease_expires_at = NULL, finished_at = ?2,"
-    " updated_at = ?2"
-    " WHERE job_id = ?1 AND state = 'running' AND lease_expires_at < ?2",
 
     /* fenced (invariant 6) */
     [VO_STMT_HEARTBEAT] =
@@ -136,161 +108,6 @@ static void vo_ledger_result_summary(char *buf, size_t size,
 
 
 #define VO_DETAIL_MAX  256
-
-
-vo_ledger_rc_t
-vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
-    int64_t lease_ms, vo_claim_t *c, char *err, size_t err_size)
-{
-    int             rc, round, takeover;
-    char            job_id[VO_JOB_ID_LEN + 1], detail[160];
-    const char     *state;
-    vo_stmt_t      *s;
-    vo_ledger_rc_t  lrc;
-
-    lrc = vo_ledger_begin(l, err, err_size);
-    if (lrc != VO_LEDGER_OK) {
-        return lrc;
-    }
-
-    for (round = 0; round < VO_CLAIM_ROUNDS; round++) {
-
-        s = vo_ledger_stmt(l, VO_STMT_CLAIM_CANDIDATE, err, err_size);
-        if (s == NULL) {
-            lrc = VO_LEDGER_ERROR;
-            goto failed;
-        }
-
-        vo_bind_int(s, 1, now_ms);
-
-        rc = vo_step(s);
-
-        if (rc == VO_DONE) {
-            vo_reset(s);
-            lrc = vo_ledger_commit(l, err, err_size);
-            return lrc == VO_LEDGER_OK ? VO_LEDGER_NOT_FOUND : lrc;
-        }
-
-        if (rc != VO_ROW) {
-            snprintf(err, err_size, "claim: %s", vo_ledger_errmsg(l));
-            vo_reset(s);
-            lrc = vo_ledger_rc(rc);
-            goto failed;
-        }
-
-        vo_ledger_copy_text(job_id, sizeof(job_id), s, 0);
-        state = (const char *) vo_column_text(s, 1);
-        takeover = (state != NULL && strcmp(state, "running") == 0);
-
-        if (takeover
-            && vo_column_int(s, 2) + 1 >= vo_column_int(s, 3))
-        {
-            /* the attempt that died was the last one: fail the job */
-
-            vo_reset(s);
-
-            s = vo_ledger_stmt(l, VO_STMT_GIVE_UP, err, err_size);
-            if (s == NULL) {
-                lrc = VO_LEDGER_ERROR;
-                goto failed;
-            }
-
-            vo_bind_text(s, 1, job_id, -1);
-            vo_bind_int(s, 2, now_ms);
-
-            lrc = vo_ledger_step_done(l, s, "give up", err, err_size);
-            if (lrc != VO_LEDGER_OK) {
-                goto failed;
-            }
-
-            if (vo_ledger_changes(l) == 0) {
-                /* can't happen: the candidate is ours until we commit */
-                continue;
-            }
-
-            /* invariant 10: the move and its notification together */
-            lrc = vo_ledger_notify(l, job_id, "job.failed", NULL, now_ms,
-                                   err, err_size);
-            if (lrc != VO_LEDGER_OK) {
-                goto failed;
-            }
-
-            lrc = vo_ledger_event(l, now_ms, job_id, NULL, 0, "failed", 0,
-                                  "{\"code\":\"worker_lost\"}", err,
-                                  err_size);
-            if (lrc != VO_LEDGER_OK) {
-                goto failed;
-            }
-
-            continue;
-        }
-
-        vo_reset(s);
-
-        s = vo_ledger_stmt(l, VO_STMT_CLAIM, err, err_size);
-        if (s == NULL) {
-            lrc = VO_LEDGER_ERROR;
-            goto failed;
-        }
-
-        vo_bind_text(s, 1, job_id, -1);
-        vo_bind_int(s, 2, now_ms);
-        vo_bind_int(s, 3, takeover);
-        vo_bind_text(s, 4, owner, -1);
-        vo_bind_int(s, 5, lease_ms);
-
-        rc = vo_step(s);
-
-        if (rc != VO_ROW) {
-            snprintf(err, err_size, "claim job %s: %s", job_id,
-                     rc == VO_DONE ? "not claimable"
-                                       : vo_ledger_errmsg(l));
-            vo_reset(s);
-            lrc = rc == VO_DONE ? VO_LEDGER_ERROR : vo_ledger_rc(rc);
-            goto failed;
-        }
-
-        memcpy(c->job_id, job_id, sizeof(job_id));
-        vo_ledger_copy_text(c->tenant, sizeof(c->tenant), s, 0);
-        c->attempt = vo_column_int(s, 1);
-        c->failures = vo_column_int(s, 2);
-        c->max_attempts = vo_column_int(s, 3);
-        vo_ledger_copy_text(c->options, sizeof(c->options), s, 4);
-        vo_ledger_copy_text(c->input_path, sizeof(c->input_path), s, 5);
-        c->input_size = vo_column_int64(s, 6);
-        vo_ledger_copy_text(c->container, sizeof(c->container), s, 7);
-        c->created_at = vo_column_int64(s, 8);
-        vo_ledger_copy_text(c->key, sizeof(c->key), s, 9);
-        c->takeover = takeover;
-
-        (void) vo_step(s);
-        vo_reset(s);
-
-        snprintf(detail, sizeof(detail), "{\"owner\":\"%.100s\"}", owner);
-
-        lrc = vo_ledger_event(l, now_ms, c->job_id, c->tenant,
-                              strlen(c->tenant),
-                              takeover ? "taken_over" : "claimed",
-                              c->attempt, detail, err, err_size);
-        if (lrc != VO_LEDGER_OK) {
-            goto failed;
-        }
-
-        return vo_ledger_commit(l, err, err_size);
-    }
-
-    /* every candidate was given up: the next call will look again */
-
-    lrc = vo_ledger_commit(l, err, err_size);
-
-    return lrc == VO_LEDGER_OK ? VO_LEDGER_NOT_FOUND : lrc;
-
-failed:
-
-    vo_ledger_rollback(l);
-
-    return lrc;
-}
 
 
 vo_ledger_rc_t

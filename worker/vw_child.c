@@ -126,8 +126,8 @@ vw_child_main(const vw_pool_conf_t *conf)
         t0 = vw_now_ms();
 
         rc = vo_ledger_claim(ch.ledger, ch.owner, vw_wall_ms(),
-                             conf->lease_ms, &ch.claim, ch.err,
-                             sizeof(ch.err));
+                             conf->lease_ms, &conf->claim_policy, &ch.claim,
+                             ch.err, sizeof(ch.err));
 
         /* recorded in the ledger with the attempt's last event
          * (video_ocr_claim_seconds, docs/operations.md) */

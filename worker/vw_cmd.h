@@ -51,6 +51,7 @@ int vw_cmd_jobs(int argc, char **argv);
 int vw_cmd_events(int argc, char **argv);
 int vw_cmd_retry(int argc, char **argv);
 int vw_cmd_abandon(int argc, char **argv);
+int vw_cmd_explain(int argc, char **argv);
 
 /* An operator's command opens the ledger (never creating or migrating
  * it); NULL after printing why (vw_cmd_admin.c). */

@@ -8,6 +8,7 @@
  *   video-ocr-worker events  --ledger FILE|URI JOB
  *   video-ocr-worker retry   --ledger FILE|URI JOB --reason TEXT
  *   video-ocr-worker abandon --ledger FILE|URI JOB --reason TEXT
+ *   video-ocr-worker explain --ledger FILE|URI
  *
  * The two actions are recorded as audit events with the reason
  * (vo_ledger_admin.c); docs/operations.md says when to use them.
@@ -115,6 +116,48 @@ vw_cmd_events(int argc, char **argv)
         rc = lrc == VO_LEDGER_NOT_FOUND ? VW_EXIT_REJECTED : VW_EXIT_FAILED;
     }
 
+    vo_ledger_close(l);
+
+    return rc;
+}
+
+
+/* The plan of every statement of the ledger (issue 17). */
+
+int
+vw_cmd_explain(int argc, char **argv)
+{
+    int             rc;
+    char            err[VO_ERR_TEXT];
+    vo_buf_t        out;
+    vw_admin_t      a;
+    vo_ledger_t    *l;
+    vo_ledger_rc_t  lrc;
+
+    if (vw_admin_parse(&a, argc, argv, 0, 0) != 0) {
+        return VW_EXIT_USAGE;
+    }
+
+    l = vw_cmd_ledger(a.ledger);
+    if (l == NULL) {
+        return VW_EXIT_CONFIG;
+    }
+
+    vo_buf_init(&out);
+
+    lrc = vo_ledger_explain(l, &out, err, sizeof(err));
+
+    rc = VW_EXIT_OK;
+
+    if (lrc != VO_LEDGER_OK) {
+        fprintf(stderr, VW_PROG " explain: %s\n", err);
+        rc = VW_EXIT_FAILED;
+
+    } else {
+        fwrite(out.data, 1, out.len, stdout);
+    }
+
+    vo_buf_free(&out);
     vo_ledger_close(l);
 
     return rc;
@@ -253,7 +296,8 @@ vw_admin_parse(vw_admin_t *a, int argc, char **argv, int want_job,
                    "       " VW_PROG " retry --ledger FILE|URI JOB --reason "
                    "TEXT\n"
                    "       " VW_PROG " abandon --ledger FILE|URI JOB "
-                   "--reason TEXT\n");
+                   "--reason TEXT\n"
+                   "       " VW_PROG " explain --ledger FILE|URI\n");
             exit(VW_EXIT_OK);
 
         default:

@@ -31,6 +31,8 @@ static int vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
 static int vw_pool_check(vw_pool_conf_t *conf, const char *cmd, int child,
     int frame_timeout_set);
 static void vw_pool_usage(FILE *f);
+static int vw_pool_tenant_weight(vw_pool_conf_t *conf, const char *cmd,
+    const char *v);
 static int vw_read_secret(vw_pool_conf_t *conf, const char *path,
     const char *cmd);
 
@@ -56,6 +58,8 @@ enum {
     VW_OPT_WEBHOOK_ALLOW,
     VW_OPT_WEBHOOK_RETRY,
     VW_OPT_WEBHOOK_CA,
+    VW_OPT_TENANT_WEIGHT,
+    VW_OPT_TENANT_MAX_RUNNING,
     VW_OPT_HELP
 };
 
@@ -101,6 +105,9 @@ static const struct option  vw_pool_options[] = {
     { "webhook-retry",  required_argument, NULL, VW_OPT_WEBHOOK_RETRY },
     { "webhook-timeout", required_argument, NULL, VW_OPT_TIME },
     { "webhook-ca-file", required_argument, NULL, VW_OPT_WEBHOOK_CA },
+    { "tenant-weight",  required_argument, NULL, VW_OPT_TENANT_WEIGHT },
+    { "tenant-max-running", required_argument, NULL,
+      VW_OPT_TENANT_MAX_RUNNING },
     { "help",           no_argument,       NULL, VW_OPT_HELP },
     { NULL, 0, NULL, 0 }
 };
@@ -415,6 +422,17 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         conf->webhook_ca_file = optarg;
         return 0;
 
+    case VW_OPT_TENANT_WEIGHT:
+        return vw_pool_tenant_weight(conf, cmd, optarg);
+
+    case VW_OPT_TENANT_MAX_RUNNING:
+        if (vw_parse_int(flag, optarg, 0, 100000, &n) != 0) {
+            return -1;
+        }
+
+        conf->claim_policy.max_running = (int) n;
+        return 0;
+
     case VW_OPT_ONCE:
         if (strcmp(cmd, "janitor") != 0) {
             fprintf(stderr, "video-ocr-worker %s: --once is an option of "
@@ -724,6 +742,61 @@ vw_parse_int(const char *name, const char *v, long min, long max, long *out)
 }
 
 
+/*
+ * --tenant-weight NAME=W: NAME's turn lasts W claims in a row (issue 17;
+ * vo_ledger_claim.c).  The last '=' splits, so a tenant may contain one.
+ */
+
+static int
+vw_pool_tenant_weight(vw_pool_conf_t *conf, const char *cmd, const char *v)
+{
+    long                 w;
+    char                *end;
+    size_t               n;
+    const char          *eq;
+    vo_tenant_weight_t  *tw;
+
+    eq = strrchr(v, '=');
+    n = conf->claim_policy.nweights;
+
+    if (eq == NULL || eq == v || (size_t) (eq - v) > VO_TENANT_MAX) {
+        fprintf(stderr, "video-ocr-worker %s: --tenant-weight \"%s\": "
+                "expected NAME=WEIGHT, such as acme=3\n", cmd, v);
+        return -1;
+    }
+
+    errno = 0;
+    w = strtol(eq + 1, &end, 10);
+
+    if (errno != 0 || end == eq + 1 || *end != '\0' || w < 1 || w > 1000) {
+        fprintf(stderr, "video-ocr-worker %s: --tenant-weight \"%s\": the "
+                "weight must be a whole number from 1 to 1000\n", cmd, v);
+        return -1;
+    }
+
+    if (n == VW_WEIGHTS_MAX) {
+        fprintf(stderr, "video-ocr-worker %s: more than %d --tenant-weight "
+                "options\n", cmd, VW_WEIGHTS_MAX);
+        return -1;
+    }
+
+    tw = &conf->tenant_weights[n];
+    tw->tenant = strndup(v, (size_t) (eq - v));
+
+    if (tw->tenant == NULL) {
+        fprintf(stderr, "video-ocr-worker %s: out of memory\n", cmd);
+        return -1;
+    }
+
+    tw->weight = (int) w;
+
+    conf->claim_policy.weights = conf->tenant_weights;
+    conf->claim_policy.nweights = n + 1;
+
+    return 0;
+}
+
+
 static void
 vw_pool_usage(FILE *f)
 {
@@ -764,6 +837,13 @@ vw_pool_usage(FILE *f)
         "  --orphan-age T       delete store files no job owns once this "
         "old (1h)\n"
         "  --no-janitor         run no janitor (another host runs it)\n"
+        "\n"
+        "Tenants (docs/operations.md, \"Fair share\"):\n"
+        "  --tenant-weight NAME=W  NAME's turn lasts W claims in a row "
+        "(1..1000;\n"
+        "                       the others' 1); repeatable\n"
+        "  --tenant-max-running N  at most N running jobs per tenant "
+        "(0 = no cap)\n"
         "\n"
         "Webhooks (docs/operations.md):\n"
         "  --deliverers N       webhook deliverer processes (1; 0 = none "

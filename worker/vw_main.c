@@ -36,6 +36,8 @@ static const vw_command_t  vw_commands[] = {
     { "retry", vw_cmd_retry,
       "put a failed, rejected or stuck job back in line" },
     { "abandon", vw_cmd_abandon, "end an unfinished job as failed" },
+    { "explain", vw_cmd_explain,
+      "the query plan of every statement of the ledger" },
     { "webhooks", vw_cmd_webhooks,
       "endpoints and notifications: list, add, rotate-secret, ..." },
     { NULL, NULL, NULL }

@@ -29,6 +29,7 @@
 
 
 #define VW_ALLOW_MAX  64                 /* blocks of all --webhook-allow */
+#define VW_WEIGHTS_MAX  64               /* --tenant-weight options */
 
 
 typedef struct {
@@ -67,6 +68,11 @@ typedef struct {
     size_t        nwebhook_retry;
     int64_t       webhook_timeout_ms;
     const char   *webhook_ca_file;
+
+    /* issue 17: how claims share the pool between tenants */
+    vo_tenant_weight_t  tenant_weights[VW_WEIGHTS_MAX];
+    vo_claim_policy_t   claim_policy;    /* these weights, and the
+                                            running cap (0: none) */
 } vw_pool_conf_t;
 
 

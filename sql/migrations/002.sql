@@ -68,8 +68,9 @@ CREATE TABLE notifications (
     delivered_at    INTEGER
 );
 
--- what a deliverer claims: the pending rows by when they are due
-CREATE INDEX notifications_due ON notifications (next_attempt_at)
+-- what a deliverer claims: the pending rows by when they are due (id:
+-- the tie-break of its ORDER BY, so that no sort follows the probe)
+CREATE INDEX notifications_due ON notifications (next_attempt_at, id)
     WHERE state = 'pending';
 
 -- a job's notifications in order (the status document; "in order per job")
@@ -192,6 +193,36 @@ CREATE INDEX uploads_by_expiry ON uploads (expires_at);
 -- A tenant's incomplete uploads, counted against video_ocr_uploads_max.
 CREATE INDEX uploads_by_tenant ON uploads (tenant, state);
 
+
+-- issue 17 (claims): the claim's index probes and the tenants' turn
+-- (the issue 17 (claims) section of schema.sql).  not_before becomes
+-- the time a job became claimable: an accepted job's admission time
+-- unless its backoff ends later.  jobs_by_state, the index of the old
+-- claim, goes: nothing else read it.
+
+UPDATE jobs SET not_before = created_at
+    WHERE state = 'accepted' AND not_before < created_at;
+
+DROP INDEX jobs_by_state;
+
+CREATE INDEX jobs_queued ON jobs (state, tenant, not_before, created_at);
+
+CREATE INDEX jobs_leases ON jobs (state, lease_expires_at);
+
+CREATE INDEX jobs_running ON jobs (state, tenant);
+
+-- the metrics' count of disabled endpoints: an index probe, not a scan
+-- of every tenant's endpoints
+CREATE INDEX webhook_endpoints_disabled ON webhook_endpoints (disabled_at)
+    WHERE disabled_at IS NOT NULL;
+
+CREATE TABLE claim_turn (
+    id              INTEGER PRIMARY KEY CHECK (id = 1),
+    tenant          TEXT    NOT NULL,
+    streak          INTEGER NOT NULL
+);
+
+INSERT INTO claim_turn VALUES (1, '', 0);
 
 -- issue 17, retention: the RETENTION section of schema.sql, and requests
 -- rebuilt without its REFERENCES jobs (SQLite cannot drop a foreign key):

@@ -4,11 +4,11 @@
 # are intact, the schema is the one a new ledger gets (tables, columns,
 # indexes, triggers), and the whole product works on it: the status of old
 # jobs, replays of old receipts, a refused reuse of an old key, an old
-# queued job done by today's worker.  Both backends (the PostgreSQL run
-# loads the dump the same code made there).  Issue 17: the old queues
-# counted per tenant, requests without its foreign key, and (SQLite) the
-# file's auto_vacuum kept until the operator's VACUUM, after which the
-# janitor gives free pages back.
+# queued job done by today's worker (claimed by today's claim).  Both
+# backends (the PostgreSQL run loads the dump the same code made there).
+# Also: the old queues counted per tenant, requests without its foreign
+# key, and (SQLite) the file's auto_vacuum kept until the operator's
+# VACUUM, after which the janitor gives free pages back.
 
 use strict;
 use warnings;
@@ -81,6 +81,15 @@ if ($pg) {
     is(($fresh->rows('PRAGMA auto_vacuum'))[0]{auto_vacuum}, 2,
        'a new ledger is INCREMENTAL');
 }
+
+# issue 17: the claim's turn row, and the queued job's place in its
+# tenant's line (not_before: when it became claimable, its admission)
+my ($turn) = $s->rows('SELECT tenant, streak FROM claim_turn WHERE id = 1');
+is_deeply($turn, { tenant => '', streak => 0 },
+          'the migration made the claims\' turn row');
+my ($line) = $s->rows('SELECT not_before >= created_at AS placed FROM jobs'
+                      . ' WHERE job_id = ?', $job{'k-accepted'});
+ok($line->{placed}, 'the old queued job is claimable since its admission');
 
 # the product works on it
 my $st = $s->status($job{'k-done'});
