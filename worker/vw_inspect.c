@@ -58,6 +58,18 @@ static void vw_media_log(void *avcl, int level, const char *fmt, va_list ap);
 static void vw_media_log_take(char *buf, size_t size);
 static int vw_avio_read(void *opaque, uint8_t *buf, int size);
 static int64_t vw_avio_seek(void *opaque, int64_t offset, int whence);
+static vw_media_t *vw_media_new(int fd, const char *name,
+    const vw_limits_t *l, vw_poll_pt poll, void *poll_data, vw_err_t *err);
+static int vw_media_sniff(vw_media_t *m, vo_container_t *c, vw_err_t *err);
+static int vw_media_demuxer(vw_media_t *m, const AVInputFormat **ifmt,
+    vw_err_t *err);
+static int vw_media_header(vw_media_t *m, vo_container_t c,
+    const AVInputFormat *ifmt, vw_inspection_t *in, vw_err_t *err);
+static int vw_media_probe(vw_media_t *m, const AVInputFormat *ifmt,
+    const vw_inspection_t *in, vw_err_t *err);
+static void vw_media_describe(vw_media_t *m, vw_inspection_t *in);
+static int vw_media_timing(vw_media_t *m, vw_inspection_t *in,
+    vw_err_t *err);
 static int vw_check_stream(vw_media_t *m, AVStream *st, int probed,
     vw_err_t *err);
 static int vw_open_error(vw_media_t *m, int rc, const char *what,
@@ -156,30 +168,56 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     const vw_limits_t *l, vw_poll_pt poll, void *poll_data,
     vw_inspection_t *in, vw_err_t *err)
 {
-    int                   rc, i, ret, nopts, guessed;
     char                  sum[200];
-    unsigned char         head[VO_SNIFF_BYTES];
-    ssize_t               n;
-    uint8_t              *buf;
-    AVStream             *st;
     vw_media_t           *m;
-    struct stat           sb;
-    AVDictionary        **opts;
     vo_container_t        c;
     const AVInputFormat  *ifmt;
 
-    ret = -1;
-    buf = NULL;
-    opts = NULL;
-    nopts = 0;
     *mp = NULL;
+    c = VO_CONTAINER_UNKNOWN;
+    ifmt = NULL;
 
     vw_media_log_take(sum, sizeof(sum));    /* forget older messages */
+
+    m = vw_media_new(fd, name, l, poll, poll_data, err);
+    if (m == NULL) {
+        return -1;
+    }
+
+    if (vw_media_sniff(m, &c, err) != 0
+        || vw_media_demuxer(m, &ifmt, err) != 0
+        || vw_media_header(m, c, ifmt, in, err) != 0
+        || vw_media_probe(m, ifmt, in, err) != 0)
+    {
+        vw_media_close(m);
+        return -1;
+    }
+
+    vw_media_describe(m, in);
+
+    if (vw_media_timing(m, in, err) != 0) {
+        vw_media_close(m);
+        return -1;
+    }
+
+    *mp = m;
+
+    return 0;
+}
+
+
+/* The media of an open upload, if it is a regular file with bytes. */
+static vw_media_t *
+vw_media_new(int fd, const char *name, const vw_limits_t *l,
+    vw_poll_pt poll, void *poll_data, vw_err_t *err)
+{
+    vw_media_t   *m;
+    struct stat   sb;
 
     m = av_mallocz(sizeof(vw_media_t));
     if (m == NULL) {
         vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
-        goto done;
+        return NULL;
     }
 
     m->fd = fd;
@@ -192,12 +230,12 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     if (fstat(fd, &sb) != 0) {
         vw_fail(err, "io", "inspect \"%s\": fstat: %s", name,
                 strerror(errno));
-        goto done;
+        goto fail;
     }
 
     if (!S_ISREG(sb.st_mode)) {
         vw_fail(err, "io", "inspect \"%s\": not a regular file", name);
-        goto done;
+        goto fail;
     }
 
     m->size = sb.st_size;
@@ -205,45 +243,65 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     if (m->size == 0) {
         vw_reject(err, "not_a_video", "inspect \"%s\": the file is empty; "
                   "upload the video's bytes", name);
-        goto done;
+        goto fail;
     }
 
-    /* 1, 2: what the first bytes say, and the container's own sizes */
+    return m;
+
+fail:
+
+    vw_media_close(m);
+
+    return NULL;
+}
+
+
+/* 1, 2: what the first bytes say, and the container's own sizes. */
+static int
+vw_media_sniff(vw_media_t *m, vo_container_t *c, vw_err_t *err)
+{
+    ssize_t        n;
+    unsigned char  head[VO_SNIFF_BYTES];
 
     n = vw_media_pread(m, 0, head, sizeof(head));
     if (n < 0) {
-        vw_fail(err, "io", "inspect \"%s\": read: %s", name,
-                strerror(m->io_errno));
-        goto done;
+        return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                       strerror(m->io_errno));
     }
 
-    c = vo_sniff_container(head, (size_t) n, 1);
+    *c = vo_sniff_container(head, (size_t) n, 1);
 
-    if (vw_media_check_structure(m, c, err) != 0) {
-        goto done;
-    }
+    return vw_media_check_structure(m, *c, err);
+}
 
-    /* 3: our I/O, no other resource, whitelisted demuxers only */
+
+/* 3: our I/O, no other resource, whitelisted demuxers only. */
+static int
+vw_media_demuxer(vw_media_t *m, const AVInputFormat **ifmt, vw_err_t *err)
+{
+    int       rc;
+    uint8_t  *buf;
 
     buf = av_malloc(VW_AVIO_BUFFER);
     if (buf == NULL) {
-        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
-        goto done;
+        return vw_fail(err, "no_memory", "inspect \"%s\": out of memory",
+                       m->name);
     }
 
     m->avio = avio_alloc_context(buf, VW_AVIO_BUFFER, 0, m, vw_avio_read,
                                  NULL, vw_avio_seek);
     if (m->avio == NULL) {
-        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
-        goto done;
+        av_free(buf);
+        return vw_fail(err, "no_memory", "inspect \"%s\": out of memory",
+                       m->name);
     }
 
-    buf = NULL;     /* the AVIOContext owns it now */
+    /* the AVIOContext owns buf now */
 
     m->fmt = avformat_alloc_context();
     if (m->fmt == NULL) {
-        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
-        goto done;
+        return vw_fail(err, "no_memory", "inspect \"%s\": out of memory",
+                       m->name);
     }
 
     m->fmt->pb = m->avio;
@@ -253,43 +311,54 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     m->fmt->max_streams = 64;
 
     if (m->fmt->format_whitelist == NULL) {
-        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
-        goto done;
+        return vw_fail(err, "no_memory", "inspect \"%s\": out of memory",
+                       m->name);
     }
 
-    ifmt = NULL;
-    rc = av_probe_input_buffer2(m->avio, &ifmt, "", NULL, 0, 0);
+    *ifmt = NULL;
+    rc = av_probe_input_buffer2(m->avio, ifmt, "", NULL, 0, 0);
 
-    if (rc < 0 || ifmt == NULL) {
+    if (rc < 0 || *ifmt == NULL) {
         if (m->io_errno) {
-            vw_fail(err, "io", "inspect \"%s\": read: %s", name,
-                    strerror(m->io_errno));
-            goto done;
+            return vw_fail(err, "io", "inspect \"%s\": read: %s", m->name,
+                           strerror(m->io_errno));
         }
 
-        vw_reject(err, "not_a_video", "inspect \"%s\": not a video file "
-                  "(no known container format); upload an MP4, MOV, "
-                  "MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg, ASF or MXF file",
-                  name);
-        goto done;
+        return vw_reject(err, "not_a_video", "inspect \"%s\": not a video "
+                         "file (no known container format); upload an MP4, "
+                         "MOV, MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg, ASF or "
+                         "MXF file", m->name);
     }
 
-    if (av_match_list(ifmt->name, VW_DEMUXERS, ',') <= 0) {
-        vw_reject(err, "not_a_video", "inspect \"%s\": the file looks like "
-                  "%s, which is not a video container this service reads; "
-                  "upload an MP4, MOV, MKV, WebM, AVI, MPEG-TS/PS, FLV, Ogg, "
-                  "ASF or MXF file", name,
-                  ifmt->long_name ? ifmt->long_name : ifmt->name);
-        goto done;
+    if (av_match_list((*ifmt)->name, VW_DEMUXERS, ',') <= 0) {
+        return vw_reject(err, "not_a_video", "inspect \"%s\": the file "
+                         "looks like %s, which is not a video container this "
+                         "service reads; upload an MP4, MOV, MKV, WebM, AVI, "
+                         "MPEG-TS/PS, FLV, Ogg, ASF or MXF file", m->name,
+                         (*ifmt)->long_name ? (*ifmt)->long_name
+                                            : (*ifmt)->name);
     }
 
-    /* 4: the header */
+    return 0;
+}
+
+
+/*
+ * 4: the header: the container's names, the video stream it declares
+ * (the default one first, never a cover picture), its codec and size,
+ * and the declared duration against the limit.
+ */
+static int
+vw_media_header(vw_media_t *m, vo_container_t c, const AVInputFormat *ifmt,
+    vw_inspection_t *in, vw_err_t *err)
+{
+    int        rc, i;
+    AVStream  *st;
 
     rc = avformat_open_input(&m->fmt, "", ifmt, NULL);
     if (rc < 0) {
         /* m->fmt was freed by avformat_open_input */
-        vw_open_error(m, rc, ifmt->name, err);
-        goto done;
+        return vw_open_error(m, rc, ifmt->name, err);
     }
 
     snprintf(in->container, sizeof(in->container), "%s",
@@ -316,7 +385,7 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     }
 
     if (m->st != NULL && vw_check_stream(m, m->st, 0, err) != 0) {
-        goto done;
+        return -1;
     }
 
     if (m->fmt->duration != AV_NOPTS_VALUE
@@ -324,19 +393,33 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     {
         vw_reject(err, "too_long", "inspect \"%s\": the file lasts %lld s, "
                   "longer than the %lld s limit; split it into shorter "
-                  "parts", name,
+                  "parts", m->name,
                   (long long) ((m->fmt->duration + 999999) / 1000000),
                   (long long) (m->limits.max_duration_ms / 1000));
-        goto done;
+        return -1;
     }
 
-    /* 5: let libavformat look at the packets, with bounded decoders */
+    return 0;
+}
+
+
+/*
+ * 5: libavformat looks at the packets, with bounded decoders, and the
+ * stream is chosen and checked again with what it found.
+ */
+static int
+vw_media_probe(vw_media_t *m, const AVInputFormat *ifmt,
+    const vw_inspection_t *in, vw_err_t *err)
+{
+    int             rc, i, nopts;
+    char            sum[200];
+    AVDictionary  **opts;
 
     nopts = (int) m->fmt->nb_streams;
     opts = av_calloc(nopts + 1, sizeof(AVDictionary *));
     if (opts == NULL) {
-        vw_fail(err, "no_memory", "inspect \"%s\": out of memory", name);
-        goto done;
+        return vw_fail(err, "no_memory", "inspect \"%s\": out of memory",
+                       m->name);
     }
 
     for (i = 0; i < nopts; i++) {
@@ -345,9 +428,15 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     }
 
     rc = avformat_find_stream_info(m->fmt, opts);
+
+    for (i = 0; i < nopts; i++) {
+        av_dict_free(&opts[i]);
+    }
+
+    av_free(opts);
+
     if (rc < 0) {
-        vw_open_error(m, rc, ifmt->name, err);
-        goto done;
+        return vw_open_error(m, rc, ifmt->name, err);
     }
 
     if (m->st == NULL) {
@@ -366,23 +455,27 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     if (m->fmt->nb_streams == 0) {
         vw_reject(err, "not_a_video", "inspect \"%s\": the %s file holds "
                   "no streams at all; the file is damaged or not a video",
-                  name, in->container);
-        goto done;
+                  m->name, in->container);
+        return -1;
     }
 
     if (m->st == NULL) {
         vw_reject(err, "no_video_stream", "inspect \"%s\": the file has no "
                   "video stream (it holds %s); upload a video with the "
-                  "text to read", name,
+                  "text to read", m->name,
                   vw_streams_summary(m->fmt, sum, sizeof(sum)));
-        goto done;
+        return -1;
     }
 
-    if (vw_check_stream(m, m->st, 1, err) != 0) {
-        goto done;
-    }
+    return vw_check_stream(m, m->st, 1, err);
+}
 
-    /* the normalised inspection */
+
+/* The normalised inspection: codec, sizes as stored and shown, rate. */
+static void
+vw_media_describe(vw_media_t *m, vw_inspection_t *in)
+{
+    AVStream  *st;
 
     st = m->st;
 
@@ -417,6 +510,17 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
         in->fps_num = 0;
         in->fps_den = 0;
     }
+}
+
+
+/* The duration, against the limit, and the stream's first time stamp. */
+static int
+vw_media_timing(vw_media_t *m, vw_inspection_t *in, vw_err_t *err)
+{
+    int        guessed;
+    AVStream  *st;
+
+    st = m->st;
 
     /*
      * The duration: the container's (or libavformat's from the time
@@ -444,7 +548,7 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
                                          err)
                != 0)
     {
-        goto done;
+        return -1;
 
     } else {
         in->duration_from = VW_DURATION_PACKETS;
@@ -453,9 +557,10 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
     if (in->duration_ms > m->limits.max_duration_ms) {
         vw_reject(err, "too_long", "inspect \"%s\": the video lasts %lld s, "
                   "longer than the %lld s limit; split it into shorter "
-                  "parts", name, (long long) ((in->duration_ms + 999) / 1000),
+                  "parts", m->name,
+                  (long long) ((in->duration_ms + 999) / 1000),
                   (long long) (m->limits.max_duration_ms / 1000));
-        goto done;
+        return -1;
     }
 
     if (st->start_time != AV_NOPTS_VALUE) {
@@ -472,22 +577,7 @@ vw_media_open(vw_media_t **mp, int fd, const char *name,
                                     st->time_base);
     }
 
-    ret = 0;
-    *mp = m;
-    m = NULL;
-
-done:
-
-    for (i = 0; i < nopts; i++) {
-        av_dict_free(&opts[i]);
-    }
-
-    av_free(opts);
-
-    av_free(buf);
-    vw_media_close(m);
-
-    return ret;
+    return 0;
 }
 
 
