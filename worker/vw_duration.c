@@ -39,14 +39,6 @@
 #define VW_SCAN_BUFFER  65536
 
 
-typedef struct {
-    vw_media_t  *m;
-    int64_t      pos;
-} vw_scan_io_t;
-
-
-static int vw_scan_read(void *opaque, uint8_t *buf, int size);
-static int64_t vw_scan_seek(void *opaque, int64_t offset, int whence);
 static int64_t vw_scan_ms(int64_t ts, int64_t start, AVRational tb);
 static int vw_scan_too_long(vw_media_t *m, const char *what,
     AVFormatContext *fmt, vw_err_t *err);
@@ -65,7 +57,7 @@ vw_media_measure_duration(vw_media_t *m, const char *what,
     AVStream         *st;
     AVRational        tb, rate;
     AVIOContext      *avio;
-    vw_scan_io_t      io;
+    vw_media_reader_t io;
     AVFormatContext  *fmt;
 
     ret = -1;
@@ -88,8 +80,8 @@ vw_media_measure_duration(vw_media_t *m, const char *what,
         goto done;
     }
 
-    avio = avio_alloc_context(buf, VW_SCAN_BUFFER, 0, &io, vw_scan_read,
-                              NULL, vw_scan_seek);
+    avio = avio_alloc_context(buf, VW_SCAN_BUFFER, 0, &io,
+                              vw_media_avio_read, NULL, vw_media_avio_seek);
     if (avio == NULL) {
         vw_fail(err, "no_memory", "inspect \"%s\": out of memory", m->name);
         goto done;
@@ -313,66 +305,4 @@ vw_scan_too_long(vw_media_t *m, const char *what, AVFormatContext *fmt,
                      "into shorter parts", m->name, what,
                      (long long) (m->limits.max_duration_ms / 1000),
                      (long long) avio_tell(fmt->pb), (long long) m->size);
-}
-
-
-static int
-vw_scan_read(void *opaque, uint8_t *buf, int size)
-{
-    ssize_t        n;
-    vw_scan_io_t  *io;
-
-    io = opaque;
-
-    n = vw_media_pread(io->m, io->pos, buf, (size_t) size);
-    if (n < 0) {
-        return AVERROR(io->m->io_errno);
-    }
-
-    if (n == 0) {
-        return AVERROR_EOF;
-    }
-
-    io->pos += n;
-
-    return (int) n;
-}
-
-
-static int64_t
-vw_scan_seek(void *opaque, int64_t offset, int whence)
-{
-    int64_t        pos;
-    vw_scan_io_t  *io;
-
-    io = opaque;
-
-    switch (whence & ~AVSEEK_FORCE) {
-
-    case AVSEEK_SIZE:
-        return io->m->size;
-
-    case SEEK_SET:
-        pos = offset;
-        break;
-
-    case SEEK_CUR:
-        pos = io->pos + offset;
-        break;
-
-    case SEEK_END:
-        pos = io->m->size + offset;
-        break;
-
-    default:
-        return AVERROR(EINVAL);
-    }
-
-    if (pos < 0) {
-        return AVERROR(EINVAL);
-    }
-
-    io->pos = pos;
-
-    return pos;
 }

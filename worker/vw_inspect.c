@@ -56,8 +56,6 @@ static int              vw_log_verbose;
 
 static void vw_media_log(void *avcl, int level, const char *fmt, va_list ap);
 static void vw_media_log_take(char *buf, size_t size);
-static int vw_avio_read(void *opaque, uint8_t *buf, int size);
-static int64_t vw_avio_seek(void *opaque, int64_t offset, int whence);
 static vw_media_t *vw_media_new(int fd, const char *name,
     const vw_limits_t *l, vw_poll_pt poll, void *poll_data, vw_err_t *err);
 static int vw_media_sniff(vw_media_t *m, vo_container_t *c, vw_err_t *err);
@@ -288,8 +286,11 @@ vw_media_demuxer(vw_media_t *m, const AVInputFormat **ifmt, vw_err_t *err)
                        m->name);
     }
 
-    m->avio = avio_alloc_context(buf, VW_AVIO_BUFFER, 0, m, vw_avio_read,
-                                 NULL, vw_avio_seek);
+    m->reader.m = m;
+    m->reader.pos = 0;
+    m->avio = avio_alloc_context(buf, VW_AVIO_BUFFER, 0, &m->reader,
+                                 vw_media_avio_read, NULL,
+                                 vw_media_avio_seek);
     if (m->avio == NULL) {
         av_free(buf);
         return vw_fail(err, "no_memory", "inspect \"%s\": out of memory",
@@ -803,52 +804,52 @@ vw_bits(const AVCodecParameters *par, char *buf, size_t size)
 }
 
 
-static int
-vw_avio_read(void *opaque, uint8_t *buf, int size)
+int
+vw_media_avio_read(void *reader, uint8_t *buf, int size)
 {
-    ssize_t      n;
-    vw_media_t  *m;
+    ssize_t             n;
+    vw_media_reader_t  *r;
 
-    m = opaque;
+    r = reader;
 
-    n = vw_media_pread(m, m->pos, buf, (size_t) size);
+    n = vw_media_pread(r->m, r->pos, buf, (size_t) size);
     if (n < 0) {
-        return AVERROR(m->io_errno);
+        return AVERROR(r->m->io_errno);
     }
 
     if (n == 0) {
         return AVERROR_EOF;
     }
 
-    m->pos += n;
+    r->pos += n;
 
     return (int) n;
 }
 
 
-static int64_t
-vw_avio_seek(void *opaque, int64_t offset, int whence)
+int64_t
+vw_media_avio_seek(void *reader, int64_t offset, int whence)
 {
-    int64_t      pos;
-    vw_media_t  *m;
+    int64_t             pos;
+    vw_media_reader_t  *r;
 
-    m = opaque;
+    r = reader;
 
     switch (whence & ~AVSEEK_FORCE) {
 
     case AVSEEK_SIZE:
-        return m->size;
+        return r->m->size;
 
     case SEEK_SET:
         pos = offset;
         break;
 
     case SEEK_CUR:
-        pos = m->pos + offset;
+        pos = r->pos + offset;
         break;
 
     case SEEK_END:
-        pos = m->size + offset;
+        pos = r->m->size + offset;
         break;
 
     default:
@@ -859,7 +860,7 @@ vw_avio_seek(void *opaque, int64_t offset, int whence)
         return AVERROR(EINVAL);
     }
 
-    m->pos = pos;
+    r->pos = pos;
 
     return pos;
 }

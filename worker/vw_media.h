@@ -43,12 +43,22 @@ typedef struct {
 } vw_media_stats_t;
 
 
+typedef struct vw_media_s  vw_media_t;
+
+/* Where an AVIOContext of ours is in the upload: the media's own, or a
+ * second one over the same file (vw_duration.c's pass). */
 typedef struct {
+    vw_media_t         *m;
+    int64_t             pos;
+} vw_media_reader_t;
+
+
+struct vw_media_s {
     /* the input */
     int                 fd;
     const char         *name;        /* for messages only */
     int64_t             size;
-    int64_t             pos;         /* of the AVIO callbacks */
+    vw_media_reader_t   reader;      /* of avio */
     int                 io_errno;    /* set by a failed read or seek */
     vw_limits_t         limits;
 
@@ -84,7 +94,7 @@ typedef struct {
     void               *poll_data;
 
     vw_media_stats_t    stats;
-} vw_media_t;
+};
 
 
 /*
@@ -150,6 +160,10 @@ ssize_t vw_media_pread(vw_media_t *m, int64_t off, void *buf, size_t n);
 
 /* The container's top-level sizes against the file's (vw_container.c). */
 int vw_media_check_structure(vw_media_t *m, int container, vw_err_t *err);
+
+/* The read and seek callbacks of an AVIOContext over a reader. */
+int vw_media_avio_read(void *reader, uint8_t *buf, int size);
+int64_t vw_media_avio_seek(void *reader, int64_t offset, int whence);
 
 /* The io_open of every demuxer of ours: refuses to open anything. */
 int vw_media_io_open_refuse(AVFormatContext *s, AVIOContext **pb,
