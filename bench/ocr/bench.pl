@@ -127,14 +127,6 @@ sub run_pipeline {
     waitpid $pid, 0;
     my $status = $?;
     my $wall = Time::HiRes::time() - $t0;
-    if ($status && $t->{pending}) {
-        # a trait another branch makes work (OCRTraits.pm): scored as
-        # read nothing, and said so
-        my ($msg) = slurp("$base.err") =~ /([^\n]*)\n?\z/;
-        print STDERR "$t->{name}: failed, pending $t->{pending}: $msg\n";
-        return { cpu => 0, wall => $wall, rss => 0, failed => $msg,
-                 result => { segments => [], ocr_calls => 0 } };
-    }
     die "$p on $video failed ($status): " . slurp("$base.err") if $status;
 
     my ($e, $u, $s, $m) = (slurp("$base.time") =~ /([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/)

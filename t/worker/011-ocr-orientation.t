@@ -16,7 +16,7 @@ use lib 't/lib';
 
 use JSON::PP ();
 use Test::More;
-use VideoOCR::Media qw(run_worker worker_bin tmpdir font_path cer);
+use VideoOCR::Media qw(run_worker worker_bin tmpdir font_path cer set_matrix);
 
 -x worker_bin() or BAIL_OUT('no worker binary at ' . worker_bin());
 
@@ -41,34 +41,6 @@ sub mk {
                            '-pix_fmt', 'yuv420p', '-g', '25'),
         $path);
     system(@cmd) == 0 or die "ffmpeg failed: @cmd";
-    return $path;
-}
-
-# set_matrix(path, a, b, c, d): the display matrix of the video tkhd
-# boxes (x' = a x + c y, y' = b x + d y, as in FFmpeg's display.h), with
-# the translation that keeps the picture in place
-sub set_matrix {
-    my ($path, $a, $b, $c, $d) = @_;
-    open my $fh, '+<:raw', $path or die "$path: $!";
-    my $buf = do { local $/; <$fh> };
-    my (@at, $n);
-    push @at, pos($buf) - 4 while $buf =~ /tkhd/g;
-    for my $at (@at) {
-        my $ver = ord substr($buf, $at + 4, 1);
-        my $m = $at + 8 + ($ver == 1 ? 32 : 20) + 16;
-        my ($w, $h) = map { $_ >> 16 } unpack 'NN', substr($buf, $m + 36, 8);
-        next unless $w && $h;
-        my $tx = ($a < 0 ? $w : 0) + ($c < 0 ? $h : 0);
-        my $ty = ($b < 0 ? $w : 0) + ($d < 0 ? $h : 0);
-        my @v = ($a << 16, $b << 16, 0, $c << 16, $d << 16, 0,
-                 $tx << 16, $ty << 16, 1 << 30);
-        substr($buf, $m, 36) = pack 'N9', map { $_ & 0xffffffff } @v;
-        $n++;
-    }
-    $n or die "no video tkhd in $path";
-    seek $fh, 0, 0;
-    print {$fh} $buf;
-    close $fh;
     return $path;
 }
 

@@ -7,10 +7,9 @@
 # rest).  The 20-minute lecture and 4K are the benchmark's only
 # (bench/ocr/run.sh --traits).
 #
-# Traits another branch makes work (pending: orient, media) and the
-# ones this code does not read yet (known, with what was measured) run
-# too, as TODO tests: their results are printed, a pass is news, a
-# failure does not fail the suite.
+# The traits this code does not read yet (known, with what was
+# measured) run too, as TODO tests: their results are printed, a pass is
+# news, a failure does not fail the suite.
 
 use strict;
 use warnings;
@@ -37,7 +36,7 @@ my %known = (
                      . 'track, not the video (vw_inspect.c)',
 );
 
-for my $tr (grep { $_->{short} || $_->{pending} } OCRTraits::traits()) {
+for my $tr (grep { $_->{short} } OCRTraits::traits()) {
     my $t = OCRTraits::make_trait($tr, $dir, duration => 8);
     my $r = run_worker('ocr', "$dir/$t->{file}", '--lang', $t->{lang},
                        '--format', 'json');
@@ -45,8 +44,7 @@ for my $tr (grep { $_->{short} || $_->{pending} } OCRTraits::traits()) {
     my $sc = score($segs, $t);
     my $cer = $sc->{cer_sum} / ($sc->{screens} || 1);
     my $target = $tr->{target} // 0.10;
-    my $why = $tr->{pending} ? "pending branch $tr->{pending}"
-            : $known{ $tr->{name} };
+    my $why = $known{ $tr->{name} };
 
     diag sprintf '%-32s rc %d, %d of %d screens, CER %.3f, %d false%s',
         $tr->{name}, $r->{rc}, $sc->{found}, $sc->{screens}, $cer,

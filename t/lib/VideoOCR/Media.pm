@@ -32,7 +32,7 @@ use POSIX ();
 use Encode ();
 
 our @EXPORT_OK = qw(tmpdir make_video make_audio_only run_worker worker_bin
-    normalise cer levenshtein font_path match_spans ffprobe_json);
+    normalise cer levenshtein font_path match_spans ffprobe_json set_matrix);
 
 my %FONTS = (
     DejaVuSans      => '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf',
@@ -324,5 +324,34 @@ sub match_spans {
 
 sub _min { $_[0] < $_[1] ? $_[0] : $_[1] }
 sub _max { $_[0] > $_[1] ? $_[0] : $_[1] }
+
+
+# set_matrix(path, a, b, c, d): writes the display matrix of the video
+# tkhd boxes of an MP4/MOV (ffmpeg 5.1 has no option that writes one) (x' = a x + c y, y' = b x + d y, as in FFmpeg's display.h), with
+# the translation that keeps the picture in place
+sub set_matrix {
+    my ($path, $a, $b, $c, $d) = @_;
+    open my $fh, '+<:raw', $path or die "$path: $!";
+    my $buf = do { local $/; <$fh> };
+    my (@at, $n);
+    push @at, pos($buf) - 4 while $buf =~ /tkhd/g;
+    for my $at (@at) {
+        my $ver = ord substr($buf, $at + 4, 1);
+        my $m = $at + 8 + ($ver == 1 ? 32 : 20) + 16;
+        my ($w, $h) = map { $_ >> 16 } unpack 'NN', substr($buf, $m + 36, 8);
+        next unless $w && $h;
+        my $tx = ($a < 0 ? $w : 0) + ($c < 0 ? $h : 0);
+        my $ty = ($b < 0 ? $w : 0) + ($d < 0 ? $h : 0);
+        my @v = ($a << 16, $b << 16, 0, $c << 16, $d << 16, 0,
+                 $tx << 16, $ty << 16, 1 << 30);
+        substr($buf, $m, 36) = pack 'N9', map { $_ & 0xffffffff } @v;
+        $n++;
+    }
+    $n or die "no video tkhd in $path";
+    seek $fh, 0, 0;
+    print {$fh} $buf;
+    close $fh;
+    return $path;
+}
 
 1;
