@@ -440,17 +440,19 @@ vw_media_probe(vw_media_t *m, const AVInputFormat *ifmt,
         return vw_open_error(m, rc, ifmt->name, err);
     }
 
-    if (m->st == NULL) {
-        /* a stream found only by probing (MPEG-TS, MPEG-PS) */
-        rc = av_find_best_stream(m->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL,
-                                 0);
-        if (rc >= 0
-            && !(m->fmt->streams[rc]->disposition
-                 & AV_DISPOSITION_ATTACHED_PIC))
-        {
-            m->stream_index = rc;
-            m->st = m->fmt->streams[rc];
-        }
+    /*
+     * The stream libavformat would play: found only by probing (MPEG-TS,
+     * MPEG-PS), or, of several, the one with more than a frame (a cover
+     * picture stored as a one-frame video track before the video, as
+     * Matroska files have it, declares itself a video like any other)
+     */
+    rc = av_find_best_stream(m->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+
+    if (rc >= 0 && rc != m->stream_index
+        && !(m->fmt->streams[rc]->disposition & AV_DISPOSITION_ATTACHED_PIC))
+    {
+        m->stream_index = rc;
+        m->st = m->fmt->streams[rc];
     }
 
     if (m->fmt->nb_streams == 0) {

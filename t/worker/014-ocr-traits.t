@@ -32,8 +32,6 @@ my %known = (
     'lang-chi_sim' => 'chi_sim: 天 read as 大 at 34 px (CER 0.08)',
     'caps-3-4-lines-busy' => 'the last two lines of a 4-line caption over '
                            . 'the noisy test pattern at 480p are lost',
-    'cover-stream0' => 'the worker reads stream 0, the one-frame cover '
-                     . 'track, not the video (vw_inspect.c)',
 );
 
 for my $tr (grep { $_->{short} } OCRTraits::traits()) {
