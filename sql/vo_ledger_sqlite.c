@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -133,6 +134,7 @@ vo_sqlite_open(vo_ledger_t *l, const char *path, const vo_ledger_conf_t *conf,
     int64_t        version;
     sqlite3       *db;
     const char    *mode;
+    struct stat    sb;
     sqlite3_stmt  *stmt;
 
     flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
@@ -166,15 +168,16 @@ vo_sqlite_open(vo_ledger_t *l, const char *path, const vo_ledger_conf_t *conf,
     }
 
     /*
-     * issue 17: a new file gets auto_vacuum INCREMENTAL, which only a
-     * file without tables can take (and only before journal_mode=WAL
-     * writes its first page): the janitor then gives the pages the
-     * retention frees back to the filesystem.  On an existing file this
-     * changes nothing (a VACUUM would); on a non-database it fails, and
-     * the next statement says why.
+     * A new file gets auto_vacuum INCREMENTAL, which only a file without
+     * tables can take (and only before journal_mode=WAL writes its first
+     * page): the janitor then gives the pages the retention frees back
+     * to the filesystem.  Only a file of no bytes is asked: on any other
+     * the pragma writes the header (a VACUUM would be needed anyway),
+     * and an existing ledger, or a damaged file, is never written
+     * before it is known to be one (t/worker/108).
      */
 
-    if (conf->migrate) {
+    if (conf->migrate && stat(path, &sb) == 0 && sb.st_size == 0) {
         (void) sqlite3_exec(db, "PRAGMA auto_vacuum=INCREMENTAL", NULL, NULL,
                             NULL);
     }
