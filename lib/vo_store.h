@@ -40,8 +40,8 @@ typedef struct {
 
 
 /*
- * A resumable upload's partial file: "uploads/<xx>/<upload_id>.part"
- * (issue 15); out holds VO_STORE_UPLOAD_REL_LEN + 1 bytes.
+ * A resumable upload's partial file: "uploads/<xx>/<upload_id>.part";
+ * out holds VO_STORE_UPLOAD_REL_LEN + 1 bytes.
  */
 #define VO_STORE_UPLOAD_REL_LEN  (8 + 3 + 32 + sizeof(".part") - 1)
 

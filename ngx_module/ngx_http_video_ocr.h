@@ -61,7 +61,7 @@
 /* tus 1.0's checksum extension */
 #define NGX_HTTP_VIDEO_OCR_CHECKSUM_FAILED  460
 
-/* issue 17: a job the retention removed (nginx names no 410) */
+/* a job the retention removed (nginx names no 410) */
 #define NGX_HTTP_VIDEO_OCR_GONE             410
 
 
@@ -119,14 +119,14 @@ typedef struct {
     ngx_uint_t                 containers;     /* bit per vo_container_t */
     ngx_str_t                  jobs_url;
     ngx_int_t                  uploads_max;    /* video_ocr_uploads_max */
-    ngx_int_t                  tenant_max_queued;  /* issue 17; 0: none */
+    ngx_int_t                  tenant_max_queued;  /* 0: none */
 
-    /* issue 16: where the job's notifications go, recorded at admission */
+    /* where the job's notifications go, recorded at admission */
     ngx_http_complex_value_t  *webhook;        /* video_ocr_webhook */
     ngx_http_complex_value_t  *webhook_secret; /* video_ocr_webhook_secret */
     ngx_flag_t                 webhook_accepted;
 
-    /* issue 17: per-tenant gauges on the metrics page */
+    /* per-tenant gauges on the metrics page */
     ngx_flag_t                 metrics_tenants;
 
     u_char                    *file;           /* where the endpoint */
@@ -161,9 +161,9 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_INTERNAL,
     NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB,            /* the status endpoint's */
     NGX_HTTP_VIDEO_OCR_NOT_DONE,
-    NGX_HTTP_VIDEO_OCR_JOB_GONE,               /* issue 17: retention */
+    NGX_HTTP_VIDEO_OCR_JOB_GONE,               /* retention */
     NGX_HTTP_VIDEO_OCR_BAD_FORMAT,
-    NGX_HTTP_VIDEO_OCR_TENANT_QUEUE_FULL,      /* issue 17 */
+    NGX_HTTP_VIDEO_OCR_TENANT_QUEUE_FULL,
 
     /* resumable uploads (ngx_http_video_ocr_upload.c) */
     NGX_HTTP_VIDEO_OCR_UPLOAD_CREATED,

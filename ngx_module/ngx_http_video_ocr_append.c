@@ -504,7 +504,7 @@ ngx_http_video_ocr_append_admission(ngx_http_request_t *r,
     a->upload_id = t->up.upload_id;
     a->upload_writer = t->up.writer;
 
-    /* issue 16: the job's notifications, as for a POST */
+    /* the job's notifications, as for a POST */
 
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 

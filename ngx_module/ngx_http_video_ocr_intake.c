@@ -88,7 +88,7 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
         return ngx_http_video_ocr_refuse(r);
     }
 
-    /* issue 16: where this job's notifications will go */
+    /* where this job's notifications will go */
 
     if (ngx_http_video_ocr_webhook(r, vlcf, ctx) != NGX_OK) {
         return ngx_http_video_ocr_send_problem(r, NGX_HTTP_VIDEO_OCR_INTERNAL,
@@ -473,7 +473,7 @@ ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
 
     a->webhook_accepted = vlcf->webhook_accepted ? 1 : 0;
 
-    /* issue 17: the tenant's queue cap, checked by the admission */
+    /* the tenant's queue cap, checked by the admission */
     a->max_queued = vlcf->tenant_max_queued;
 
     ctx->task = t;

@@ -185,7 +185,7 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       offsetof(ngx_http_video_ocr_loc_conf_t, uploads_max),
       NULL },
 
-    /* issue 17: new jobs a tenant may have waiting (0: no cap) */
+    /* new jobs a tenant may have waiting (0: no cap) */
     { ngx_string("video_ocr_tenant_max_queued"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_TAKE1,
       ngx_conf_set_num_slot,
@@ -214,7 +214,7 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       offsetof(ngx_http_video_ocr_loc_conf_t, webhook_secret),
       NULL },
 
-    /* issue 17: labelled by tenant only when the operator says so, to
+    /* labelled by tenant only when the operator says so, to
      * bound the page's cardinality */
     { ngx_string("video_ocr_metrics_tenants"),
       NGX_HTTP_MAIN_CONF|NGX_HTTP_SRV_CONF|NGX_HTTP_LOC_CONF|NGX_CONF_FLAG,

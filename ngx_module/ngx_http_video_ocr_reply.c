@@ -145,7 +145,7 @@ const ngx_http_video_ocr_outcome_t
         "the job is not done; its text is published when it is",
         ngx_null_string, 0, 0 },
 
-    /* issue 17: the job's history was removed by the retention; its
+    /* the job's history was removed by the retention; its
      * receipt still lives (and replays) */
     [NGX_HTTP_VIDEO_OCR_JOB_GONE] = {
         ngx_string("job-gone"), NGX_HTTP_VIDEO_OCR_GONE,
@@ -157,7 +157,7 @@ const ngx_http_video_ocr_outcome_t
         ngx_string("bad-format"), NGX_HTTP_BAD_REQUEST,
         "format must be json, vtt, srt or txt", ngx_null_string, 0, 0 },
 
-    /* issue 17: the tenant's queue is full; its jobs drain at the
+    /* the tenant's queue is full; its jobs drain at the
      * workers' pace, so the wait is seconds, not one */
     [NGX_HTTP_VIDEO_OCR_TENANT_QUEUE_FULL] = {
         ngx_string("tenant-queue-full"), NGX_HTTP_TOO_MANY_REQUESTS,

@@ -428,7 +428,7 @@ ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t)
                                      sizeof(t->err));
 
     if (t->ledger_rc == VO_LEDGER_OK && t->tenants) {
-        /* issue 17: video_ocr_metrics_tenants on */
+        /* video_ocr_metrics_tenants on */
         t->ledger_rc = vo_ledger_metrics_tenants(l, t->now_ms, &b, t->err,
                                                  sizeof(t->err));
     }

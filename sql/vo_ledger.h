@@ -43,7 +43,7 @@ typedef enum {
     VO_LEDGER_STALE,           /* the attempt no longer holds the job */
     VO_LEDGER_BUSY,            /* locked for longer than busy_timeout */
     VO_LEDGER_FULL,            /* the disk is full */
-    VO_LEDGER_GONE,            /* issue 17: the job was removed by the
+    VO_LEDGER_GONE,            /* the job was removed by the
                                   retention; its receipt still lives */
     VO_LEDGER_ERROR
 } vo_ledger_rc_t;
@@ -102,7 +102,7 @@ typedef struct {
     int64_t      receipt_ttl_ms;
     int          max_attempts;
 
-    /* issue 16: the job's webhook (video_ocr_webhook*), checked by the
+    /* the job's webhook (video_ocr_webhook*), checked by the
      * caller; url NULL: none from nginx (the tenant's endpoint of
      * "webhooks add" applies, if any) */
     const char  *webhook_url;
@@ -117,7 +117,7 @@ typedef struct {
                                     same transaction (invariant 13) */
     int64_t      upload_writer;  /* the completing append's token */
 
-    /* issue 17: video_ocr_tenant_max_queued, 0: no cap.  A new job is
+    /* video_ocr_tenant_max_queued, 0: no cap.  A new job is
      * refused (VO_ADMIT_QUEUE_FULL, nothing written) while the tenant
      * has this many accepted jobs; a replay never is */
     int64_t      max_queued;
@@ -303,7 +303,7 @@ typedef struct {
 
 
 /*
- * How claims share the pool between tenants (issue 17; sql/schema.sql,
+ * How claims share the pool between tenants (sql/schema.sql,
  * "claims"): round-robin over the tenants with claimable work, a
  * tenant's turn lasting its weight in claims (1 unless listed), and at
  * most max_running running jobs per tenant (0: no cap).
@@ -431,7 +431,7 @@ vo_ledger_rc_t vo_ledger_media_of(vo_ledger_t *l, const char *job_id,
     int *state, char *err, size_t err_size);
 
 /*
- * Retention (issue 17, vo_ledger_janitor.c; the RETENTION section of
+ * Retention (vo_ledger_janitor.c; the RETENTION section of
  * sql/schema.sql).  Each call is one short transaction that deletes at
  * most limit rows (jobs, for vo_ledger_retain_jobs) that are due, adds
  * what it deleted to *st, records it in a "retention" event (an audit
@@ -715,7 +715,7 @@ vo_ledger_rc_t vo_ledger_redeliver(vo_ledger_t *l, const char *msg_id,
 
 
 /*
- * Resumable uploads (vo_ledger_upload.c; issue 15).  An upload resource
+ * Resumable uploads (vo_ledger_upload.c).  An upload resource
  * is a row of uploads and a partial file in the store whose first
  * offset bytes are the acknowledged ones (invariants 11-13 of
  * sql/schema.sql).  Every function scopes by tenant: another tenant's

@@ -39,7 +39,7 @@ const char  *vo_ledger_admit_sql[VO_STMT_COUNT] = {
 
     /* the receipt's job, in the receipt's transaction, after the batch's
      * uploads are durable (invariants 3, 4); claimable from now on, its
-     * place in its tenant's line (issue 17) */
+     * place in its tenant's line */
     [VO_STMT_INSERT_JOB] =
     "INSERT INTO jobs (job_id, tenant, options, input_path, input_size,"
     " input_sha256, container, max_attempts, created_at, updated_at,"
@@ -340,7 +340,7 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
     vo_ledger_rc_t  lrc;
 
     if (a->upload_id != NULL) {
-        /* issue 15: completing a resumable upload (invariant 13) */
+        /* completing a resumable upload (invariant 13) */
         lrc = vo_ledger_upload_completing(l, a, err, err_size);
         if (lrc != VO_LEDGER_OK) {
             return lrc;
@@ -357,7 +357,7 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
         }
     }
 
-    /* issue 17: a new job past the tenant's queue cap is refused before
+    /* a new job past the tenant's queue cap is refused before
      * anything is written; a replay (above) never is */
 
     if (a->max_queued > 0) {
@@ -385,7 +385,7 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
         }
     }
 
-    /* issue 16: the endpoint nginx named for the job's notifications */
+    /* the endpoint nginx named for the job's notifications */
 
     lrc = vo_ledger_admit_webhook(l, a, &endpoint, err, err_size);
     if (lrc != VO_LEDGER_OK) {
@@ -475,7 +475,7 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
 }
 
 
-/* The admission of a resumable upload also records its job (issue 15). */
+/* The admission of a resumable upload also records its job. */
 
 static vo_ledger_rc_t
 vo_ledger_admit_upload(vo_ledger_t *l, const vo_admission_t *a,

@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The claim (issue 17): which job a child takes next, in one
+ * The claim: which job a child takes next, in one
  * transaction of index probes whose cost does not grow with the backlog
  * (sql/schema.sql, "claims", says which index serves which probe).
  *

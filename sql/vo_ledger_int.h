@@ -54,7 +54,7 @@ typedef enum {
     VO_STMT_DELETE_FRAMES,
     VO_STMT_DELETE_RESULTS,
 
-    /* issue 17: the claim (vo_ledger_claim.c) */
+    /* the claim (vo_ledger_claim.c) */
     VO_STMT_CLAIM_TAKEOVER,
     VO_STMT_CLAIM_TURN,
     VO_STMT_CLAIM_NEXT_TENANT,
@@ -83,7 +83,7 @@ typedef enum {
     VO_STMT_MEDIA_OF,
     VO_STMT_FOLD_COUNTERS,
 
-    /* issue 16: webhooks (vo_ledger_webhooks.c) */
+    /* webhooks (vo_ledger_webhooks.c) */
     VO_STMT_HOOK_ENDPOINT_FIND,
     VO_STMT_HOOK_ENDPOINT_INSERT,
     VO_STMT_HOOK_ENDPOINT_ROTATE,
@@ -99,7 +99,7 @@ typedef enum {
     VO_STMT_HOOK_DISABLE,
     VO_STMT_HOOK_HOLD,
     VO_STMT_HOOK_OF_JOB,
-    /* issue 15: resumable uploads (vo_ledger_upload.c) */
+    /* resumable uploads (vo_ledger_upload.c) */
     VO_STMT_UPLOAD_BY_KEY,
     VO_STMT_UPLOAD_OPEN_COUNT,
     VO_STMT_UPLOAD_INSERT,
@@ -114,7 +114,7 @@ typedef enum {
     VO_STMT_UPLOADS_DUE,
     VO_STMT_UPLOAD_EXPIRE,
     VO_STMT_UPLOAD_EXISTS,
-    /* issue 17: retention (vo_ledger_janitor.c) and the job it removed
+    /* retention (vo_ledger_janitor.c) and the job it removed
      * (vo_ledger_jobs.c) */
     VO_STMT_RETAIN_FRAMES_DUE,
     VO_STMT_RETAIN_FRAMES,

@@ -4,7 +4,7 @@
  * The janitor's statements (video-ocr-worker janitor): receipts past
  * their expires_at are forgotten, and finished jobs past the media
  * retention lose their stored input and frame rows (their results stay);
- * issue 17's retention removes the frame rows of done jobs, then whole
+ * The retention removes the frame rows of done jobs, then whole
  * jobs, then old events (the RETENTION section of sql/schema.sql), in
  * batches of short transactions, and gives free pages back (SQLite).
  * Every pass leaves audit events that the metrics count.
@@ -64,7 +64,7 @@ const char  *vo_ledger_janitor_sql[VO_STMT_COUNT] = {
     "UPDATE jobs SET frames_deleted_at = ?2"
     " WHERE job_id = ?1 AND frames_deleted_at IS NULL",
 
-    /* a notification still to send keeps its job (issue 16): its row
+    /* a notification still to send keeps its job: its row
      * names the job (a foreign key), which the status shows it with */
     [VO_STMT_RETAIN_JOBS_DUE] =
     "SELECT j.job_id FROM jobs j"
@@ -312,7 +312,7 @@ vo_ledger_fold_counters(vo_ledger_t *l, char *err, size_t err_size)
         return VO_LEDGER_ERROR;
     }
 
-    /* issue 17: the per-tenant gauges, and the tenants gone to 0 */
+    /* the per-tenant gauges, and the tenants gone to 0 */
 
     s = vo_ledger_stmt(l, VO_STMT_FOLD_TENANTS, err, err_size);
 

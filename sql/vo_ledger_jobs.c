@@ -56,7 +56,7 @@ const char  *vo_ledger_jobs_sql[VO_STMT_COUNT] = {
     [VO_STMT_DELETE_RESULTS] =
     "DELETE FROM results WHERE job_id = ?1",
 
-    /* issue 17: a job the retention removed, whose receipt lives on as
+    /* a job the retention removed, whose receipt lives on as
      * its tombstone (requests.job_id is unique: an index probe) */
     [VO_STMT_JOB_GONE] =
     "SELECT 1 FROM requests WHERE job_id = ?1 AND tenant = ?2",
@@ -159,7 +159,7 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
 
     vo_reset(s);
 
-    /* issue 16: what the job's webhooks did */
+    /* what the job's webhooks did */
     lrc = vo_ledger_job_notifications(l, job_id, out, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;

@@ -49,7 +49,7 @@ const char *const  vo_ledger_metrics_sql =
     " (SELECT min(created_at) FROM jobs WHERE state = 'accepted')"
     " UNION ALL SELECT 'oldest', 'running', '', '',"
     " (SELECT min(created_at) FROM jobs WHERE state = 'running')"
-    /* issue 16: an index probe (notifications_waiting), a small table */
+    /* an index probe (notifications_waiting), a small table */
     " UNION ALL SELECT 'hook', 'oldest', '', '',"
     " (SELECT min(created_at) FROM notifications"
     " WHERE state IN ('pending', 'held'))"
@@ -264,7 +264,7 @@ vo_metrics_finished(vo_buf_t *b, const vo_metric_rows_t *m)
 
 
 /*
- * Resumable uploads (issue 15), from their events: how many were
+ * Resumable uploads, from their events: how many were
  * created, completed, deleted and expired, and so how many are open.
  */
 

@@ -161,7 +161,7 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
     [VO_STMT_UPLOAD_LOCK] = VO_UPLOAD_LOCK_SQL " FOR UPDATE",
 
     /* the claim's candidates that no other claim holds, and the turn,
-     * which claims take one after the other (issue 17) */
+     * which claims take one after the other */
     [VO_STMT_CLAIM_TAKEOVER] = VO_CLAIM_TAKEOVER_SQL " FOR UPDATE SKIP LOCKED",
     [VO_STMT_CLAIM_QUEUED] = VO_CLAIM_QUEUED_SQL " FOR UPDATE SKIP LOCKED",
     [VO_STMT_CLAIM_TURN] = VO_CLAIM_TURN_SQL " FOR UPDATE",
@@ -182,7 +182,7 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
         " c AS (DELETE FROM counters RETURNING name, value)"
         " INSERT INTO counters SELECT name, sum(value) FROM c GROUP BY name",
 
-    /* issue 17: a tenant whose queue is empty keeps no row */
+    /* a tenant whose queue is empty keeps no row */
     [VO_STMT_FOLD_TENANTS] =
         "WITH t AS (DELETE FROM tenant_job_counts"
         " RETURNING tenant, state, jobs)"

@@ -19,7 +19,7 @@
  *   temp_store=MEMORY     statement journals stay in memory (see below);
  *   auto_vacuum=INCREMENTAL  (a new file) the janitor gives free pages
  *                         back (incremental_vacuum), so the file shrinks
- *                         when the retention deletes (issue 17).
+ *                         when the retention deletes.
  *
  * Writers take the one write lock up front (BEGIN IMMEDIATE), so what a
  * transaction reads stays true until it commits: the admission's lookup
@@ -85,7 +85,7 @@ static const char  *vo_sqlite_sql[VO_STMT_COUNT] = {
     /* the write lock up front: what the transaction reads stays true */
     [VO_STMT_BEGIN] = "BEGIN IMMEDIATE",
 
-    /* issue 17: the partial index, named (vo_ledger_int.h says why) */
+    /* the partial index, named (vo_ledger_int.h says why) */
     [VO_STMT_RETAIN_FRAMES_DUE] =
         VO_RETAIN_FRAMES_DUE_SQL(" INDEXED BY jobs_frames_due"),
 };

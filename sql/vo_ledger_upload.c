@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Resumable uploads in the ledger (issue 15): creation (with the
+ * Resumable uploads in the ledger: creation (with the
  * tenant's limit of incomplete uploads), an append's claim and commit,
  * DELETE, the janitor's expiry, and the upload's part of the admission
  * that completes it (invariants 11-13 of sql/schema.sql).  The partial

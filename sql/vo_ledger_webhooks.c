@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The outbox (issue 16; sql/schema.sql, invariant 10): the endpoint a
+ * The outbox (sql/schema.sql, invariant 10): the endpoint a
  * job's notifications go to, recorded at admission; the notification
  * row every final-state move inserts in its own transaction, under its
  * own fencing; and the deliverer's claims and outcomes.

@@ -44,7 +44,7 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " ON CONFLICT DO NOTHING",
 
     /* fenced (invariant 6); samples only: flag 8 marks a look between
-     * samples (issue 13) */
+     * samples */
     [VO_STMT_PROGRESS] =
     "UPDATE jobs SET frames_done = (SELECT count(*) FROM frames"
     " WHERE job_id = ?1 AND plan_version = ?3 AND (flags & 8) = 0),"
@@ -544,7 +544,7 @@ vo_ledger_detail(char *buf, size_t size, const char *code,
                       (long long) st->ocr_ms, (long long) st->ms);
 
         if (st->claim_ms >= 0 && n > 0 && (size_t) n < size) {
-            /* issue 17: the claim latency histogram's trigger reads it */
+            /* the claim latency histogram's trigger reads it */
             n += snprintf(buf + n, size - (size_t) n, ",\"claim_ms\":%lld",
                           (long long) st->claim_ms);
         }

@@ -44,7 +44,7 @@ typedef struct {
 
     char                  key_hash[VO_KEY_HASH_LEN + 1];  /* or "-" */
     int64_t               started;        /* vw_now_ms() at the claim */
-    int64_t               claim_ms;       /* issue 17: how long the claim
+    int64_t               claim_ms;       /* how long the claim
                                              took, for the histogram */
     int64_t               next_heartbeat;
     int                   lost;           /* a write came back STALE */

@@ -122,7 +122,7 @@ vw_cmd_events(int argc, char **argv)
 }
 
 
-/* The plan of every statement of the ledger (issue 17). */
+/* The plan of every statement of the ledger. */
 
 int
 vw_cmd_explain(int argc, char **argv)

@@ -130,7 +130,7 @@ static const vw_pool_time_t  vw_pool_times[] = {
     { "grace", 0, 3600000, offsetof(vw_pool_conf_t, grace_ms) },
     { "media-retention", 0, 3650LL * 86400 * 1000,
       offsetof(vw_pool_conf_t, media_retention_ms) },
-    /* issue 17: retention (the RETENTION section of sql/schema.sql) */
+    /* retention (the RETENTION section of sql/schema.sql) */
     { "frame-retention", 0, 3650LL * 86400 * 1000,
       offsetof(vw_pool_conf_t, frame_retention_ms) },
     { "job-retention", 0, 36500LL * 86400 * 1000,
@@ -743,8 +743,8 @@ vw_parse_int(const char *name, const char *v, long min, long max, long *out)
 
 
 /*
- * --tenant-weight NAME=W: NAME's turn lasts W claims in a row (issue 17;
- * vo_ledger_claim.c).  The last '=' splits, so a tenant may contain one.
+ * --tenant-weight NAME=W: NAME's turn lasts W claims in a row
+ * (vo_ledger_claim.c).  The last '=' splits, so a tenant may contain one.
  */
 
 static int

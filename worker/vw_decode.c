@@ -470,7 +470,7 @@ vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
 
 
 /*
- * (Added for the looks between samples, issue 13.)  A look needs a
+ * (Added for the looks between samples.)  A look needs a
  * picture of what is on screen near t_us, not the exact frame: frames no
  * other frame depends on are skipped until the next instant asked for
  * (next_us; when that is a sample's, until the window it decodes in

@@ -24,7 +24,7 @@
  *      are touched, so an upload in flight is never raced (invariant 9
  *      of sql/schema.sql).
  *
- *   5. (issue 17) retention: the frame rows of jobs done more than
+ *   5. retention: the frame rows of jobs done more than
  *      --frame-retention ago, then jobs finished more than
  *      --job-retention ago whose media is gone (results, delivered or
  *      failed notifications with them; none that a notification still

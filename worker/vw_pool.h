@@ -51,7 +51,7 @@ typedef struct {
     int           janitor;           /* run the janitor child */
     int           once;              /* janitor: one full pass, then exit */
     int64_t       media_retention_ms;
-    int64_t       frame_retention_ms;  /* issue 17: retention */
+    int64_t       frame_retention_ms;  /* retention */
     int64_t       job_retention_ms;
     int64_t       event_retention_ms;
     int64_t       audit_retention_ms;
@@ -60,7 +60,7 @@ typedef struct {
 
     vw_confine_conf_t  confine;      /* user, network, children's limits */
 
-    /* issue 16: the webhook deliverers (vw_deliver.c) */
+    /* the webhook deliverers (vw_deliver.c) */
     int           deliverers;        /* processes; 0: none on this host */
     vo_cidr_t     webhook_allow[VW_ALLOW_MAX];
     size_t        nwebhook_allow;
@@ -69,7 +69,7 @@ typedef struct {
     int64_t       webhook_timeout_ms;
     const char   *webhook_ca_file;
 
-    /* issue 17: how claims share the pool between tenants */
+    /* how claims share the pool between tenants */
     vo_tenant_weight_t  tenant_weights[VW_WEIGHTS_MAX];
     vo_claim_policy_t   claim_policy;    /* these weights, and the
                                             running cap (0: none) */

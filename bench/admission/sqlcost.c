@@ -24,7 +24,7 @@
  * SQLCOST_WEBHOOK=URL gives every job a webhook endpoint, as
  * video_ocr_webhook does (one endpoint row, looked up per admission);
  * SQLCOST_ACCEPTED=1 also writes its job.accepted notification, as
- * video_ocr_webhook_accepted on does (issue 16; docs/benchmarks.md).
+ * video_ocr_webhook_accepted on does (docs/benchmarks.md).
  */
 
 #include <stdio.h>
