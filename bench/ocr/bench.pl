@@ -127,6 +127,15 @@ sub run_pipeline {
     waitpid $pid, 0;
     my $status = $?;
     my $wall = Time::HiRes::time() - $t0;
+    if ($status && ($t->{kind} // '') eq 'trait') {
+        # a trait a pipeline cannot read (an older worker that rejects
+        # ProRes, say): scored as read nothing, and said so
+        my ($msg) = (grep { !/^\{/ } split /\n/, slurp("$base.err"))[-1];
+        $msg //= "exit status $status";
+        print STDERR "$t->{name}: $p failed: $msg\n";
+        return { cpu => 0, wall => $wall, rss => 0, failed => $msg,
+                 result => { segments => [], ocr_calls => 0 } };
+    }
     die "$p on $video failed ($status): " . slurp("$base.err") if $status;
 
     my ($e, $u, $s, $m) = (slurp("$base.time") =~ /([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/)
