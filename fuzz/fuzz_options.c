@@ -8,7 +8,7 @@
  *
  *   1. accepted options are in range: lang is 1..VO_LANG_MAX bytes of
  *      [a-z0-9_+], fps 0.01..60, crop w and h at least 1, all at most
- *      VO_CROP_MAX;
+ *      VO_CROP_MAX, refine 0 or 1;
  *   2. the canonical form is non-empty, shorter than
  *      VO_OPTIONS_JSON_MAX, valid JSON;
  *   3. canonical -> from_canonical -> canonical gives the same bytes,
@@ -17,6 +17,7 @@
  *      reverse order are accepted or refused alike, with the same
  *      canonical form;
  *   5. the options written back as a query ("crop=..&fps=..&lang=..",
+ *      "&refine=0" when it is off,
  *      values as the canonical form spells them) give the same
  *      canonical form;
  *   6. from_canonical accepts the raw input only if it is exactly the
@@ -154,6 +155,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     FUZZ_CHECK(i < qlen);
 
+    if (!o.refine) {
+        i += (size_t) snprintf(q + i, qlen - i, "&refine=0");
+        FUZZ_CHECK(i < qlen);
+    }
+
     FUZZ_CHECK(fuzz_parse(q, i, &o2, canon2, &n2));
     FUZZ_CHECK(n == n2 && memcmp(canon, canon2, n) == 0);
     fuzz_same(&o, &o2);
@@ -207,6 +213,7 @@ fuzz_parse(const char *q, size_t n, vo_options_t *o, char *canon,
                    || o->lang[i] == '_' || o->lang[i] == '+');
     }
 
+    FUZZ_CHECK(o->refine == 0 || o->refine == 1);
     FUZZ_CHECK(o->fps_milli >= VO_FPS_MIN_MILLI
                && o->fps_milli <= VO_FPS_MAX_MILLI);
 
@@ -252,6 +259,7 @@ fuzz_same(const vo_options_t *a, const vo_options_t *b)
     FUZZ_CHECK(strcmp(a->lang, b->lang) == 0);
     FUZZ_CHECK(a->fps_milli == b->fps_milli);
     FUZZ_CHECK(a->has_crop == b->has_crop);
+    FUZZ_CHECK(a->refine == b->refine);
 
     if (a->has_crop) {
         FUZZ_CHECK(a->crop_x == b->crop_x && a->crop_y == b->crop_y

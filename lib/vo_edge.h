@@ -67,10 +67,11 @@ typedef struct {
     uint32_t  crop_y;
     uint32_t  crop_w;
     uint32_t  crop_h;
+    int       refine;                  /* cue times to the frame */
 } vo_options_t;
 
 
-/* Sets every option to its default: lang=eng, fps=1, no crop. */
+/* Sets every option to its default: lang=eng, fps=1, no crop, refine=1. */
 void vo_options_init(vo_options_t *o);
 
 /*
@@ -93,7 +94,10 @@ int vo_options_parse_query(vo_options_t *o, const char *args, size_t len,
  * Writes the canonical form: a JSON object with the keys sorted, every
  * default filled in and numbers in one spelling, e.g.
  * {"crop":null,"fps":1,"lang":"eng"} or
- * {"crop":[0,360,1280,120],"fps":0.5,"lang":"eng+deu"}.
+ * {"crop":[0,360,1280,120],"fps":0.5,"lang":"eng+deu"}; refine, which
+ * came later, only when it is off ({"crop":null,"fps":1,"lang":"eng",
+ * "refine":false}), so that a request admitted before it existed keeps
+ * its digest and its jobs.options still read back.
  * size must be at least VO_OPTIONS_JSON_MAX.  Returns the length.
  */
 size_t vo_options_canonical(const vo_options_t *o, char *buf, size_t size);

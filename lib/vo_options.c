@@ -24,6 +24,8 @@ static int vo_options_set_fps(vo_options_t *o, const char *v, size_t len,
     char *err, size_t err_size);
 static int vo_options_set_crop(vo_options_t *o, const char *v, size_t len,
     char *err, size_t err_size);
+static int vo_options_set_refine(vo_options_t *o, const char *v, size_t len,
+    char *err, size_t err_size);
 static int vo_parse_uint(const char **pp, const char *last, uint32_t max,
     uint32_t *out);
 static size_t vo_format_fps(uint32_t milli, char *buf);
@@ -36,6 +38,7 @@ vo_options_init(vo_options_t *o)
     memset(o, 0, sizeof(vo_options_t));
     memcpy(o->lang, "eng", sizeof("eng"));
     o->fps_milli = VO_FPS_DEFAULT_MILLI;
+    o->refine = 1;
 }
 
 
@@ -55,8 +58,13 @@ vo_options_set(vo_options_t *o, const char *name, size_t name_len,
         return vo_options_set_crop(o, value, value_len, err, err_size);
     }
 
+    if (name_len == 6 && memcmp(name, "refine", 6) == 0) {
+        return vo_options_set_refine(o, value, value_len, err, err_size);
+    }
+
     snprintf(err, err_size, "unknown option \"%.*s\"; the options are "
-             "lang, fps and crop", (int) (name_len > 32 ? 32 : name_len),
+             "lang, fps, crop and refine",
+             (int) (name_len > 32 ? 32 : name_len),
              name);
     return -1;
 }
@@ -66,7 +74,7 @@ int
 vo_options_parse_query(vo_options_t *o, const char *args, size_t len,
     char *err, size_t err_size)
 {
-    int          seen_lang, seen_fps, seen_crop, *seen;
+    int          seen_lang, seen_fps, seen_crop, seen_refine, *seen;
     char         name[16], value[128];
     size_t       nn, vn;
     const char  *p, *last, *end, *eq;
@@ -74,6 +82,7 @@ vo_options_parse_query(vo_options_t *o, const char *args, size_t len,
     seen_lang = 0;
     seen_fps = 0;
     seen_crop = 0;
+    seen_refine = 0;
 
     if (len == 0) {
         /* no query string: nginx leaves r->args.data NULL */
@@ -159,6 +168,9 @@ vo_options_parse_query(vo_options_t *o, const char *args, size_t len,
         } else if (nn == 4 && memcmp(name, "crop", 4) == 0) {
             seen = &seen_crop;
 
+        } else if (nn == 6 && memcmp(name, "refine", 6) == 0) {
+            seen = &seen_refine;
+
         } else {
             seen = NULL;
         }
@@ -183,21 +195,26 @@ vo_options_parse_query(vo_options_t *o, const char *args, size_t len,
 size_t
 vo_options_canonical(const vo_options_t *o, char *buf, size_t size)
 {
-    int   n;
-    char  fps[16];
+    int          n;
+    char         fps[16];
+    const char  *refine;
 
     (void) vo_format_fps(o->fps_milli, fps);
 
+    /* the default is not written: see vo_edge.h */
+    refine = o->refine ? "" : ",\"refine\":false";
+
     if (o->has_crop) {
         n = snprintf(buf, size,
-                     "{\"crop\":[%u,%u,%u,%u],\"fps\":%s,\"lang\":\"%s\"}",
+                     "{\"crop\":[%u,%u,%u,%u],\"fps\":%s,\"lang\":\"%s\"%s}",
                      (unsigned) o->crop_x, (unsigned) o->crop_y,
                      (unsigned) o->crop_w, (unsigned) o->crop_h,
-                     fps, o->lang);
+                     fps, o->lang, refine);
 
     } else {
-        n = snprintf(buf, size, "{\"crop\":null,\"fps\":%s,\"lang\":\"%s\"}",
-                     fps, o->lang);
+        n = snprintf(buf, size,
+                     "{\"crop\":null,\"fps\":%s,\"lang\":\"%s\"%s}",
+                     fps, o->lang, refine);
     }
 
     if (n < 0 || (size_t) n >= size) {
@@ -269,6 +286,13 @@ vo_options_from_canonical(vo_options_t *o, const char *json, size_t len,
         || vo_options_set_lang(&tmp, p, q - p, err, err_size) != 0)
     {
         goto bad;
+    }
+
+    p = q + 1;
+
+    if (last - p > 1) {
+        VO_EXPECT(",\"refine\":false");
+        tmp.refine = 0;
     }
 
 #undef VO_EXPECT
@@ -446,6 +470,22 @@ vo_options_set_crop(vo_options_t *o, const char *v, size_t len, char *err,
     o->crop_y = y;
     o->crop_w = w;
     o->crop_h = h;
+
+    return 0;
+}
+
+
+/* "0" or "1": whether cue times are found to the frame (vw_screen.c) */
+static int
+vo_options_set_refine(vo_options_t *o, const char *v, size_t len, char *err,
+    size_t err_size)
+{
+    if (len != 1 || (v[0] != '0' && v[0] != '1')) {
+        snprintf(err, err_size, "refine must be 0 or 1");
+        return -1;
+    }
+
+    o->refine = v[0] == '1';
 
     return 0;
 }

@@ -293,7 +293,8 @@ vo_meta_pair(const char *key, size_t key_len, const unsigned char *val,
 
     if ((key_len == 4 && memcmp(key, "lang", 4) == 0)
         || (key_len == 3 && memcmp(key, "fps", 3) == 0)
-        || (key_len == 4 && memcmp(key, "crop", 4) == 0))
+        || (key_len == 4 && memcmp(key, "crop", 4) == 0)
+        || (key_len == 6 && memcmp(key, "refine", 6) == 0))
     {
         if (vo_options_set(&m->options, key, key_len, (const char *) val,
                            val_len, err, err_size) != 0)
