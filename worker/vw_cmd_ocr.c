@@ -49,7 +49,10 @@ static const char  vw_ocr_usage[] =
     "  --crop x,y,w,h        read only this rectangle, in pixels of the "
     "picture\n"
     "  --format F            json (default), vtt, srt or txt\n"
-    "  --frames              json: add every frame's result\n";
+    "  --frames              json: add every frame's result\n"
+    "  --no-refine           cue times to the look (within 0.09 s at "
+    "1 fps),\n"
+    "                        not to the frame: decodes a little less\n";
 
 /* then vw_limits_usage, then: */
 static const char  vw_ocr_usage_tail[] =
@@ -165,6 +168,11 @@ vw_ocr_parse(vw_ocr_cmd_t *cmd, int argc, char **argv)
 
         if (strcmp(flag, "--frames") == 0) {
             cmd->with_frames = 1;
+            continue;
+        }
+
+        if (strcmp(flag, "--no-refine") == 0) {
+            cmd->options.refine = 0;        /* the option refine=0 */
             continue;
         }
 
@@ -528,8 +536,9 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             "\"looks_per_reading\":%.2f,\"ocr_passes\":%u,"
             "\"frames_reused\":%u,\"frames_timed_out\":%u,"
             "\"frames_no_picture\":%u,\"frames_no_text\":%u,"
-            "\"refs_restored\":%u,\"orient_probes\":%u,"
-            "\"orient_tries\":%u,\"turn\":%d,"
+            "\"refs_restored\":%u,\"boundaries\":%u,"
+            "\"boundaries_moved\":%u,\"boundary_frames\":%u,"
+            "\"orient_probes\":%u,\"orient_tries\":%u,\"turn\":%d,"
             "\"packets\":%llu,\"frames_decoded\":%llu,"
             "\"decode_errors\":%llu,\"seeks\":%llu,\"inspect_ms\":%lld,"
             "\"decode_ms\":%lld,\"ocr_ms\":%lld,\"total_ms\":%lld,"
@@ -543,7 +552,8 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             s->ocr_passes,
             s->frames_reused,
             s->frames_timed_out, s->frames_no_picture, s->frames_no_text,
-            s->refs_restored, s->orient_probes, s->orient_tries, s->turn,
+            s->refs_restored, s->boundaries, s->boundaries_moved,
+            s->boundary_frames, s->orient_probes, s->orient_tries, s->turn,
             (unsigned long long) s->packets,
             (unsigned long long) s->frames_decoded,
             (unsigned long long) s->decode_errors,

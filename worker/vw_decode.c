@@ -35,12 +35,19 @@
  *     decoded).  Then the demuxer seeks back to the start.  The test
  *     costs about two seconds of video decoded once more; skipping B
  *     frames saves about 40% of an x264 stream's decoding.
+ * Neither skipping is done when the caller keeps the frames (keep_us: the
+ * pipeline finds on which frame a change of text began, among those
+ * decoded before the look that saw it): every frame is decoded then,
+ * and the one cur gives way to joins m->kept, which costs a reference,
+ * not a copy.  With looks every 0.17 s the skipping saved little (the
+ * first set: 8.0 against 7.7 CPU s, docs/worker-pipeline.md).
  */
 
 #include <errno.h>
 #include <string.h>
 
 #include <libavutil/avstring.h>
+#include <libavutil/imgutils.h>
 
 #include "vw_media.h"
 
@@ -63,12 +70,15 @@ static int vw_media_probe_bidir(vw_media_t *m, vw_err_t *err);
 static int vw_media_probe_pass(vw_media_t *m, AVCodecContext *c, int ip_only,
     int64_t *pts, uint64_t *sig, int *n, vw_err_t *err);
 static uint64_t vw_media_luma_sig(const AVFrame *f);
+static void vw_media_keep_cur(vw_media_t *m);
 
 
 int
-vw_media_start(vw_media_t *m, int64_t interval_us, vw_err_t *err)
+vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
+    vw_err_t *err)
 {
-    int                  rc, n;
+    int                  rc, n, size;
+    int64_t              dur_us;
     char                 why[200];
     unsigned             i;
     const AVCodec       *codec;
@@ -159,6 +169,29 @@ vw_media_start(vw_media_t *m, int64_t interval_us, vw_err_t *err)
                                                         AV_TIME_BASE_Q);
     m->skip_level = AVDISCARD_NONREF;
     m->skip_window = 3 * m->frame_dur;
+
+    if (keep_us > 0) {
+        /* every frame may be where a change begins: those of keep_us
+         * and VW_KEPT_SLACK more are kept, within the bounds */
+        m->skip_nonref = 0;
+
+        dur_us = av_rescale_q(m->frame_dur, m->st->time_base, AV_TIME_BASE_Q);
+        m->keep = dur_us > 0 ? (int) (keep_us / dur_us) + 1 + VW_KEPT_SLACK
+                             : VW_KEPT_MAX;
+        m->keep = m->keep < VW_KEPT_MAX ? m->keep : VW_KEPT_MAX;
+
+        size = av_image_get_buffer_size(m->dec->pix_fmt, m->dec->width,
+                                        m->dec->height, 1);
+        if (size <= 0) {
+            size = 3 * m->dec->width * m->dec->height;   /* 16 bits 4:2:0 */
+        }
+
+        if (size > 0 && VW_KEPT_BYTES / size < m->keep) {
+            m->keep = VW_KEPT_BYTES / size;
+        }
+
+        m->keep = m->keep > 2 ? m->keep : 2;
+    }
 
     if (m->skip_nonref && m->index_ok
         && m->st->codecpar->codec_id == AV_CODEC_ID_H264
@@ -482,7 +515,7 @@ int
 vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
     int next_exact, AVFrame **frame, int64_t *pts_us, vw_err_t *err)
 {
-    int      rc;
+    int      rc, i;
     int64_t  window, until;
 
     window = m->skip_window;
@@ -498,7 +531,87 @@ vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
 
     m->skip_window = window;
 
+    if (rc == 0 && m->nkept > 0 && *frame == m->cur
+        && m->cur->pict_type == AV_PICTURE_TYPE_B)
+    {
+        /*
+         * Every frame decoded (keep): the look takes what it would with
+         * B frames skipped, the last other frame within a step before
+         * t_us; a B frame is coded coarser, and a screen is read from
+         * the mean of its looks.
+         */
+        for (i = m->nkept - 1;
+             i >= 0 && m->kept[i].pts_us > t_us - (next_us - t_us); i--)
+        {
+            if (m->kept[i].frame->pict_type != AV_PICTURE_TYPE_B) {
+                *frame = m->kept[i].frame;
+                *pts_us = m->kept[i].pts_us;
+                break;
+            }
+        }
+    }
+
     return rc;
+}
+
+
+int
+vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us, int *first)
+{
+    int  i, n;
+
+    *first = 0;
+    n = 0;
+
+    for (i = 0; i < m->nkept; i++) {
+        if (m->kept[i].pts_us <= after_us) {
+            *first = i + 1;
+
+        } else if (m->kept[i].pts_us < before_us) {
+            n++;
+        }
+    }
+
+    return n;
+}
+
+
+/* The current frame joins the kept ones (the oldest goes when full). */
+static void
+vw_media_keep_cur(vw_media_t *m)
+{
+    vw_kept_t  k;
+
+    if (m->keep == 0 || !m->have_cur) {
+        return;
+    }
+
+    if (m->nkept == m->keep) {
+        k = m->kept[0];
+        memmove(&m->kept[0], &m->kept[1], (m->nkept - 1) * sizeof(vw_kept_t));
+        m->nkept--;
+        av_frame_free(&k.frame);
+    }
+
+    k.frame = av_frame_alloc();
+    if (k.frame == NULL) {
+        return;                     /* one boundary less exact */
+    }
+
+    av_frame_move_ref(k.frame, m->cur);
+    k.pts_us = av_rescale_q(m->cur_pts - m->start_pts, m->st->time_base,
+                            AV_TIME_BASE_Q);
+    k.pts_us = k.pts_us > 0 ? k.pts_us : 0;
+    m->kept[m->nkept++] = k;
+}
+
+
+void
+vw_media_free_kept(vw_media_t *m)
+{
+    while (m->nkept > 0) {
+        av_frame_free(&m->kept[--m->nkept].frame);
+    }
 }
 
 
@@ -507,6 +620,7 @@ static int
 vw_media_take(vw_media_t *m, int64_t target)
 {
     if (m->have_next && m->next_pts <= target) {
+        vw_media_keep_cur(m);
         av_frame_unref(m->cur);
         av_frame_move_ref(m->cur, m->next);
         m->cur_pts = m->next_pts;
@@ -580,6 +694,7 @@ vw_media_seek(vw_media_t *m, int64_t target, int must, vw_err_t *err)
     }
 
     avcodec_flush_buffers(m->dec);
+    vw_media_free_kept(m);
     av_frame_unref(m->cur);
     av_frame_unref(m->next);
     m->have_cur = 0;
@@ -618,6 +733,7 @@ vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err)
             }
 
             if (pts <= target) {
+                vw_media_keep_cur(m);
                 av_frame_unref(m->cur);
                 av_frame_move_ref(m->cur, m->tmp);
                 m->cur_pts = pts;

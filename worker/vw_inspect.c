@@ -591,6 +591,7 @@ vw_media_close(vw_media_t *m)
         return;
     }
 
+    vw_media_free_kept(m);
     av_frame_free(&m->tmp);
     av_frame_free(&m->cur);
     av_frame_free(&m->next);

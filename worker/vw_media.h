@@ -45,6 +45,23 @@ typedef struct {
 
 typedef struct vw_media_s  vw_media_t;
 
+/*
+ * The frames decoded before the current one, kept for finding where a
+ * change began (vw_media_start with keep_us): those of keep_us and
+ * VW_KEPT_SLACK more (a look may take a frame a few before its instant),
+ * at most VW_KEPT_MAX and no more than VW_KEPT_BYTES of pictures, the
+ * oldest dropped first.  A look's step of 0.17 s holds 5 frames at 25
+ * fps (10 kept: 14 MB at 720p, 31 MB at 1080p) and 11 at 60 fps.
+ */
+#define VW_KEPT_MAX     32
+#define VW_KEPT_SLACK   4
+#define VW_KEPT_BYTES   (48 * 1024 * 1024)
+
+typedef struct {
+    AVFrame            *frame;
+    int64_t             pts_us;      /* from the start, as *pts_us below */
+} vw_kept_t;
+
 /* Where an AVIOContext of ours is in the upload: the media's own, or a
  * second one over the same file (vw_duration.c's pass). */
 typedef struct {
@@ -90,6 +107,10 @@ struct vw_media_s {
     int64_t             skip_window; /* decode all within this of target */
     int                 index_ok;    /* the index covers the stream */
 
+    vw_kept_t           kept[VW_KEPT_MAX];  /* oldest first */
+    int                 nkept;
+    int                 keep;        /* how many to keep; 0: none */
+
     vw_poll_pt          poll;
     void               *poll_data;
 
@@ -122,8 +143,19 @@ int vw_media_open(vw_media_t **mp, int fd, const char *name,
  * Opens the decoder for the inspected stream.  interval_us is the
  * sampling interval: when it spans several frames, frames no other frame
  * depends on are not decoded unless they are near a sampled instant.
+ * With keep_us > 0, every frame is decoded instead, and those of the
+ * last keep_us before the current one are kept (vw_media_kept).
  */
-int vw_media_start(vw_media_t *m, int64_t interval_us, vw_err_t *err);
+int vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
+    vw_err_t *err);
+
+/*
+ * The kept frames shown after after_us and before before_us (times from
+ * the start), oldest first: *first is the index of the first in m->kept,
+ * the count is returned.  Valid until the next vw_media_frame_* call.
+ */
+int vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us,
+    int *first);
 
 /*
  * The frame a player shows at t_us (microseconds from the start of the
@@ -141,12 +173,17 @@ int vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
  * frame at or before t_us (so it may be a little before it), the frames
  * nothing depends on skipped up to next_us, the next instant asked for
  * (a sample's if next_exact: then up to the window its frame needs).
+ * When every frame is decoded (keep), a B frame is passed over for the
+ * last other one up to next_us - t_us before t_us, as if skipped.
  */
 int vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
     int next_exact, AVFrame **frame, int64_t *pts_us, vw_err_t *err);
 
 /* Closes everything; m may be NULL.  The fd stays open. */
 void vw_media_close(vw_media_t *m);
+
+/* Unrefs the kept frames (vw_media_close does). */
+void vw_media_free_kept(vw_media_t *m);
 
 /* Internal to the media stage (vw_inspect.c, vw_container.c,
  * vw_duration.c, vw_decode.c). */

@@ -75,6 +75,16 @@ typedef struct {
     vw_image_t          spare;         /* work space of vw_pipe_orient */
     vw_text_t           spare_layer;
 
+    int                 refine;        /* changes found to the frame */
+    int64_t             look_us;       /* the last look's frame time */
+    vw_kept_t           tent_kept[VW_KEPT_MAX];   /* the frames decoded
+                                          between the look before the held
+                                          one and it: where the change may
+                                          have begun (oldest first) */
+    int                 ntent_kept;
+    vw_image_t          cand;          /* one of them, in grey */
+    vw_text_t           cand_layer;
+
     vw_frame_result_t   known;         /* the last known frame */
     char               *known_text;
     int                 resume;        /* restore the reference first */
@@ -86,6 +96,9 @@ typedef struct {
 int vw_pipe_poll(void *data);
 int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     vw_err_t *err);
+int vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
+    vw_err_t *err);
+void vw_pipe_free_kept(vw_pipe_t *p);
 void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf,
     uint32_t index);
 int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,

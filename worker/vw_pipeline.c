@@ -68,6 +68,7 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
     p->job = job;
     p->run = run;
     p->turn = vw_orient_identity;
+    p->refine = job->options->refine;
     run->stats.turn = -1;
     p->hooks = job->hooks != NULL ? job->hooks : &vw_no_hooks;
     p->last_tick = start;
@@ -151,7 +152,9 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         }
 
         if (!p->decoding) {
+            /* refine: the frames since the look before are kept */
             if (vw_media_start(p->media, vw_plan_interval_us(&run->plan),
+                               p->refine ? vw_plan_time_us(&run->plan, 1) : 0,
                                err) != 0)
             {
                 goto done;
@@ -223,6 +226,9 @@ done:
     vw_image_free(&p->ref);
     vw_image_free(&p->spare);
     vw_text_free(&p->spare_layer);
+    vw_pipe_free_kept(p);
+    vw_image_free(&p->cand);
+    vw_text_free(&p->cand_layer);
     vw_stack_free(&p->stack);
 
     for (n = 0; n < p->nrows; n++) {
@@ -287,7 +293,6 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     int               rc;
     int64_t           pts_us;
     AVFrame          *frame;
-    vw_orient_t       shown;
     const vw_plan_t  *plan;
 
     plan = &p->run->plan;
@@ -307,18 +312,11 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
         return rc;
     }
 
-    /* as a player shows it (the frame's own matrix first), then as
-     * orientation detection found the text */
-
-    shown = vw_orient_of_frame(frame, p->media->shown);
-
-    if (vw_frame_grey(&p->framer, frame, p->job->options, &shown, &p->turn,
-                      &p->grey, err)
-        != 0)
-    {
+    if (vw_pipe_grey(p, frame, &p->grey, err) != 0) {
         return -1;
     }
 
+    p->look_us = pts_us;
     *pts_ms = pts_us / 1000;
 
     if (p->grey.width == 0) {
@@ -326,6 +324,21 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     }
 
     return layer ? vw_frame_text(&p->framer, &p->grey, &p->layer, err) : 0;
+}
+
+
+/* A decoded frame in grey: as a player shows it (the frame's own matrix
+ * first), then as orientation detection found the text. */
+int
+vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
+    vw_err_t *err)
+{
+    vw_orient_t  shown;
+
+    shown = vw_orient_of_frame(frame, p->media->shown);
+
+    return vw_frame_grey(&p->framer, frame, p->job->options, &shown,
+                         &p->turn, out, err);
 }
 
 

@@ -115,6 +115,11 @@ typedef struct {
     uint32_t  frames_no_picture;
     uint32_t  frames_no_text;      /* no glyph found: Tesseract spared */
     uint32_t  refs_restored;       /* frames decoded only to resume */
+    uint32_t  boundaries;          /* changes placed among the frames
+                                      decoded before the look that saw
+                                      them (refine) */
+    uint32_t  boundaries_moved;    /* of those, begun before that look */
+    uint32_t  boundary_frames;     /* frames compared to place them */
     uint32_t  orient_probes;       /* samples tried turned a quarter */
     uint32_t  orient_tries;        /* orientation detections (OSD) */
     int       turn;                /* degrees clockwise found, -1: none */

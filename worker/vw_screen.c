@@ -25,7 +25,10 @@ static int vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample,
     int64_t pts_ms, vw_err_t *err);
 static int vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep);
 static int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a,
-    const vw_text_t *ta, int *dx);
+    const vw_text_t *ta, const vw_image_t *b, const vw_text_t *tb, int *dx);
+static void vw_pipe_keep_between(vw_pipe_t *p, uint32_t j);
+static int vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, vw_err_t *err);
+static int vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err);
 static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
     int known, vw_err_t *err);
@@ -110,7 +113,7 @@ vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 {
     int  dx, held, appeared;
 
-    if (p->have_ref && vw_pipe_same(p, &p->ref, &p->ref_layer, &dx)) {
+    if (p->have_ref && vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey, &p->layer, &dx)) {
         appeared = p->tentative && p->ref_layer.box.w == 0
                    && p->tent_layer.glyphs >= VW_SURE_GLYPHS;
 
@@ -134,7 +137,7 @@ vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return vw_pipe_hold(p, j, pts_ms, 0);
     }
 
-    held = vw_pipe_same(p, &p->tent, &p->tent_layer, &dx);
+    held = vw_pipe_same(p, &p->tent, &p->tent_layer, &p->grey, &p->layer, &dx);
 
     if (!held && !sample && !p->stood_in) {
         /* neither: this look stands in for the held one, once (a
@@ -147,7 +150,7 @@ vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    if (vw_pipe_same(p, &p->ref, &p->ref_layer, &dx)) {
+    if (vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey, &p->layer, &dx)) {
         return vw_pipe_goes_on(p, j, sample, pts_ms, dx, err);
     }
 
@@ -163,6 +166,7 @@ vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep)
         p->tent_index = j;
         p->tent_pts = pts_ms;
         p->stood_in = 0;
+        vw_pipe_keep_between(p, j);
     }
 
     p->tentative = 1;
@@ -250,6 +254,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 {
     int                k;
     char              *text;
+    unsigned           exact;
     vw_stats_t        *st;
     vw_frame_result_t  known;
 
@@ -268,6 +273,16 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     if (k < 0) {
         return -1;
     }
+
+    /* where the change began: the row's time (VW_FRAME_EXACT) */
+
+    if (k == 0 && p->refine) {
+        if (vw_pipe_boundary(p, &pts_ms, err) != 0) {
+            return -1;
+        }
+    }
+
+    exact = k == 0 && p->refine ? VW_FRAME_EXACT : 0;
 
     vw_image_swap(&p->grey, &p->ref);
     vw_text_swap(&p->layer, &p->ref_layer);
@@ -288,7 +303,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         }
 
         return vw_pipe_row(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE)
-                           | (k > 0 ? known.flags : VW_FRAME_NO_TEXT),
+                           | (k > 0 ? known.flags : VW_FRAME_NO_TEXT | exact),
                            -1, p->ref_text, p->ref_conf, k > 0, err);
     }
 
@@ -300,8 +315,139 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    return vw_pipe_row(p, j, pts_ms, sample ? 0 : VW_FRAME_PROBE, -1, NULL,
-                       0, 0, err);
+    return vw_pipe_row(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE) | exact,
+                       -1, NULL, 0, 0, err);
+}
+
+
+/*
+ * The frames decoded after look j - 2's instant and before look j's
+ * frame (which is about to be held), kept with the held look: if it
+ * starts a new state, the change began on one of them or on it (look
+ * j - 1 may have taken a frame up to a step before its instant:
+ * vw_media_frame_near).  Which frames these are depends on the plan and
+ * the video alone, not on where decoding began, so a resumed job finds
+ * the same boundaries.
+ */
+static void
+vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
+{
+    int      i, n, first;
+    int64_t  after;
+
+    vw_pipe_free_kept(p);
+
+    if (!p->refine || p->media == NULL) {
+        return;
+    }
+
+    after = j > 1 ? vw_plan_time_us(&p->run->plan, j - 2) : -1;
+    n = vw_media_kept(p->media, after, p->look_us, &first);
+
+    for (i = 0; i < n; i++) {
+        p->tent_kept[p->ntent_kept].frame =
+            av_frame_clone(p->media->kept[first + i].frame);
+
+        if (p->tent_kept[p->ntent_kept].frame == NULL) {
+            break;                  /* the boundary at a later frame */
+        }
+
+        p->tent_kept[p->ntent_kept].pts_us = p->media->kept[first + i].pts_us;
+        p->ntent_kept++;
+    }
+}
+
+
+void
+vw_pipe_free_kept(vw_pipe_t *p)
+{
+    while (p->ntent_kept > 0) {
+        av_frame_free(&p->tent_kept[--p->ntent_kept].frame);
+    }
+}
+
+
+/*
+ * The frame on which the change to the held look (p->grey, p->layer)
+ * began, from the old state's reference (p->ref) and the frames kept
+ * between the look before it and it: found by bisection, each frame
+ * tested with the same comparison as the looks (vw_pipe_began), no OCR.
+ * *pts_ms becomes its time; unchanged when there is no old state or no
+ * frame in between.
+ */
+static int
+vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, vw_err_t *err)
+{
+    int  lo, hi, mid, rc;
+
+    if (!p->have_ref || p->ntent_kept == 0) {
+        return 0;
+    }
+
+    lo = 0;
+    hi = p->ntent_kept;         /* hi: the held look itself, which began */
+
+    while (lo < hi) {
+        mid = lo + (hi - lo) / 2;
+        rc = vw_pipe_began(p, mid, err);
+
+        if (rc < 0) {
+            return -1;
+        }
+
+        if (rc) {
+            hi = mid;
+
+        } else {
+            lo = mid + 1;
+        }
+    }
+
+    p->run->stats.boundaries++;
+
+    if (lo < p->ntent_kept) {
+        *pts_ms = p->tent_kept[lo].pts_us / 1000;
+        p->run->stats.boundaries_moved++;
+    }
+
+    return 0;
+}
+
+
+/*
+ * 1 if kept frame k shows the new state already.  A text is on screen
+ * while its ink is found: a change to a picture without text began
+ * where the frame matches it (a fading text is still there while the
+ * layer sees it); any other change, where the frame no longer matches
+ * the old state (a text fading in is there once the layer sees it, a
+ * text replaced by another ends when it starts to change).
+ */
+static int
+vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err)
+{
+    int  dx;
+
+    p->run->stats.boundary_frames++;
+
+    if (vw_pipe_grey(p, p->tent_kept[k].frame, &p->cand, err) != 0) {
+        return -1;
+    }
+
+    if (p->cand.width != p->grey.width || p->cand.height != p->grey.height) {
+        return 0;                   /* another size: not comparable */
+    }
+
+    if (vw_frame_text(&p->framer, &p->cand, &p->cand_layer, err) != 0) {
+        return -1;
+    }
+
+    if (p->layer.box.w == 0) {
+        return vw_pipe_same(p, &p->grey, &p->layer, &p->cand, &p->cand_layer,
+                            &dx);
+    }
+
+    return !vw_pipe_same(p, &p->ref, &p->ref_layer, &p->cand, &p->cand_layer,
+                         &dx);
 }
 
 
@@ -363,26 +509,26 @@ vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
 }
 
 
-/* Look p->grey shows the same text as a, where it is or where it slid. */
+/* Picture b shows the same text as a, where it is or where it slid. */
 static int
-vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta, int *dx)
+vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
+    const vw_image_t *b, const vw_text_t *tb, int *dx)
 {
     int  d;
 
     *dx = 0;
 
-    if (vw_frame_same_text(a, ta, &p->grey, &p->layer, 0, NULL)) {
+    if (vw_frame_same_text(a, ta, b, tb, 0, NULL)) {
         return 1;
     }
 
-    if (ta->box.w == 0 || p->layer.box.w == 0) {
+    if (ta->box.w == 0 || tb->box.w == 0) {
         return 0;
     }
 
-    d = vw_text_shift(ta, &p->layer, p->grey.width / 16, &p->framer);
+    d = vw_text_shift(ta, tb, b->width / 16, &p->framer);
 
-    if (d != 0 && vw_frame_same_text(a, ta, &p->grey, &p->layer, d, NULL))
-    {
+    if (d != 0 && vw_frame_same_text(a, ta, b, tb, d, NULL)) {
         *dx = d;
         return 1;
     }

@@ -21,12 +21,16 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     size_t                     i, k, count, rows;
     int64_t                    half, sum, best, dur;
     uint32_t                   looks, next, span;
+    int64_t                   *start_at, *end_at;
     vw_segment_t              *segs, *s;
+    unsigned char             *exact;
     const vw_frame_result_t  **order, *f, *prev;
 
     ret = -1;
     segs = NULL;
     order = NULL;
+    exact = NULL;
+    start_at = NULL;
     count = 0;
     rows = 0;
     sum = 0;
@@ -42,9 +46,13 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
     order = malloc(n * sizeof(*order));
     segs = malloc(n * sizeof(*segs));
-    if (order == NULL || segs == NULL) {
+    exact = malloc(n);
+    start_at = malloc(2 * n * sizeof(int64_t));
+    if (order == NULL || segs == NULL || exact == NULL || start_at == NULL) {
         goto done;
     }
+
+    end_at = start_at + n;
 
     for (i = 0; i < n; i++) {
         order[i] = &frames[i];
@@ -74,6 +82,9 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
                                    / (int64_t) rows);
             s->end_ms = f->index / looks > prev->index / looks + 1
                         ? (prev->index / looks + 1) * looks : f->index;
+            exact[s - segs] |= f->index / looks <= prev->index / looks + 1
+                               && (f->flags & VW_FRAME_EXACT) ? 2 : 0;
+            end_at[s - segs] = f->pts_ms;
             s = NULL;
         }
 
@@ -87,6 +98,8 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
             s = &segs[count++];
             s->first = f->index;
             s->text = f->text;
+            exact[count - 1] = (f->flags & VW_FRAME_EXACT) ? 1 : 0;
+            start_at[count - 1] = f->pts_ms;
             s->looks = 0;
             rows = 0;
             sum = 0;
@@ -139,6 +152,16 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
         s->start_ms = (s->start_ms + 500) / 1000;
         s->end_ms = (s->end_ms + 500) / 1000;
 
+        /* a change found to the frame: from the frame it began on */
+
+        if (exact[k] & 1) {
+            s->start_ms = start_at[k];
+        }
+
+        if ((exact[k] & 2) && end_at[k] > s->start_ms) {
+            s->end_ms = end_at[k];
+        }
+
         /*
          * Adjacent rows b and b + 1: t_b + s/2 and t_b+1 - s/2 are the
          * same instant, but the integer times may put the second 1 us
@@ -161,6 +184,8 @@ done:
 
     free(segs);
     free(order);
+    free(exact);
+    free(start_at);
 
     return ret;
 }

@@ -69,6 +69,9 @@
 #define VW_FRAME_UNREAD      0x80    /* a screen with many glyphs whose
                                         reading is (almost) nothing: the
                                         result's text_unreadable warning */
+#define VW_FRAME_EXACT       0x100   /* a change whose pts_ms is the frame
+                                        it began on (refine): the row's
+                                        state is on screen from then */
 
 /* a screen's text is read from the mean of its first looks, at most
  * this many (the pipeline's rule, part of the plan's definition) */
