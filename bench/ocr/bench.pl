@@ -48,7 +48,7 @@ use Getopt::Long;
 use JSON::PP ();
 use POSIX ();
 use Time::HiRes ();
-use OCRBench qw(score median mean FOUND_CER);
+use OCRBench qw(score median mean percentile FOUND_CER);
 
 my $root = "$FindBin::Bin/../..";
 my %o = (fps => 1, pipelines => 'worker,cli,cv', runs => 1,
@@ -152,7 +152,7 @@ sub report {
     $screens += $_->{distinct_screens} for @truths;
 
     for my $p (@pipes) {
-        my (@speed, @err, @ratio);
+        my (@speed, @err, @ratio, @sf, @ef);
         my ($cpu, $found, $cer, $false, $calls, $rss1080, $rss) =
             (0, 0, 0, 0, 0, 0, 0);
         for my $t (@truths) {
@@ -164,6 +164,8 @@ sub report {
             $cer += $sc->{cer_sum};
             $false += $sc->{false};
             push @err, @{ $sc->{start_err} };
+            push @sf, @{ $sc->{start_frames} };
+            push @ef, @{ $sc->{end_frames} };
             $calls += $r->{result}{ocr_calls};
             push @ratio, $r->{result}{ocr_calls} / $t->{distinct_screens};
             $rss = $r->{rss} if $r->{rss} > $rss;
@@ -177,6 +179,8 @@ sub report {
             total_speed => $dur / $cpu, cer => $cer / $screens,
             recall => $found / $screens, false => $false,
             start => median(@err), calls => $calls,
+            sf => [median(@sf), percentile(95, @sf)],
+            ef => [median(@ef), percentile(95, @ef)],
             ratio => $calls / $screens, ratio_max => (sort { $b <=> $a } @ratio)[0],
             rss => $rss, rss1080 => $rss1080 };
     }
@@ -236,6 +240,33 @@ sub report {
         }
         printf "worker peak RSS on 1080p: %.0f MB\n",
             $sum{worker}{rss1080} / 1024;
+    }
+
+    print "\ncue times in frames of the video, median and 95th percentile "
+        . "of |error| over the found screens (start; end):\n\n";
+    print "| pipeline | start, median | start, p95 | end, median | end, p95 "
+        . "|\n|---|---|---|---|---|\n";
+    for my $p (@pipes) {
+        my $s = $sum{$p};
+        printf "| %s | %s | %s | %s | %s |\n", $label{$p},
+            map { defined $_ ? sprintf('%.1f', $_) : '-' }
+            @{ $s->{sf} }, @{ $s->{ef} };
+    }
+    print "\nper video (cue start; end in frames, median / p95):\n\n";
+    my @th = ('video', 'fps', map { $label{$_} } @pipes);
+    print '| ', join(' | ', @th), " |\n|", '---|' x @th, "\n";
+    for my $t (@truths) {
+        my @cells = ($t->{name}, $t->{rate} // '?');
+        for my $p (@pipes) {
+            my $sc = $res{$p}{ $t->{name} }{score};
+            my @v = map { defined $_ ? sprintf('%.1f', $_) : '-' }
+                median(@{ $sc->{start_frames} }),
+                percentile(95, @{ $sc->{start_frames} }),
+                median(@{ $sc->{end_frames} }),
+                percentile(95, @{ $sc->{end_frames} });
+            push @cells, "$v[0] / $v[1]; $v[2] / $v[3]";
+        }
+        print '| ', join(' | ', @cells), " |\n";
     }
 
     print "\nper video (video s per CPU s / mean CER / found / OCR calls "

@@ -33,6 +33,13 @@ package OCRBench;
 #   - False segments: segments that are the match of no screen (text
 #     read where there is none, a screen read twice, fragments).
 #   - Start error: |match start - screen start|, over the found screens.
+#   - Timing in frames (frame_screens()): the screens again, each span
+#     put on the frames drawtext draws it on (the first with t >= start
+#     to the first with t > end); |match start - screen's first frame|
+#     and |match end - the first frame after it| in frames of the
+#     video, over the found screens (the end when the screen ends
+#     before the video does).  Videos whose screens come out otherwise
+#     on frames (two cuts on one frame) are left out of it.
 
 use strict;
 use warnings;
@@ -43,7 +50,7 @@ use Encode ();
 use VideoOCR::Media qw(cer normalise levenshtein);
 
 our @EXPORT_OK = qw(merge_frames worker_looks score median mean screens
-    FOUND_CER);
+    frame_screens percentile FOUND_CER);
 
 use constant FOUND_CER      => 0.3;
 use constant NEARLY_PERCENT => 15;
@@ -145,14 +152,59 @@ sub score {
         push @per, { screen => $s, segment => $best, cer => $c,
                      found => $ok ? 1 : 0 };
     }
+    my (@start_frames, @end_frames);
+    my $fs = frame_screens($truth);
+    if ($fs && @$fs == @per) {
+        my $r = $truth->{rate};
+        for my $i (0 .. $#per) {
+            next unless $per[$i]{found};
+            my $g = $per[$i]{segment};
+            push @start_frames, abs($g->{start} - $fs->[$i]{start}) * $r;
+            push @end_frames, abs($g->{end} - $fs->[$i]{end}) * $r
+                if $fs->[$i]{end} < $truth->{duration};
+        }
+    }
     return {
         screens    => scalar @{ $truth->{screens} },
         found      => $found,
         cer_sum    => $cer_sum,
         false      => scalar(grep { !$used{$_} } 0 .. $#$segs),
         start_err  => \@start_err,
+        start_frames => \@start_frames,
+        end_frames => \@end_frames,
         per_screen => \@per,
     };
+}
+
+# The truth's screens on frames: each span from its first frame (t >=
+# start) to the first frame after its last (t > end), at the video's
+# rate; undef without spans or a rate.
+sub frame_screens {
+    my ($truth) = @_;
+    my $r = $truth->{rate} or return undef;
+    my $spans = $truth->{spans} or return undef;
+    my $eps = 1e-6;
+    my @on = map { {
+        %$_,
+        start => _ceil($_->{start} * $r - $eps) / $r,
+        end   => (int($_->{end} * $r + $eps) + 1) / $r - 1e-9,
+    } } @$spans;
+    my $fs = screens(\@on, $truth->{duration}, 0);
+    $_->{end} += 1e-9 for @$fs;
+    $_->{end} = $truth->{duration} for grep { $_->{end} > $truth->{duration} } @$fs;
+    return $fs;
+}
+
+sub _ceil { my $i = int($_[0]); $i + ($_[0] > $i ? 1 : 0) }
+
+# The p-th percentile (nearest rank) of a list.
+sub percentile {
+    my ($p, @v) = @_;
+    @v = sort { $a <=> $b } @v;
+    return undef unless @v;
+    my $k = _ceil($p / 100 * @v) - 1;
+    $k = 0 if $k < 0;
+    return $v[$k];
 }
 
 sub median {
@@ -194,7 +246,7 @@ sub screens {
                      text => $text };
     }
     for my $s (@out) {
-        $s->{end} = _round2($s->{end} + $frame) if $s->{end} < $dur;
+        $s->{end} = _round2($s->{end} + $frame) if $frame && $s->{end} < $dur;
         $s->{end} = $dur if $s->{end} > $dur;
     }
     return \@out;
