@@ -57,7 +57,8 @@ typedef enum {
     VW_FORMAT_JSON = 0,
     VW_FORMAT_VTT,
     VW_FORMAT_SRT,
-    VW_FORMAT_TXT
+    VW_FORMAT_TXT,
+    VW_FORMAT_ASS
 } vw_format_t;
 
 typedef struct {
@@ -70,7 +71,7 @@ typedef struct {
 } vw_result_t;
 
 
-/* "json", "vtt", "srt", "txt" -> 0 and *f; -1 otherwise. */
+/* "json", "vtt", "srt", "txt", "ass" -> 0 and *f; -1 otherwise. */
 int vw_format_parse(const char *name, vw_format_t *f);
 
 /* The Content-Type to serve a format with. */
