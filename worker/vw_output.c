@@ -7,12 +7,14 @@
  * dropped (a blank line ends a cue in WebVTT and SubRip).  WebVTT cue
  * text escapes &, < and > as the spec requires; SubRip has no escapes
  * and gets the text as is; plain text puts each segment on one line.
- * ASS has no escape of its own for what its override blocks use: a line
- * break is \N, a brace \{ or \} (the escapes libass and FFmpeg's ASS
- * reader know), and a backslash is followed by U+2060 WORD JOINER, an
- * invisible character, so that it starts no escape or tag with what
- * follows it (libass's advice; "\\" would be a backslash to FFmpeg and
- * a backslash then an escape to libass).
+ * ASS has no standard escape for what its override blocks use: a line
+ * break is \N, a brace \{ or \} (what libass renders as a brace, and
+ * what FFmpeg writes when it makes ASS of other subtitles), and a
+ * backslash is followed by U+2060 WORD JOINER, an invisible character,
+ * so that it starts no escape or tag with what follows it (libass's
+ * advice: FFmpeg writes "\\", which libass shows as a backslash that
+ * leaves the next one to start an escape: "\\N" is "\" and a line
+ * break there).
  *
  * Placement (both from the segment's box and the frame size; nothing
  * when either is unknown): the text's horizontal middle, and its top
