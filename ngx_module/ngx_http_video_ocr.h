@@ -163,6 +163,7 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_NOT_DONE,
     NGX_HTTP_VIDEO_OCR_JOB_GONE,               /* retention */
     NGX_HTTP_VIDEO_OCR_BAD_FORMAT,
+    NGX_HTTP_VIDEO_OCR_NO_SUCH_FORMAT,         /* published without it */
     NGX_HTTP_VIDEO_OCR_TENANT_QUEUE_FULL,
 
     /* resumable uploads (ngx_http_video_ocr_upload.c) */

@@ -26,6 +26,7 @@ static struct {
     { ngx_string("vtt"), ngx_string("text/vtt; charset=utf-8") },
     { ngx_string("srt"), ngx_string("application/x-subrip; charset=utf-8") },
     { ngx_string("txt"), ngx_string("text/plain; charset=utf-8") },
+    { ngx_string("ass"), ngx_string("text/x-ssa; charset=utf-8") },
     { ngx_null_string, ngx_null_string }
 };
 
@@ -242,6 +243,14 @@ ngx_http_video_ocr_status_done(ngx_http_request_t *r)
         break;
 
     case VO_LEDGER_NOT_READY:
+        if (ngx_strcmp(t->state, "done") == 0) {
+            /* published by a worker that did not write this format */
+            rc = ngx_http_video_ocr_send_problem(r,
+                                          NGX_HTTP_VIDEO_OCR_NO_SUCH_FORMAT,
+                                          NULL, NULL);
+            break;
+        }
+
         p = ngx_pnalloc(r->pool, 128);
         if (p == NULL) {
             rc = NGX_HTTP_INTERNAL_SERVER_ERROR;

@@ -155,7 +155,15 @@ const ngx_http_video_ocr_outcome_t
 
     [NGX_HTTP_VIDEO_OCR_BAD_FORMAT] = {
         ngx_string("bad-format"), NGX_HTTP_BAD_REQUEST,
-        "format must be json, vtt, srt or txt", ngx_null_string, 0, 0 },
+        "format must be json, vtt, srt, txt or ass", ngx_null_string, 0, 0 },
+
+    /* a job published before its worker wrote this format (ass came
+     * later): the others are there, and it is not made again */
+    [NGX_HTTP_VIDEO_OCR_NO_SUCH_FORMAT] = {
+        ngx_string("no-such-format"), NGX_HTTP_NOT_FOUND,
+        "this job's result was published without this format (by an "
+        "older worker); its other formats are there", ngx_null_string, 0,
+        0 },
 
     /* the tenant's queue is full; its jobs drain at the
      * workers' pace, so the wait is seconds, not one */

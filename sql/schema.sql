@@ -1,4 +1,4 @@
--- video-ocr ledger schema, version 2.
+-- video-ocr ledger schema, version 3.
 --
 -- The single source of truth for the ledger's tables.  The nginx module and
 -- video-ocr-worker embed this file at build time (sql/embed.sh) and apply it
@@ -179,16 +179,29 @@ CREATE TABLE frames (
                                                  --   OCR'd
     attempt         INTEGER NOT NULL,   -- the attempt that wrote the row
     created_at      INTEGER NOT NULL,
+    -- issue 18 (version 3): where the text of its screen is, in pixels
+    -- of the picture as shown (the display matrix applied; the crop's
+    -- offset added, a turn found by orientation detection undone): the
+    -- top left corner, width and height of its glyphs; and how many
+    -- lines of text they make.  NULL, all five: no glyph, or a row made
+    -- before version 3.
+    box_x           INTEGER,
+    box_y           INTEGER,
+    box_w           INTEGER,
+    box_h           INTEGER,
+    lines           INTEGER,
     PRIMARY KEY (job_id, plan_version, frame_index)
 ) WITHOUT ROWID;
 
--- The published result, one row per output format (json, vtt, srt, txt),
--- all written by the publishing attempt in the transaction that moves the
--- job to done, so the formats always agree.
+-- The published result, one row per output format (json, vtt, srt, txt,
+-- and from version 3 ass), all written by the publishing attempt in the
+-- transaction that moves the job to done, so the formats always agree.
+-- A job published before version 3 has no ass row.
 CREATE TABLE results (
     job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
     format          TEXT    NOT NULL CHECK (format IN ('json', 'vtt',
-                                                       'srt', 'txt')),
+                                                       'srt', 'txt',
+                                                       'ass')),
     body            TEXT    NOT NULL,
     PRIMARY KEY (job_id, format)
 ) WITHOUT ROWID;

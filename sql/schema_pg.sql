@@ -1,4 +1,4 @@
--- video-ocr ledger schema for PostgreSQL, version 2.
+-- video-ocr ledger schema for PostgreSQL, version 3.
 --
 -- The same tables, columns, keys and indexes as sql/schema.sql, which is
 -- the reference: its comment lists the job states, the transitions and
@@ -98,13 +98,19 @@ CREATE TABLE frames (
     flags           BIGINT  NOT NULL DEFAULT 0,
     attempt         BIGINT  NOT NULL,
     created_at      BIGINT  NOT NULL,
+    box_x           BIGINT,
+    box_y           BIGINT,
+    box_w           BIGINT,
+    box_h           BIGINT,
+    lines           BIGINT,
     PRIMARY KEY (job_id, plan_version, frame_index)
 );
 
 CREATE TABLE results (
     job_id          TEXT    NOT NULL REFERENCES jobs (job_id),
     format          TEXT    NOT NULL CHECK (format IN ('json', 'vtt',
-                                                       'srt', 'txt')),
+                                                       'srt', 'txt',
+                                                       'ass')),
     body            TEXT    NOT NULL,
     PRIMARY KEY (job_id, format)
 );

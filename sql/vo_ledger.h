@@ -27,7 +27,7 @@
 #include "vo_webhook.h"
 
 
-#define VO_LEDGER_SCHEMA_VERSION  2
+#define VO_LEDGER_SCHEMA_VERSION  3
 #define VO_DIGEST_HEX_LEN         64
 #define VO_TENANT_MAX             255
 #define VO_ERR_TEXT               256    /* enough for any ledger error */
@@ -271,6 +271,10 @@ typedef struct {
     double       confidence;       /* 0..100 */
     int64_t      reused_from;      /* frame whose text was reused, or -1 */
     unsigned     flags;            /* the worker's, stored as they are */
+    int          box[4];           /* x, y, w, h: where its text is, in
+                                      pixels of the picture as shown;
+                                      w = 0: not known (NULL columns) */
+    int          lines;            /* lines of text in the box */
 } vo_frame_row_t;
 
 

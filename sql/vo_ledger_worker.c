@@ -38,8 +38,10 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
      * (invariants 6, 8) */
     [VO_STMT_PUT_FRAME] =
     "INSERT INTO frames (job_id, plan_version, frame_index, pts_ms, text,"
-    " confidence, reused_from, flags, attempt, created_at)"
-    " SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?2, ?9"
+    " confidence, reused_from, flags, attempt, created_at, box_x, box_y,"
+    " box_w, box_h, lines)"
+    " SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?2, ?9, ?11, ?12, ?13, ?14,"
+    " ?15"
     " WHERE EXISTS (SELECT 1 FROM jobs" VO_FENCE ")"
     " ON CONFLICT DO NOTHING",
 
@@ -51,7 +53,8 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " lease_expires_at = ?4, updated_at = ?5" VO_FENCE,
 
     [VO_STMT_FRAMES] =
-    "SELECT frame_index, pts_ms, text, confidence, reused_from, flags"
+    "SELECT frame_index, pts_ms, text, confidence, reused_from, flags,"
+    " box_x, box_y, box_w, box_h, lines"
     " FROM frames"
     " WHERE job_id = ?1 AND plan_version = ?2 ORDER BY frame_index",
 
@@ -169,6 +172,7 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     const vo_frame_row_t *f, int64_t now_ms, int64_t lease_ms, char *err,
     size_t err_size)
 {
+    int              i;
     vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
@@ -194,6 +198,17 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
 
     vo_bind_int(s, 9, now_ms);
     vo_bind_int(s, 10, (int) f->flags);
+
+    /* a row without a box has NULLs, like those made before boxes */
+
+    for (i = 0; i < 5; i++) {
+        if (f->box[2] > 0) {
+            vo_bind_int(s, 11 + i, i < 4 ? f->box[i] : f->lines);
+
+        } else {
+            vo_bind_null(s, 11 + i);
+        }
+    }
 
     lrc = vo_ledger_step_done(l, s, "put frame", err, err_size);
     if (lrc != VO_LEDGER_OK) {
@@ -223,7 +238,7 @@ vo_ledger_rc_t
 vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
     vo_frame_row_t **rows, size_t *n, char *err, size_t err_size)
 {
-    int              rc;
+    int              rc, i;
     size_t           count, cap;
     const char      *text;
     vo_stmt_t       *s;
@@ -269,6 +284,12 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
         r[count].confidence = vo_column_double(s, 3);
         r[count].reused_from = vo_ledger_int_or(s, 4, -1);
         r[count].flags = (unsigned) vo_column_int(s, 5);
+
+        for (i = 0; i < 4; i++) {
+            r[count].box[i] = (int) vo_ledger_int_or(s, 6 + i, 0);
+        }
+
+        r[count].lines = (int) vo_ledger_int_or(s, 10, 0);
 
         if (r[count].text == NULL) {
             snprintf(err, err_size, "frames of %s: out of memory", job_id);

@@ -79,6 +79,9 @@ sub {
     my $bad = http_request(uri => "/jobs/$job?format=pdf");
     is($bad->{status}, 400, "unknown format: 400");
     like($bad->{body}, qr/urn:video-ocr:problem:bad-format/, "bad-format");
+    like($bad->{body}, qr/json, vtt, srt, txt or ass/, "lists the formats");
+    my $ass = http_request(uri => "/jobs/$job?format=ass");
+    is($ass->{status}, 409, "ass before done: 409");
     my $json = http_request(uri => "/jobs/$job?format=json");
     is($json->{status}, 200, "format=json is the status document");
 }
@@ -101,14 +104,16 @@ sub {
     $dbh->do("UPDATE jobs SET state = 'done' WHERE job_id = ?", undef, $job);
     my %body = (json => '{"segments":[]}', vtt => "WEBVTT\n\n",
                 srt => "1\n00:00:00,000 --> 00:00:01,000\nHI\n\n",
-                txt => "HI\n");
+                txt => "HI\n",
+                ass => "[Script Info]\nScriptType: v4.00+\n");
     $dbh->do("INSERT INTO results (job_id, format, body) VALUES (?, ?, ?)",
              undef, $job, $_, $body{$_}) for sort keys %body;
     $dbh->disconnect;
     my %type = (vtt => 'text/vtt; charset=utf-8',
                 srt => 'application/x-subrip; charset=utf-8',
-                txt => 'text/plain; charset=utf-8');
-    for my $f (qw(vtt srt txt)) {
+                txt => 'text/plain; charset=utf-8',
+                ass => 'text/x-ssa; charset=utf-8');
+    for my $f (qw(vtt srt txt ass)) {
         my $resp = http_request(uri => "/jobs/$job?format=$f");
         is($resp->{status}, 200, "$f: 200");
         is($resp->{headers}{'content-type'}, $type{$f}, "$f: content type");
@@ -136,3 +141,29 @@ Allow: GET, HEAD, DELETE
 DELETE /jobs/0123456789abcdef0123456789abcdef
 --- error_code: 404
 --- response_body_like: no-such-job
+
+
+
+=== TEST 7: a job published without ass (by a worker older than it): 404
+--- request eval
+"POST /upload\n$::V"
+--- more_headers
+Idempotency-Key: done-before-ass
+--- error_code: 202
+--- ledger_check eval
+sub {
+    my ($block, $r) = @_;
+    my $job = $r->[0]{json}{job_id};
+    my $dbh = ledger_dbh(rw => 1);
+    $dbh->do("UPDATE jobs SET state = 'done' WHERE job_id = ?", undef, $job);
+    $dbh->do("INSERT INTO results (job_id, format, body) VALUES (?, ?, ?)",
+             undef, $job, $_, $_ eq 'json' ? '{}' : "x\n")
+        for qw(json vtt srt txt);
+    $dbh->disconnect;
+    my $ass = http_request(uri => "/jobs/$job?format=ass");
+    is($ass->{status}, 404, "ass: 404");
+    like($ass->{body}, qr/"type":"urn:video-ocr:problem:no-such-format".*other formats/,
+         "no-such-format: the others are there");
+    is(http_request(uri => "/jobs/$job?format=vtt")->{status}, 200,
+       "vtt: 200");
+}

@@ -32,6 +32,10 @@
 #include "vw_pool.h"
 
 
+/* a result is published in every format (vw_child_publish) */
+#define VW_CHILD_FORMATS  5
+
+
 typedef struct {
     const vw_pool_conf_t  *conf;
     vo_ledger_t          *ledger;
@@ -377,21 +381,22 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
 {
     int                 i, rc;
     size_t              n, k;
-    vo_buf_t            bufs[4];
+    vo_buf_t            bufs[VW_CHILD_FORMATS];
     vw_result_t         res;
     vo_frame_row_t     *rows;
     vo_ledger_rc_t      lrc;
-    vo_result_body_t    bodies[4];
+    vo_result_body_t    bodies[VW_CHILD_FORMATS];
     vw_frame_result_t  *frames;
 
-    static const char  *formats[] = { "json", "vtt", "srt", "txt" };
+    static const char  *formats[] = { "json", "vtt", "srt", "txt", "ass" };
     static const vw_format_t  kinds[] = { VW_FORMAT_JSON, VW_FORMAT_VTT,
-                                          VW_FORMAT_SRT, VW_FORMAT_TXT };
+                                          VW_FORMAT_SRT, VW_FORMAT_TXT,
+                                          VW_FORMAT_ASS };
 
     rc = -1;
     frames = NULL;
 
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < VW_CHILD_FORMATS; i++) {
         vo_buf_init(&bufs[i]);
     }
 
@@ -416,6 +421,9 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
         frames[k].confidence = (int) (rows[k].confidence + 0.5);
         frames[k].reused_from = rows[k].reused_from;
         frames[k].flags = rows[k].flags;
+        frames[k].box = (vw_rect_t) { rows[k].box[0], rows[k].box[1],
+                                      rows[k].box[2], rows[k].box[3] };
+        frames[k].lines = rows[k].lines;
     }
 
     res.plan = &run->plan;
@@ -428,7 +436,7 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
     /* a done job that read nothing of plain text says so (metrics) */
     st->warning = vw_result_warning(&res);
 
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < VW_CHILD_FORMATS; i++) {
         if (vw_result_write(&bufs[i], kinds[i], &res) != 0
             || !vo_buf_ok(&bufs[i]))
         {
@@ -443,14 +451,14 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
         bodies[i].len = bufs[i].len;
     }
 
-    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, 4, st,
+    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, VW_CHILD_FORMATS, st,
                             vw_wall_ms(), ch->err, sizeof(ch->err));
 
     rc = vw_child_ledger_rc(ch, lrc, "publish");
 
 done:
 
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < VW_CHILD_FORMATS; i++) {
         vo_buf_free(&bufs[i]);
     }
 
@@ -591,6 +599,9 @@ vw_hook_frame_known(void *data, uint32_t index, vw_frame_result_t *known)
             known->confidence = (int) (r->confidence + 0.5);
             known->reused_from = r->reused_from;
             known->flags = r->flags;
+            known->box = (vw_rect_t) { r->box[0], r->box[1], r->box[2],
+                                       r->box[3] };
+            known->lines = r->lines;
             return 1;
         }
 
@@ -619,6 +630,11 @@ vw_hook_frame_done(void *data, const vw_frame_result_t *f)
     row.confidence = f->confidence;
     row.reused_from = f->reused_from;
     row.flags = f->flags;
+    row.box[0] = f->box.x;
+    row.box[1] = f->box.y;
+    row.box[2] = f->box.w;
+    row.box[3] = f->box.h;
+    row.lines = f->lines;
 
     rc = vo_ledger_put_frame(ch->ledger, &ch->claim, VW_PLAN_VERSION, &row,
                              vw_wall_ms(), ch->conf->lease_ms, ch->err,

@@ -48,7 +48,7 @@ static const char  vw_ocr_usage[] =
     "(default eng)\n"
     "  --crop x,y,w,h        read only this rectangle, in pixels of the "
     "picture\n"
-    "  --format F            json (default), vtt, srt or txt\n"
+    "  --format F            json (default), vtt, srt, txt or ass\n"
     "  --frames              json: add every frame's result\n"
     "  --no-refine           cue times to the look (within 0.09 s at "
     "1 fps),\n"
@@ -242,8 +242,8 @@ vw_ocr_value(vw_ocr_cmd_t *cmd, const char *flag, const char *val)
 
     if (strcmp(flag, "--format") == 0) {
         if (vw_format_parse(val, &cmd->format) != 0) {
-            (void) vw_ocr_usage_error("format must be json, vtt, srt or "
-                                      "txt, not \"%s\"", val, NULL);
+            (void) vw_ocr_usage_error("format must be json, vtt, srt, txt "
+                                      "or ass, not \"%s\"", val, NULL);
             return -1;
         }
 

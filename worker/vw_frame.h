@@ -109,6 +109,7 @@ typedef struct {
     int         polarity;
     int         glyph_h;    /* the mean height of the lines' glyphs */
     int         glyphs;     /* how many there are */
+    int         lines;      /* the lines of text they make (0: none) */
     int         comps;      /* glyph-sized ink components, in lines
                                or not */
 } vw_text_t;

@@ -222,6 +222,27 @@ vw_orient_rect_to_stored(vw_orient_t o, int shown_w, int shown_h,
 }
 
 
+void
+vw_orient_box_shown(vw_orient_t turn, int img_w, int img_h,
+    const vo_options_t *o, const vw_rect_t *box, vw_rect_t *shown)
+{
+    if (box->w <= 0 || box->h <= 0) {
+        memset(shown, 0, sizeof(vw_rect_t));
+        return;
+    }
+
+    /* the picture turned is the crop (vw_frame_grey): turned back, the
+     * box is in the crop's pixels, whose origin is the crop's corner */
+
+    vw_orient_rect_to_stored(turn, img_w, img_h, box, shown);
+
+    if (o != NULL && o->has_crop) {
+        shown->x += (int) o->crop_x;
+        shown->y += (int) o->crop_y;
+    }
+}
+
+
 int
 vw_orient_copy(vw_orient_t o, const uint8_t *src, int stride,
     const vw_rect_t *r, vw_image_t *out)

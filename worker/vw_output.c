@@ -7,6 +7,24 @@
  * dropped (a blank line ends a cue in WebVTT and SubRip).  WebVTT cue
  * text escapes &, < and > as the spec requires; SubRip has no escapes
  * and gets the text as is; plain text puts each segment on one line.
+ * ASS has no standard escape for what its override blocks use: a line
+ * break is \N, a brace \{ or \} (what libass renders as a brace, and
+ * what FFmpeg writes when it makes ASS of other subtitles), and a
+ * backslash is followed by U+2060 WORD JOINER, an invisible character,
+ * so that it starts no escape or tag with what follows it (libass's
+ * advice: FFmpeg writes "\\", which libass shows as a backslash that
+ * leaves the next one to start an escape: "\\N" is "\" and a line
+ * break there).
+ *
+ * Placement (both from the segment's box and the frame size; nothing
+ * when either is unknown): the text's horizontal middle, and its top
+ * edge, or its bottom edge when the box's middle lies in the lower half
+ * of the picture (so that a player's font, of another size, grows
+ * towards the picture's middle).  WebVTT: "line:T%" or "line:B%,end",
+ * "position:M%" (align center: the cue box's middle), "size:W%" (the
+ * box's width) and "align:center", percentages of the frame size with
+ * at most 3 decimals.  ASS: PlayResX/PlayResY are the frame size, and
+ * each event starts with {\an8\pos(M,T)} or {\an2\pos(M,B)}.
  */
 
 #include <stdlib.h>
@@ -18,8 +36,20 @@
 typedef enum {
     VW_TEXT_VTT,
     VW_TEXT_SRT,
-    VW_TEXT_TXT
+    VW_TEXT_TXT,
+    VW_TEXT_ASS
 } vw_text_mode_t;
+
+/* where a segment goes on the picture (vw_place) */
+typedef struct {
+    int      known;
+    int      bottom;            /* anchored by its bottom edge */
+    int      mid_x;             /* pixels of the frame */
+    int      edge_y;
+    int64_t  mid_pct;           /* thousandths of a percent */
+    int64_t  edge_pct;
+    int64_t  width_pct;
+} vw_place_t;
 
 
 static void vw_decimal(vo_buf_t *out, int64_t milli);
@@ -29,6 +59,13 @@ static void vw_result_json(vo_buf_t *out, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs);
 static int vw_result_turn(const vw_result_t *r);
 static void vw_result_warnings(vo_buf_t *out, const vw_result_t *r);
+static int vw_frame_size(const vw_result_t *r, int *w, int *h);
+static void vw_place(const vw_result_t *r, const vw_segment_t *s,
+    vw_place_t *pl);
+static void vw_box_json(vo_buf_t *out, const vw_rect_t *box, int lines);
+static void vw_result_ass(vo_buf_t *out, const vw_result_t *r,
+    const vw_segment_t *segs, size_t nsegs);
+static void vw_ass_time(vo_buf_t *out, int64_t ms);
 
 
 int
@@ -45,6 +82,9 @@ vw_format_parse(const char *name, vw_format_t *f)
 
     } else if (strcmp(name, "txt") == 0) {
         *f = VW_FORMAT_TXT;
+
+    } else if (strcmp(name, "ass") == 0) {
+        *f = VW_FORMAT_ASS;
 
     } else {
         return -1;
@@ -64,6 +104,8 @@ vw_format_content_type(vw_format_t f)
         return "application/x-subrip; charset=utf-8";
     case VW_FORMAT_TXT:
         return "text/plain; charset=utf-8";
+    case VW_FORMAT_ASS:
+        return "text/x-ssa; charset=utf-8";
     default:
         return "application/json";
     }
@@ -74,6 +116,7 @@ int
 vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
 {
     size_t         i, nsegs;
+    vw_place_t     pl;
     vw_segment_t  *segs;
 
     if (vw_segments_merge(r->plan, r->frames, r->nframes, &segs, &nsegs)
@@ -96,6 +139,18 @@ vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
             vw_timestamp(out, segs[i].start_ms, '.');
             vo_buf_adds(out, " --> ");
             vw_timestamp(out, segs[i].end_ms, '.');
+            vw_place(r, &segs[i], &pl);
+
+            if (pl.known) {
+                vo_buf_adds(out, " line:");
+                vw_decimal(out, pl.edge_pct);
+                vo_buf_adds(out, pl.bottom ? "%,end position:" : "% position:");
+                vw_decimal(out, pl.mid_pct);
+                vo_buf_adds(out, "% size:");
+                vw_decimal(out, pl.width_pct);
+                vo_buf_adds(out, "% align:center");
+            }
+
             vo_buf_addc(out, '\n');
             vw_text(out, segs[i].text, VW_TEXT_VTT);
             vo_buf_addc(out, '\n');
@@ -123,6 +178,10 @@ vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
         }
 
         break;
+
+    case VW_FORMAT_ASS:
+        vw_result_ass(out, r, segs, nsegs);
+        break;
     }
 
     free(segs);
@@ -138,7 +197,7 @@ static void
 vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     size_t nsegs)
 {
-    int                       turn;
+    int                       turn, w, h;
     char                      opts[VO_OPTIONS_JSON_MAX];
     size_t                    i, ocr, reused, timed_out, no_text, between;
     const vw_frame_result_t  *f;
@@ -202,6 +261,13 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
 
     vw_result_warnings(out, r);
 
+    if (vw_frame_size(r, &w, &h)) {
+        vo_buf_printf(out, ",\"frame_size\":[%d,%d]", w, h);
+
+    } else {
+        vo_buf_adds(out, ",\"frame_size\":null");
+    }
+
     vo_buf_adds(out, ",\"segments\":[");
 
     for (i = 0; i < nsegs; i++) {
@@ -211,8 +277,10 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
         vw_decimal(out, segs[i].end_ms);
         vo_buf_adds(out, ",\"text\":");
         vo_json_strz(out, segs[i].text);
-        vo_buf_printf(out, ",\"confidence\":%d,\"looks\":%u}",
+        vo_buf_printf(out, ",\"confidence\":%d,\"looks\":%u",
                       segs[i].confidence, (unsigned) segs[i].looks);
+        vw_box_json(out, &segs[i].box, segs[i].lines);
+        vo_buf_addc(out, '}');
     }
 
     vo_buf_addc(out, ']');
@@ -247,6 +315,7 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
                 vo_buf_adds(out, "null");
             }
 
+            vw_box_json(out, &f->box, f->lines);
             vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s,"
                         "\"no_text\":%s,\"between\":%s}",
                         (f->flags & VW_FRAME_TIMED_OUT) ? "true" : "false",
@@ -407,6 +476,143 @@ vw_inspection_json(vo_buf_t *out, const vw_inspection_t *in)
 }
 
 
+/* The displayed picture's size (the inspection's), 0 when unknown. */
+static int
+vw_frame_size(const vw_result_t *r, int *w, int *h)
+{
+    if (r->inspection == NULL || r->inspection->display_width <= 0
+        || r->inspection->display_height <= 0
+        || r->inspection->display_width > VW_MAX_SIDE
+        || r->inspection->display_height > VW_MAX_SIDE)
+    {
+        return 0;
+    }
+
+    *w = r->inspection->display_width;
+    *h = r->inspection->display_height;
+
+    return 1;
+}
+
+
+/* ,"box":[x,y,w,h],"lines":n, or null for both when no box is known (a
+ * box bounds one line at least: a row that says 0 lines has 1) */
+static void
+vw_box_json(vo_buf_t *out, const vw_rect_t *box, int lines)
+{
+    if (!vw_box_ok(box)) {
+        vo_buf_adds(out, ",\"box\":null,\"lines\":null");
+        return;
+    }
+
+    vo_buf_printf(out, ",\"box\":[%d,%d,%d,%d],\"lines\":%d", box->x,
+                  box->y, box->w, box->h, lines > 0 ? lines : 1);
+}
+
+
+/*
+ * Where segment s goes (see the top of the file): the box clamped to the
+ * frame, in pixels and in thousandths of a percent of the frame size.
+ */
+static void
+vw_place(const vw_result_t *r, const vw_segment_t *s, vw_place_t *pl)
+{
+    int  w, h, x0, y0, x1, y1;
+
+    memset(pl, 0, sizeof(vw_place_t));
+
+    if (!vw_box_ok(&s->box) || !vw_frame_size(r, &w, &h)) {
+        return;
+    }
+
+    x0 = s->box.x < w ? s->box.x : w;
+    y0 = s->box.y < h ? s->box.y : h;
+    x1 = s->box.x + s->box.w < w ? s->box.x + s->box.w : w;
+    y1 = s->box.y + s->box.h < h ? s->box.y + s->box.h : h;
+
+    pl->known = 1;
+    pl->bottom = y0 + y1 > h;
+    pl->mid_x = (x0 + x1) / 2;
+    pl->edge_y = pl->bottom ? y1 : y0;
+    pl->mid_pct = ((int64_t) (x0 + x1) * 50000 + w / 2) / w;
+    pl->edge_pct = ((int64_t) pl->edge_y * 100000 + h / 2) / h;
+    pl->width_pct = ((int64_t) (x1 - x0) * 100000 + w / 2) / w;
+}
+
+
+/*
+ * Advanced SubStation Alpha (v4+): the script's resolution is the frame
+ * size (libass's default, 384x288, when it is unknown), one style, and
+ * an event per segment.
+ */
+static void
+vw_result_ass(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
+    size_t nsegs)
+{
+    int         w, h;
+    size_t      i;
+    vw_place_t  pl;
+
+    if (!vw_frame_size(r, &w, &h)) {
+        w = 384;
+        h = 288;
+    }
+
+    vo_buf_printf(out, "[Script Info]\n"
+                  "; made by video-ocr from the text it read\n"
+                  "ScriptType: v4.00+\n"
+                  "WrapStyle: 0\n"
+                  "ScaledBorderAndShadow: yes\n"
+                  "PlayResX: %d\n"
+                  "PlayResY: %d\n"
+                  "\n"
+                  "[V4+ Styles]\n"
+                  "Format: Name, Fontname, Fontsize, PrimaryColour, "
+                  "SecondaryColour, OutlineColour, BackColour, Bold, Italic, "
+                  "Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, "
+                  "BorderStyle, Outline, Shadow, Alignment, MarginL, "
+                  "MarginR, MarginV, Encoding\n"
+                  "Style: Default,Arial,%d,&H00FFFFFF,&H000000FF,&H00000000,"
+                  "&H80000000,0,0,0,0,100,100,0,0,1,2,0,2,10,10,%d,1\n"
+                  "\n"
+                  "[Events]\n"
+                  "Format: Layer, Start, End, Style, Name, MarginL, MarginR, "
+                  "MarginV, Effect, Text\n",
+                  w, h, h / 18 > 8 ? h / 18 : 8, h / 24);
+
+    for (i = 0; i < nsegs; i++) {
+        vo_buf_adds(out, "Dialogue: 0,");
+        vw_ass_time(out, segs[i].start_ms);
+        vo_buf_addc(out, ',');
+        vw_ass_time(out, segs[i].end_ms);
+        vo_buf_adds(out, ",Default,,0,0,0,,");
+        vw_place(r, &segs[i], &pl);
+
+        if (pl.known) {
+            vo_buf_printf(out, "{\\an%d\\pos(%d,%d)}", pl.bottom ? 2 : 8,
+                          pl.mid_x, pl.edge_y);
+        }
+
+        vw_text(out, segs[i].text, VW_TEXT_ASS);
+        vo_buf_addc(out, '\n');
+    }
+}
+
+
+/* H:MM:SS.cc, in centiseconds (rounded) */
+static void
+vw_ass_time(vo_buf_t *out, int64_t ms)
+{
+    int64_t  cs;
+
+    cs = ms > 0 ? (ms + 5) / 10 : 0;
+
+    vo_buf_printf(out, "%lld:%02lld:%02lld.%02lld", (long long) (cs / 360000),
+                  (long long) (cs / 6000 % 60), (long long) (cs / 100 % 60),
+                  (long long) (cs % 100));
+}
+
+
 /* milli / 1000 as a JSON number: "2", "2.5", "29.97", "0.04" */
 static void
 vw_decimal(vo_buf_t *out, int64_t milli)
@@ -479,7 +685,8 @@ vw_text(vo_buf_t *out, const char *s, vw_text_mode_t mode)
         }
 
         if (pending_nl) {
-            vo_buf_addc(out, mode == VW_TEXT_TXT ? ' ' : '\n');
+            vo_buf_adds(out, mode == VW_TEXT_TXT ? " "
+                             : (mode == VW_TEXT_ASS ? "\\N" : "\n"));
             pending_nl = 0;
         }
 
@@ -496,6 +703,16 @@ vw_text(vo_buf_t *out, const char *s, vw_text_mode_t mode)
             continue;
         }
 
+        if (mode == VW_TEXT_ASS && (cp == '{' || cp == '}')) {
+            vo_buf_adds(out, cp == '{' ? "\\{" : "\\}");
+            continue;
+        }
+
+        if (mode == VW_TEXT_ASS && cp == '\\') {
+            vo_buf_adds(out, "\\\xe2\x81\xa0");
+            continue;
+        }
+
         if (cp == 0xfffd) {
             vo_buf_adds(out, "\xef\xbf\xbd");
             continue;
@@ -504,7 +721,7 @@ vw_text(vo_buf_t *out, const char *s, vw_text_mode_t mode)
         vo_buf_add(out, p + i, n);
     }
 
-    if (!any && mode != VW_TEXT_TXT) {
+    if (!any && mode != VW_TEXT_TXT && mode != VW_TEXT_ASS) {
         /* a cue needs a payload line; segments never have empty text */
         vo_buf_adds(out, "\xe2\x80\x8b");
     }

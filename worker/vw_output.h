@@ -2,8 +2,8 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The result writers: JSON (what `ocr --format json` prints and what the
- * job status endpoint publishes, byte for byte), WebVTT, SubRip and
- * plain text.  They take frame results (from memory or ledger rows) and
+ * job status endpoint publishes, byte for byte), WebVTT, SubRip, plain
+ * text and Advanced SubStation Alpha (v4+).  They take frame results (from memory or ledger rows) and
  * merge them into segments themselves, so there is one way to go from
  * frames to a result.  libc only: fuzz_output links this file and
  * vw_segments.c without FFmpeg or Tesseract.  The job endpoint serves
@@ -19,10 +19,12 @@
  *    "frames_no_text":1,"detected_rotation":null,
  *    "warnings":[{"code":"text_unreadable","message":"...","count":2,
  *                 "frames":[4,10]}],                       (or [])
+ *    "frame_size":[1280,720],                              (or null)
  *    "segments":[{"start":0.5,"end":2.5,"text":"Hello","confidence":91,
- *                 "looks":12}, ...],
- *    "frames":[{"index":0,"t":0,"text":"","confidence":0,
- *               "reused_from":null,"timed_out":false,"no_picture":false,
+ *                 "looks":12,"box":[420,610,440,36],"lines":1}, ...],
+ *    "frames":[{"index":0,"t":0,"pts":0,"text":"","confidence":0,
+ *               "reused_from":null,"box":null,"lines":null,
+ *               "timed_out":false,"no_picture":false,
  *               "no_text":true,"between":false}, ...]}      (if asked)
  *
  * start/end are seconds with at most 3 decimals; frames_done counts the
@@ -38,6 +40,14 @@
  * warnings: text_unreadable when some screens with many glyphs read as
  * (almost) nothing (VW_FRAME_UNREAD), with those frames' indexes.
  * Both come from the frame rows alone, like everything else here.
+ * frame_size: the picture as a player shows it (the inspection's
+ * display size; null without an inspection).  box: [x, y, width,
+ * height] of the text in pixels of that picture (the display matrix
+ * applied; with a crop, the crop's offset added; with a turn found by
+ * orientation detection, the turn undone), a segment's the union of its
+ * frames' (vw_segments.h), and lines the lines of text in it; both
+ * null when no frame of it has a box (rows made before boxes were).
+ * WebVTT cues and ASS events are placed from the box (vw_output.c).
  */
 
 #ifndef _VW_OUTPUT_H_INCLUDED_
@@ -57,7 +67,8 @@ typedef enum {
     VW_FORMAT_JSON = 0,
     VW_FORMAT_VTT,
     VW_FORMAT_SRT,
-    VW_FORMAT_TXT
+    VW_FORMAT_TXT,
+    VW_FORMAT_ASS
 } vw_format_t;
 
 typedef struct {
@@ -70,7 +81,7 @@ typedef struct {
 } vw_result_t;
 
 
-/* "json", "vtt", "srt", "txt" -> 0 and *f; -1 otherwise. */
+/* "json", "vtt", "srt", "txt", "ass" -> 0 and *f; -1 otherwise. */
 int vw_format_parse(const char *name, vw_format_t *f);
 
 /* The Content-Type to serve a format with. */

@@ -11,6 +11,7 @@
 
 
 static int vw_frame_cmp(const void *a, const void *b);
+static void vw_box_union(vw_rect_t *u, const vw_rect_t *b);
 
 
 int
@@ -101,6 +102,8 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
             exact[count - 1] = (f->flags & VW_FRAME_EXACT) ? 1 : 0;
             start_at[count - 1] = f->pts_ms;
             s->looks = 0;
+            s->lines = 0;
+            memset(&s->box, 0, sizeof(vw_rect_t));
             rows = 0;
             sum = 0;
             best = -1;
@@ -109,6 +112,11 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
         s->last = f->index;
         sum += f->confidence;
         rows++;
+
+        if (vw_box_ok(&f->box)) {
+            vw_box_union(&s->box, &f->box);
+            s->lines = f->lines > s->lines ? f->lines : s->lines;
+        }
 
         if (f->confidence > best) {
             best = f->confidence;
@@ -200,6 +208,35 @@ vw_frame_cmp(const void *a, const void *b)
     fb = *(const vw_frame_result_t * const *) b;
 
     return fa->index < fb->index ? -1 : (fa->index > fb->index);
+}
+
+
+int
+vw_box_ok(const vw_rect_t *b)
+{
+    return b->x >= 0 && b->y >= 0 && b->w > 0 && b->h > 0
+           && b->x <= VW_MAX_SIDE - b->w && b->y <= VW_MAX_SIDE - b->h;
+}
+
+
+/* u becomes the union of u (w = 0: empty) and b, both vw_box_ok */
+static void
+vw_box_union(vw_rect_t *u, const vw_rect_t *b)
+{
+    int  x1, y1;
+
+    if (u->w == 0) {
+        *u = *b;
+        return;
+    }
+
+    x1 = u->x + u->w > b->x + b->w ? u->x + u->w : b->x + b->w;
+    y1 = u->y + u->h > b->y + b->h ? u->y + u->h : b->y + b->h;
+
+    u->x = u->x < b->x ? u->x : b->x;
+    u->y = u->y < b->y ? u->y : b->y;
+    u->w = x1 - u->x;
+    u->h = y1 - u->y;
 }
 
 

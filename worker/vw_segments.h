@@ -26,7 +26,10 @@
  * its frames'.  Its looks: how many pictures its text was read
  * from, the sum over its OCR'd frames of the looks the pipeline
  * averaged for each (the looks up to the next change, at most
- * VW_LOOKS_COMBINED).
+ * VW_LOOKS_COMBINED).  Its box: the union of the boxes of its frames
+ * that have one (they show one text, so the union bounds it wherever
+ * its screens showed it: text that slid, a look whose layer lost a
+ * glyph), its lines the most any of them has.
  *
  * Times: with s = d / looks the step between looks (d = 1/fps), a
  * segment from the row at look a to the one whose last row is at look
@@ -46,6 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vw_frame.h"
 #include "vw_plan.h"
 
 
@@ -86,6 +90,12 @@ typedef struct {
     int          confidence;    /* 0..100 */
     int64_t      reused_from;   /* index whose OCR text this is, or -1 */
     unsigned     flags;         /* VW_FRAME_* */
+    vw_rect_t    box;           /* where the text of its screen is, in
+                                   pixels of the picture as shown (crop
+                                   offset added, turn undone); w = 0:
+                                   not known (no glyph, or a row made
+                                   before rows had boxes): vw_box_ok */
+    int          lines;         /* the lines of text in it; 0 with no box */
 } vw_frame_result_t;
 
 typedef struct {
@@ -96,6 +106,9 @@ typedef struct {
     uint32_t     first;         /* frame indexes */
     uint32_t     last;
     uint32_t     looks;         /* pictures its text was read from */
+    vw_rect_t    box;           /* the union of its frames' boxes; w = 0:
+                                   none of them has one */
+    int          lines;         /* the most lines one of them has */
 } vw_segment_t;
 
 
@@ -107,6 +120,13 @@ typedef struct {
  */
 int vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     size_t n, vw_segment_t **out, size_t *nout);
+
+/*
+ * 1 if b is a box a result may give: w, h > 0, inside a picture of
+ * VW_MAX_SIDE a side.  A frame's box that is not (none, or a ledger row
+ * that lies) counts as not known.
+ */
+int vw_box_ok(const vw_rect_t *b);
 
 /*
  * Decodes one UTF-8 sequence of at most n bytes; returns its length (at

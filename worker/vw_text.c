@@ -60,8 +60,9 @@ static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g,
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
 static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box,
-    int *glyph_h, int *glyphs, int *comps);
+    int *glyph_h, int *glyphs, int *lines, int *comps);
 static int vw_text_by_x(const void *a, const void *b, void *data);
+static int vw_text_by_middle(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
 static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
 typedef struct {
@@ -111,6 +112,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     t->polarity = VW_TEXT_NONE;
     t->glyph_h = 0;
     t->glyphs = 0;
+    t->lines = 0;
     t->comps = 0;
     memset(&t->box, 0, sizeof(vw_rect_t));
 
@@ -166,7 +168,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
         if (ink > 0
             && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
-                             &t->glyphs, &t->comps) != 0)
+                             &t->glyphs, &t->lines, &t->comps) != 0)
         {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
@@ -187,7 +189,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_text_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
 
     if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
-                             &t->glyphs, &t->comps) != 0) {
+                             &t->glyphs, &t->lines, &t->comps) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
@@ -439,7 +441,11 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  * Everything else (a moving square, a piece of a line or of a bar's
  * edge, the specks of a noisy picture) is erased from the mask.  box
  * bounds what stays, *glyph_h gets the mean height of the lines' glyphs,
- * *glyphs their number.
+ * *glyphs their number, *lines the lines of text they make: taken top
+ * down by their middles, a glyph whose middle lies below the band of
+ * the line being counted (the glyphs' extent so far) starts the next,
+ * so the chains of one line that a wide gap between words split count
+ * once.
  *
  * Noise makes thousands of specks: only the tall components are
  * chained (sorted by their left edge, so that each looks only at those
@@ -448,14 +454,16 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  */
 static int
 vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
-    int *glyphs, int *comps)
+    int *glyphs, int *lines, int *comps)
 {
     int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
+    int         bottom;
     size_t      i, j, k, n, ntall, nline, sum;
     uint32_t   *tall, *line;
     vw_comp_t  *c, *d, *l;
 
     memset(box, 0, sizeof(vw_rect_t));
+    *lines = 0;
 
     minh = m->height / VW_TEXT_MIN_HEIGHT_PART;
     minh = minh < VW_TEXT_MIN_HEIGHT ? VW_TEXT_MIN_HEIGHT : minh;
@@ -549,6 +557,26 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
     *glyph_h = nline > 0 ? (int) (sum / nline) : 0;
     *glyphs = (int) nline;
 
+    /* the lines they make (the loop below takes them in any order) */
+
+    if (nline > 1) {
+        qsort_r(line, nline, sizeof(uint32_t), vw_text_by_middle, c);
+    }
+
+    bottom = -1;
+
+    for (k = 0; k < nline; k++) {
+        l = &c[line[k]];
+
+        if (*lines == 0 || l->y0 + l->y1 > 2 * bottom) {
+            (*lines)++;
+            bottom = l->y1;
+
+        } else if (l->y1 > bottom) {
+            bottom = l->y1;
+        }
+    }
+
     /* lines stay; what lies beside a glyph of a line (within twice its
      * height) and inside its band (half its height above and below),
      * and is not much taller, stays too: dots, commas, accents, a word
@@ -610,6 +638,19 @@ vw_text_by_x(const void *a, const void *b, void *data)
     xb = c[*(const uint32_t *) b].x0;
 
     return xa < xb ? -1 : (xa > xb);
+}
+
+
+static int
+vw_text_by_middle(const void *a, const void *b, void *data)
+{
+    const vw_comp_t  *c = data;
+    int               ma, mb;
+
+    ma = c[*(const uint32_t *) a].y0 + c[*(const uint32_t *) a].y1;
+    mb = c[*(const uint32_t *) b].y0 + c[*(const uint32_t *) b].y1;
+
+    return ma < mb ? -1 : (ma > mb);
 }
 
 

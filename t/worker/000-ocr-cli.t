@@ -55,7 +55,7 @@ my @bad = (
     [['--crop', '1,2,3'],     $crop],
     [['--crop', '0,0,0,10'],  $crop],
     [['--crop', '0,0,10,x'],  $crop],
-    [['--format', 'xml'],     qr/format must be json, vtt, srt or txt, not "xml"/],
+    [['--format', 'xml'],     qr/format must be json, vtt, srt, txt or ass, not "xml"/],
     [['--bogus'],             qr/unknown option "--bogus"/],
     [['--fps'],               qr/--fps needs a value/],
     [['--max-frames', 'many'], qr/--max-frames must be a whole number/],

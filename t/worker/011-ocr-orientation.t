@@ -134,6 +134,18 @@ for my $c ([$side, 'sideways, no matrix', 'Held sideways', 90],
     my $res = $clean->{json};
     is $res->{inspection}{rotation}, 0, "$name: no matrix";
     is $res->{detected_rotation}, $deg, "$name: detected turn $deg";
+    # the box is where the text is on the picture as played: sideways
+    # text is a tall, narrow box in the right of the 640x360 picture
+    # (drawn 60 pixels above the bottom of the picture before it was
+    # turned a quarter counterclockwise), text upside down one at the top
+    my ($bx) = map { $_->{box} } grep { $_->{box} } @{ $res->{segments} };
+    if ($deg == 90) {
+        ok $bx && $bx->[3] > 3 * $bx->[2] && $bx->[0] > 320,
+            "$name: a tall box on the right (@{ $bx // [] })";
+    } else {
+        ok $bx && $bx->[2] > 3 * $bx->[3] && $bx->[1] < 100,
+            "$name: a wide box at the top (@{ $bx // [] })";
+    }
     cmp_ok cer(text_of($res), $text), '<=', 0.1, "$name: reads \"$text\""
         or diag text_of($res);
     is stats($clean)->[0]{orient_tries}, 1, "$name: OSD ran once";

@@ -54,7 +54,7 @@ my $unknown = 'f' x 32;
 
 sub strip { my ($b) = @_; $b =~ s/[0-9a-f]{32}/ID/g; $b }
 
-for my $format (undef, qw(json vtt srt txt)) {
+for my $format (undef, qw(json vtt srt txt ass)) {
     my $q = defined $format ? "?format=$format" : '';
     my $name = defined $format ? "format=$format" : 'status';
 

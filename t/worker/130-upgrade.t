@@ -1,6 +1,8 @@
 # Upgrades keep data: a ledger made by the code of schema version 1
 # (t/data/ledger-v1/, made by its make.pl with that code, for real) is
-# opened by this build, which migrates it to the current version.  Its rows
+# opened by this build, which migrates it to the current version; so is
+# one made by the code of version 2 (t/data/ledger-v2/, the same way; at
+# the end).  Its rows
 # are intact, the schema is the one a new ledger gets (tables, columns,
 # indexes, triggers), and the whole product works on it: the status of old
 # jobs, replays of old receipts, a refused reuse of an old key, an old
@@ -27,6 +29,7 @@ my $facts = do {
 };
 my %job = %{ $facts->{jobs} };
 my $bytes = sub { local (@ARGV, $/) = "$fixture/$_[0]"; <> };
+my $bytes2 = sub { local (@ARGV, $/) = "$_[0]/$_[1]"; <> };
 
 # the old ledger, where the stack will find it
 my $s = VideoOCR::Stack->new(no_start => 1,
@@ -162,6 +165,101 @@ unless ($pg) {
        'gives every free page back');
 }
 
+# --- a version 2 ledger ------------------------------------------------
+#
+# Its rows intact (the frames with no box: NULL in the new columns), its
+# four published formats byte for byte, and no ass for a job published
+# before there was one (404 no-such-format, not "not done"); the schema
+# is a new ledger's; the job it had queued is done by today's worker,
+# with boxes in its frame rows and its result in five formats.
+
+{
+    my $fx = 't/data/ledger-v2';
+    my $f2 = do {
+        local (@ARGV, $/) = $pg ? "$fx/facts_pg.json" : "$fx/facts.json";
+        decode_json(<>);
+    };
+    my %j2 = %{ $f2->{jobs} };
+    my $s2 = VideoOCR::Stack->new(no_start => 1,
+        ledger => $pg ? load_pg('vo_upgrade2_' . $$, $fx) : undef);
+    unless ($pg) {
+        copy("$fx/ledger.db", $s2->ledger) or die "copy: $!";
+        chmod 0666, $s2->ledger;
+    }
+
+    is(schema_version($s2), 2, 'v2: the fixture is a version 2 ledger');
+    $s2->start_nginx;
+    is(schema_version($s2), $current, "v2: nginx migrated it to $current");
+
+    for my $t (sort keys %{ $f2->{count} }) {
+        my ($n) = map { $_->{n} } $s2->rows("SELECT count(*) AS n FROM $t");
+        is($n, $f2->{count}{$t}, "v2: $t: $f2->{count}{$t} rows, as before");
+    }
+    for my $key (sort keys %j2) {
+        my ($row) = $s2->rows('SELECT state, attempt, failures, options,'
+            . ' input_sha256, input_size, created_at, finished_at,'
+            . ' deleted_at, error_code FROM jobs WHERE job_id = ?', $j2{$key});
+        is_deeply($row, $f2->{job}{$key}, "v2: $key: its job row is intact");
+    }
+    for my $key (sort keys %{ $f2->{frames} }) {
+        my @rows = $s2->rows('SELECT frame_index, pts_ms, text, confidence,'
+            . ' reused_from, flags FROM frames WHERE job_id = ?'
+            . ' ORDER BY frame_index', $j2{$key});
+        is_deeply(\@rows, $f2->{frames}{$key},
+                  "v2: $key: its frame rows are intact");
+        my ($nb) = $s2->rows('SELECT count(*) AS n FROM frames'
+            . ' WHERE job_id = ? AND box_x IS NULL AND box_y IS NULL'
+            . ' AND box_w IS NULL AND box_h IS NULL AND lines IS NULL',
+            $j2{$key});
+        is($nb->{n}, scalar @rows, "v2: $key: no box in them");
+        for my $f (sort keys %{ $f2->{result}{$key} }) {
+            my $r = $s2->status($j2{$key}, $f);
+            is($f eq 'json' ? $r->{status} : $r->{body},
+               $f eq 'json' ? 200 : $f2->{result}{$key}{$f},
+               "v2: $key: its published $f"
+               . ($f eq 'json' ? ' is served' : ', byte for byte'));
+        }
+        my ($body) = map { $_->{body} } $s2->rows('SELECT body FROM results'
+            . " WHERE job_id = ? AND format = 'json'", $j2{$key});
+        is($body, $f2->{result}{$key}{json}, "v2: $key: its json row too");
+        my $ass = $s2->status($j2{$key}, 'ass');
+        is($ass->{status}, 404, "v2: $key: ?format=ass: 404");
+        like($ass->{body}, qr/no-such-format/, 'v2: no-such-format');
+    }
+
+    my $new2 = VideoOCR::Stack->new(no_worker => 1);
+    is_deeply(structure($s2), structure($new2),
+              'v2: the migrated schema is the one a new ledger gets');
+    $new2->stop_nginx;
+
+    my $r2 = $s2->upload('k-done', $bytes2->($fx, 'v.mp4'), args => 'fps=2');
+    is($r2->{headers}{'idempotent-replayed'}, 'true',
+       'v2: an old receipt replays');
+
+    my ($q) = $s2->rows('SELECT input_path FROM jobs WHERE job_id = ?',
+                        $j2{'k-accepted'});
+    my $in2 = $s2->store . '/' . $q->{input_path};
+    (my $sub2 = $in2) =~ s{/[^/]+$}{};
+    mkdir $sub2;
+    copy("$fx/w.mp4", $in2) or die "copy: $!";
+    chmod 0666, $in2;
+    $s2->start_worker;
+    my $st2 = $s2->wait_state($j2{'k-accepted'}, 'done|failed|rejected', 120);
+    is($st2->{state}, 'done', 'v2: the job it had queued is done');
+    my ($boxed) = $s2->rows('SELECT count(*) AS n FROM frames'
+        . ' WHERE job_id = ? AND box_w > 0 AND lines >= 1',
+        $j2{'k-accepted'});
+    cmp_ok($boxed->{n}, '>', 0, 'v2: its frame rows have boxes');
+    my $seg = $st2->{result}{segments}[0] // {};
+    is(ref $seg->{box}, 'ARRAY', 'v2: its segment has a box');
+    my $ass2 = $s2->status($j2{'k-accepted'}, 'ass');
+    is($ass2->{status}, 200, 'v2: and its result has ass');
+    like($ass2->{body}, qr/^Dialogue: 0,.*\\pos\(\d+,\d+\)\}Placed nowhere/m,
+         'v2: placed');
+    is($s2->stop_worker, 0, 'v2: the pool stops');
+    $s2->stop_nginx;
+}
+
 done_testing();
 
 
@@ -240,12 +338,14 @@ sub structure {
     return \%st;
 }
 
-# A PostgreSQL ledger of its own, loaded from the version 1 dump.
+# A PostgreSQL ledger of its own, loaded from the dump of a fixture (the
+# version 1 one unless another directory is given).
 sub load_pg {
-    my ($name) = @_;
+    my ($name, $dir) = @_;
     my $uri = VideoOCR::Test::new_pg_ledger($name);
 
-    open my $in, '<', "$fixture/ledger_pg.sql" or die "ledger_pg.sql: $!";
+    $dir //= $fixture;
+    open my $in, '<', "$dir/ledger_pg.sql" or die "ledger_pg.sql: $!";
     my $sql = do { local $/; <$in> };
     $sql =~ s/\@SCHEMA\@/$name/g;
 
@@ -253,7 +353,7 @@ sub load_pg {
     open my $psql, '|-', 'psql', '-q', '-v', 'ON_ERROR_STOP=1', '-o',
          '/dev/null', $ENV{VIDEO_OCR_TEST_PG} or die "psql: $!";
     print {$psql} "SET ROLE $name;\n$sql";
-    close $psql or die "loading the version 1 dump failed ($?)\n";
+    close $psql or die "loading the dump of $dir failed ($?)\n";
 
     return $uri;
 }

@@ -165,7 +165,7 @@ for my $j (sort keys %want) {
 my ($done) = grep { $_->{type} eq 'job.done' } of_job($rx, $j_done);
 my $body = decode_json($done->{body});
 is($body->{data}{status_url}, "/jobs/$j_done", 'job.done: the status URL');
-is_deeply($body->{data}{result}{formats}, [qw(json vtt srt txt)],
+is_deeply($body->{data}{result}{formats}, [qw(json vtt srt txt ass)],
           'and a summary of the result, not the result');
 cmp_ok(length $done->{body}, '<', 600, 'a small body: '
        . length($done->{body}) . ' bytes');
