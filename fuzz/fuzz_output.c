@@ -118,10 +118,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int                 dup, rc;
     char               *texts[FUZZ_FRAMES];
-    size_t              i, j, n, nsegs, len;
+    size_t              i, j, k, n, nsegs, len;
     int64_t             duration;
-    uint32_t            fps, index;
-    unsigned            b, bb, gap, fs;
+    uint32_t            fps, index, w;
+    unsigned            b, bb, eb, gap, fs;
     vo_buf_t            srt, ass;
     fuzz_cue_t          cues[FUZZ_FRAMES];
     vw_err_t            err;
@@ -200,6 +200,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         frames[n].confidence = (int) (fuzz_byte(&in) % 101);
         frames[n].reused_from = (b & 0x20) && index > 0 ? index - 1 : -1;
         frames[n].flags = (b >> 2) & 0x07;
+
+        /* a change found to the frame (VW_FRAME_EXACT): its time any
+         * number of ms from 0.5 s before its look to one after, or any
+         * 32-bit value, in or out of the window the merger trusts */
+
+        eb = fuzz_byte(&in);
+
+        if (eb & 0x01) {
+            frames[n].flags |= VW_FRAME_EXACT;
+            frames[n].pts_ms = frames[n].t_ms - 500
+                               + (int64_t) fuzz_byte(&in) * 4;
+
+            if (eb & 0x02) {
+                for (k = 0, w = 0; k < 4; k++) {
+                    w = w << 8 | fuzz_byte(&in);
+                }
+
+                frames[n].pts_ms = (int64_t) (int32_t) w;
+            }
+        }
 
         /* its box: none, a small one, one of any int16 values x 4
          * (negative, empty, past VW_MAX_SIDE), or the previous frame's */

@@ -76,6 +76,8 @@ typedef struct {
     vw_text_t           spare_layer;
 
     int                 refine;        /* changes found to the frame */
+    int64_t             state_ms;      /* the time of the row that began
+                                          the state at ref, -1: none */
     int64_t             look_us;       /* the last look's frame time */
     vw_kept_t           tent_kept[VW_KEPT_MAX];   /* the frames decoded
                                           between the look before the held

@@ -69,6 +69,7 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
     p->run = run;
     p->turn = vw_orient_identity;
     p->refine = job->options->refine;
+    p->state_ms = -1;
     run->stats.turn = -1;
     p->hooks = job->hooks != NULL ? job->hooks : &vw_no_hooks;
     p->last_tick = start;
@@ -453,10 +454,11 @@ vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf, uint32_t index)
 static int
 vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
 {
-    int        rc;
-    char      *text;
-    int64_t    pts_ms, t0;
-    uint32_t   r;
+    int                rc, k;
+    char              *text;
+    int64_t            pts_ms, t0;
+    uint32_t           r;
+    vw_frame_result_t  began;
 
     p->have_ref = 0;
 
@@ -466,6 +468,20 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
 
     r = p->known.reused_from >= 0 ? (uint32_t) p->known.reused_from
                                   : p->known.index;
+
+    /* when the state began: the time of the row at r */
+
+    p->state_ms = p->known.pts_ms;
+
+    if (r != p->known.index) {
+        k = vw_pipe_known(p, r, &began, err);
+
+        if (k < 0) {
+            return -1;
+        }
+
+        p->state_ms = k > 0 ? began.pts_ms : -1;
+    }
 
     t0 = vw_now_ms();
     rc = vw_pipe_decode(p, r, &pts_ms, 1, err);

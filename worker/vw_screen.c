@@ -283,6 +283,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     }
 
     exact = k == 0 && p->refine ? VW_FRAME_EXACT : 0;
+    p->state_ms = k > 0 ? known.pts_ms : pts_ms;
 
     vw_image_swap(&p->grey, &p->ref);
     vw_text_swap(&p->layer, &p->ref_layer);
@@ -325,7 +326,8 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
  * frame (which is about to be held), kept with the held look: if it
  * starts a new state, the change began on one of them or on it (look
  * j - 1 may have taken a frame up to a step before its instant:
- * vw_media_frame_near).  Which frames these are depends on the plan and
+ * vw_media_frame_near); none before the current state began, so that
+ * two changes in consecutive looks stay in order.  Which frames these are depends on the plan and
  * the video alone, not on where decoding began, so a resumed job finds
  * the same boundaries.
  */
@@ -342,6 +344,12 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
     }
 
     after = j > 1 ? vw_plan_time_us(&p->run->plan, j - 2) : -1;
+
+    if (p->have_ref && p->state_ms * 1000 + 999 > after) {
+        /* not before the state the change ends began (its row's ms) */
+        after = p->state_ms * 1000 + 999;
+    }
+
     n = vw_media_kept(p->media, after, p->look_us, &first);
 
     for (i = 0; i < n; i++) {

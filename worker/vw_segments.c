@@ -11,6 +11,7 @@
 
 
 static int vw_frame_cmp(const void *a, const void *b);
+static int vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f);
 static void vw_box_union(vw_rect_t *u, const vw_rect_t *b);
 
 
@@ -84,7 +85,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
             s->end_ms = f->index / looks > prev->index / looks + 1
                         ? (prev->index / looks + 1) * looks : f->index;
             exact[s - segs] |= f->index / looks <= prev->index / looks + 1
-                               && (f->flags & VW_FRAME_EXACT) ? 2 : 0;
+                               && vw_exact_ok(plan, f) ? 2 : 0;
             end_at[s - segs] = f->pts_ms;
             s = NULL;
         }
@@ -99,7 +100,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
             s = &segs[count++];
             s->first = f->index;
             s->text = f->text;
-            exact[count - 1] = (f->flags & VW_FRAME_EXACT) ? 1 : 0;
+            exact[count - 1] = vw_exact_ok(plan, f) ? 1 : 0;
             start_at[count - 1] = f->pts_ms;
             s->looks = 0;
             s->lines = 0;
@@ -166,10 +167,6 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
             s->start_ms = start_at[k];
         }
 
-        if ((exact[k] & 2) && end_at[k] > s->start_ms) {
-            s->end_ms = end_at[k];
-        }
-
         /*
          * Adjacent rows b and b + 1: t_b + s/2 and t_b+1 - s/2 are the
          * same instant, but the integer times may put the second 1 us
@@ -177,6 +174,12 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
          */
         if (k > 0 && s->start_ms < segs[k - 1].end_ms) {
             s->start_ms = segs[k - 1].end_ms;
+        }
+
+        if ((exact[k] & 2) && end_at[k] > s->start_ms
+            && end_at[k] <= plan->duration_ms)
+        {
+            s->end_ms = end_at[k];
         }
     }
 
@@ -196,6 +199,25 @@ done:
     free(start_at);
 
     return ret;
+}
+
+
+/*
+ * A row's time is where its state began when it says so and lies where
+ * the pipeline looks for it: after look j - 2's instant, at or before
+ * look j's (a row from elsewhere is timed by its look).
+ */
+static int
+vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f)
+{
+    if (!(f->flags & VW_FRAME_EXACT) || f->pts_ms < 0
+        || f->pts_ms > vw_plan_time_ms(plan, f->index))
+    {
+        return 0;
+    }
+
+    return f->index < 2
+           || f->pts_ms >= vw_plan_time_ms(plan, f->index - 2);
 }
 
 

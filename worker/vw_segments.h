@@ -39,7 +39,11 @@
  * first look that sees it is at most s after S and the one before it
  * at most s before, so |start - S| <= s/2, and likewise for the end
  * (plus at most one video frame, as a look shows the frame on screen
- * at its instant).
+ * at its instant).  A row flagged VW_FRAME_EXACT (refine: the pipeline
+ * placed its change on the frame it began on) carries that frame's time
+ * in pts_ms; when it lies after look index - 2's instant and at or
+ * before its look's, a segment it begins starts there, and one it ends
+ * ends there (after the previous segment's end, before the duration).
  */
 
 #ifndef _VW_SEGMENTS_H_INCLUDED_
