@@ -58,9 +58,17 @@ after(async () => {
 });
 
 // A page in a fresh browser context (its own sessionStorage), with the
-// page's uncaught errors collected: every test ends with none.
-async function openPage(url, options = {}) {
+// page's uncaught errors collected: every test ends with none.  csp: the
+// page is served with that Content-Security-Policy (a violation is a
+// console error).
+async function openPage(url, { csp, ...options } = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  if (csp) {
+    await context.route(`${url}/`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
+    });
+  }
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
@@ -252,13 +260,23 @@ function cueSettings(timing) {
   };
 }
 
+// The strictest policy docs/upload-page.md says the page works under.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+  + "media-src 'self' blob:; img-src 'self'";
+
 test('the preview plays the job\'s WebVTT as a track, showing: the active cue is the text on screen, none between',
   { timeout: JOB_TIMEOUT + 30000 }, async () => {
     const file = makeVideo(path.join(dir, 'timed.webm'), TIMED, { duration: 5.5, codec: 'libvpx-vp9' });
-    const page = await openPage(stack.url);
+    // under a Content-Security-Policy that allows the page's own origin
+    // and the preview's blob: only
+    const page = await openPage(stack.url, { csp: CSP });
+    assert.equal((await page.request.get(`${stack.url}/`)).headers()['content-security-policy'], undefined,
+                 'conf.d sets no policy of its own');
     await chooseAndUpload(page, file, { fps: '2' });
     const item = card(page, 'timed.webm').first();
-    await page.waitForFunction((el) => el.dataset.track === 'showing', await item.elementHandle(), { timeout: JOB_TIMEOUT });
+    await page.waitForFunction((el) => ['showing', 'error', 'none'].includes(el.dataset.track),
+                               await item.elementHandle(), { timeout: JOB_TIMEOUT });
+    assert.equal(await item.getAttribute('data-track'), 'showing', 'the WebVTT loaded');
     assert.equal(await item.getAttribute('data-state'), 'done');
     assert.match(await item.locator('.track-note').textContent(), /^Subtitles: the text read, at the times/);
     assert.equal(await item.locator('.track-note').isVisible(), true);
