@@ -144,6 +144,14 @@
     chi_tra: 'Chinese, traditional', jpn: 'Japanese', kor: 'Korean',
   };
 
+  // BCP 47 tags for <track srclang>: Tesseract names languages in ISO
+  // 639-2 and tells its two Chinese apart by script
+  const LANG_TAGS = {
+    eng: 'en', deu: 'de', fra: 'fr', spa: 'es', ita: 'it', por: 'pt', nld: 'nl',
+    rus: 'ru', ukr: 'uk', pol: 'pl', tur: 'tr', ara: 'ar', hin: 'hi',
+    chi_sim: 'zh-Hans', chi_tra: 'zh-Hant', jpn: 'ja', kor: 'ko',
+  };
+
   function langName(code) {
     return code.split('+').map((c) => LANG_NAMES[c] || c).join(' + ');
   }
@@ -213,6 +221,7 @@
       attempt: 0, busy: false, uploads: 0, following: -1, wake: null, url: null,
       el: {
         name: $('.name', li), video: $('.preview', li), noPreview: $('.no-preview', li),
+        trackNote: $('.track-note', li),
         status: $('.status', li), upBar: $('.upload-bar', li),
         upProgress: $('.upload-progress', li), upText: $('.upload-text', li),
         problem: $('.problem', li), actions: $('.actions', li),
@@ -667,7 +676,7 @@
       item.segments = null;
       item.el.result.hidden = true;
       item.el.timeline.replaceChildren();
-      item.el.video.querySelectorAll('track').forEach((t) => t.remove());
+      dropTrack(item, 'pending', '');
     }
     item.receipt = receipt;
     item.replayed = replayed;
@@ -771,12 +780,14 @@
       case 'failed':
       case 'rejected':
         item.el.jobBar.hidden = true;
+        dropTrack(item, 'none', 'No subtitles: the text of this video could not be read.');
         setState(item, 'failed', job.state === 'rejected' ? 'The worker could not read this video.' : 'Reading failed.');
         showProblem(item, job.state === 'rejected' ? 'This file was stored but is not a video the worker can read.' : `Reading failed after ${job.failures || job.attempts} attempt(s).`,
           job.error ? `${job.error.message} (${job.error.code})` : '');
         return true;
       case 'cancelled':
         item.el.jobBar.hidden = true;
+        dropTrack(item, 'none', 'No subtitles: the job was cancelled.');
         setState(item, 'failed', 'Cancelled.');
         return true;
       default:
@@ -840,16 +851,61 @@
     });
   }
 
+  // The job's WebVTT as the preview's subtitles, on from the start: a user
+  // sees at once whether the cues come and go with the text and, when the
+  // cues carry position settings (line, position, size, align), whether
+  // they sit where the text was.  One track per card, its latest job's:
+  // another job replaces it.  The WebVTT comes from the page's origin, as
+  // a <track> must when its video has no crossorigin attribute.
   function addTrack(item) {
     const v = item.el.video;
-    if (v.querySelector('track')) return;
-    const tr = document.createElement('track');
-    tr.kind = 'subtitles';
-    tr.label = 'Text read by video-ocr';
-    tr.srclang = item.options.lang.split('+')[0].slice(0, 2);
-    tr.src = `${statusUrl(item)}?format=vtt`;
-    tr.default = true;
-    v.append(tr);
+    const src = `${statusUrl(item)}?format=vtt`;
+    let tr = v.querySelector('track');
+    if (tr && tr.getAttribute('src') !== src) {
+      dropTrack(item, 'pending', '');
+      tr = null;
+    }
+    if (!tr) {
+      const lang = item.options.lang.split('+')[0];
+      tr = document.createElement('track');
+      tr.kind = 'subtitles';
+      tr.label = `Text read by video-ocr (${langName(lang)})`;
+      tr.srclang = LANG_TAGS[lang] || (/^[a-z]{3}$/.test(lang) ? lang : 'und');
+      tr.default = true;
+      tr.addEventListener('load', () => trackLoaded(item, tr));
+      tr.addEventListener('error', () => tr.parentNode === v
+        && trackState(item, 'error', 'The subtitles could not be loaded.'));
+      tr.src = src;
+      v.append(tr);
+      trackState(item, 'loading', 'Loading the subtitles…');
+    }
+    // In the HTML standard "default" counts only at the video's first
+    // automatic choice of tracks, when its metadata loaded: a track added
+    // later (the job ended after that, or in place of another) stays off
+    // unless its mode is set.  Chromium shows it all the same.
+    tr.track.mode = 'showing';
+  }
+
+  function trackLoaded(item, tr) {
+    if (tr.parentNode !== item.el.video) return;   // replaced meanwhile
+    const cues = Array.from(tr.track.cues || []);
+    const placed = cues.some((c) => c.line !== 'auto' || c.position !== 'auto');
+    trackState(item, 'showing', cues.length
+      ? `Subtitles: the text read, at the times${placed ? ' and in the places' : ''} it was found.`
+      : 'Subtitles: none, no text was found.');
+  }
+
+  function dropTrack(item, state, text) {
+    item.el.video.querySelectorAll('track').forEach((t) => t.remove());
+    trackState(item, state, text);
+  }
+
+  // data-track on the card: loading, showing, error, none (the job ended
+  // without text to show), pending (a new job is on its way)
+  function trackState(item, state, text) {
+    item.li.dataset.track = state;
+    item.el.trackNote.textContent = text;
+    item.el.trackNote.hidden = !text;
   }
 
   /* ---------- the form ---------- */

@@ -58,9 +58,17 @@ after(async () => {
 });
 
 // A page in a fresh browser context (its own sessionStorage), with the
-// page's uncaught errors collected: every test ends with none.
-async function openPage(url, options = {}) {
+// page's uncaught errors collected: every test ends with none.  csp: the
+// page is served with that Content-Security-Policy (a violation is a
+// console error).
+async function openPage(url, { csp, ...options } = {}) {
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, ...options });
+  if (csp) {
+    await context.route(`${url}/`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
+    });
+  }
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(String(e)));
@@ -179,6 +187,7 @@ test('a video with known text: its text appears as a timeline, a line seeks the 
     assert.match(vtt, /^WEBVTT\n/);
     assert.match(vtt, /00:00:0\d\.\d{3} --> 00:00:0\d\.\d{3}(?: [^\n]+)?\n.*browser/i);
     for (const [name, type, body] of [['SRT', /x-subrip/, /^1\n00:00:0\d,\d{3} --> /],
+                                      ['ASS', /x-ssa/, /^\[Script Info\]\n/],
                                       ['Text', /text\/plain/, /safe/i],
                                       ['JSON', /json/, /"state":"done"/]]) {
       const href = await item.getByRole('link', { name }).getAttribute('href');
@@ -214,6 +223,123 @@ test('a video with known text: its text appears as a timeline, a line seeks the 
     await page.waitForTimeout(500);   // the seeked frame painted
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     assert.ok(fs.statSync(SCREENSHOT).size > 10000, `screenshot saved in ${SCREENSHOT}`);
+    await closePage(page);
+  });
+
+// The preview's subtitles: the job's WebVTT as a <track>, showing from the
+// start.  VP9 in WebM, which every Chromium build plays (Debian's may lack
+// H.264).  The text changes at known times, with nothing on screen in
+// between and at the end: the active cue is read at each of those times.
+const TIMED = [
+  { start: 0.5, end: 1.9, text: 'Timing starts here' },
+  { start: 3.0, end: 4.4, text: 'Then this line' },
+];
+
+// Seeks the paused preview to t and returns the texts of its first
+// track's active cues once the seek is done (the cues are updated before
+// "seeked" is fired; the timeout lets a late update show too).
+function cuesAt(video, t) {
+  return video.evaluate((v, at) => new Promise((resolve) => {
+    v.addEventListener('seeked', () => setTimeout(() => {
+      resolve(Array.from(v.textTracks[0].activeCues || [], (c) => c.text));
+    }, 100), { once: true });
+    v.currentTime = at;
+  }), t);
+}
+
+// What a cue's settings in a WebVTT timing line make of a VTTCue, and the
+// cue's defaults for the settings the line does not have.
+function cueSettings(timing) {
+  const set = Object.fromEntries(timing.trim().split(/\s+/).slice(3).map((kv) => kv.split(':')));
+  const pct = (v) => parseFloat(v.split(',')[0]);
+  return {
+    line: set.line === undefined ? 'auto' : pct(set.line),
+    snapToLines: set.line === undefined || !set.line.split(',')[0].endsWith('%'),
+    position: set.position === undefined ? 'auto' : pct(set.position),
+    size: set.size === undefined ? 100 : pct(set.size),
+    align: set.align || 'center',
+  };
+}
+
+// The strictest policy docs/upload-page.md says the page works under.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+  + "media-src 'self' blob:; img-src 'self'";
+
+test('the preview plays the job\'s WebVTT as a track, showing: the active cue is the text on screen, none between',
+  { timeout: JOB_TIMEOUT + 30000 }, async () => {
+    const file = makeVideo(path.join(dir, 'timed.webm'), TIMED, { duration: 5.5, codec: 'libvpx-vp9' });
+    // under a Content-Security-Policy that allows the page's own origin
+    // and the preview's blob: only
+    const page = await openPage(stack.url, { csp: CSP });
+    assert.equal((await page.request.get(`${stack.url}/`)).headers()['content-security-policy'], undefined,
+                 'conf.d sets no policy of its own');
+    await chooseAndUpload(page, file, { fps: '2' });
+    const item = card(page, 'timed.webm').first();
+    await page.waitForFunction((el) => ['showing', 'error', 'none'].includes(el.dataset.track),
+                               await item.elementHandle(), { timeout: JOB_TIMEOUT });
+    assert.equal(await item.getAttribute('data-track'), 'showing', 'the WebVTT loaded');
+    assert.equal(await item.getAttribute('data-state'), 'done');
+    assert.match(await item.locator('.track-note').textContent(), /^Subtitles: the text read, at the times/);
+    assert.equal(await item.locator('.track-note').isVisible(), true);
+
+    const job = await item.locator('.job-id').textContent();
+    const status = await (await page.request.get(`${stack.url}/api/jobs/${job}`)).json();
+    const segs = status.result.segments;
+    assert.equal(segs.length, 2, `two lines: ${JSON.stringify(segs)}`);
+    TIMED.forEach((s, i) => assert.ok(cer(segs[i].text, s.text) <= 0.1, `line ${i} reads "${s.text}": "${segs[i].text}"`));
+
+    // one track, the job's WebVTT from the status URL the page polls,
+    // loaded and showing
+    const video = item.locator('video.preview');
+    const track = await video.evaluate((v) => ({
+      n: v.textTracks.length, elements: v.querySelectorAll('track').length,
+      src: v.querySelector('track').getAttribute('src'), ready: v.querySelector('track').readyState,
+      isDefault: v.querySelector('track').default, kind: v.textTracks[0].kind,
+      srclang: v.textTracks[0].language, mode: v.textTracks[0].mode,
+    }));
+    assert.deepEqual(track, { n: 1, elements: 1, src: `${status.status_url || `/api/jobs/${job}`}?format=vtt`, ready: 2,
+                              isDefault: true, kind: 'subtitles', srclang: 'en', mode: 'showing' });
+
+    // the cues are the job's WebVTT as Chromium parsed it: the segments'
+    // texts and times, and the position settings of its timing lines when
+    // it has them (the cue defaults when not)
+    const vtt = await (await page.request.get(`${stack.url}${track.src}`)).text();
+    const timings = vtt.split('\n').filter((l) => l.includes(' --> '));
+    const cues = await video.evaluate((v) => Array.from(v.textTracks[0].cues, (c) => ({
+      start: c.startTime, end: c.endTime, text: c.text,
+      settings: { line: c.line, snapToLines: c.snapToLines, position: c.position, size: c.size, align: c.align },
+    })));
+    assert.equal(cues.length, segs.length, 'a cue per line');
+    cues.forEach((c, i) => {
+      assert.equal(c.text, segs[i].text);
+      assert.ok(Math.abs(c.start - segs[i].start) < 0.002 && Math.abs(c.end - segs[i].end) < 0.002,
+                `cue ${i} at ${c.start}-${c.end}, the line at ${segs[i].start}-${segs[i].end}`);
+      assert.deepEqual(c.settings, cueSettings(timings[i]), `cue ${i}: "${timings[i]}"`);
+    });
+
+    // seek the preview: the active cue is the text on screen at that time,
+    // and no cue where there is none (between the lines, after the last)
+    for (const [t, want] of [[1.2, segs[0].text], [2.45, null], [3.7, segs[1].text], [5.0, null]]) {
+      assert.deepEqual(await cuesAt(video, t), want === null ? [] : [want], `active cues at ${t} s`);
+    }
+    assert.equal(await video.evaluate((v) => v.textTracks[0].mode), 'showing', 'still showing');
+
+    // the same video read with a crop outside its picture: that job is
+    // rejected, its card's preview has no track and says why; the first
+    // card keeps its own
+    await page.getByText('Only part of the picture').click();
+    await page.getByLabel(/^Crop/).fill('700,0,10,10');
+    await chooseAndUpload(page, file, { fps: '2' });
+    const failed = card(page, 'timed.webm').nth(1);
+    await page.waitForFunction((el) => el.dataset.state === 'failed', await failed.elementHandle(), { timeout: JOB_TIMEOUT });
+    assert.match(await failed.getByRole('alert').textContent(), /crop_outside/);
+    assert.equal(await failed.getAttribute('data-track'), 'none');
+    assert.equal(await failed.locator('.track-note').textContent(), 'No subtitles: the text of this video could not be read.');
+    assert.equal(await failed.locator('.track-note').isVisible(), true);
+    const none = failed.locator('video.preview');
+    assert.equal(await none.isVisible(), true, 'the preview still plays');
+    assert.deepEqual(await none.evaluate((v) => [v.querySelectorAll('track').length, v.textTracks.length]), [0, 0]);
+    assert.deepEqual(await video.evaluate((v) => [v.textTracks.length, v.textTracks[0].mode]), [1, 'showing']);
     await closePage(page);
   });
 
@@ -515,6 +641,14 @@ test('422: a file changed in place keeps its key; the page explains and sends it
     await item.locator('.receipt').waitFor({ timeout: 20000 });
     const firstJob = await item.locator('.job-id').textContent();
     const key = await item.locator('.key').textContent();
+    // the first job's text is the preview's track
+    const video = item.locator('video.preview');
+    const trackOf = () => video.evaluate((v) => ({
+      src: Array.from(v.querySelectorAll('track'), (t) => t.getAttribute('src')),
+      modes: Array.from(v.textTracks, (t) => t.mode),
+    }));
+    await page.waitForFunction((el) => el.dataset.track === 'showing', await item.elementHandle(), { timeout: JOB_TIMEOUT });
+    assert.deepEqual(await trackOf(), { src: [`/api/jobs/${firstJob}?format=vtt`], modes: ['showing'] });
 
     // same name, size and modification time, other bytes
     const bytes = fs.readFileSync(file);
@@ -540,6 +674,14 @@ test('422: a file changed in place keeps its key; the page explains and sends it
     assert.equal(await item.locator('.replayed').isVisible(), false);
     assert.deepEqual(jobsOf(file).map((j) => j.job_id), [secondJob], 'the edited bytes: one new job');
     assert.equal(stack.rows(`SELECT count(*) AS n FROM jobs WHERE job_id = '${firstJob}'`)[0].n, 1);
+
+    // the new job's text replaces the first one's as the preview's track
+    await page.waitForFunction((el) => el.dataset.track === 'showing' && el.dataset.state === 'done',
+                               await item.elementHandle(), { timeout: JOB_TIMEOUT });
+    assert.deepEqual(await trackOf(), { src: [`/api/jobs/${secondJob}?format=vtt`], modes: ['showing'] });
+    const second = await (await page.request.get(`${stack.url}/api/jobs/${secondJob}`)).json();
+    assert.ok(cer(second.result.segments[0].text, 'First cut') <= 0.1, `reads "${second.result.segments[0].text}"`);
+    assert.deepEqual(await cuesAt(video, 1.0), [second.result.segments[0].text]);
     await closePage(page);
   });
 
