@@ -317,11 +317,12 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
 
             vw_box_json(out, &f->box, f->lines);
             vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s,"
-                        "\"no_text\":%s,\"between\":%s}",
+                        "\"no_text\":%s,\"between\":%s,\"exact\":%s}",
                         (f->flags & VW_FRAME_TIMED_OUT) ? "true" : "false",
                         (f->flags & VW_FRAME_NO_PICTURE) ? "true" : "false",
                         (f->flags & VW_FRAME_NO_TEXT) ? "true" : "false",
-                        (f->flags & VW_FRAME_PROBE) ? "true" : "false");
+                        (f->flags & VW_FRAME_PROBE) ? "true" : "false",
+                        (f->flags & VW_FRAME_EXACT) ? "true" : "false");
         }
 
         vo_buf_addc(out, ']');

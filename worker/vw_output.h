@@ -25,7 +25,8 @@
  *    "frames":[{"index":0,"t":0,"pts":0,"text":"","confidence":0,
  *               "reused_from":null,"box":null,"lines":null,
  *               "timed_out":false,"no_picture":false,
- *               "no_text":true,"between":false}, ...]}      (if asked)
+ *               "no_text":true,"between":false,"exact":true},
+ *              ...]}                                      (if asked)
  *
  * start/end are seconds with at most 3 decimals; frames_done counts the
  * samples, frames_between the rows of looks between samples (where the
@@ -33,7 +34,8 @@
  * came from Tesseract (reused_from = -1, with a picture that has
  * glyphs), frames_reused those that took it from an earlier row,
  * frames_no_text those in which no glyph was found (an empty text
- * without Tesseract: VW_FRAME_NO_TEXT); a segment's looks, the pictures
+ * without Tesseract: VW_FRAME_NO_TEXT), a frame's exact that its pts
+ * is the frame its change began on (VW_FRAME_EXACT); a segment's looks, the pictures
  * its text was read from.  detected_rotation: null unless orientation
  * detection ran (text found not upright), then the degrees clockwise the
  * pictures were turned by from then on (0: nothing better was found);

@@ -171,7 +171,9 @@ sub seed {
         . " SELECT 1000000 + i, $hex, 'tenant' || ${\ $mod->(50)},"
         . " 'admitted', 0, '{}' FROM $series");
 
-    $dbh->do("INSERT INTO frames SELECT $hex, 1, f, f * 1000, 'text', 90,"
+    $dbh->do("INSERT INTO frames (job_id, plan_version, frame_index, pts_ms,"
+        . " text, confidence, reused_from, flags, attempt, created_at)"
+        . " SELECT $hex, 1, f, f * 1000, 'text', 90,"
         . " NULL, 0, 1, 1000000 + i FROM $series,"
         . ($pg ? " generate_series(0, 3) AS f(f)"
                : " (SELECT 0 AS f UNION ALL SELECT 1 UNION ALL SELECT 2"

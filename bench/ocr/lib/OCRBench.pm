@@ -77,8 +77,10 @@ sub worker_looks {
     return $l < 1 ? 1 : $l;
 }
 
-# frames: [{index, text, confidence}], fps, duration (s, may be undef),
-# looks (default 1: the frames are samples)
+# frames: [{index, text, confidence, pts, exact}], fps, duration (s, may
+# be undef), looks (default 1: the frames are samples); a frame with
+# exact starts or ends a segment at its pts, as the worker's do
+# (refine, worker/vw_segments.h)
 sub merge_frames {
     my ($frames, $fps, $duration, $looks) = @_;
     $looks ||= 1;
@@ -94,6 +96,7 @@ sub merge_frames {
         {
             $open->{end_look} = $gap ? ($sample->($prev->{index}) + 1) * $looks
                                      : $x->{index};
+            $open->{end_at} = $x->{pts} if !$gap && $x->{exact};
             $open = undef;
         }
         $prev = $x;
@@ -101,7 +104,8 @@ sub merge_frames {
         if (!$open) {
             $open = { first => $x->{index}, last => $x->{index},
                       text => $text, confidence => $x->{confidence} // 0,
-                      sum => 0, n => 0 };
+                      sum => 0, n => 0,
+                      start_at => $x->{exact} ? $x->{pts} : undef };
             $best = $x->{confidence} // 0;
             push @segs, $open;
         }
@@ -114,13 +118,21 @@ sub merge_frames {
         }
     }
     $open->{end_look} = ($sample->($prev->{index}) + 1) * $looks if $open;
+    my $prev_end;
     return [map {
         my $s = $_->{first} * $step - $step / 2;
         my $e = $_->{end_look} * $step - $step / 2;
         $s = 0 if $s < 0;
         $e = $duration if defined $duration && $e > $duration;
-        { start => 0 + sprintf('%.3f', $s), end => 0 + sprintf('%.3f', $e),
-          text => $_->{text},
+        $s = 0 + sprintf('%.3f', $s);
+        $e = 0 + sprintf('%.3f', $e);
+        # a change the worker placed on its frame (frames' "exact")
+        $s = $_->{start_at} if defined $_->{start_at};
+        $s = $prev_end if defined $prev_end && $s < $prev_end;
+        $e = $_->{end_at} if defined $_->{end_at} && $_->{end_at} > $s
+            && (!defined $duration || $_->{end_at} <= $duration);
+        $prev_end = $e;
+        { start => $s, end => $e, text => $_->{text},
           confidence => int($_->{sum} / $_->{n} + 0.5) }
     } @segs];
 }
