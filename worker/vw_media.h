@@ -51,11 +51,13 @@ typedef struct vw_media_s  vw_media_t;
  * VW_KEPT_SLACK more (a look may take a frame a few before its instant),
  * at most VW_KEPT_MAX and no more than VW_KEPT_BYTES of pictures, the
  * oldest dropped first.  A look's step of 0.17 s holds 5 frames at 25
- * fps (10 kept: 14 MB at 720p, 31 MB at 1080p) and 11 at 60 fps.
+ * fps (10 kept at 720p, 14 MB; 7 at 1080p) and 11 at 60 fps.  Each
+ * costs more than its picture (the decoder's pool grows by one), about
+ * 25 MB at 4K where 2 are kept (docs/worker-pipeline.md).
  */
 #define VW_KEPT_MAX     32
 #define VW_KEPT_SLACK   4
-#define VW_KEPT_BYTES   (48 * 1024 * 1024)
+#define VW_KEPT_BYTES   (24 * 1024 * 1024)
 
 typedef struct {
     AVFrame            *frame;
