@@ -787,8 +787,9 @@ ngx_http_video_ocr_durability(ngx_conf_t *cf, ngx_command_t *cmd,
     } else {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "invalid value \"%V\" in \"%V\": use \"full\" "
-                           "(fsync every upload and receipt before the "
-                           "reply) or \"off\" (leave it to the OS)",
+                           "(every upload and its receipt on stable storage "
+                           "before the reply) or \"off\" (leave it to the "
+                           "OS)",
                            &value[1], &cmd->name);
         return NGX_CONF_ERROR;
     }

@@ -177,7 +177,7 @@ qr/\[emerg\] .*"video_ocr_jobs_url" directive must end with "\/": the job id is 
     video_ocr_durability sometimes;
 --- must_die
 --- error_log eval
-qr/\[emerg\] .*invalid value "sometimes" in "video_ocr_durability": use "full" \(fsync every upload and receipt before the reply\) or "off"/
+qr/\[emerg\] .*invalid value "sometimes" in "video_ocr_durability": use "full" \(every upload and its receipt on stable storage before the reply\) or "off"/
 
 
 
