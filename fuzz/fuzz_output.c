@@ -44,7 +44,12 @@
  *      M,T)}" or "{\an2\pos(M,B)}" from the box exactly when the cue
  *      has settings, and a text with no raw brace, every backslash
  *      starting \{, \}, \N or followed by U+2060, which, unescaped, is
- *      the SubRip cue's text (an empty one there is U+200B).
+ *      the SubRip cue's text (an empty one there is U+200B);
+ *   9. the writers' decoder is the U+FFFD view of vw_script.c's (the one
+ *      that holds the rules): at every offset of the input bytes,
+ *      vw_utf8_decode takes as many bytes as vw_utf8_next, gives U+FFFD
+ *      exactly where it gives -1 (else the same code point), and both
+ *      agree with fuzz_utf8_seq; no bytes give 0 and U+FFFD.
  */
 
 #include <stdint.h>
@@ -54,6 +59,7 @@
 
 #include "fuzz_check.h"
 #include "vw_output.h"
+#include "vw_script.h"
 
 
 #define FUZZ_FRAMES     48
@@ -111,6 +117,7 @@ static void fuzz_check_ass(const char *doc, size_t len, const vw_result_t *r,
 static size_t fuzz_count(const char *doc, const char *what);
 static const char *fuzz_ass_time(const char *p, const char *last,
     int64_t *cs);
+static void fuzz_check_utf8(const uint8_t *p, size_t n);
 
 
 int
@@ -132,6 +139,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vw_segment_t       *segs;
     vw_inspection_t     insp;
     vw_frame_result_t   frames[FUZZ_FRAMES], tmp;
+
+    /* 9 */
+
+    fuzz_check_utf8(data, size);
 
     in.p = data;
     in.n = size;
@@ -350,6 +361,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     return 0;
+}
+
+
+/* Invariant 9, at every offset of p[0..n). */
+static void
+fuzz_check_utf8(const uint8_t *p, size_t n)
+{
+    size_t    i, len, want;
+    int32_t   next;
+    uint32_t  cp, ref;
+
+    FUZZ_CHECK(vw_utf8_decode(p, 0, &cp) == 0 && cp == 0xfffd);
+
+    for (i = 0; i < n; i++) {
+        next = vw_utf8_next(p + i, n - i, &len);
+        FUZZ_CHECK(vw_utf8_decode(p + i, n - i, &cp) == len);
+
+        want = fuzz_utf8_seq(p + i, n - i, &ref);
+
+        if (next == -1) {
+            FUZZ_CHECK(cp == 0xfffd && len == 1 && want == 0);
+
+        } else {
+            FUZZ_CHECK(cp == (uint32_t) next && next >= 0);
+            FUZZ_CHECK(want == len && ref == cp);
+        }
+    }
 }
 
 

@@ -31,7 +31,9 @@
  * sets *len to its length (1-4).  A byte that starts no well-formed
  * character (a stray continuation byte, an overlong form, a surrogate,
  * past U+10FFFF, cut short by n) gives -1 with *len = 1, so a scan
- * always moves forward and never reads past n.
+ * always moves forward and never reads past n.  The worker's only
+ * decoder (vw_utf8_decode of vw_segments.h is its U+FFFD view), in a
+ * file that needs libc only, so the fuzz targets of both link it.
  */
 int32_t vw_utf8_next(const unsigned char *p, size_t n, size_t *len);
 

@@ -1,12 +1,14 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Merging frame results into segments (the rules are in vw_segments.h).
+ * Merging frame results into segments (the rules are in vw_segments.h),
+ * and the U+FFFD view of the UTF-8 decoder of vw_script.c.
  */
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "vw_script.h"
 #include "vw_segments.h"
 
 
@@ -265,61 +267,16 @@ vw_box_union(vw_rect_t *u, const vw_rect_t *b)
 size_t
 vw_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
 {
-    size_t    len, i;
-    uint32_t  c, min;
+    size_t   len;
+    int32_t  c;
 
     if (n == 0) {
         *cp = 0xfffd;
         return 0;
     }
 
-    c = p[0];
+    c = vw_utf8_next(p, n, &len);
+    *cp = c >= 0 ? (uint32_t) c : 0xfffd;
 
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2;
-        c &= 0x1f;
-        min = 0x80;
-
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        c &= 0x0f;
-        min = 0x800;
-
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        c &= 0x07;
-        min = 0x10000;
-
-    } else {
-        goto bad;
-    }
-
-    if (len > n) {
-        goto bad;
-    }
-
-    for (i = 1; i < len; i++) {
-        if ((p[i] & 0xc0) != 0x80) {
-            goto bad;
-        }
-
-        c = (c << 6) | (p[i] & 0x3f);
-    }
-
-    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff)) {
-        goto bad;
-    }
-
-    *cp = c;
     return len;
-
-bad:
-
-    *cp = 0xfffd;
-    return 1;
 }

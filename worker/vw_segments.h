@@ -134,8 +134,10 @@ int vw_box_ok(const vw_rect_t *b);
 
 /*
  * Decodes one UTF-8 sequence of at most n bytes; returns its length (at
- * least 1 when n > 0).  An invalid or overlong sequence gives U+FFFD for
- * its first byte.
+ * least 1 when n > 0; 0 with U+FFFD when n is 0).  An ill-formed
+ * sequence gives U+FFFD for its first byte.  The writers' view of
+ * vw_utf8_next (vw_script.h), which holds the rules: the same length,
+ * U+FFFD where it gives -1.
  */
 size_t vw_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp);
 
