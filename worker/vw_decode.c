@@ -191,6 +191,17 @@ vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
         }
 
         m->keep = m->keep > 2 ? m->keep : 2;
+
+        /*
+         * A seek lands keep frames earlier than it would: the frames
+         * kept before a target are then those an unbroken run keeps,
+         * wherever decoding began (a resumed job), and a seek forward
+         * never jumps over frames that could be kept.
+         */
+        m->seek_margin += m->keep * (m->frame_dur > 0
+                                     ? m->frame_dur
+                                     : av_rescale_q(40000, AV_TIME_BASE_Q,
+                                                    m->st->time_base));
     }
 
     if (m->skip_nonref && m->index_ok
@@ -560,16 +571,16 @@ vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us, int *first)
 {
     int  i, n;
 
-    *first = 0;
-    n = 0;
+    /* one run of consecutive kept frames, whatever their times do */
 
-    for (i = 0; i < m->nkept; i++) {
-        if (m->kept[i].pts_us <= after_us) {
-            *first = i + 1;
+    for (i = m->nkept; i > 0 && m->kept[i - 1].pts_us > after_us; i--) {
+        /* void */
+    }
 
-        } else if (m->kept[i].pts_us < before_us) {
-            n++;
-        }
+    *first = i;
+
+    for (n = 0; i + n < m->nkept && m->kept[i + n].pts_us < before_us; n++) {
+        /* void */
     }
 
     return n;
@@ -591,6 +602,7 @@ vw_media_keep_cur(vw_media_t *m)
         memmove(&m->kept[0], &m->kept[1], (m->nkept - 1) * sizeof(vw_kept_t));
         m->nkept--;
         av_frame_free(&k.frame);
+        m->kept_lost = 1;
     }
 
     k.frame = av_frame_alloc();
@@ -695,6 +707,7 @@ vw_media_seek(vw_media_t *m, int64_t target, int must, vw_err_t *err)
 
     avcodec_flush_buffers(m->dec);
     vw_media_free_kept(m);
+    m->kept_lost = 1;
     av_frame_unref(m->cur);
     av_frame_unref(m->next);
     m->have_cur = 0;

@@ -50,10 +50,10 @@ typedef struct vw_media_s  vw_media_t;
  * change began (vw_media_start with keep_us): those of keep_us and
  * VW_KEPT_SLACK more (a look may take a frame a few before its instant),
  * at most VW_KEPT_MAX and no more than VW_KEPT_BYTES of pictures, the
- * oldest dropped first.  A look's step of 0.17 s holds 5 frames at 25
- * fps (10 kept at 720p, 14 MB; 7 at 1080p) and 11 at 60 fps.  Each
- * costs more than its picture (the decoder's pool grows by one), about
- * 25 MB at 4K where 2 are kept (docs/worker-pipeline.md).
+ * oldest dropped first.  The pipeline asks for two looks' steps of 0.17
+ * s: 13 frames at 25 fps (all 13 at 720p, 18 MB; 8 at 1080p) and 25 at
+ * 60 fps.  Each costs more than its picture (the decoder's pool grows
+ * by one), 30 to 50 MB at 4K, where 2 are kept (docs/worker-pipeline.md).
  */
 #define VW_KEPT_MAX     32
 #define VW_KEPT_SLACK   4
@@ -112,6 +112,8 @@ struct vw_media_s {
     vw_kept_t           kept[VW_KEPT_MAX];  /* oldest first */
     int                 nkept;
     int                 keep;        /* how many to keep; 0: none */
+    int                 kept_lost;   /* a frame decoded since the start
+                                        was dropped or not decoded */
 
     vw_poll_pt          poll;
     void               *poll_data;
@@ -153,8 +155,10 @@ int vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
 
 /*
  * The kept frames shown after after_us and before before_us (times from
- * the start), oldest first: *first is the index of the first in m->kept,
- * the count is returned.  Valid until the next vw_media_frame_* call.
+ * the start), oldest first: the run of m->kept from the one after the
+ * newest at or before after_us; *first is its index (0: none kept was
+ * at or before after_us), the count is returned.  Valid until the next
+ * vw_media_frame_* call.
  */
 int vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us,
     int *first);

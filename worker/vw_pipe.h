@@ -84,6 +84,9 @@ typedef struct {
                                           one and it: where the change may
                                           have begun (oldest first) */
     int                 ntent_kept;
+    int                 tent_whole;    /* they reach back to a frame of
+                                          the old state: a change is
+                                          placed exactly among them */
     vw_image_t          cand;          /* one of them, in grey */
     vw_text_t           cand_layer;
 

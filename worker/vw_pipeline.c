@@ -153,9 +153,9 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         }
 
         if (!p->decoding) {
-            /* refine: the frames since the look before are kept */
+            /* refine: the frames of two looks' steps are kept */
             if (vw_media_start(p->media, vw_plan_interval_us(&run->plan),
-                               p->refine ? vw_plan_time_us(&run->plan, 1) : 0,
+                               p->refine ? vw_plan_time_us(&run->plan, 2) : 0,
                                err) != 0)
             {
                 goto done;
@@ -216,6 +216,7 @@ done:
 
     run->stats.turn = p->osd_tried ? 90 * p->turn_q : -1;
 
+    vw_pipe_free_kept(p);
     vw_media_close(p->media);
     vw_framer_free(&p->framer);
     vw_image_free(&p->grey);
@@ -227,7 +228,6 @@ done:
     vw_image_free(&p->ref);
     vw_image_free(&p->spare);
     vw_text_free(&p->spare_layer);
-    vw_pipe_free_kept(p);
     vw_image_free(&p->cand);
     vw_text_free(&p->cand_layer);
     vw_stack_free(&p->stack);

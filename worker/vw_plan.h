@@ -22,7 +22,11 @@
  * The frame used for a sample is the one a player shows at its instant:
  * the last decoded frame whose presentation time is at or before it
  * (times relative to the video stream's start); for a look between
- * samples, the last frame decoded by then.  Changing any of this changes the version.  (Version
+ * samples, the last frame decoded by then (with refine, which decodes
+ * every frame, the last that is not a B frame within a step before its
+ * instant: what skipping B frames gave).  A job begun by an older worker
+ * and resumed by this one may therefore read a restored reference from
+ * another frame than its first attempt did; its rows stay valid.  Changing any of this changes the version.  (Version
  * 1 had no looks between samples: looks = 1.)
  */
 

@@ -27,7 +27,8 @@ static int vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep);
 static int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a,
     const vw_text_t *ta, const vw_image_t *b, const vw_text_t *tb, int *dx);
 static void vw_pipe_keep_between(vw_pipe_t *p, uint32_t j);
-static int vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, vw_err_t *err);
+static int vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact,
+    vw_err_t *err);
 static int vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err);
 static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
@@ -207,6 +208,7 @@ vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err)
     }
 
     p->tentative = 0;
+    vw_pipe_free_kept(p);
 
     if (p->tent_index % p->run->plan.looks != 0) {
         return 0;
@@ -252,7 +254,7 @@ static int
 vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     vw_err_t *err)
 {
-    int                k;
+    int                k, found;
     char              *text;
     unsigned           exact;
     vw_stats_t        *st;
@@ -276,13 +278,15 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 
     /* where the change began: the row's time (VW_FRAME_EXACT) */
 
-    if (k == 0 && p->refine) {
-        if (vw_pipe_boundary(p, &pts_ms, err) != 0) {
-            return -1;
-        }
+    found = 0;
+
+    if (k == 0 && p->refine
+        && vw_pipe_boundary(p, &pts_ms, &found, err) != 0)
+    {
+        return -1;
     }
 
-    exact = k == 0 && p->refine ? VW_FRAME_EXACT : 0;
+    exact = found ? VW_FRAME_EXACT : 0;
     p->state_ms = k > 0 ? known.pts_ms : pts_ms;
 
     vw_image_swap(&p->grey, &p->ref);
@@ -338,6 +342,7 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
     int64_t  after;
 
     vw_pipe_free_kept(p);
+    p->tent_whole = 0;
 
     if (!p->refine || p->media == NULL) {
         return;
@@ -352,12 +357,18 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
 
     n = vw_media_kept(p->media, after, p->look_us, &first);
 
+    /* a kept frame at or before after is the old state's, or every frame
+     * since the start is there */
+    p->tent_whole = first > 0 || !p->media->kept_lost;
+
     for (i = 0; i < n; i++) {
         p->tent_kept[p->ntent_kept].frame =
             av_frame_clone(p->media->kept[first + i].frame);
 
         if (p->tent_kept[p->ntent_kept].frame == NULL) {
-            break;                  /* the boundary at a later frame */
+            vw_pipe_free_kept(p);   /* timed by the look, then */
+            p->tent_whole = 0;
+            break;
         }
 
         p->tent_kept[p->ntent_kept].pts_us = p->media->kept[first + i].pts_us;
@@ -380,15 +391,22 @@ vw_pipe_free_kept(vw_pipe_t *p)
  * began, from the old state's reference (p->ref) and the frames kept
  * between the look before it and it: found by bisection, each frame
  * tested with the same comparison as the looks (vw_pipe_began), no OCR.
- * *pts_ms becomes its time; unchanged when there is no old state or no
- * frame in between.
+ * *pts_ms becomes its time, and *exact 1, when the frames searched
+ * bracket the change: one of them still shows the old state, or they
+ * reach back to one that does (tent_whole).  Otherwise the change may
+ * have begun on a frame not kept (4K, 60 fps at 1080p, after a frame
+ * that could not be kept) and the row is timed by its look.  The kept
+ * frames are let go.
  */
 static int
-vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, vw_err_t *err)
+vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, vw_err_t *err)
 {
     int  lo, hi, mid, rc;
 
-    if (!p->have_ref || p->ntent_kept == 0) {
+    *exact = 0;
+
+    if (!p->have_ref) {
+        vw_pipe_free_kept(p);
         return 0;
     }
 
@@ -411,12 +429,17 @@ vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, vw_err_t *err)
         }
     }
 
-    p->run->stats.boundaries++;
+    if (lo > 0 || p->tent_whole) {
+        *exact = 1;
+        p->run->stats.boundaries++;
 
-    if (lo < p->ntent_kept) {
-        *pts_ms = p->tent_kept[lo].pts_us / 1000;
-        p->run->stats.boundaries_moved++;
+        if (lo < p->ntent_kept) {
+            *pts_ms = p->tent_kept[lo].pts_us / 1000;
+            p->run->stats.boundaries_moved++;
+        }
     }
+
+    vw_pipe_free_kept(p);
 
     return 0;
 }

@@ -120,6 +120,36 @@ for my $v (@videos) {
     ok $off > 0, "$v->{name}: --no-refine gives the looks' times";
 }
 
+# a keyframe just after a change: decoding that seeks to it (a resumed
+# job; an uninterrupted run when nothing needs the frames before it)
+# must still search the frames before it.  x264 with B frames and
+# without, a keyframe forced at 1.88 s and 1.60 s, the text from 1.80 s
+# and 1.52 s; --debug-resume-at 2 resumes after two rows
+for my $k (['bframes', ['-bf', '3'], 1.80, 1.88],
+           ['no-bframes', ['-bf', '0'], 1.52, 1.60])
+{
+    my ($name, $bf, $from, $key) = @$k;
+    @texts = (['Keyframe after it', $from, 3.4]);
+    my $file = make(rate => 25, path => "$dir/key-$name.mp4",
+        codec => ['-c:v', 'libx264', '-preset', 'veryfast', @$bf,
+                  '-g', '250', '-force_key_frames', $key]);
+    my $want = first_at(frame_times($file), $from);
+    my $clean = run_worker('ocr', $file, '--fps', '1');
+    my $resumed = run_worker('ocr', $file, '--fps', '1',
+        '--debug-resume-at', 2);
+    is $clean->{rc}, 0, "key-$name: exit 0" or diag $clean->{stderr};
+    is $resumed->{rc}, 0, "key-$name: resumed, exit 0"
+        or diag $resumed->{stderr};
+    my ($c) = @{ $clean->{json}{segments} };
+    my ($r) = @{ $resumed->{json}{segments} };
+    ok $c && abs($c->{start} - $want) < 0.0015,
+        "key-$name: starts on its frame (" . ($c ? $c->{start} : '-')
+        . " s, frame at $want s)";
+    ok $r && abs($r->{start} - $want) < 0.0015,
+        "key-$name: resumed, the same frame (" . ($r ? $r->{start} : '-')
+        . ' s)';
+}
+
 # fades: in over 1.0-1.4 s, out over 3.0-3.4 s
 {
     @texts = (['Fading words here', 0, 5]);
