@@ -52,7 +52,9 @@ static const char  vw_ocr_usage[] =
     "  --frames              json: add every frame's result\n"
     "  --no-refine           cue times to the look (within 0.09 s at "
     "1 fps),\n"
-    "                        not to the frame: decodes a little less\n";
+    "                        not to the frame: B frames far from a look "
+    "are not\n"
+    "                        decoded (up to half the decoding)\n";
 
 /* then vw_limits_usage, then: */
 static const char  vw_ocr_usage_tail[] =
