@@ -39,8 +39,9 @@
  * pipeline finds on which frame a change of text began, among those
  * decoded before the look that saw it): every frame is decoded then,
  * and the one cur gives way to joins m->kept, which costs a reference,
- * not a copy.  With looks every 0.17 s the skipping saved little (the
- * first set: 8.0 against 7.7 CPU s, docs/worker-pipeline.md).
+ * not a copy.  That costs the first set of the benchmark 1.11x the CPU,
+ * and doubles the decoding of long x264 videos with B frames
+ * (docs/worker-pipeline.md, "Cue times to the frame").
  */
 
 #include <errno.h>
@@ -598,16 +599,21 @@ vw_media_keep_cur(vw_media_t *m)
     }
 
     if (m->nkept == m->keep) {
+        /* the oldest goes; its AVFrame takes the new one */
         k = m->kept[0];
         memmove(&m->kept[0], &m->kept[1], (m->nkept - 1) * sizeof(vw_kept_t));
         m->nkept--;
-        av_frame_free(&k.frame);
+        av_frame_unref(k.frame);
         m->kept_lost = 1;
-    }
 
-    k.frame = av_frame_alloc();
-    if (k.frame == NULL) {
-        return;                     /* one boundary less exact */
+    } else {
+        k.frame = av_frame_alloc();
+
+        if (k.frame == NULL) {
+            m->kept_lost = 1;       /* the changes near it are timed by
+                                       their looks */
+            return;
+        }
     }
 
     av_frame_move_ref(k.frame, m->cur);

@@ -114,7 +114,9 @@ vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 {
     int  dx, held, appeared;
 
-    if (p->have_ref && vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey, &p->layer, &dx)) {
+    if (p->have_ref
+        && vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey, &p->layer, &dx))
+    {
         appeared = p->tentative && p->ref_layer.box.w == 0
                    && p->tent_layer.glyphs >= VW_SURE_GLYPHS;
 
@@ -138,7 +140,8 @@ vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return vw_pipe_hold(p, j, pts_ms, 0);
     }
 
-    held = vw_pipe_same(p, &p->tent, &p->tent_layer, &p->grey, &p->layer, &dx);
+    held = vw_pipe_same(p, &p->tent, &p->tent_layer, &p->grey, &p->layer,
+                        &dx);
 
     if (!held && !sample && !p->stood_in) {
         /* neither: this look stands in for the held one, once (a
@@ -331,9 +334,10 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
  * starts a new state, the change began on one of them or on it (look
  * j - 1 may have taken a frame up to a step before its instant:
  * vw_media_frame_near); none before the current state began, so that
- * two changes in consecutive looks stay in order.  Which frames these are depends on the plan and
- * the video alone, not on where decoding began, so a resumed job finds
- * the same boundaries.
+ * two changes in consecutive looks stay in order.  Which frames these
+ * are depends on the plan, the video and the time of the row that
+ * began the state, not on where decoding began (vw_media_start's seek
+ * margin), so a resumed job finds the same boundaries.
  */
 static void
 vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
