@@ -12,9 +12,11 @@
  *        decode the frame shown at the look -> crop, grey, text layer
  *        (vw_frame) -> the same text as the state's first look? it goes
  *           on (a screen adds the look to its sum)
- *           : else, once the next look confirms it, a new state: no
- *             glyph? empty, no OCR : a screen, read from the mean of
- *             its looks when it ends (vw_looks, vw_ocr)
+ *           : else, once the next look confirms it, a new state
+ *             (placed on the frame it began on, among the frames kept
+ *             since the look before, with refine): no glyph? empty, no
+ *             OCR : a screen, read from the mean of its looks when it
+ *             ends (vw_looks, vw_ocr)
  *        -> frame_done hook, a unit's rows at a time
  *
  * Frames are merged into segments afterwards, from the frame results
