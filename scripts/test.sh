@@ -121,7 +121,8 @@ case "$what" in
     # the storms and chaos runs of make test, longer (docs/reliability.md)
     soak)      export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
                       CHAOS_VIDEOS=${CHAOS_VIDEOS:-24} \
-                      CHAOS_SECONDS=${CHAOS_SECONDS:-1800}
+                      CHAOS_SECONDS=${CHAOS_SECONDS:-1800} \
+                      CHAOS_DISTURBANCES=${CHAOS_DISTURBANCES:-1000000}
                export WEBHOOK_KILLS=${WEBHOOK_KILLS:-30} \
                       WEBHOOK_JOBS=${WEBHOOK_JOBS:-100}
                suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
