@@ -72,6 +72,7 @@ static int vw_media_probe_pass(vw_media_t *m, AVCodecContext *c, int ip_only,
     int64_t *pts, uint64_t *sig, int *n, vw_err_t *err);
 static uint64_t vw_media_luma_sig(const AVFrame *f);
 static void vw_media_keep_cur(vw_media_t *m);
+static int64_t vw_media_us(vw_media_t *m, int64_t pts);
 
 
 int
@@ -504,11 +505,7 @@ vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
     }
 
     *frame = f;
-    *pts_us = av_rescale_q(pts - m->start_pts, m->st->time_base,
-                           AV_TIME_BASE_Q);
-    if (*pts_us < 0) {
-        *pts_us = 0;
-    }
+    *pts_us = vw_media_us(m, pts);
 
     return 0;
 }
@@ -617,10 +614,20 @@ vw_media_keep_cur(vw_media_t *m)
     }
 
     av_frame_move_ref(k.frame, m->cur);
-    k.pts_us = av_rescale_q(m->cur_pts - m->start_pts, m->st->time_base,
-                            AV_TIME_BASE_Q);
-    k.pts_us = k.pts_us > 0 ? k.pts_us : 0;
+    k.pts_us = vw_media_us(m, m->cur_pts);
     m->kept[m->nkept++] = k;
+}
+
+
+/* A stream time as microseconds from the start (0 before it). */
+static int64_t
+vw_media_us(vw_media_t *m, int64_t pts)
+{
+    int64_t  us;
+
+    us = av_rescale_q(pts - m->start_pts, m->st->time_base, AV_TIME_BASE_Q);
+
+    return us > 0 ? us : 0;
 }
 
 

@@ -75,7 +75,6 @@ typedef struct {
     vw_image_t          spare;         /* work space of vw_pipe_orient */
     vw_text_t           spare_layer;
 
-    int                 refine;        /* changes found to the frame */
     int64_t             state_ms;      /* the time of the row that began
                                           the state at ref, -1: none */
     int64_t             look_us;       /* the last look's frame time */

@@ -68,7 +68,6 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
     p->job = job;
     p->run = run;
     p->turn = vw_orient_identity;
-    p->refine = job->options->refine;
     p->state_ms = -1;
     run->stats.turn = -1;
     p->hooks = job->hooks != NULL ? job->hooks : &vw_no_hooks;
@@ -155,7 +154,8 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         if (!p->decoding) {
             /* refine: the frames of two looks' steps are kept */
             if (vw_media_start(p->media, vw_plan_interval_us(&run->plan),
-                               p->refine ? vw_plan_time_us(&run->plan, 2) : 0,
+                               job->options->refine
+                               ? vw_plan_time_us(&run->plan, 2) : 0,
                                err) != 0)
             {
                 goto done;

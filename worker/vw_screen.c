@@ -283,7 +283,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 
     found = 0;
 
-    if (k == 0 && p->refine
+    if (k == 0 && p->job->options->refine
         && vw_pipe_boundary(p, &pts_ms, &found, err) != 0)
     {
         return -1;
@@ -348,7 +348,7 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
     vw_pipe_free_kept(p);
     p->tent_whole = 0;
 
-    if (!p->refine || p->media == NULL) {
+    if (!p->job->options->refine || p->media == NULL) {
         return;
     }
 
