@@ -62,7 +62,7 @@ for my $v (@videos) {
     }
 
     my $file = make_video(path => "$dir/$v->{name}", duration => 5,
-        codec => $v->{codec}, background => $v->{background},
+        codec => $v->{codec}, background => $v->{background}, seed => 1,
         size => $v->{size} // '640x360', dir => $dir, spans => \@spans);
 
     my $r = run_worker('ocr', $file, '--fps', '1');

@@ -13,7 +13,7 @@ use VideoOCR::Media qw(run_worker worker_bin tmpdir make_video);
 
 my $dir = tmpdir();
 my $file = make_video(path => "$dir/t.mp4", duration => 3,
-    background => 'moving',
+    background => 'moving', seed => 1,
     spans => [{ start => 0, end => 3, text => 'A long enough line of words to read' }]);
 
 my $r = run_worker('ocr', $file, '--frame-timeout-ms', '1', '--frames');

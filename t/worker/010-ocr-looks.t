@@ -34,7 +34,7 @@ my @short = (
     { start => 3.35, end => 3.7,  text => 'Not a word more' },
 );
 my $file = make_video(path => "$dir/short.mp4", duration => 5,
-    background => 'moving', spans => \@short, dir => $dir);
+    background => 'moving', seed => 1, spans => \@short, dir => $dir);
 my $r = run_worker('ocr', $file, '--fps', '1', '--frames');
 is $r->{rc}, 0, 'short: exit 0' or diag $r->{stderr};
 for my $s (@short) {
@@ -81,7 +81,7 @@ for my $item ('Markets close higher', 'Rain expected Tuesday',
     $t += 0.5;
 }
 $file = make_video(path => "$dir/ticker.mp4", duration => 3.5,
-    background => 'moving', spans => \@ticker, dir => $dir);
+    background => 'moving', seed => 1, spans => \@ticker, dir => $dir);
 $r = run_worker('ocr', $file, '--fps', '1');
 is $r->{rc}, 0, 'ticker: exit 0' or diag $r->{stderr};
 for my $s (@ticker) {
@@ -107,7 +107,7 @@ for my $c (['WHEN WE LEFT', 'THE HARBOUR', 'NOBODY WAVED'],
     $t += 2.8;
 }
 $file = make_video(path => "$dir/caps.mp4", size => '854x480', duration => 6,
-    background => 'moving', spans => \@caps, dir => $dir);
+    background => 'moving', seed => 1, spans => \@caps, dir => $dir);
 $r = run_worker('ocr', $file, '--fps', '1');
 is $r->{rc}, 0, 'captions: exit 0' or diag $r->{stderr};
 $segs = $r->{json}{segments};

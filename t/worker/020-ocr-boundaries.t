@@ -32,7 +32,7 @@ sub make {
     } @texts;
     my $vf = join ',', @dt, @{ $a{filters} // [] }, 'format=yuv420p';
     my @cmd = ('ffmpeg', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
-        VideoOCR::Media::_background('moving', '640x360', $a{rate}, 5),
+        VideoOCR::Media::_background('moving', '640x360', $a{rate}, 5, 1),
         '-vf', $vf, @{ $a{codec} }, @{ $a{extra} // [] }, $a{path});
     system(@cmd) == 0 or die "ffmpeg failed: @cmd\n";
     return $a{path};
@@ -160,7 +160,7 @@ for my $k (['bframes', ['-bf', '3'], 1.80, 1.88],
            . "fontcolor=white:borderw=3:x=(w-tw)/2:y=h-80:alpha='$alpha',"
            . 'format=yuv420p';
     system('ffmpeg', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i',
-        VideoOCR::Media::_background('moving', '640x360', 25, 5), '-vf', $vf,
+        VideoOCR::Media::_background('moving', '640x360', 25, 5, 1), '-vf', $vf,
         @$x264, $file) == 0 or die 'ffmpeg failed';
     my $r = run_worker('ocr', $file, '--fps', '1');
     is $r->{rc}, 0, 'fade: exit 0' or diag $r->{stderr};

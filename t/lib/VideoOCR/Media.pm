@@ -9,7 +9,9 @@ package VideoOCR::Media;
 #           { start => 0.5, end => 2.5, text => 'Hello there' },
 #           { start => 2.7, end => 4,   text => 'Good bye', font => 'DejaVuSerif' },
 #       ]);
-#   (more keys: size, rate, codec, bitrate, audio, extra; see make_video)
+#   (more keys: size, rate, codec, bitrate, audio, extra, and seed: the
+#   moving backgrounds' gradients are random unless it is given; see
+#   make_video)
 #   my $r = run_worker('ocr', $file, '--format', 'json');
 #   is $r->{rc}, 0;  my $res = $r->{json};
 #
@@ -86,14 +88,15 @@ sub tmpdir {
 
 # The backgrounds, as lavfi sources for a given size, rate and duration.
 sub _background {
-    my ($bg, $size, $rate, $dur) = @_;
+    my ($bg, $size, $rate, $dur, $seed) = @_;
     my $common = "s=$size:r=$rate:d=$dur";
+    my $g = defined $seed ? ":seed=$seed" : '';     # the gradients'
     return {
         solid  => "color=c=0x203050:$common",
         light  => "color=c=0xe8e4d8:$common",
         mid    => "color=c=0x8c8c8c:$common",
         noise  => "color=c=0x707070:$common,noise=alls=40:allf=t+u",
-        moving => "gradients=$common:speed=0.05:c0=0x3060a0:c1=0xa0a0a0"
+        moving => "gradients=$common$g:speed=0.05:c0=0x3060a0:c1=0xa0a0a0"
                   . ":c2=0x404040:c3=0x806040:n=4",
         bars   => "smptebars=$common",
         black  => "color=c=black:$common",
@@ -108,7 +111,7 @@ sub _background {
                      . ":outer=normalized_iteration_count,trim=duration=$dur"
                      . ",noise=alls=20:allf=t+u",
         busynoise => _busy($size, $rate, $dur) . ',noise=alls=50:allf=t+u',
-        movingnoise => "gradients=$common:speed=0.12:c0=0x2050c0:c1=0xd0d0d0"
+        movingnoise => "gradients=$common$g:speed=0.12:c0=0x2050c0:c1=0xd0d0d0"
                        . ":c2=0x303030:c3=0xc08040:n=5"
                        . ',noise=alls=35:allf=t+u',
         darknoise => "color=c=0x303838:$common,noise=alls=45:allf=t+u",
@@ -192,7 +195,8 @@ sub make_video {
         : ('-c:v', $codec);
 
     my @cmd = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error',
-        '-y', '-f', 'lavfi', '-i', _background($bg, $size, $rate, $dur),
+        '-y', '-f', 'lavfi', '-i',
+        _background($bg, $size, $rate, $dur, $a{seed}),
         @{ $a{audio} ? ['-f', 'lavfi', '-i',
                         "sine=frequency=440:duration=$dur"] : [] },
         '-vf', join(',', @filters), @codec,
