@@ -8,7 +8,7 @@
 #   SECONDS   per target (default 60); "fuzz/run.sh 5" is the smoke run
 #   TARGET    fuzz_key fuzz_options fuzz_sniff fuzz_json fuzz_webhook
 #             fuzz_upload
-#             fuzz_output fuzz_script fuzz_media (default: all)
+#             fuzz_output fuzz_parts fuzz_script fuzz_media (default: all)
 #
 # Each target starts from its committed seeds (fuzz/corpus/NAME/, NAME
 # without "fuzz_") plus what earlier runs on this machine found
@@ -28,7 +28,7 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_key fuzz_options fuzz_sniff
                                      fuzz_json fuzz_webhook fuzz_upload fuzz_output
-                                     fuzz_script fuzz_media)
+                                     fuzz_parts fuzz_script fuzz_media)
 
 : "${BUILD:=$PWD/build}"
 export BUILD

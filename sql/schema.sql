@@ -190,6 +190,12 @@ CREATE TABLE frames (
     box_w           INTEGER,
     box_h           INTEGER,
     lines           INTEGER,
+    -- issue 18 (version 4): text in two places at once (a title and a
+    -- subtitle): where each part of the text is, as the worker writes it
+    -- ("lines x y w h confidence" per part, ";" between: the form is in
+    -- worker/vw_parts.h).  NULL: the text is one part (and in every row
+    -- made before version 4).
+    parts           TEXT,
     PRIMARY KEY (job_id, plan_version, frame_index)
 ) WITHOUT ROWID;
 

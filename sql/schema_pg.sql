@@ -103,6 +103,7 @@ CREATE TABLE frames (
     box_w           BIGINT,
     box_h           BIGINT,
     lines           BIGINT,
+    parts           TEXT,
     PRIMARY KEY (job_id, plan_version, frame_index)
 );
 

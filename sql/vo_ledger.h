@@ -27,7 +27,7 @@
 #include "vo_webhook.h"
 
 
-#define VO_LEDGER_SCHEMA_VERSION  3
+#define VO_LEDGER_SCHEMA_VERSION  4
 #define VO_DIGEST_HEX_LEN         64
 #define VO_TENANT_MAX             255
 #define VO_ERR_TEXT               256    /* enough for any ledger error */
@@ -275,6 +275,9 @@ typedef struct {
                                       pixels of the picture as shown;
                                       w = 0: not known (NULL columns) */
     int          lines;            /* lines of text in the box */
+    char        *parts;            /* NULL, or where each part of the text
+                                      is (the worker's vw_parts.h), stored
+                                      as it is */
 } vo_frame_row_t;
 
 

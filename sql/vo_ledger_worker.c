@@ -39,9 +39,9 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     [VO_STMT_PUT_FRAME] =
     "INSERT INTO frames (job_id, plan_version, frame_index, pts_ms, text,"
     " confidence, reused_from, flags, attempt, created_at, box_x, box_y,"
-    " box_w, box_h, lines)"
+    " box_w, box_h, lines, parts)"
     " SELECT ?1, ?3, ?4, ?5, ?6, ?7, ?8, ?10, ?2, ?9, ?11, ?12, ?13, ?14,"
-    " ?15"
+    " ?15, ?16"
     " WHERE EXISTS (SELECT 1 FROM jobs" VO_FENCE ")"
     " ON CONFLICT DO NOTHING",
 
@@ -54,7 +54,7 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
 
     [VO_STMT_FRAMES] =
     "SELECT frame_index, pts_ms, text, confidence, reused_from, flags,"
-    " box_x, box_y, box_w, box_h, lines"
+    " box_x, box_y, box_w, box_h, lines, parts"
     " FROM frames"
     " WHERE job_id = ?1 AND plan_version = ?2 ORDER BY frame_index",
 
@@ -210,6 +210,13 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
         }
     }
 
+    if (f->parts != NULL) {
+        vo_bind_text(s, 16, f->parts, -1);
+
+    } else {
+        vo_bind_null(s, 16);
+    }
+
     lrc = vo_ledger_step_done(l, s, "put frame", err, err_size);
     if (lrc != VO_LEDGER_OK) {
         goto done;
@@ -240,7 +247,7 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
 {
     int              rc, i;
     size_t           count, cap;
-    const char      *text;
+    const char      *text, *parts;
     vo_stmt_t       *s;
     vo_frame_row_t  *r, *nr;
     vo_ledger_rc_t   lrc;
@@ -277,6 +284,7 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
         }
 
         text = (const char *) vo_column_text(s, 2);
+        parts = (const char *) vo_column_text(s, 11);
 
         r[count].frame_index = vo_column_int64(s, 0);
         r[count].pts_ms = vo_column_int64(s, 1);
@@ -290,8 +298,12 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
         }
 
         r[count].lines = (int) vo_ledger_int_or(s, 10, 0);
+        r[count].parts = parts != NULL ? strdup(parts) : NULL;
 
-        if (r[count].text == NULL) {
+        if (r[count].text == NULL || (parts != NULL && r[count].parts == NULL))
+        {
+            free(r[count].text);
+            free(r[count].parts);
             snprintf(err, err_size, "frames of %s: out of memory", job_id);
             lrc = VO_LEDGER_ERROR;
             break;
@@ -327,6 +339,7 @@ vo_ledger_free_frames(vo_frame_row_t *rows, size_t n)
 
     for (i = 0; i < n; i++) {
         free(rows[i].text);
+        free(rows[i].parts);
     }
 
     free(rows);

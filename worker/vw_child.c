@@ -424,6 +424,7 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
         frames[k].box = (vw_rect_t) { rows[k].box[0], rows[k].box[1],
                                       rows[k].box[2], rows[k].box[3] };
         frames[k].lines = rows[k].lines;
+        frames[k].parts = rows[k].parts;
     }
 
     res.plan = &run->plan;
@@ -602,6 +603,7 @@ vw_hook_frame_known(void *data, uint32_t index, vw_frame_result_t *known)
             known->box = (vw_rect_t) { r->box[0], r->box[1], r->box[2],
                                        r->box[3] };
             known->lines = r->lines;
+            known->parts = r->parts;
             return 1;
         }
 
@@ -635,6 +637,7 @@ vw_hook_frame_done(void *data, const vw_frame_result_t *f)
     row.box[2] = f->box.w;
     row.box[3] = f->box.h;
     row.lines = f->lines;
+    row.parts = (char *) f->parts;
 
     rc = vo_ledger_put_frame(ch->ledger, &ch->claim, VW_PLAN_VERSION, &row,
                              vw_wall_ms(), ch->conf->lease_ms, ch->err,

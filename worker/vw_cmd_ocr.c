@@ -381,6 +381,7 @@ done:
 
     for (k = 0; k < mem.n; k++) {
         free((char *) mem.frames[k].text);
+        free((char *) mem.frames[k].parts);
     }
 
     free(mem.frames);
@@ -512,8 +513,11 @@ vw_ocr_done(void *data, const vw_frame_result_t *f)
     p = &mem->frames[mem->n];
     *p = *f;
     p->text = strdup(f->text);
+    p->parts = f->parts != NULL ? strdup(f->parts) : NULL;
 
-    if (p->text == NULL) {
+    if (p->text == NULL || (f->parts != NULL && p->parts == NULL)) {
+        free((char *) p->text);
+        free((char *) p->parts);
         return -1;
     }
 

@@ -38,6 +38,8 @@
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
     int bx, int by);
 static int vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt);
+static int vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b,
+    int step, int *diff);
 
 
 void
@@ -332,6 +334,22 @@ done:
 int
 vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff)
 {
+    return vw_frame_similar_step(a, b, VW_SIMILAR_BLOCK / 2, diff);
+}
+
+
+int
+vw_frame_similar_coarse(const vw_image_t *a, const vw_image_t *b)
+{
+    return vw_frame_similar_step(a, b, VW_SIMILAR_BLOCK, NULL);
+}
+
+
+/* the blocks step pixels apart (a half block: they overlap by half) */
+static int
+vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b, int step,
+    int *diff)
+{
     int             bx, by, x, y, worst, score;
     const uint8_t  *pa, *pb;
 
@@ -363,12 +381,12 @@ vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff)
      * change is never split thinly between two.
      */
 
-    for (by = 0; ; by += VW_SIMILAR_BLOCK / 2) {
+    for (by = 0; ; by += step) {
         if (by > a->height - VW_SIMILAR_BLOCK) {
             by = a->height - VW_SIMILAR_BLOCK;
         }
 
-        for (bx = 0; ; bx += VW_SIMILAR_BLOCK / 2) {
+        for (bx = 0; ; bx += step) {
             if (bx > a->width - VW_SIMILAR_BLOCK) {
                 bx = a->width - VW_SIMILAR_BLOCK;
             }

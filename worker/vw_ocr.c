@@ -80,9 +80,14 @@ static int vw_ocr_check_lang(const char *lang, const char *name,
     vw_err_t *err);
 static int vw_ocr_strcmp(const void *a, const void *b);
 static bool vw_ocr_cancel(void *data, int words);
-static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf);
+static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
+    vw_ocr_result_t *r);
 static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
     int words);
+static int vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box,
+    float conf_sum, int words);
+static void vw_ocr_box_add(vw_rect_t *b, int left, int top, int right,
+    int bottom);
 static const vw_image_t *vw_ocr_despeckle(const vw_image_t *img);
 static int vw_ocr_fill(uint8_t *pix, int w, int h, size_t seed, int limit,
     uint8_t erase);
@@ -212,6 +217,8 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
     r->confidence = 0;
     r->timed_out = 0;
     r->ms = 0;
+    r->lines = NULL;
+    r->nlines = 0;
 
     start = vw_now_ms();
 
@@ -276,7 +283,7 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
         goto done;
     }
 
-    if (vw_ocr_collect(e->api, &text, &conf) != 0 || !vo_buf_ok(&text)) {
+    if (vw_ocr_collect(e->api, &text, &conf, r) != 0 || !vo_buf_ok(&text)) {
         vw_fail(err, "no_memory", "ocr: out of memory");
         goto done;
     }
@@ -308,6 +315,12 @@ done:
         vo_buf_free(&text);
     }
 
+    if (ret != 0 || r->text[0] == '\0') {
+        free(r->lines);
+        r->lines = NULL;
+        r->nlines = 0;
+    }
+
     return ret;
 }
 
@@ -317,6 +330,9 @@ vw_ocr_result_free(vw_ocr_result_t *r)
 {
     free(r->text);
     r->text = NULL;
+    free(r->lines);
+    r->lines = NULL;
+    r->nlines = 0;
 }
 
 
@@ -347,13 +363,15 @@ vw_ocr_cancel(void *data, int words)
  * Walks the words of the last recognition: words joined by one space
  * (none between CJK words, vw_script_space), lines by "\n", lines
  * vw_ocr_line_keep refuses dropped.  *conf is the mean confidence of
- * the words kept.
+ * the words kept; r->lines gets each line kept, in the text's order.
  */
 static int
-vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
+vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
+    vw_ocr_result_t *r)
 {
     int                  words, nline, left, top, right, bottom;
     int                  prev_right, line_h;
+    vw_rect_t            line_box;
     char                *w;
     float                c, sum, line_sum;
     size_t               line_start, prev_start;
@@ -363,6 +381,7 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
     *conf = 0;
     words = 0;
     sum = 0;
+    memset(&line_box, 0, sizeof(vw_rect_t));
 
     it = TessBaseAPIGetIterator(api);
     if (it == NULL) {
@@ -392,6 +411,12 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
             if (vw_ocr_line_keep(text->data + line_start,
                                  text->len - line_start, line_sum, nline))
             {
+                if (vw_ocr_line_add(r, &line_box, line_sum, nline) != 0) {
+                    TessDeleteText(w);
+                    TessResultIteratorDelete(it);
+                    return -1;
+                }
+
                 vo_buf_addc(text, '\n');
                 sum += line_sum;
                 words += nline;
@@ -407,6 +432,7 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
 
         if (TessPageIteratorIsAtBeginningOf(pit, RIL_TEXTLINE)) {
             line_h = 0;
+            memset(&line_box, 0, sizeof(vw_rect_t));
             if (TessPageIteratorBoundingBox(pit, RIL_TEXTLINE, &left, &top,
                                             &right, &bottom))
             {
@@ -434,6 +460,10 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
 
             /* a lone vertical bar is a capital I that lost its serifs */
             vo_buf_adds(text, strcmp(w, "|") == 0 ? "I" : w);
+
+            /* the line's box: its words' (a line's own reaches above
+             * and below its glyphs) */
+            vw_ocr_box_add(&line_box, left, top, right, bottom);
             line_sum += c;
             nline++;
 
@@ -449,6 +479,10 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf)
         && vw_ocr_line_keep(text->data + line_start, text->len - line_start,
                             line_sum, nline))
     {
+        if (vw_ocr_line_add(r, &line_box, line_sum, nline) != 0) {
+            return -1;
+        }
+
         sum += line_sum;
         words += nline;
 
@@ -507,6 +541,59 @@ vw_ocr_line_keep(const char *p, size_t n, float conf_sum, int words)
             }
         }
     }
+
+    return 0;
+}
+
+
+/* b (w = 0: empty) becomes the union of b and the box given */
+static void
+vw_ocr_box_add(vw_rect_t *b, int left, int top, int right, int bottom)
+{
+    int  x1, y1;
+
+    if (right <= left || bottom <= top) {
+        return;
+    }
+
+    if (b->w == 0) {
+        *b = (vw_rect_t) { left, top, right - left, bottom - top };
+        return;
+    }
+
+    x1 = b->x + b->w > right ? b->x + b->w : right;
+    y1 = b->y + b->h > bottom ? b->y + b->h : bottom;
+    b->x = b->x < left ? b->x : left;
+    b->y = b->y < top ? b->y : top;
+    b->w = x1 - b->x;
+    b->h = y1 - b->y;
+}
+
+
+/* Appends a kept line (its box, the mean of its words' confidences). */
+static int
+vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box, float conf_sum,
+    int words)
+{
+    int             c;
+    vw_ocr_line_t  *l;
+
+    if ((r->nlines & (r->nlines - 1)) == 0) {
+        /* 0, 1, 2, 4, ...: the array is full */
+        l = realloc(r->lines, (size_t) (r->nlines ? 2 * r->nlines : 1)
+                              * sizeof(vw_ocr_line_t));
+        if (l == NULL) {
+            return -1;
+        }
+
+        r->lines = l;
+    }
+
+    c = (int) (conf_sum / (float) words + 0.5f);
+
+    r->lines[r->nlines].box = *box;
+    r->lines[r->nlines].confidence = c < 0 ? 0 : (c > 100 ? 100 : c);
+    r->nlines++;
 
     return 0;
 }

@@ -25,11 +25,22 @@
 
 typedef struct vw_engine_s  vw_engine_t;
 
+/* a line of a reading: its box in the recognised picture's pixels, the
+ * mean confidence of its words */
 typedef struct {
-    char     *text;          /* malloc'd UTF-8, "" when nothing was read */
-    int       confidence;    /* 0..100, mean over the words kept */
-    int       timed_out;     /* the deadline cancelled the recognition */
-    int64_t   ms;            /* wall time spent */
+    vw_rect_t  box;
+    int        confidence;
+} vw_ocr_line_t;
+
+typedef struct {
+    char           *text;      /* malloc'd UTF-8, "" when nothing was read */
+    int             confidence;    /* 0..100, mean over the words kept */
+    int             timed_out;     /* the deadline cancelled the
+                                      recognition */
+    int64_t         ms;            /* wall time spent */
+    vw_ocr_line_t  *lines;         /* malloc'd: the lines of text, in
+                                      order (NULL: none) */
+    int             nlines;
 } vw_ocr_result_t;
 
 
@@ -46,7 +57,8 @@ int vw_ocr_engine(const char *lang, const char *name, vw_engine_t **e,
  * Recognises img.  timeout_ms bounds the recognition (0: no bound);
  * poll is called while Tesseract works (about once per word, rate
  * limited by the caller) and a non-zero return stops with VW_STOPPED.
- * On success r->text must be released with vw_ocr_result_free.
+ * On success r->text and r->lines must be released with
+ * vw_ocr_result_free.
  */
 int vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
     vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r, vw_err_t *err);

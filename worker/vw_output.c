@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "vw_output.h"
+#include "vw_parts.h"
 
 
 typedef enum {
@@ -63,6 +64,7 @@ static int vw_frame_size(const vw_result_t *r, int *w, int *h);
 static void vw_place(const vw_result_t *r, const vw_segment_t *s,
     vw_place_t *pl);
 static void vw_box_json(vo_buf_t *out, const vw_rect_t *box, int lines);
+static void vw_parts_json(vo_buf_t *out, const vw_frame_result_t *f);
 static void vw_result_ass(vo_buf_t *out, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs);
 static void vw_ass_time(vo_buf_t *out, int64_t ms);
@@ -316,6 +318,7 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
             }
 
             vw_box_json(out, &f->box, f->lines);
+            vw_parts_json(out, f);
             vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s,"
                         "\"no_text\":%s,\"between\":%s,\"exact\":%s}",
                         (f->flags & VW_FRAME_TIMED_OUT) ? "true" : "false",
@@ -493,6 +496,35 @@ vw_frame_size(const vw_result_t *r, int *w, int *h)
     *h = r->inspection->display_height;
 
     return 1;
+}
+
+
+/* ,"parts":[{"text":...,"confidence":c,"box":[...],"lines":n},...] when
+ * the frame's text is in two places or more (vw_parts.h), else null */
+static void
+vw_parts_json(vo_buf_t *out, const vw_frame_result_t *f)
+{
+    int        i, n;
+    vw_part_t  parts[VW_PARTS_MAX];
+
+    n = vw_parts_parse(f->parts, f->text, parts);
+
+    if (n == 0) {
+        vo_buf_adds(out, ",\"parts\":null");
+        return;
+    }
+
+    vo_buf_adds(out, ",\"parts\":[");
+
+    for (i = 0; i < n; i++) {
+        vo_buf_adds(out, i > 0 ? ",{\"text\":" : "{\"text\":");
+        vo_json_str(out, parts[i].text, parts[i].len);
+        vo_buf_printf(out, ",\"confidence\":%d", parts[i].confidence);
+        vw_box_json(out, &parts[i].box, parts[i].lines);
+        vo_buf_addc(out, '}');
+    }
+
+    vo_buf_addc(out, ']');
 }
 
 

@@ -22,6 +22,7 @@
 typedef struct {
     vw_frame_result_t   f;
     char               *text;         /* owned; NULL: the screen's, later */
+    char               *parts;        /* owned; NULL: none (vw_parts.h) */
     int                 known;        /* the ledger has it: not handed on */
 } vw_row_t;
 
@@ -43,13 +44,17 @@ typedef struct {
     vw_image_t          mean;
     int                 scale;         /* of the OCR pictures */
 
-    vw_image_t          prev;          /* the last look, with no text */
+    vw_image_t          prev;          /* the last look between samples */
     int                 have_prev;
+    int                 loose;         /* it went on by its ink alone */
+    int                 ink_same;      /* this look has the reference's
+                                          ink where it was */
     vw_image_t          ref;           /* the first look of the state */
     vw_text_t           ref_layer;
     int                 have_ref;
     uint32_t            ref_index;
     char               *ref_text;      /* NULL while the screen is unread */
+    char               *ref_parts;     /* its parts' spec, NULL: one */
     int                 ref_conf;
 
     int                 pending;       /* the screen at ref waits */
@@ -91,6 +96,7 @@ typedef struct {
 
     vw_frame_result_t   known;         /* the last known frame */
     char               *known_text;
+    char               *known_parts;
     int                 resume;        /* restore the reference first */
 } vw_pipe_t;
 
@@ -103,8 +109,9 @@ int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
 int vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
     vw_err_t *err);
 void vw_pipe_free_kept(vw_pipe_t *p);
-void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf,
+void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
     uint32_t index);
+char *vw_pipe_strdup(const char *s, int *failed);
 int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
     vw_err_t *err);
 

@@ -234,13 +234,16 @@ done:
 
     for (n = 0; n < p->nrows; n++) {
         free(p->rows[n].text);
+        free(p->rows[n].parts);
     }
 
     free(p->rows);
     vw_text_free(&p->layer);
     vw_text_free(&p->ref_layer);
     free(p->ref_text);
+    free(p->ref_parts);
     free(p->known_text);
+    free(p->known_parts);
 
     t = vw_now_ms();
     run->stats.total_ms = t - start;
@@ -377,7 +380,7 @@ vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
 static int
 vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 {
-    int                k;
+    int                k, failed;
     uint32_t           j, first;
     vw_frame_result_t  known, last;
     const vw_plan_t   *plan;
@@ -407,9 +410,11 @@ vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 
             /* the text, before the hook's next call makes it invalid */
             free(p->known_text);
+            free(p->known_parts);
             p->known_text = strdup(known.text ? known.text : "");
+            p->known_parts = vw_pipe_strdup(known.parts, &failed);
 
-            if (p->known_text == NULL) {
+            if (p->known_text == NULL || failed) {
                 return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                                p->job->name);
             }
@@ -418,6 +423,7 @@ vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 
     p->known = last;
     p->known.text = p->known_text;
+    p->known.parts = p->known_parts;
 
     /* the orientation found before, as the row says it was then */
     p->turn_q = (int) ((last.flags & VW_FRAME_TURN_MASK)
@@ -436,14 +442,33 @@ vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 }
 
 
-/* Takes ownership of text (NULL: the screen is not read yet). */
+/*
+ * Takes ownership of text (NULL: the screen is not read yet) and of the
+ * spec of its parts (NULL: none).
+ */
 void
-vw_pipe_set_ref_text(vw_pipe_t *p, char *text, int conf, uint32_t index)
+vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
+    uint32_t index)
 {
     free(p->ref_text);
+    free(p->ref_parts);
     p->ref_text = text;
+    p->ref_parts = parts;
     p->ref_conf = conf;
     p->ref_index = index;
+}
+
+
+/* A copy of s, or NULL for NULL; *failed 1 when out of memory. */
+char *
+vw_pipe_strdup(const char *s, int *failed)
+{
+    char  *c;
+
+    c = s != NULL ? strdup(s) : NULL;
+    *failed = s != NULL && c == NULL;
+
+    return c;
 }
 
 
@@ -455,7 +480,7 @@ static int
 vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
 {
     int                rc, k;
-    char              *text;
+    char              *text, *parts;
     int64_t            pts_ms, t0;
     uint32_t           r;
     vw_frame_result_t  began;
@@ -496,7 +521,9 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
     }
 
     text = strdup(p->known.text);
-    if (text == NULL) {
+    parts = vw_pipe_strdup(p->known.parts, &k);
+    if (text == NULL || k) {
+        free(text);
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
     }
@@ -506,7 +533,7 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
     p->have_ref = 1;
     p->run->stats.refs_restored++;
 
-    vw_pipe_set_ref_text(p, text, p->known.confidence, r);
+    vw_pipe_set_ref_text(p, text, parts, p->known.confidence, r);
 
     return 0;
 }

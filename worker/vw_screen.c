@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "vw_media.h"
+#include "vw_parts.h"
 #include "vw_pipe.h"
 
 
@@ -34,6 +35,10 @@ static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
     int known, vw_err_t *err);
 static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
+    char **spec);
+static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
+    int h);
 
 
 /*
@@ -50,6 +55,7 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
     st = &p->run->stats;
     sample = j % p->run->plan.looks == 0;
     pts_ms = -1;
+    p->ink_same = 0;
 
     t0 = vw_now_ms();
     rc = vw_pipe_decode(p, j, &pts_ms, 0, err);
@@ -234,7 +240,8 @@ vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
     st = &p->run->stats;
 
     if (p->pending) {
-        vw_stack_add(&p->stack, &p->grey, dx);
+        /* (where its ink matched the reference's unmoved, it is there) */
+        vw_stack_add(&p->stack, &p->grey, p->ink_same ? 0 : dx);
 
         if (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0) {
             return -1;
@@ -257,8 +264,8 @@ static int
 vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     vw_err_t *err)
 {
-    int                k, found;
-    char              *text;
+    int                k, found, failed;
+    char              *text, *parts;
     unsigned           exact;
     vw_stats_t        *st;
     vw_frame_result_t  known;
@@ -299,12 +306,14 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     if (k > 0 || p->ref_layer.box.w == 0) {
         /* known, or no glyph: nothing for Tesseract */
         text = strdup(k > 0 ? known.text : "");
-        if (text == NULL) {
+        parts = vw_pipe_strdup(k > 0 ? known.parts : NULL, &failed);
+        if (text == NULL || failed) {
+            free(text);
             return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                            p->job->name);
         }
 
-        vw_pipe_set_ref_text(p, text, k > 0 ? known.confidence : 0, j);
+        vw_pipe_set_ref_text(p, text, parts, k > 0 ? known.confidence : 0, j);
 
         if (k == 0) {
             st->frames_no_text++;
@@ -317,7 +326,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 
     /* a new screen: read when it ends */
 
-    vw_pipe_set_ref_text(p, NULL, 0, j);
+    vw_pipe_set_ref_text(p, NULL, NULL, 0, j);
 
     if (vw_pipe_screen(p, err) != 0) {
         return -1;
@@ -489,22 +498,32 @@ vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err)
 /*
  * The cheap tests of a look between samples, before its text layer: 1
  * when it plainly goes on with the state (and the screen's sum has it),
- * 0 when the layer must tell, -1 on error.  With text at the reference:
- * its glyphs still have their levels (compared on its own ink alone).
- * With none: the picture is near-identical to the last look.  Text that
- * joins the reference's and goes again before the next sample is not
- * seen (the samples compare whole layers).
+ * 0 when the layer must tell, -1 on error.  With no text at the
+ * reference: the picture is near-identical to the last look.  With
+ * text: its glyphs still have their levels (compared on its own ink
+ * alone, which a moving background does not disturb); that cannot see
+ * text that joins the reference's elsewhere (a subtitle under a title
+ * that stays), so every other look is seen whole: near-identical to the
+ * last look so seen (blocks side by side: a line of text covers
+ * several), or else its layer.  A change is placed among the frames
+ * since the look before the one that sees it (vw_pipe_keep_between), so
+ * one look in two is enough to place it to the frame.  So a still
+ * picture costs no layer, a change one, a moving picture with text one
+ * every other look.
  */
 static int
 vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
 {
     int  same;
 
+    p->ink_same = 0;
+
     if (!p->have_ref || p->tentative || p->grey.width != p->ref.width
         || p->grey.height != p->ref.height)
     {
         /* a held look is judged with the layer */
         p->have_prev = 0;
+        p->loose = 0;
         return 0;
     }
 
@@ -516,20 +535,29 @@ vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
          * layer with no glyph would give the same, at the cost of a
          * picture-sized mask of paper)
          */
-        if (!vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey,
-                                &p->ref_layer, 0, NULL))
-        {
+        same = vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey,
+                                  &p->ref_layer, 0, NULL);
+        p->ink_same = same;
+
+        if (same && !p->loose) {
+            /* the last look was seen whole: this one by its ink alone */
+            p->loose = 1;
+            goto goes_on;
+        }
+
+        p->loose = 0;
+
+        if (!same) {
             return 0;
         }
 
-        if (p->pending) {
-            vw_stack_add(&p->stack, &p->grey, 0);
-        }
+        same = p->have_prev && vw_frame_similar_coarse(&p->prev, &p->grey);
 
-        return 1;
+    } else {
+        same = p->have_prev && vw_frame_similar(&p->prev, &p->grey, NULL);
     }
 
-    same = p->have_prev && vw_frame_similar(&p->prev, &p->grey, NULL);
+    /* seen whole (or about to be, by its layer): the next looks' match */
 
     if (vw_image_alloc(&p->prev, p->grey.width, p->grey.height) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
@@ -540,7 +568,17 @@ vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
            (size_t) p->grey.stride * p->grey.height);
     p->have_prev = 1;
 
-    return same;
+    if (!same) {
+        return 0;
+    }
+
+goes_on:
+
+    if (p->pending) {
+        vw_stack_add(&p->stack, &p->grey, 0);
+    }
+
+    return 1;
 }
 
 
@@ -578,6 +616,7 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     int64_t reused_from, const char *text, int confidence, int known,
     vw_err_t *err)
 {
+    int        failed;
     size_t     cap;
     vw_row_t  *r;
 
@@ -612,7 +651,16 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
 
     if (text != NULL) {
         r->text = strdup(text);
-        if (r->text == NULL) {
+
+        /* a row that shows the reference's text shows its parts */
+        r->parts = vw_pipe_strdup(text == p->ref_text ? p->ref_parts : NULL,
+                                  &failed);
+
+        if (r->text == NULL || failed) {
+            free(r->text);
+            free(r->parts);
+            r->text = NULL;
+            r->parts = NULL;
             return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                            p->job->name);
         }
@@ -682,7 +730,8 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
 int
 vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 {
-    int               unread;
+    int               unread, turn_q, failed;
+    char             *parts;
     size_t            n;
     int64_t           t0;
     vw_row_t         *r;
@@ -696,6 +745,8 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
     }
+
+    turn_q = p->turn_q;
 
     if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, &res, err)
         != 0)
@@ -721,8 +772,19 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     st->looks_combined += (uint32_t) p->stack.count;
     st->ocr_ms += vw_now_ms() - t0;
 
+    /* text in two places at once (not in a reading turned since: its
+     * lines' boxes are another picture's) */
+    parts = NULL;
+
+    if (turn_q == p->turn_q && vw_pipe_parts(p, &res, &parts) != 0) {
+        vw_ocr_result_free(&res);
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    free(res.lines);
     p->pending = 0;
-    vw_pipe_set_ref_text(p, res.text, res.confidence, p->ref_index);
+    vw_pipe_set_ref_text(p, res.text, parts, res.confidence, p->ref_index);
 
     for (n = 0; n < p->nrows; n++) {
         r = &p->rows[n];
@@ -734,7 +796,8 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         }
 
         r->text = strdup(p->ref_text);
-        if (r->text == NULL) {
+        r->parts = vw_pipe_strdup(p->ref_parts, &failed);
+        if (r->text == NULL || failed) {
             return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                            p->job->name);
         }
@@ -761,6 +824,103 @@ failed:
     }
 
     return -1;
+}
+
+
+/*
+ * The parts of a screen's reading (vw_parts.h): its lines in runs, a
+ * run ending where the next line is apart from the last (vw_pipe_apart),
+ * each run's box the union of its lines' boxes, from the OCR picture's
+ * pixels (the region, scaled) to the picture as shown.  *spec: NULL
+ * when the reading is one part.  -1 when out of memory.
+ */
+static int
+vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
+{
+    int          i, n, k, conf, x1, y1;
+    char         buf[VW_PARTS_SPEC_MAX];
+    vw_rect_t    box, *b;
+    vw_part_t    parts[VW_PARTS_MAX];
+
+    *spec = NULL;
+    n = 0;
+
+    for (i = 0; i < res->nlines; i++) {
+        b = &res->lines[i].box;
+
+        if (b->w <= 0 || b->h <= 0) {
+            return 0;               /* a line without a box: one part */
+        }
+
+        if (i == 0 || (n < VW_PARTS_MAX
+                       && vw_pipe_apart(&res->lines[i - 1].box, b,
+                                        p->ref.width * p->scale,
+                                        p->ref.height * p->scale)))
+        {
+            parts[n].lines = 0;
+            parts[n].box = *b;
+            parts[n].confidence = 0;
+            n++;
+        }
+
+        k = n - 1;
+        x1 = parts[k].box.x + parts[k].box.w > b->x + b->w
+             ? parts[k].box.x + parts[k].box.w : b->x + b->w;
+        y1 = parts[k].box.y + parts[k].box.h > b->y + b->h
+             ? parts[k].box.y + parts[k].box.h : b->y + b->h;
+        parts[k].box.x = parts[k].box.x < b->x ? parts[k].box.x : b->x;
+        parts[k].box.y = parts[k].box.y < b->y ? parts[k].box.y : b->y;
+        parts[k].box.w = x1 - parts[k].box.x;
+        parts[k].box.h = y1 - parts[k].box.y;
+        parts[k].lines++;
+        parts[k].confidence += res->lines[i].confidence;   /* a sum, here */
+    }
+
+    if (n < 2) {
+        return 0;
+    }
+
+    for (k = 0; k < n; k++) {
+        conf = parts[k].confidence;
+        parts[k].confidence = (conf + parts[k].lines / 2) / parts[k].lines;
+
+        b = &parts[k].box;
+        box.x = p->region.x + b->x / p->scale;
+        box.y = p->region.y + b->y / p->scale;
+        box.w = (b->w + p->scale - 1) / p->scale;
+        box.h = (b->h + p->scale - 1) / p->scale;
+
+        vw_orient_box_shown(p->turn, p->ref.width, p->ref.height,
+                            p->job->options, &box, b);
+    }
+
+    if (vw_parts_format(parts, n, buf, sizeof(buf)) < 0) {
+        return 0;                   /* a box outside the picture */
+    }
+
+    *spec = strdup(buf);
+
+    return *spec == NULL ? -1 : 0;
+}
+
+
+/*
+ * Two lines of a reading are apart when the gap between them is more
+ * than a third of the picture's height, one above the other, or of its
+ * width, side by side (w, h: the OCR picture's scale of them): a title
+ * at the top and a subtitle at the bottom, a name in a corner and a
+ * line; not the lines of one caption, nor a slide's heading and its
+ * points (a fifth of the height apart in the benchmark's slides).
+ */
+static int
+vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
+{
+    int  vgap, hgap;
+
+    vgap = b->y > a->y ? b->y - (a->y + a->h) : a->y - (b->y + b->h);
+    hgap = b->x > a->x ? b->x - (a->x + a->w) : a->x - (b->x + b->w);
+
+    return 3 * vgap > h || (vgap < 0 && 3 * hgap > w);
 }
 
 
@@ -843,6 +1003,7 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
                 }
 
                 r->f.text = r->text != NULL ? r->text : "";
+                r->f.parts = r->parts;
 
                 /*
                  * The orientation as it is when the row is handed on,
@@ -873,6 +1034,7 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
 
         for (k = 0; k < end; k++) {
             free(p->rows[k].text);
+            free(p->rows[k].parts);
         }
 
         memmove(&p->rows[0], &p->rows[end],

@@ -8,38 +8,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vw_parts.h"
 #include "vw_script.h"
 #include "vw_segments.h"
 
 
 static int vw_frame_cmp(const void *a, const void *b);
+static int vw_segment_cmp(const void *a, const void *b);
 static int vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f);
 static void vw_box_union(vw_rect_t *u, const vw_rect_t *b);
+
+
+/*
+ * The segments closed last, where a segment of the same text that opens
+ * may begin before one ends: only with an exact start (it lies after
+ * look j - 2's instant), so those closed at rows j - 2 to j, at most
+ * VW_PARTS_MAX each
+ */
+#define VW_SEG_RECENT  (4 * VW_PARTS_MAX)
+
+
+/* a segment being merged: what vw_segment_t does not keep */
+typedef struct {
+    int64_t   start_at;     /* the exact times of the rows that begin */
+    int64_t   end_at;       /* and end it */
+    int64_t   sum;          /* of its rows' confidences */
+    int64_t   rows;
+    int64_t   pred;         /* the segment closed last when it opened */
+    int64_t   same;         /* of those closed shortly before, the last
+                               of the same text (VW_SEG_RECENT) */
+    unsigned  exact;        /* 1: start_at holds, 2: end_at */
+} vw_seg_aux_t;
 
 
 int
 vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     size_t n, vw_segment_t **out, size_t *nout)
 {
-    int                        ret;
-    size_t                     i, k, count, rows;
-    int64_t                    half, sum, best, dur;
+    int                        ret, nitems, k, j, nopen, gap;
+    char                      *arena;
+    size_t                     i, m, count, items, bytes;
+    int64_t                    half, dur, closed;
     uint32_t                   looks, next, span;
-    int64_t                   *start_at, *end_at;
+    size_t                     open[VW_PARTS_MAX], seg_of[VW_PARTS_MAX];
+    size_t                     recent[VW_SEG_RECENT], nrecent, r;
+    vw_part_t                  item[VW_PARTS_MAX];
+    vw_seg_aux_t              *aux, *a;
     vw_segment_t              *segs, *s;
-    unsigned char             *exact;
     const vw_frame_result_t  **order, *f, *prev;
 
     ret = -1;
     segs = NULL;
     order = NULL;
-    exact = NULL;
-    start_at = NULL;
+    aux = NULL;
     count = 0;
-    rows = 0;
-    sum = 0;
-    best = -1;
-    s = NULL;
+    nopen = 0;
+    closed = -1;
+    nrecent = 0;
 
     *out = NULL;
     *nout = 0;
@@ -48,15 +73,27 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
         return 0;
     }
 
+    /* at most a segment per part, and room for the parts' texts */
+
+    items = 0;
+    bytes = 0;
+
+    for (i = 0; i < n; i++) {
+        nitems = vw_parts_parse(frames[i].parts, frames[i].text, item);
+        items += nitems > 0 ? (size_t) nitems : 1;
+        bytes += nitems > 0 ? strlen(frames[i].text) + (size_t) nitems : 0;
+    }
+
     order = malloc(n * sizeof(*order));
-    segs = malloc(n * sizeof(*segs));
-    exact = malloc(n);
-    start_at = malloc(2 * n * sizeof(int64_t));
-    if (order == NULL || segs == NULL || exact == NULL || start_at == NULL) {
+    segs = malloc(items * sizeof(*segs) + bytes);
+    aux = malloc(items * sizeof(*aux));
+    if (order == NULL || segs == NULL || aux == NULL) {
         goto done;
     }
 
-    end_at = start_at + n;
+    /* the parts' texts, NUL-terminated, after the segments: freed with
+     * them */
+    arena = (char *) (segs + items);
 
     for (i = 0; i < n; i++) {
         order[i] = &frames[i];
@@ -76,77 +113,151 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
             goto done;
         }
 
-        if (s != NULL
-            && (f->text[0] == '\0' || f->index / looks > prev->index / looks + 1
-                || strcmp(prev->text, f->text) != 0))
-        {
-            /* close the open segment where this row's look begins, or
-             * at the next sample when one is missing */
-            s->confidence = (int) ((sum + (int64_t) rows / 2)
-                                   / (int64_t) rows);
-            s->end_ms = f->index / looks > prev->index / looks + 1
-                        ? (prev->index / looks + 1) * looks : f->index;
-            exact[s - segs] |= f->index / looks <= prev->index / looks + 1
-                               && vw_exact_ok(plan, f) ? 2 : 0;
-            end_at[s - segs] = f->pts_ms;
-            s = NULL;
+        gap = prev != NULL && f->index / looks > prev->index / looks + 1;
+
+        /* its texts: the parts of its screen, or its text whole */
+
+        nitems = 0;
+
+        if (f->text[0] != '\0') {
+            nitems = vw_parts_parse(f->parts, f->text, item);
+
+            if (nitems == 0) {
+                item[0].text = f->text;
+                item[0].len = strlen(f->text);
+                item[0].lines = f->lines;
+                item[0].box = f->box;
+                item[0].confidence = f->confidence;
+                nitems = 1;
+            }
+        }
+
+        for (j = 0; j < nitems; j++) {
+            seg_of[j] = (size_t) -1;
+        }
+
+        /* an open segment goes on with the same text (the first part
+         * that has it), or is closed where this row's look begins, at
+         * the next sample when one is missing */
+
+        for (k = 0; k < nopen; k++) {
+            s = &segs[open[k]];
+
+            for (j = 0; !gap && j < nitems; j++) {
+                if (seg_of[j] == (size_t) -1 && item[j].len == strlen(s->text)
+                    && memcmp(item[j].text, s->text, item[j].len) == 0)
+                {
+                    break;
+                }
+            }
+
+            if (!gap && j < nitems) {
+                seg_of[j] = open[k];
+                continue;
+            }
+
+            a = &aux[open[k]];
+            s->confidence = (int) ((a->sum + a->rows / 2) / a->rows);
+            s->end_ms = gap ? (prev->index / looks + 1) * looks : f->index;
+            a->exact |= !gap && vw_exact_ok(plan, f) ? 2 : 0;
+            a->end_at = f->pts_ms;
+            closed = (int64_t) open[k];
+            recent[nrecent++ % VW_SEG_RECENT] = open[k];
         }
 
         prev = f;
 
-        if (f->text[0] == '\0') {
+        /* the others open segments of their own */
+
+        nopen = 0;
+
+        for (j = 0; j < nitems; j++) {
+            if (seg_of[j] == (size_t) -1) {
+                seg_of[j] = count;
+                s = &segs[count];
+                a = &aux[count++];
+
+                if (item[j].text[item[j].len] == '\0') {
+                    s->text = item[j].text;     /* the row's whole text */
+
+                } else {
+                    memcpy(arena, item[j].text, item[j].len);
+                    arena[item[j].len] = '\0';
+                    s->text = arena;
+                    arena += item[j].len + 1;
+                }
+
+                s->first = f->index;
+                s->looks = 0;
+                s->lines = 0;
+                memset(&s->box, 0, sizeof(vw_rect_t));
+                a->exact = vw_exact_ok(plan, f) ? 1 : 0;
+                a->start_at = f->pts_ms;
+                a->end_at = -1;
+                a->rows = 0;
+                a->sum = 0;
+                a->pred = closed;
+                a->same = -1;
+
+                for (r = nrecent; r > 0 && r + VW_SEG_RECENT > nrecent; r--) {
+                    m = recent[(r - 1) % VW_SEG_RECENT];
+
+                    if (strcmp(segs[m].text, s->text) == 0) {
+                        a->same = (int64_t) m;
+                        break;
+                    }
+                }
+            }
+
+            open[nopen++] = seg_of[j];
+        }
+
+        if (nitems == 0) {
             continue;
         }
 
-        if (s == NULL) {
-            s = &segs[count++];
-            s->first = f->index;
-            s->text = f->text;
-            exact[count - 1] = vw_exact_ok(plan, f) ? 1 : 0;
-            start_at[count - 1] = f->pts_ms;
-            s->looks = 0;
-            s->lines = 0;
-            memset(&s->box, 0, sizeof(vw_rect_t));
-            rows = 0;
-            sum = 0;
-            best = -1;
-        }
-
-        s->last = f->index;
-        sum += f->confidence;
-        rows++;
-
-        if (vw_box_ok(&f->box)) {
-            vw_box_union(&s->box, &f->box);
-            s->lines = f->lines > s->lines ? f->lines : s->lines;
-        }
-
-        if (f->confidence > best) {
-            best = f->confidence;
-            s->text = f->text;
-        }
+        span = 0;
 
         if (f->reused_from < 0 && !(f->flags & VW_FRAME_NO_PICTURE)) {
             /* an OCR'd frame: the looks up to the next change */
-            for (k = i + 1; k < n && order[k]->reused_from
-                                     == (int64_t) f->index; k++)
+            for (m = i + 1; m < n && order[m]->reused_from
+                                     == (int64_t) f->index; m++)
             {
                 /* void */
             }
 
-            next = k < n ? order[k]->index : plan->indexes;
+            next = m < n ? order[m]->index : plan->indexes;
             span = next > f->index ? next - f->index : 1;
-            s->looks += span < VW_LOOKS_COMBINED ? span : VW_LOOKS_COMBINED;
+            span = span < VW_LOOKS_COMBINED ? span : VW_LOOKS_COMBINED;
+        }
+
+        for (j = 0; j < nitems; j++) {
+            s = &segs[seg_of[j]];
+            a = &aux[seg_of[j]];
+
+            s->last = f->index;
+            s->looks += span;
+            a->sum += item[j].confidence;
+            a->rows++;
+
+            if (vw_box_ok(&item[j].box)) {
+                vw_box_union(&s->box, &item[j].box);
+                s->lines = item[j].lines > s->lines ? item[j].lines
+                                                    : s->lines;
+            }
         }
     }
 
-    if (s != NULL) {
-        s->confidence = (int) ((sum + (int64_t) rows / 2) / (int64_t) rows);
+    for (k = 0; k < nopen; k++) {
+        s = &segs[open[k]];
+        a = &aux[open[k]];
+        s->confidence = (int) ((a->sum + a->rows / 2) / a->rows);
         s->end_ms = (prev->index / looks + 1) * looks;
     }
 
-    for (k = 0; k < count; k++) {
-        s = &segs[k];
+    for (m = 0; m < count; m++) {
+        s = &segs[m];
+        a = &aux[m];
 
         /* end_ms holds the look the segment ends at until here */
         s->start_ms = vw_plan_time_us(plan, s->first) - half;
@@ -165,25 +276,35 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
         /* a change found to the frame: from the frame it began on */
 
-        if (exact[k] & 1) {
-            s->start_ms = start_at[k];
+        if (a->exact & 1) {
+            s->start_ms = a->start_at;
         }
 
         /*
-         * Adjacent rows b and b + 1: t_b + s/2 and t_b+1 - s/2 are the
-         * same instant, but the integer times may put the second 1 us
-         * before the first, which rounds to 1 ms of overlap.
+         * A segment that opens where another closed: t_b + s/2 and
+         * t_b+1 - s/2 are the same instant, but the integer times may
+         * put the second 1 us before the first, which rounds to 1 ms of
+         * overlap.  (Segments of other texts may overlap it: they are
+         * elsewhere on the screen.)
          */
-        if (k > 0 && s->start_ms < segs[k - 1].end_ms) {
-            s->start_ms = segs[k - 1].end_ms;
+        if (a->pred >= 0 && s->start_ms < segs[a->pred].end_ms) {
+            s->start_ms = segs[a->pred].end_ms;
         }
 
-        if ((exact[k] & 2) && end_at[k] > s->start_ms
-            && end_at[k] <= plan->duration_ms)
+        /* nor before a segment of its text that ends */
+        if (a->same >= 0 && s->start_ms < segs[a->same].end_ms) {
+            s->start_ms = segs[a->same].end_ms;
+        }
+
+        if ((a->exact & 2) && a->end_at > s->start_ms
+            && a->end_at <= plan->duration_ms)
         {
-            s->end_ms = end_at[k];
+            s->end_ms = a->end_at;
         }
     }
+
+    /* in time order (one part's segments are already) */
+    qsort(segs, count, sizeof(*segs), vw_segment_cmp);
 
     if (count > 0) {
         *out = segs;
@@ -197,8 +318,7 @@ done:
 
     free(segs);
     free(order);
-    free(exact);
-    free(start_at);
+    free(aux);
 
     return ret;
 }
@@ -232,6 +352,31 @@ vw_frame_cmp(const void *a, const void *b)
     fb = *(const vw_frame_result_t * const *) b;
 
     return fa->index < fb->index ? -1 : (fa->index > fb->index);
+}
+
+
+/* by start, then first row, then place: top to bottom, left to right */
+static int
+vw_segment_cmp(const void *a, const void *b)
+{
+    const vw_segment_t  *sa, *sb;
+
+    sa = a;
+    sb = b;
+
+    if (sa->start_ms != sb->start_ms) {
+        return sa->start_ms < sb->start_ms ? -1 : 1;
+    }
+
+    if (sa->first != sb->first) {
+        return sa->first < sb->first ? -1 : 1;
+    }
+
+    if (sa->box.y != sb->box.y) {
+        return sa->box.y < sb->box.y ? -1 : 1;
+    }
+
+    return sa->box.x < sb->box.x ? -1 : (sa->box.x > sb->box.x);
 }
 
 

@@ -12,24 +12,32 @@
  * VW_FRAME_PROBE); a look without a row showed what the row before it
  * shows.  So a row stands for the time from its look to the next row's.
  *
- * Merging: frames are taken in index order; a frame continues the open
- * segment when no sample is missing between it and the previous frame,
- * its text is not empty and it is the same as the previous frame's
- * text.  The pipeline decides from the text layer which looks show one
- * screen and gives them its text; two readings that differ, even by
- * one character, are two screens ("line 031", "line 032"), and the
- * strings are not compared for likeness.  Two readings that are equal
- * join (one screen the layer told apart, or the same text shown
- * again).  An empty text, a missing index or a different text closes
- * the segment.  The segment's text is its frames' (that of the most
- * confident one, the earliest on a tie), its confidence the mean of
- * its frames'.  Its looks: how many pictures its text was read
- * from, the sum over its OCR'd frames of the looks the pipeline
- * averaged for each (the looks up to the next change, at most
- * VW_LOOKS_COMBINED).  Its box: the union of the boxes of its frames
- * that have one (they show one text, so the union bounds it wherever
- * its screens showed it: text that slid, a look whose layer lost a
- * glyph), its lines the most any of them has.
+ * Merging: frames are taken in index order, each with its texts: its
+ * text whole, or, when its screen has parts (text in two places at
+ * once: vw_parts.h), one text per part, with the part's box, lines and
+ * confidence.  An open segment goes on in a frame when no sample is
+ * missing between it and the previous frame and one of the frame's
+ * texts is the same as the segment's; each text of the frame that no
+ * open segment goes on with opens one.  The pipeline decides from the
+ * text layer which looks show one screen and gives them its text; two
+ * readings that differ, even by one character, are two screens ("line
+ * 031", "line 032"), and the strings are not compared for likeness.
+ * Two readings that are equal join (one screen the layer told apart,
+ * the same text shown again, or a title that stays while the subtitle
+ * under it changes).  An empty text, a missing index or no equal text
+ * closes the segment.  So segments of different parts overlap in time;
+ * those of one text only where it is in two places at once (and one
+ * that opens does not start before another of its text ends).  The
+ * segment's text is its frames' (the same bytes in each), its
+ * confidence the mean of its frames'.  Its
+ * looks: how many pictures its text was read from, the sum over its
+ * OCR'd frames of the looks the pipeline averaged for each (the looks
+ * up to the next change, at most VW_LOOKS_COMBINED).  Its box: the
+ * union of the boxes of its frames that have one (they show one text,
+ * so the union bounds it wherever its screens showed it: text that
+ * slid, a look whose layer lost a glyph), its lines the most any of
+ * them has.  Segments come in order of their start (then of their
+ * place, top to bottom).
  *
  * Times: with s = d / looks the step between looks (d = 1/fps), a
  * segment from the row at look a to the one whose last row is at look
@@ -100,12 +108,15 @@ typedef struct {
                                    not known (no glyph, or a row made
                                    before rows had boxes): vw_box_ok */
     int          lines;         /* the lines of text in it; 0 with no box */
+    const char  *parts;         /* NULL, or the spec of its screen's
+                                   parts (vw_parts.h) */
 } vw_frame_result_t;
 
 typedef struct {
     int64_t      start_ms;
     int64_t      end_ms;
-    const char  *text;          /* points into one of the frames' text */
+    const char  *text;          /* points into one of the frames' text,
+                                   or (a part's) after the segments */
     int          confidence;    /* 0..100 */
     uint32_t     first;         /* frame indexes */
     uint32_t     last;
@@ -119,7 +130,7 @@ typedef struct {
 /*
  * Merges n frame results (any order; indexes must be unique) into
  * segments in time order.  *out is malloc'd (free it; NULL when there
- * are none) and points into the frames' texts.  Returns -1 only when
+ * are none) and points into the frames' texts and its own block.  Returns -1 only when
  * out of memory or on a duplicate index.
  */
 int vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,

@@ -1,8 +1,9 @@
 # Upgrades keep data: a ledger made by the code of schema version 1
 # (t/data/ledger-v1/, made by its make.pl with that code, for real) is
-# opened by this build, which migrates it to the current version; so is
-# one made by the code of version 2 (t/data/ledger-v2/, the same way; at
-# the end).  Its rows
+# opened by this build, which migrates it to the current version; so are
+# one made by the code of version 2 (t/data/ledger-v2/, the same way) and
+# one made by the code of version 3 (t/data/ledger-v3/; both at the
+# end).  Its rows
 # are intact, the schema is the one a new ledger gets (tables, columns,
 # indexes, triggers), and the whole product works on it: the status of old
 # jobs, replays of old receipts, a refused reuse of an old key, an old
@@ -258,6 +259,108 @@ unless ($pg) {
          'v2: placed');
     is($s2->stop_worker, 0, 'v2: the pool stops');
     $s2->stop_nginx;
+}
+
+# --- a version 3 ledger ------------------------------------------------
+#
+# Its rows intact, the frames' boxes and lines and the change placed on
+# its frame (VW_FRAME_EXACT, 0x100) too, with no parts (NULL in the new
+# column: each text one part, as it was read); its five published formats
+# byte for byte, ass included; the schema is a new ledger's; an old
+# receipt replays; the job it had queued and a new upload are done by
+# today's worker.
+
+{
+    my $fx = 't/data/ledger-v3';
+    my $f3 = do {
+        local (@ARGV, $/) = $pg ? "$fx/facts_pg.json" : "$fx/facts.json";
+        decode_json(<>);
+    };
+    my %j3 = %{ $f3->{jobs} };
+    my $s3 = VideoOCR::Stack->new(no_start => 1,
+        ledger => $pg ? load_pg('vo_upgrade3_' . $$, $fx) : undef);
+    unless ($pg) {
+        copy("$fx/ledger.db", $s3->ledger) or die "copy: $!";
+        chmod 0666, $s3->ledger;
+    }
+
+    is(schema_version($s3), 3, 'v3: the fixture is a version 3 ledger');
+    $s3->start_nginx;
+    is(schema_version($s3), $current, "v3: nginx migrated it to $current");
+
+    for my $t (sort keys %{ $f3->{count} }) {
+        my ($n) = map { $_->{n} } $s3->rows("SELECT count(*) AS n FROM $t");
+        is($n, $f3->{count}{$t}, "v3: $t: $f3->{count}{$t} rows, as before");
+    }
+    for my $key (sort keys %j3) {
+        my ($row) = $s3->rows('SELECT state, attempt, failures, options,'
+            . ' input_sha256, input_size, created_at, finished_at,'
+            . ' deleted_at, error_code FROM jobs WHERE job_id = ?', $j3{$key});
+        is_deeply($row, $f3->{job}{$key}, "v3: $key: its job row is intact");
+    }
+    for my $key (sort keys %{ $f3->{frames} }) {
+        my @rows = $s3->rows('SELECT frame_index, pts_ms, text, confidence,'
+            . ' reused_from, flags, box_x, box_y, box_w, box_h, lines'
+            . ' FROM frames WHERE job_id = ? ORDER BY frame_index', $j3{$key});
+        is_deeply(\@rows, $f3->{frames}{$key},
+                  "v3: $key: its frame rows are intact, boxes and all");
+        my ($np) = $s3->rows('SELECT count(*) AS n FROM frames'
+            . ' WHERE job_id = ? AND parts IS NULL', $j3{$key});
+        is($np->{n}, scalar @rows, "v3: $key: no parts in them (NULL)");
+        for my $f (sort keys %{ $f3->{result}{$key} }) {
+            my $r = $s3->status($j3{$key}, $f);
+            is($f eq 'json' ? $r->{status} : $r->{body},
+               $f eq 'json' ? 200 : $f3->{result}{$key}{$f},
+               "v3: $key: its published $f"
+               . ($f eq 'json' ? ' is served' : ', byte for byte'));
+        }
+        my ($body) = map { $_->{body} } $s3->rows('SELECT body FROM results'
+            . " WHERE job_id = ? AND format = 'json'", $j3{$key});
+        is($body, $f3->{result}{$key}{json}, "v3: $key: its json row too");
+    }
+    my ($exact) = grep { $_->{flags} & 0x100 && $_->{pts_ms} % 1000 }
+                  @{ $f3->{frames}{'k-done'} };
+    ok($exact, 'v3: k-done has a change placed on its frame (0x100)');
+    like($s3->status($j3{'k-done'}, 'ass')->{body},
+         qr/^Dialogue:\ 0,0:00:01\.32,.*\\pos\(\d+,\d+\)\}
+            Ledger\ of\ version\ three/mx,
+         'v3: k-done: its ass, placed and timed to the frame');
+
+    my $new3 = VideoOCR::Stack->new(no_worker => 1);
+    is_deeply(structure($s3), structure($new3),
+              'v3: the migrated schema is the one a new ledger gets');
+    $new3->stop_nginx;
+
+    my $r3 = $s3->upload('k-done', $bytes2->($fx, 'v.mp4'), args => 'fps=1');
+    is($r3->{status}, 202, 'v3: an old receipt replays');
+    is($r3->{headers}{'idempotent-replayed'}, 'true', 'v3: as a replay');
+    is(decode_json($r3->{body})->{job_id}, $j3{'k-done'},
+       'v3: of the same job');
+
+    $r3 = $s3->upload('k-new', $bytes2->($fx, 'v.mp4'), args => 'fps=1');
+    is($r3->{status}, 202, 'v3: a new upload is admitted');
+    my $newjob = decode_json($r3->{body})->{job_id};
+
+    my ($q) = $s3->rows('SELECT input_path FROM jobs WHERE job_id = ?',
+                        $j3{'k-accepted'});
+    my $in3 = $s3->store . '/' . $q->{input_path};
+    (my $sub3 = $in3) =~ s{/[^/]+$}{};
+    mkdir $sub3;
+    copy("$fx/w.mp4", $in3) or die "copy: $!";
+    chmod 0666, $in3;
+    $s3->start_worker;
+    is($s3->wait_state($j3{'k-accepted'}, 'done|failed|rejected', 120)
+           ->{state}, 'done', 'v3: the job it had queued is done');
+    is($s3->wait_state($newjob, 'done|failed|rejected', 120)->{state},
+       'done', 'v3: and the new upload');
+    like($s3->status($newjob, 'txt')->{body}, qr/Ledger of version three/,
+         'v3: with its text');
+    my $ass3 = $s3->status($newjob, 'ass');
+    is($ass3->{status}, 200, 'v3: and its ass');
+    like($ass3->{body}, qr/\\pos\(\d+,\d+\)\}Ledger of version three/m,
+         'v3: placed');
+    is($s3->stop_worker, 0, 'v3: the pool stops');
+    $s3->stop_nginx;
 }
 
 done_testing();
