@@ -3,7 +3,8 @@
 # between two looks with the text-layer comparison, no OCR.  On videos
 # at 24, 25, 29.97 and 60 fps (H.264 with B frames, VP9, variable frame
 # rate), a text that appears, one that replaces it on a cut and its end
-# are asserted to the frame: the times of the frames ffprobe lists.
+# are asserted to the frame: the times of the frames ffprobe lists;
+# and so at --fps 0.2, 0.5, 2 and 5 as at 1.
 # --no-refine gives times to the look, with the same OCR calls.  Fades:
 # a text fading in starts within its fade, one fading out ends within
 # its fade.
@@ -118,6 +119,28 @@ for my $v (@videos) {
         $off++ if !grep { abs($s->{start} - $_) < 0.0015 } @want;
     }
     ok $off > 0, "$v->{name}: --no-refine gives the looks' times";
+}
+
+# the exactness at other rates of reading (fps keeps its meaning: how
+# often text is read); the 25 fps H.264 video with B frames
+{
+    my $file = "$dir/25fps-h264.mp4";
+    my $times = frame_times($file);
+    my @exp = (first_at($times, 0.55), first_at($times, 2.3),
+               first_at($times, 2.3), first_at($times, 4.1));
+    for my $fps (qw(0.2 0.5 2 5)) {
+        my $r = run_worker('ocr', $file, '--fps', $fps);
+        is $r->{rc}, 0, "fps $fps: exit 0" or diag $r->{stderr};
+        my $segs = $r->{json}{segments} // [];
+        is scalar(@$segs), 2, "fps $fps: two segments"
+            or diag explain $segs;
+        next unless @$segs == 2;
+        my @got = ($segs->[0]{start}, $segs->[0]{end}, $segs->[1]{start},
+                   $segs->[1]{end});
+        my @off = grep { abs($got[$_] - $exp[$_]) >= 0.0015 } 0 .. 3;
+        is_deeply \@off, [], "fps $fps: every boundary on its frame"
+            or diag explain [\@got, \@exp];
+    }
 }
 
 # a keyframe just after a change: decoding that seeks to it (a resumed
