@@ -61,6 +61,7 @@ typedef struct {
     int                 tentative;     /* a look that differs is held */
     int                 stood_in;      /* a later look took its place */
     uint32_t            tent_index;
+    int                 tent_ink;      /* it had the reference's ink */
     int64_t             tent_pts;
     vw_image_t          tent;
     vw_text_t           tent_layer;

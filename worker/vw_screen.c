@@ -180,6 +180,7 @@ vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep)
     }
 
     p->tentative = 1;
+    p->tent_ink = p->ink_same;          /* of the picture held */
     vw_image_swap(&p->grey, &p->tent);
     vw_text_swap(&p->layer, &p->tent_layer);
 
@@ -218,6 +219,12 @@ vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err)
 
     p->tentative = 0;
     vw_pipe_free_kept(p);
+
+    if (p->pending && p->tent_ink) {
+        /* its ink was the reference's, unmoved: the sum has it, as it
+         * would have had without the layer */
+        vw_stack_add(&p->stack, &p->tent, 0);
+    }
 
     if (p->tent_index % p->run->plan.looks != 0) {
         return 0;
