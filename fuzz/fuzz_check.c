@@ -510,3 +510,23 @@ fuzz_utf8_put(uint32_t cp, char *out)
     o[3] = (unsigned char) (0x80 | (cp & 0x3f));
     return 4;
 }
+
+
+int
+fuzz_box_within(int x, int y, int w, int h, int max_side)
+{
+    return x >= 0 && y >= 0 && w > 0 && h > 0
+           && (int64_t) x + w <= max_side && (int64_t) y + h <= max_side;
+}
+
+
+unsigned
+fuzz_byte(fuzz_in_t *in)
+{
+    if (in->n == 0) {
+        return 0;
+    }
+
+    in->n--;
+    return *in->p++;
+}

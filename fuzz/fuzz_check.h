@@ -3,8 +3,9 @@
  *
  * Checks the fuzz targets share, written independently of the code they
  * check: a strict UTF-8 validator, a strict JSON (RFC 8259) syntax
- * checker, and FUZZ_CHECK, which aborts with the failed condition so
- * that libFuzzer saves the input as a crash.
+ * checker, a picture box's definition, and FUZZ_CHECK, which aborts with
+ * the failed condition so that libFuzzer saves the input as a crash;
+ * and the reader of the bytes that drive a target.
  */
 
 #ifndef _FUZZ_CHECK_H_INCLUDED_
@@ -49,6 +50,22 @@ int fuzz_json_valid(const char *p, size_t n);
  * one valid string literal.  out must hold n bytes.
  */
 size_t fuzz_json_unquote(const char *p, size_t n, char *out);
+
+/*
+ * 1 if x, y, w, h is a box inside a picture of max_side pixels a side
+ * (x, y >= 0, w, h > 0): the worker's results' boxes (VW_MAX_SIDE).
+ */
+int fuzz_box_within(int x, int y, int w, int h, int max_side);
+
+
+/* the bytes left of a target's input */
+typedef struct {
+    const uint8_t  *p;
+    size_t          n;
+} fuzz_in_t;
+
+/* The next byte, 0 once there is none. */
+unsigned fuzz_byte(fuzz_in_t *in);
 
 
 #endif /* _FUZZ_CHECK_H_INCLUDED_ */

@@ -71,10 +71,6 @@
 #define FUZZ_TEXT_MAX   48
 
 
-typedef struct {
-    const uint8_t  *p;
-    size_t          n;
-} fuzz_in_t;
 
 /* a cue's payload in a document (SubRip: the text for invariant 8) */
 typedef struct {
@@ -91,7 +87,6 @@ typedef struct {
 } fuzz_place_t;
 
 
-static unsigned fuzz_byte(fuzz_in_t *in);
 static void fuzz_check_segments(const vw_plan_t *plan,
     const vw_frame_result_t *frames, size_t n, const vw_segment_t *segs,
     size_t nsegs);
@@ -392,17 +387,6 @@ fuzz_check_utf8(const uint8_t *p, size_t n)
     }
 }
 
-
-static unsigned
-fuzz_byte(fuzz_in_t *in)
-{
-    if (in->n == 0) {
-        return 0;
-    }
-
-    in->n--;
-    return *in->p++;
-}
 
 
 static void
@@ -712,9 +696,7 @@ fuzz_check_cues(const char *doc, size_t len, const vw_result_t *r,
 static int
 fuzz_box_ok(const vw_rect_t *b)
 {
-    return b->x >= 0 && b->y >= 0 && b->w > 0 && b->h > 0
-           && (int64_t) b->x + b->w <= VW_MAX_SIDE
-           && (int64_t) b->y + b->h <= VW_MAX_SIDE;
+    return fuzz_box_within(b->x, b->y, b->w, b->h, VW_MAX_SIDE);
 }
 
 

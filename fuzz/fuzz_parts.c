@@ -66,13 +66,8 @@ typedef struct {
     size_t       len[VW_PARTS_MAX];
 } fuzz_texts_t;
 
-typedef struct {
-    const uint8_t  *p;
-    size_t          n;
-} fuzz_in_t;
 
 
-static unsigned fuzz_byte(fuzz_in_t *in);
 static char *fuzz_copy(const uint8_t *p, size_t n);
 static int fuzz_box_ok(const vw_rect_t *b);
 static int fuzz_ref_parse(const char *spec, const char *text,
@@ -766,9 +761,7 @@ fuzz_same(const vw_part_t *a, const vw_part_t *b, int n, int with_text)
 static int
 fuzz_box_ok(const vw_rect_t *b)
 {
-    return b->x >= 0 && b->y >= 0 && b->w > 0 && b->h > 0
-           && (int64_t) b->x + b->w <= VW_MAX_SIDE
-           && (int64_t) b->y + b->h <= VW_MAX_SIDE;
+    return fuzz_box_within(b->x, b->y, b->w, b->h, VW_MAX_SIDE);
 }
 
 
@@ -789,14 +782,3 @@ fuzz_copy(const uint8_t *p, size_t n)
     return c;
 }
 
-
-static unsigned
-fuzz_byte(fuzz_in_t *in)
-{
-    if (in->n == 0) {
-        return 0;
-    }
-
-    in->n--;
-    return *in->p++;
-}
