@@ -29,6 +29,7 @@
 
 #include "vo_edge.h"
 #include "vw_ocr.h"
+#include "vw_segments.h"
 #include "vw_script.h"
 
 
@@ -550,23 +551,12 @@ vw_ocr_line_keep(const char *p, size_t n, float conf_sum, int words)
 static void
 vw_ocr_box_add(vw_rect_t *b, int left, int top, int right, int bottom)
 {
-    int  x1, y1;
+    vw_rect_t  w;
 
-    if (right <= left || bottom <= top) {
-        return;
+    if (right > left && bottom > top) {
+        w = (vw_rect_t) { left, top, right - left, bottom - top };
+        vw_box_union(b, &w);
     }
-
-    if (b->w == 0) {
-        *b = (vw_rect_t) { left, top, right - left, bottom - top };
-        return;
-    }
-
-    x1 = b->x + b->w > right ? b->x + b->w : right;
-    y1 = b->y + b->h > bottom ? b->y + b->h : bottom;
-    b->x = b->x < left ? b->x : left;
-    b->y = b->y < top ? b->y : top;
-    b->w = x1 - b->x;
-    b->h = y1 - b->y;
 }
 
 

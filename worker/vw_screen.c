@@ -844,7 +844,7 @@ failed:
 static int
 vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
 {
-    int          i, n, k, conf, x1, y1;
+    int          i, n, k, conf;
     char         buf[VW_PARTS_SPEC_MAX];
     vw_rect_t    box, *b;
     vw_part_t    parts[VW_PARTS_MAX];
@@ -864,21 +864,12 @@ vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
                                         p->ref.width * p->scale,
                                         p->ref.height * p->scale)))
         {
-            parts[n].lines = 0;
-            parts[n].box = *b;
-            parts[n].confidence = 0;
+            memset(&parts[n], 0, sizeof(vw_part_t));
             n++;
         }
 
         k = n - 1;
-        x1 = parts[k].box.x + parts[k].box.w > b->x + b->w
-             ? parts[k].box.x + parts[k].box.w : b->x + b->w;
-        y1 = parts[k].box.y + parts[k].box.h > b->y + b->h
-             ? parts[k].box.y + parts[k].box.h : b->y + b->h;
-        parts[k].box.x = parts[k].box.x < b->x ? parts[k].box.x : b->x;
-        parts[k].box.y = parts[k].box.y < b->y ? parts[k].box.y : b->y;
-        parts[k].box.w = x1 - parts[k].box.x;
-        parts[k].box.h = y1 - parts[k].box.y;
+        vw_box_union(&parts[k].box, b);
         parts[k].lines++;
         parts[k].confidence += res->lines[i].confidence;   /* a sum, here */
     }

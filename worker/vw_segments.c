@@ -16,7 +16,6 @@
 static int vw_frame_cmp(const void *a, const void *b);
 static int vw_segment_cmp(const void *a, const void *b);
 static int vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f);
-static void vw_box_union(vw_rect_t *u, const vw_rect_t *b);
 
 
 /*
@@ -388,8 +387,7 @@ vw_box_ok(const vw_rect_t *b)
 }
 
 
-/* u becomes the union of u (w = 0: empty) and b, both vw_box_ok */
-static void
+void
 vw_box_union(vw_rect_t *u, const vw_rect_t *b)
 {
     int  x1, y1;

@@ -143,6 +143,9 @@ int vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
  */
 int vw_box_ok(const vw_rect_t *b);
 
+/* u becomes the union of u (w = 0: empty) and b (w, h > 0). */
+void vw_box_union(vw_rect_t *u, const vw_rect_t *b);
+
 /*
  * Decodes one UTF-8 sequence of at most n bytes; returns its length (at
  * least 1 when n > 0; 0 with U+FFFD when n is 0).  An ill-formed
