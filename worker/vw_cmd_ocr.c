@@ -51,7 +51,8 @@ static const char  vw_ocr_usage[] =
     "  --format F            json (default), vtt, srt, txt or ass\n"
     "  --frames              json: add every frame's result\n"
     "  --no-refine           cue times to the look (within 0.09 s at "
-    "1 fps),\n"
+    "1 fps, 0.25 s\n"
+    "                        for text that joins other text),\n"
     "                        not to the frame: B frames far from a look "
     "are not\n"
     "                        decoded (up to half the decoding)\n";

@@ -524,6 +524,7 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
     parts = vw_pipe_strdup(p->known.parts, &k);
     if (text == NULL || k) {
         free(text);
+        free(parts);
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
     }

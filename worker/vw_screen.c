@@ -17,6 +17,7 @@
 
 
 static int vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_seen_whole(vw_pipe_t *p, vw_err_t *err);
 static int vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample,
     int64_t pts_ms, vw_err_t *err);
 static int vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err);
@@ -59,6 +60,16 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 
     t0 = vw_now_ms();
     rc = vw_pipe_decode(p, j, &pts_ms, 0, err);
+
+    if (rc == 0 && sample) {
+        /*
+         * A sample is seen whole (its layer): the looks after it start
+         * from it, whatever came before, so that a job resumed at this
+         * sample judges them as an uninterrupted run does
+         */
+        p->loose = 0;
+        rc = vw_pipe_seen_whole(p, err);
+    }
 
     if (rc == 0 && !sample) {
         /* between samples: a plain look first, the layer only if needed */
@@ -316,6 +327,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         parts = vw_pipe_strdup(k > 0 ? known.parts : NULL, &failed);
         if (text == NULL || failed) {
             free(text);
+            free(parts);
             return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                            p->job->name);
         }
@@ -514,9 +526,12 @@ vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err)
  * last look so seen (blocks side by side: a line of text covers
  * several), or else its layer.  A change is placed among the frames
  * since the look before the one that sees it (vw_pipe_keep_between), so
- * one look in two is enough to place it to the frame.  So a still
- * picture costs no layer, a change one, a moving picture with text one
- * every other look.
+ * one look in two is enough to place it to the frame (without refine
+ * such a change is timed by the look that sees it: up to one late).
+ * Which looks those are starts again at each sample (seen whole by its
+ * layer), so a job resumed there judges them as a whole run does.  So
+ * a still picture costs no layer, a change one, a moving picture with
+ * text one every other look.
  */
 static int
 vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
@@ -566,14 +581,9 @@ vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
 
     /* seen whole (or about to be, by its layer): the next looks' match */
 
-    if (vw_image_alloc(&p->prev, p->grey.width, p->grey.height) != 0) {
-        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                       p->job->name);
+    if (vw_pipe_seen_whole(p, err) != 0) {
+        return -1;
     }
-
-    memcpy(p->prev.data, p->grey.data,
-           (size_t) p->grey.stride * p->grey.height);
-    p->have_prev = 1;
 
     if (!same) {
         return 0;
@@ -586,6 +596,23 @@ goes_on:
     }
 
     return 1;
+}
+
+
+/* The look (p->grey) is the last one seen whole: p->prev. */
+static int
+vw_pipe_seen_whole(vw_pipe_t *p, vw_err_t *err)
+{
+    if (vw_image_alloc(&p->prev, p->grey.width, p->grey.height) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    memcpy(p->prev.data, p->grey.data,
+           (size_t) p->grey.stride * p->grey.height);
+    p->have_prev = 1;
+
+    return 0;
 }
 
 
