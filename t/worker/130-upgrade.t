@@ -176,32 +176,8 @@ unless ($pg) {
 
 {
     my $fx = 't/data/ledger-v2';
-    my $f2 = do {
-        local (@ARGV, $/) = $pg ? "$fx/facts_pg.json" : "$fx/facts.json";
-        decode_json(<>);
-    };
+    my ($s2, $f2) = open_fixture(2);
     my %j2 = %{ $f2->{jobs} };
-    my $s2 = VideoOCR::Stack->new(no_start => 1,
-        ledger => $pg ? load_pg('vo_upgrade2_' . $$, $fx) : undef);
-    unless ($pg) {
-        copy("$fx/ledger.db", $s2->ledger) or die "copy: $!";
-        chmod 0666, $s2->ledger;
-    }
-
-    is(schema_version($s2), 2, 'v2: the fixture is a version 2 ledger');
-    $s2->start_nginx;
-    is(schema_version($s2), $current, "v2: nginx migrated it to $current");
-
-    for my $t (sort keys %{ $f2->{count} }) {
-        my ($n) = map { $_->{n} } $s2->rows("SELECT count(*) AS n FROM $t");
-        is($n, $f2->{count}{$t}, "v2: $t: $f2->{count}{$t} rows, as before");
-    }
-    for my $key (sort keys %j2) {
-        my ($row) = $s2->rows('SELECT state, attempt, failures, options,'
-            . ' input_sha256, input_size, created_at, finished_at,'
-            . ' deleted_at, error_code FROM jobs WHERE job_id = ?', $j2{$key});
-        is_deeply($row, $f2->{job}{$key}, "v2: $key: its job row is intact");
-    }
     for my $key (sort keys %{ $f2->{frames} }) {
         my @rows = $s2->rows('SELECT frame_index, pts_ms, text, confidence,'
             . ' reused_from, flags FROM frames WHERE job_id = ?'
@@ -272,32 +248,8 @@ unless ($pg) {
 
 {
     my $fx = 't/data/ledger-v3';
-    my $f3 = do {
-        local (@ARGV, $/) = $pg ? "$fx/facts_pg.json" : "$fx/facts.json";
-        decode_json(<>);
-    };
+    my ($s3, $f3) = open_fixture(3);
     my %j3 = %{ $f3->{jobs} };
-    my $s3 = VideoOCR::Stack->new(no_start => 1,
-        ledger => $pg ? load_pg('vo_upgrade3_' . $$, $fx) : undef);
-    unless ($pg) {
-        copy("$fx/ledger.db", $s3->ledger) or die "copy: $!";
-        chmod 0666, $s3->ledger;
-    }
-
-    is(schema_version($s3), 3, 'v3: the fixture is a version 3 ledger');
-    $s3->start_nginx;
-    is(schema_version($s3), $current, "v3: nginx migrated it to $current");
-
-    for my $t (sort keys %{ $f3->{count} }) {
-        my ($n) = map { $_->{n} } $s3->rows("SELECT count(*) AS n FROM $t");
-        is($n, $f3->{count}{$t}, "v3: $t: $f3->{count}{$t} rows, as before");
-    }
-    for my $key (sort keys %j3) {
-        my ($row) = $s3->rows('SELECT state, attempt, failures, options,'
-            . ' input_sha256, input_size, created_at, finished_at,'
-            . ' deleted_at, error_code FROM jobs WHERE job_id = ?', $j3{$key});
-        is_deeply($row, $f3->{job}{$key}, "v3: $key: its job row is intact");
-    }
     for my $key (sort keys %{ $f3->{frames} }) {
         my @rows = $s3->rows('SELECT frame_index, pts_ms, text, confidence,'
             . ' reused_from, flags, box_x, box_y, box_w, box_h, lines'
@@ -367,6 +319,44 @@ done_testing();
 
 
 # The schema version the ledger says it has.
+# Opens the fixture of schema version v (t/data/ledger-vV/) with
+# today's nginx, on this run's backend, and checks what every version's
+# fixture must keep: it was at version v and is now at the current one,
+# every table has the rows it had, every job row is as it was.  Returns
+# the stack and the fixture's facts.
+sub open_fixture {
+    my ($v) = @_;
+    my $fx = "t/data/ledger-v$v";
+    my $f = do {
+        local (@ARGV, $/) = $pg ? "$fx/facts_pg.json" : "$fx/facts.json";
+        decode_json(<>);
+    };
+    my $s = VideoOCR::Stack->new(no_start => 1,
+        ledger => $pg ? load_pg("vo_upgrade${v}_" . $$, $fx) : undef);
+    unless ($pg) {
+        copy("$fx/ledger.db", $s->ledger) or die "copy: $!";
+        chmod 0666, $s->ledger;
+    }
+
+    is(schema_version($s), $v, "v$v: the fixture is a version $v ledger");
+    $s->start_nginx;
+    is(schema_version($s), $current, "v$v: nginx migrated it to $current");
+
+    for my $t (sort keys %{ $f->{count} }) {
+        my ($n) = map { $_->{n} } $s->rows("SELECT count(*) AS n FROM $t");
+        is($n, $f->{count}{$t}, "v$v: $t: $f->{count}{$t} rows, as before");
+    }
+    for my $key (sort keys %{ $f->{jobs} }) {
+        my ($row) = $s->rows('SELECT state, attempt, failures, options,'
+            . ' input_sha256, input_size, created_at, finished_at,'
+            . ' deleted_at, error_code FROM jobs WHERE job_id = ?',
+            $f->{jobs}{$key});
+        is_deeply($row, $f->{job}{$key}, "v$v: $key: its job row is intact");
+    }
+
+    return ($s, $f);
+}
+
 sub schema_version {
     my ($stack) = @_;
     my $sql = $pg ? 'SELECT max(version) AS v FROM video_ocr_schema'
