@@ -211,6 +211,7 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_CREATE,
     NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_GET,
     NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_CLAIM,
+    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_STAGE,
     NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_COMMIT,
     NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_DELETE
 } ngx_http_video_ocr_task_kind_e;
@@ -257,6 +258,10 @@ typedef struct {
     char                             up_forgot[33];
     int                              chunk_fd;
     int64_t                          chunk_len;
+    int64_t                          chunk_staged;  /* [0, this) of the
+                                                       chunk is in the
+                                                       partial file; a
+                                                       stage's out too */
     ngx_uint_t                       containers;
     unsigned                         up_complete:1; /* complete it after */
     unsigned                         up_stale:1;    /* out: taken over,
@@ -296,6 +301,10 @@ typedef struct ngx_http_video_ocr_up_s {
     SHA256_CTX                       chunk_sha;     /* this request's */
     ngx_temp_file_t                 *chunk;
     int64_t                          chunk_len;     /* not committed yet */
+    int64_t                          staged;        /* of those, copied
+                                                       into the partial
+                                                       file already */
+    ngx_thread_task_t               *stage;         /* reused */
     int64_t                          received;      /* this request's */
     ngx_int_t                        error_rc;      /* the body's end */
 
@@ -310,6 +319,12 @@ typedef struct ngx_http_video_ocr_up_s {
     unsigned                         creation:1;
     unsigned                         committing:1;
     unsigned                         body_done:1;
+    unsigned                         staging:1;     /* a stage in flight */
+    unsigned                         stage_wait:1;  /* the loop waits for
+                                                       it */
+    unsigned                         stage_off:1;   /* a stage failed */
+    unsigned                         cut_drop:1;    /* the end of a cut
+                                                       body is not kept */
 } ngx_http_video_ocr_up_t;
 
 

@@ -8,13 +8,24 @@
  *   the upload's running SHA-256 and written to a chunk file of its own in
  *   client_body_temp_path, as nginx writes request bodies;
  *
+ *   thread:     while reading goes on, every NGX_HTTP_VIDEO_OCR_STAGE_BYTES
+ *               of the chunk are staged: copied into the partial file
+ *               past the acknowledged offset, under the same locks and
+ *               token check as a commit, and their writeback started.
+ *               Bytes past the offset are nobody's until a commit
+ *               (invariant 11), so a stage acknowledges nothing; it only
+ *               takes the copy and most of the flush off the end of the
+ *               request, where the client waits for them.  While a stage
+ *               is in flight the request neither commits nor ends;
+ *
  *   thread:     every NGX_HTTP_VIDEO_OCR_COMMIT_BYTES, at the body's end,
  *               and when the client goes away or falls silent for
  *               client_body_timeout (what arrived is kept), the chunk is
  *               committed: under the partial file's flock and (PostgreSQL)
  *               the row's lock, and only while the request's token is the
  *               upload's writer, the file is truncated to the acknowledged
- *               offset, the chunk appended, fdatasync'd, and the offset
+ *               offset and what was staged, the rest of the chunk
+ *               appended, fdatasync'd, and the offset
  *               advanced (invariant 11).  Reading waits meanwhile;
  *
  *   completion: the same task links the partial file into the store as
@@ -38,6 +49,7 @@
 
 
 #define NGX_HTTP_VIDEO_OCR_COMMIT_BYTES  (8 * 1024 * 1024)
+#define NGX_HTTP_VIDEO_OCR_STAGE_BYTES   (1024 * 1024)
 
 
 static void ngx_http_video_ocr_append_body(ngx_http_request_t *r);
@@ -46,6 +58,13 @@ static ngx_int_t ngx_http_video_ocr_append_consume(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up, ngx_uint_t *outcome, const char **detail);
 static void ngx_http_video_ocr_append_end(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up);
+static void ngx_http_video_ocr_append_cut(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up);
+static ngx_uint_t ngx_http_video_ocr_append_wait(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up);
+static void ngx_http_video_ocr_append_stage(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up);
+static void ngx_http_video_ocr_append_staged(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_append_commit(ngx_http_request_t *r,
     ngx_uint_t final, ngx_uint_t complete);
 static void ngx_http_video_ocr_append_admission(ngx_http_request_t *r,
@@ -54,6 +73,8 @@ static void ngx_http_video_ocr_append_committed(ngx_http_request_t *r);
 static void ngx_http_video_ocr_append_done(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx, ngx_http_video_ocr_task_t *t);
 
+static void ngx_http_video_ocr_upload_stage(ngx_http_video_ocr_task_t *t,
+    vo_ledger_t *l);
 static void ngx_http_video_ocr_upload_commit(ngx_http_video_ocr_task_t *t,
     vo_ledger_t *l);
 static int ngx_http_video_ocr_upload_write(ngx_http_video_ocr_task_t *t,
@@ -150,25 +171,42 @@ ngx_http_video_ocr_append_body(ngx_http_request_t *r)
             return;
         }
 
+        if (up->error_rc) {
+            /* the body was cut while a stage was in flight */
+            ngx_http_video_ocr_append_cut(r, up);
+            return;
+        }
+
         if (ngx_http_video_ocr_append_consume(r, up, &outcome, &detail)
             != NGX_OK)
         {
-            ngx_http_video_ocr_upload_end(r, outcome, detail);
+            if (!ngx_http_video_ocr_append_wait(r, up)) {
+                ngx_http_video_ocr_upload_end(r, outcome, detail);
+            }
+
             return;
         }
 
         if (!r->reading_body) {
-            up->body_done = 1;
-            ngx_http_video_ocr_append_end(r, up);
+            if (!ngx_http_video_ocr_append_wait(r, up)) {
+                up->body_done = 1;
+                ngx_http_video_ocr_append_end(r, up);
+            }
+
             return;
         }
 
         if (up->chunk_len >= NGX_HTTP_VIDEO_OCR_COMMIT_BYTES
             && !up->has_checksum)
         {
-            (void) ngx_http_video_ocr_append_commit(r, 0, 0);
+            if (!ngx_http_video_ocr_append_wait(r, up)) {
+                (void) ngx_http_video_ocr_append_commit(r, 0, 0);
+            }
+
             return;
         }
+
+        ngx_http_video_ocr_append_stage(r, up);
 
         rc = ngx_http_read_unbuffered_request_body(r);
 
@@ -192,22 +230,157 @@ ngx_http_video_ocr_append_body(ngx_http_request_t *r)
                 && ngx_http_video_ocr_append_consume(r, up, &outcome,
                                                      &detail) != NGX_OK)
             {
-                ngx_http_finalize_request(r, rc);
-                return;
+                up->cut_drop = 1;
             }
 
-            if (up->chunk_len > 0 && !up->has_checksum) {
-                (void) ngx_http_video_ocr_append_commit(r, 1, 0);
-                return;
-            }
-
-            ngx_http_finalize_request(r, rc);
+            ngx_http_video_ocr_append_cut(r, up);
             return;
         }
 
         if (rc == NGX_AGAIN && r->request_body->bufs == NULL) {
             return;
         }
+    }
+}
+
+
+/* The body ended early: what arrived is committed, or the request ends. */
+
+static void
+ngx_http_video_ocr_append_cut(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up)
+{
+    if (ngx_http_video_ocr_append_wait(r, up)) {
+        return;
+    }
+
+    if (up->chunk_len > 0 && !up->has_checksum && !up->cut_drop) {
+        (void) ngx_http_video_ocr_append_commit(r, 1, 0);
+        return;
+    }
+
+    ngx_http_finalize_request(r, up->error_rc);
+}
+
+
+/*
+ * 1 while a stage is in flight: whatever the loop was about to do (a
+ * commit, the end of the request) waits for it, and reading stops; the
+ * stage's return runs the loop again, which comes to the same decision.
+ */
+
+static ngx_uint_t
+ngx_http_video_ocr_append_wait(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up)
+{
+    if (!up->staging) {
+        return 0;
+    }
+
+    up->stage_wait = 1;
+    up->committing = 1;
+
+    if (r->connection->read->timer_set) {
+        ngx_del_timer(r->connection->read);
+    }
+
+    return 1;
+}
+
+
+/*
+ * Posts a stage of what the chunk holds beyond what is staged, once that
+ * is NGX_HTTP_VIDEO_OCR_STAGE_BYTES.  Staging is only a head start for
+ * the commit: when it cannot be posted or fails, the commit copies the
+ * rest as it would have without it.
+ */
+
+static void
+ngx_http_video_ocr_append_stage(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up)
+{
+    ngx_str_t                   detail;
+    ngx_uint_t                  outcome;
+    ngx_http_video_ocr_ctx_t   *ctx;
+    ngx_http_video_ocr_task_t  *t, *task;
+
+    if (up->staging || up->stage_off || up->has_checksum
+        || up->chunk_len - up->staged < NGX_HTTP_VIDEO_OCR_STAGE_BYTES)
+    {
+        return;
+    }
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+    task = ctx->task;
+
+    if (up->stage == NULL) {
+        up->stage = ngx_http_video_ocr_upload_task_new(r,
+                        NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_STAGE);
+        ctx->task = task;                 /* the commits' task stays so */
+
+        if (up->stage == NULL) {
+            up->stage_off = 1;
+            return;
+        }
+    }
+
+    t = up->stage->ctx;
+    t->up = up->row;
+    ngx_memcpy(t->up.upload_id, up->id, VO_UPLOAD_ID_LEN + 1);
+    t->up_offset = up->row.offset;
+    t->chunk_fd = up->chunk->file.fd;
+    t->chunk_staged = up->staged;
+    t->chunk_len = up->chunk_len;
+
+    outcome = ctx->outcome;
+    detail = ctx->problem_detail;
+
+    if (ngx_http_video_ocr_task_post(r, up->stage,
+                                     ngx_http_video_ocr_append_staged)
+        != NGX_OK)
+    {
+        /* a full queue: not this request's problem while it only reads */
+        ctx->outcome = outcome;
+        ctx->problem_detail = detail;
+        up->stage_off = 1;
+        return;
+    }
+
+    up->staging = 1;
+}
+
+
+static void
+ngx_http_video_ocr_append_staged(ngx_http_request_t *r)
+{
+    ngx_http_video_ocr_up_t    *up;
+    ngx_http_video_ocr_ctx_t   *ctx;
+    ngx_http_video_ocr_task_t  *t;
+
+    if (r->aio) {
+        return;
+    }
+
+    r->write_event_handler = ngx_http_request_empty_handler;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+    up = ctx->up;
+    t = up->stage->ctx;
+
+    up->staging = 0;
+
+    if (t->chunk_staged > up->staged && t->chunk_staged <= up->chunk_len) {
+        up->staged = t->chunk_staged;
+
+    } else {
+        /* taken over, deleted, or the copy failed: the commit will say */
+        up->stage_off = 1;
+    }
+
+    if (up->stage_wait) {
+        up->stage_wait = 0;
+        up->committing = 0;
+        ngx_http_video_ocr_append_body(r);
     }
 }
 
@@ -412,6 +585,7 @@ ngx_http_video_ocr_append_commit(ngx_http_request_t *r, ngx_uint_t final,
 
     t->chunk_fd = up->chunk->file.fd;
     t->chunk_len = up->chunk_len;
+    t->chunk_staged = up->staged;
     t->up_complete = complete;
 
     if (complete) {
@@ -606,6 +780,7 @@ ngx_http_video_ocr_append_committed(ngx_http_request_t *r)
 
     up->row = t->up;
     up->chunk_len = 0;
+    up->staged = 0;
     up->chunk->offset = 0;
 
     if (up->error_rc) {
@@ -753,6 +928,10 @@ ngx_http_video_ocr_upload_task(ngx_http_video_ocr_task_t *t)
 
         return;
 
+    case NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_STAGE:
+        ngx_http_video_ocr_upload_stage(t, l);
+        return;
+
     default: /* NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_COMMIT */
         ngx_http_video_ocr_upload_commit(t, l);
         return;
@@ -792,10 +971,104 @@ ngx_http_video_ocr_upload_receipt(ngx_http_video_ocr_task_t *t,
 
 
 /*
+ * A stage: while this request's token is still the writer's and the
+ * offset the one it was given, under the locks a commit takes, the chunk
+ * from chunk_staged on is copied into the partial file past the
+ * acknowledged offset (the first stage of a chunk truncates to it), and
+ * its writeback started.  Nothing is acknowledged.
+ *
+ * The event loop goes on writing the chunk meanwhile (and, busy reading,
+ * sees this task's end only when the socket runs dry), so the stage also
+ * takes what was written since it was posted: up to the chunk file's
+ * size, which the kernel raises only over bytes already written.
+ * chunk_staged comes back as far as the copy got; the commit truncates
+ * whatever a failed copy left past it.
+ */
+
+static void
+ngx_http_video_ocr_upload_stage(ngx_http_video_ocr_task_t *t,
+    vo_ledger_t *l)
+{
+    int              fd, pass;
+    off_t            in, out, end, start;
+    ssize_t          n;
+    struct stat      st;
+    vo_upload_row_t  now;
+
+    fd = vo_store_open(t->store, t->part, O_RDWR, t->err, sizeof(t->err));
+    if (fd == -1) {
+        return;
+    }
+
+    while (flock(fd, LOCK_EX) == -1 && errno == EINTR) {
+        /* void */
+    }
+
+    if (vo_ledger_upload_lock(l, t->up.upload_id, &now, t->err,
+                              sizeof(t->err))
+        != VO_LEDGER_OK)
+    {
+        goto done;
+    }
+
+    if (now.writer != t->up.writer || now.offset != t->up_offset
+        || now.completed
+        || (t->chunk_staged == 0 && ftruncate(fd, t->up_offset) == -1))
+    {
+        vo_ledger_upload_unlock(l);
+        goto done;
+    }
+
+    in = t->chunk_staged;
+    out = t->up_offset + in;
+    end = t->chunk_len;
+
+    for (pass = 0; pass < 16; pass++) {
+
+        start = in;
+
+        while (in < end) {
+            n = copy_file_range(t->chunk_fd, &in, fd, &out,
+                                (size_t) (end - in), 0);
+            if (n <= 0) {
+                /* another filesystem, or full: the commit copes */
+                goto copied;
+            }
+        }
+
+        if (t->mcf->durable) {
+            (void) sync_file_range(fd, t->up_offset + start, in - start,
+                                   SYNC_FILE_RANGE_WRITE);
+        }
+
+        if (fstat(t->chunk_fd, &st) == -1
+            || st.st_size - in < NGX_HTTP_VIDEO_OCR_STAGE_BYTES / 4)
+        {
+            break;
+        }
+
+        end = st.st_size;
+    }
+
+copied:
+
+    vo_ledger_upload_unlock(l);
+
+    t->chunk_staged = in;
+
+done:
+
+    (void) flock(fd, LOCK_UN);
+    (void) close(fd);
+}
+
+
+/*
  * The commit (invariants 11 and 12): the partial file's flock for this
  * host's processes, the row's lock for other hosts (PostgreSQL), the
- * token and the offset checked, then truncate, append, fdatasync, and
- * the offset advanced; then the completion, if it is one.
+ * token and the offset checked, then truncate to the offset and what was
+ * staged, append the rest, fdatasync, and the offset advanced; then the
+ * completion, if it is one.
  */
 
 static void
@@ -906,7 +1179,11 @@ done:
 }
 
 
-/* Truncate to the acknowledged offset, append the chunk, fdatasync. */
+/*
+ * Truncate to the acknowledged offset and the staged part of the chunk
+ * (the token check before made sure nobody else wrote since the stages),
+ * append the rest of the chunk, fdatasync.
+ */
 
 static int
 ngx_http_video_ocr_upload_write(ngx_http_video_ocr_task_t *t, int fd)
@@ -916,12 +1193,12 @@ ngx_http_video_ocr_upload_write(ngx_http_video_ocr_task_t *t, int fd)
     off_t     in, out;
     ssize_t   n, w;
 
-    if (ftruncate(fd, t->up_offset) == -1) {
+    if (ftruncate(fd, t->up_offset + t->chunk_staged) == -1) {
         goto failed;
     }
 
-    in = 0;
-    out = t->up_offset;
+    in = t->chunk_staged;
+    out = t->up_offset + t->chunk_staged;
 
     while (in < t->chunk_len) {
         n = copy_file_range(t->chunk_fd, &in, fd, &out,

@@ -92,6 +92,15 @@ sub part_file {
     return data_dir() . '/store/uploads/' . substr($id, -2) . "/$id.part";
 }
 
+# the SHA-256 of the job's stored input file, read back (input_sha256 is
+# the running digest of the bytes received, not of what the file holds)
+sub stored_sha256 {
+    my ($job) = @_;
+    my $file = data_dir() . "/store/$job->{input_path}";
+    open my $fh, '<:raw', $file or return "$file: $!";
+    return Digest::SHA->new(256)->addfile($fh)->hexdigest;
+}
+
 sub id_of { my ($path) = @_; return ($path // '') =~ m{/([0-9a-f]{32})$} ? $1 : '' }
 
 # Sends the head and the first $n bytes of an append, then keeps the
@@ -192,6 +201,7 @@ sub {
     my ($job) = ledger_rows('SELECT * FROM jobs');
     is($job->{job_id}, $rc->{job_id}, 'the job of the receipt');
     is($job->{input_sha256}, sha256_hex($::V), 'the whole body, hashed without being read again');
+    is(main::stored_sha256($job), sha256_hex($::V), 'the stored file is those bytes');
     is($job->{input_size}, length $::V, 'its size');
     is($job->{container}, 'mp4', 'sniffed');
     is_deeply([store_files()], [substr($job->{job_id}, -2) . "/$job->{job_id}.video"],
@@ -429,6 +439,7 @@ sub {
     is($f->{status}, 202, 'the rest, from there: 202');
     my ($job) = ledger_rows('SELECT * FROM jobs');
     is($job->{input_sha256}, sha256_hex($::BIG), 'the job has exactly the file');
+    is(main::stored_sha256($job), sha256_hex($::BIG), 'and so does its stored file');
 }
 
 
@@ -473,11 +484,48 @@ sub {
     is(ledger_count('jobs'), 1, 'one job');
     my ($job) = ledger_rows('SELECT * FROM jobs');
     is($job->{input_sha256}, sha256_hex($::BIG), 'its bytes are the file');
+    is(main::stored_sha256($job), sha256_hex($::BIG), 'and its stored file holds them');
 }
 
 
 
-=== TEST 12: an incomplete upload expires: the janitor removes its row and its file, an event and the metrics say so
+=== TEST 12: bytes staged into the partial file while an append is read are not acknowledged: HEAD still says 0, a second append from 0 replaces them, the first's later stages and commit change nothing
+--- request
+GET /jobs/00000000000000000000000000000000
+--- error_code: 404
+--- ledger_check eval
+sub {
+    my ($r, $path) = main::create(headers => ['Idempotency-Key' => 'stage-1']);
+    my $id = main::id_of($path);
+    # A sends 1.5 MB of its 3 MiB and stays: its first MiB is staged
+    my $s = main::partial_append($path, 0, $::BIG, 1_500_000);
+    ok(wait_for(5, sub { (-s main::part_file($id) // 0) >= 1024 * 1024 }),
+       'the partial file holds what A has staged (at least 1 MiB)');
+    is(main::upload_row($id)->{upload_offset}, 0, 'the ledger acknowledges none of it');
+    is(main::head_of($path)->{headers}{'upload-offset'}, 0, 'nor does HEAD');
+    # B, from 0: the file's first MiB, then a MiB of other bytes than A's
+    my $mine = substr($::BIG, 0, 1024 * 1024) . ("\x55" x (1024 * 1024));
+    my $b = main::patch($path, 0, $mine);
+    is($b->{status}, 204, 'B appends 2 MiB from 0');
+    is(main::upload_row($id)->{upload_offset}, 2 * 1024 * 1024, 'B is acknowledged');
+    # A's next MiB arrives (another stage), then the rest: stale, 409
+    syswrite($s, substr($::BIG, 1_500_000));
+    my $resp = '';
+    while (sysread($s, my $buf, 65536)) { $resp .= $buf }
+    like($resp, qr{^HTTP/1.1 409}, 'A is ended: superseded');
+    is(main::upload_row($id)->{upload_offset}, 2 * 1024 * 1024, 'the offset is still B\'s');
+    my $f = main::patch($path, 2 * 1024 * 1024, substr($::BIG, 2 * 1024 * 1024), complete => 1);
+    is($f->{status}, 202, 'the rest completes the upload');
+    my ($job) = ledger_rows('SELECT * FROM jobs WHERE input_size = ?', length $::BIG);
+    ok($job, 'a job of the whole length');
+    my $want = $mine . substr($::BIG, 2 * 1024 * 1024);
+    is($job->{input_sha256}, sha256_hex($want), 'its digest is of B\'s bytes, then the rest');
+    is(main::stored_sha256($job), sha256_hex($want), 'and so is its stored file: none of A\'s staged bytes');
+}
+
+
+
+=== TEST 13: an incomplete upload expires: the janitor removes its row and its file, an event and the metrics say so
 --- http_config
     video_ocr_ledger $DATA/ledger.db;
     video_ocr_store $DATA/store;

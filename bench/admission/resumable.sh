@@ -6,6 +6,9 @@
 #
 #   bench/admission/resumable.sh [MiB] [append MiB]     (default 64 4)
 #
+# KEEP_LOG=FILE keeps the access log (method, status, $request_time,
+# length of every request): where the server's time goes.
+#
 #   plain      curl --data-binary of the file in one POST
 #   resumable  an IETF-draft creation (POST, Upload-Complete: ?0), then
 #              the file in PATCHes of the append size (application/
@@ -30,7 +33,7 @@ part=${2:-4}
 
 dir=$(mktemp -d /var/tmp/video-ocr-resumable-XXXXXX)
 chmod 0777 "$dir"
-trap '[ -z "${KEEP_LOG:-}" ] || cp "$dir/access.log" "$KEEP_LOG" 2>/dev/null; kill -QUIT "$(cat "$dir/logs/nginx.pid" 2>/dev/null)" 2>/dev/null || true; sleep 0.5; rm -rf "$dir"' EXIT
+trap '[ -z "${KEEP_LOG:-}" ] || cp "$dir/access.log" "$KEEP_LOG" || true; kill -QUIT "$(cat "$dir/logs/nginx.pid" 2>/dev/null)" 2>/dev/null || true; sleep 0.5; rm -rf "$dir"' EXIT
 mkdir -p "$dir/logs" "$dir/store" "$dir/parts"
 chmod 0777 "$dir/store"
 
@@ -39,6 +42,8 @@ chmod 0777 "$dir/store"
     | head -c $((mib << 20)) > "$dir/file"
 split -b "${part}M" -d -a 3 "$dir/file" "$dir/parts/p"
 
+access_log=off
+[ -z "${KEEP_LOG:-}" ] || access_log="$dir/access.log t"
 cat > "$dir/nginx.conf" <<EOF
 load_module $MODULE_SO;
 worker_processes 2;
@@ -48,7 +53,7 @@ thread_pool video_ocr threads=8;
 events { worker_connections 256; }
 http {
     log_format t "\$request_method \$status \$request_time \$request_length";
-    access_log ${ACCESS_LOG:-off}${ACCESS_LOG:+ t};
+    access_log $access_log;
     video_ocr_ledger $dir/ledger.db;
     video_ocr_store $dir/store;
     video_ocr_thread_pool video_ocr;
@@ -80,7 +85,14 @@ plain() {
 }
 
 resumable() {
-    local t0 loc off=0 last p codes args
+    local t0 loc off=0 last p i codes args=() urls=()
+    # the appends' arguments are made before the clock starts (a shell
+    # that forks a stat per part is not what is measured)
+    last=$(ls "$dir/parts" | tail -n 1)
+    for p in $(ls "$dir/parts"); do
+        args+=("$p" "$off" "$([ "$p" = "$last" ] && echo '?1' || echo '?0')")
+        off=$((off + $(stat -c %s "$dir/parts/$p")))
+    done
     t0=$(now)
     loc=$(curl -s -D - -o /dev/null -X POST -H 'Upload-Draft-Interop-Version: 8' \
                -H 'Upload-Complete: ?0' -H "Idempotency-Key: res-$1" \
@@ -88,18 +100,15 @@ resumable() {
           | tr -d '\r' | sed -n 's/^[Ll]ocation: //p')
     [ -n "$loc" ] || { echo "resumable: no Location" >&2; exit 1; }
     # every append on one keep-alive connection, as a client would
-    args=()
-    last=$(ls "$dir/parts" | tail -n 1)
-    for p in $(ls "$dir/parts"); do
-        [ ${#args[@]} = 0 ] || args+=(--next)
-        args+=(-s -o /dev/null -w '%{http_code}\n' -X PATCH -H 'Expect:'
-               -H 'Upload-Draft-Interop-Version: 8' -H "Upload-Offset: $off"
-               -H "Upload-Complete: $([ "$p" = "$last" ] && echo '?1' || echo '?0')"
+    for ((i = 0; i < ${#args[@]}; i += 3)); do
+        [ ${#urls[@]} = 0 ] || urls+=(--next)
+        urls+=(-s -o /dev/null -w '%{http_code}\n' -X PATCH -H 'Expect:'
+               -H 'Upload-Draft-Interop-Version: 8' -H "Upload-Offset: ${args[i + 1]}"
+               -H "Upload-Complete: ${args[i + 2]}"
                -H 'Content-Type: application/partial-upload'
-               --data-binary @"$dir/parts/$p" "http://127.0.0.1:$PORT$loc")
-        off=$((off + $(stat -c %s "$dir/parts/$p")))
+               --data-binary @"$dir/parts/${args[i]}" "http://127.0.0.1:$PORT$loc")
     done
-    codes=$(curl "${args[@]}" | sort -u | tr '\n' ' ')
+    codes=$(curl "${urls[@]}" | sort -u | tr '\n' ' ')
     case "$codes" in "202 204 "|"202 ") ;; *) echo "resumable: PATCH $codes" >&2; exit 1 ;; esac
     echo "$(now) - $t0" | bc
 }
