@@ -44,7 +44,9 @@ int
 vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     size_t n, vw_segment_t **out, size_t *nout)
 {
-    int                        ret, nitems, k, j, nopen, gap;
+    int                        ret, nitems, k, j, jj, nopen, gap, pass;
+    int                        match[VW_PARTS_MAX];
+    int64_t                    best;
     char                      *arena;
     size_t                     i, m, count, items, bytes;
     int64_t                    half, dur, closed;
@@ -135,23 +137,44 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
             seg_of[j] = (size_t) -1;
         }
 
-        /* an open segment goes on with the same text (the first part
-         * that has it), or is closed where this row's look begins, at
-         * the next sample when one is missing */
+        /* an open segment goes on with the same text, or is closed
+         * where this row's look begins, at the next sample when one is
+         * missing.  The same text in two places is two segments, each
+         * going on in its own place: a segment takes first the part of
+         * its text that covers most of where it was, and only then,
+         * unmatched, any part of its text */
+
+        for (k = 0; k < nopen; k++) {
+            match[k] = -1;
+        }
+
+        for (pass = 0; !gap && pass < 2; pass++) {
+            for (k = 0; k < nopen; k++) {
+                s = &segs[open[k]];
+                best = pass == 0 ? 0 : -1;
+
+                for (jj = 0; match[k] < 0 && jj < nitems; jj++) {
+                    if (seg_of[jj] == (size_t) -1
+                        && item[jj].len == strlen(s->text)
+                        && memcmp(item[jj].text, s->text, item[jj].len) == 0
+                        && vw_box_overlap(&s->box, &item[jj].box) > best)
+                    {
+                        best = vw_box_overlap(&s->box, &item[jj].box);
+                        j = jj;
+                    }
+                }
+
+                if (match[k] < 0 && best > (pass == 0 ? 0 : -1)) {
+                    match[k] = j;
+                    seg_of[j] = open[k];
+                }
+            }
+        }
 
         for (k = 0; k < nopen; k++) {
             s = &segs[open[k]];
 
-            for (j = 0; !gap && j < nitems; j++) {
-                if (seg_of[j] == (size_t) -1 && item[j].len == strlen(s->text)
-                    && memcmp(item[j].text, s->text, item[j].len) == 0)
-                {
-                    break;
-                }
-            }
-
-            if (!gap && j < nitems) {
-                seg_of[j] = open[k];
+            if (match[k] >= 0) {
                 continue;
             }
 
@@ -404,6 +427,24 @@ vw_box_union(vw_rect_t *u, const vw_rect_t *b)
     u->y = u->y < b->y ? u->y : b->y;
     u->w = x1 - u->x;
     u->h = y1 - u->y;
+}
+
+
+int64_t
+vw_box_overlap(const vw_rect_t *a, const vw_rect_t *b)
+{
+    int64_t  w, h;
+
+    if (!vw_box_ok(a) || !vw_box_ok(b)) {
+        return 0;
+    }
+
+    w = (int64_t) (a->x + a->w < b->x + b->w ? a->x + a->w : b->x + b->w)
+        - (a->x > b->x ? a->x : b->x);
+    h = (int64_t) (a->y + a->h < b->y + b->h ? a->y + a->h : b->y + b->h)
+        - (a->y > b->y ? a->y : b->y);
+
+    return w > 0 && h > 0 ? w * h : 0;
 }
 
 

@@ -146,6 +146,9 @@ int vw_box_ok(const vw_rect_t *b);
 /* u becomes the union of u (w = 0: empty) and b (w, h > 0). */
 void vw_box_union(vw_rect_t *u, const vw_rect_t *b);
 
+/* The area a and b have in common; 0 when either is not a box. */
+int64_t vw_box_overlap(const vw_rect_t *a, const vw_rect_t *b);
+
 /*
  * Decodes one UTF-8 sequence of at most n bytes; returns its length (at
  * least 1 when n > 0; 0 with U+FFFD when n is 0).  An ill-formed

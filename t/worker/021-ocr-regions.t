@@ -172,6 +172,37 @@ for my $st (2.3, 2.55, 3.1, 3.4) {
     }
 }
 
+# the same text in two places, the top one gone first: each place is a
+# segment of its own, and the one that goes on is the one still there
+# (a merger matching by text alone carried the top segment on with the
+# bottom's box, and ended the bottom's at 3 s)
+{
+    my $same = 'SAME WORDS HERE';
+    my $f = make_video(path => "$dir/same.mp4", duration => 6,
+        size => '1280x720', rate => $fps, dir => $dir, extra => ['-g', '25'],
+        spans => [
+            { start => 0.5, end => 2.9, text => $same, y => 'top', size => 40 },
+            { start => 0.5, end => 5.5, text => $same },
+        ]);
+    my $r = run_worker('ocr', $f, '--format', 'json');
+    is $r->{rc}, 0, 'same text twice: exit 0' or diag $r->{stderr};
+    my @s = sort { $a->{box}[1] <=> $b->{box}[1] }
+            grep { cer($_->{text}, $same) <= 0.1 } @{ $r->{json}{segments} // [] };
+    is scalar(@s), 2, 'same text twice: two segments'
+        or diag explain $r->{json}{segments};
+    if (@s == 2) {
+        my ($top, $bottom) = @s;
+        cmp_ok $top->{box}[1] + $top->{box}[3], '<', 360,
+            "the top one's box is at the top only ($top->{box}[1], h $top->{box}[3])";
+        cmp_ok $bottom->{box}[1], '>', 360,
+            "the bottom one's box at the bottom only ($bottom->{box}[1])";
+        cmp_ok abs($top->{end} - after_last(2.9)), '<=', $frame + 0.001,
+            "the top one ends when it goes ($top->{end})";
+        cmp_ok abs($bottom->{end} - after_last(5.5)), '<=', $frame + 0.001,
+            "the bottom one goes on to its end ($bottom->{end})";
+    }
+}
+
 # a caption of two lines is one part; so are lines a line apart
 
 my $two = make_video(path => "$dir/caption.mp4", duration => 3,
