@@ -8,7 +8,7 @@
 # p99 (right) against the number of queued jobs; 4 KiB bodies solid,
 # 256 KiB dashed; the empty ledger is drawn at 100.
 
-set terminal pngcairo size 1000,480 font "DejaVu Sans,10"
+set terminal pngcairo size 1000,560 font "DejaVu Sans,10"
 set output png
 set datafile separator "\t"
 set multiplot layout 1,2 title "Backlog: admission and claims beside queued jobs (medians; 2 claimers, 16 connections)"
@@ -31,7 +31,7 @@ plot for [i=1:words(files)] word(files, i) using (q($2)):($1 == 4096 ? $4 : 1/0)
      0.9 with lines lc rgb "#888888" dt 3 title "target 0.9"
 
 set ylabel "claim p99 (ms, BEGIN to COMMIT)"
-set key bottom right
+set key top right
 set logscale y
 set yrange [*:*]
 plot for [i=1:words(files)] word(files, i) using (q($2)):($1 == 4096 ? $6 : 1/0) skip 1 \
