@@ -46,7 +46,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
 {
     int                        ret, nitems, k, j, jj, nopen, gap, pass;
     int                        match[VW_PARTS_MAX];
-    int64_t                    best;
+    int64_t                    best, least, overlap;
     char                      *arena;
     size_t                     i, m, count, items, bytes;
     int64_t                    half, dur, closed;
@@ -149,22 +149,34 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
         }
 
         for (pass = 0; !gap && pass < 2; pass++) {
-            for (k = 0; k < nopen; k++) {
-                s = &segs[open[k]];
-                best = pass == 0 ? 0 : -1;
+            least = pass == 0 ? 0 : -1;     /* 0: some overlap, then any */
 
-                for (jj = 0; match[k] < 0 && jj < nitems; jj++) {
-                    if (seg_of[jj] == (size_t) -1
-                        && item[jj].len == strlen(s->text)
-                        && memcmp(item[jj].text, s->text, item[jj].len) == 0
-                        && vw_box_overlap(&s->box, &item[jj].box) > best)
+            for (k = 0; k < nopen; k++) {
+                if (match[k] >= 0) {
+                    continue;
+                }
+
+                s = &segs[open[k]];
+                best = least;
+                j = -1;
+
+                for (jj = 0; jj < nitems; jj++) {
+                    if (seg_of[jj] != (size_t) -1
+                        || item[jj].len != strlen(s->text)
+                        || memcmp(item[jj].text, s->text, item[jj].len) != 0)
                     {
-                        best = vw_box_overlap(&s->box, &item[jj].box);
+                        continue;
+                    }
+
+                    overlap = vw_box_overlap(&s->box, &item[jj].box);
+
+                    if (overlap > best) {
+                        best = overlap;
                         j = jj;
                     }
                 }
 
-                if (match[k] < 0 && best > (pass == 0 ? 0 : -1)) {
+                if (j >= 0) {
                     match[k] = j;
                     seg_of[j] = open[k];
                 }
