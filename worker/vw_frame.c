@@ -47,6 +47,7 @@ vw_framer_init(vw_framer_t *fr)
 {
     memset(fr, 0, sizeof(vw_framer_t));
     fr->lut_format = -1;
+    fr->shrink = 1;
 }
 
 
@@ -56,6 +57,7 @@ vw_framer_free(vw_framer_t *fr)
     sws_freeContext(fr->grey);
     sws_freeContext(fr->scale);
     vw_image_free(&fr->full);
+    vw_image_free(&fr->half);
     free(fr->seen);
     free(fr->queue);
     free(fr->comps);
@@ -136,6 +138,51 @@ vw_frame_crop_rect(int width, int height, const vo_options_t *o,
     r->y = (int) o->crop_y;
     r->w = (int) ((x1 > width ? width : x1) - r->x);
     r->h = (int) ((y1 > height ? height : y1) - r->y);
+
+    return 0;
+}
+
+
+int
+vw_frame_shrink(int width, int height, const vo_options_t *o)
+{
+    vw_rect_t  r;
+
+    if (vw_frame_crop_rect(width, height, o, &r) != 0) {
+        return 1;
+    }
+
+    return (int64_t) r.w * r.h > VW_FRAME_SHRINK_PIXELS ? 2 : 1;
+}
+
+
+/* The rectangle r of a grey plane at half its size a side into out:
+ * each pixel the mean of the four it stands for. */
+static int
+vw_frame_halve(const uint8_t *plane, int stride, const vw_rect_t *r,
+    vw_image_t *out)
+{
+    int             x, y, w, h;
+    uint8_t        *d;
+    const uint8_t  *s0, *s1;
+
+    w = r->w / 2;                       /* r is at least 2x2 */
+    h = r->h / 2;
+
+    if (vw_image_alloc(out, w, h) != 0) {
+        return -1;
+    }
+
+    for (y = 0; y < h; y++) {
+        s0 = plane + (size_t) (r->y + 2 * y) * stride + r->x;
+        s1 = s0 + stride;
+        d = out->data + (size_t) y * out->stride;
+
+        for (x = 0; x < w; x++) {
+            d[x] = (uint8_t) ((s0[2 * x] + s0[2 * x + 1] + s1[2 * x]
+                               + s1[2 * x + 1] + 2) >> 2);
+        }
+    }
 
     return 0;
 }
@@ -232,6 +279,16 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
     }
 
     vw_orient_rect_to_stored(how, sw, sh, &r, &sr);
+
+    if (fr->shrink == 2 && sr.w >= 2 && sr.h >= 2) {
+        if (vw_frame_halve(plane, stride, &sr, &fr->half) != 0) {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
+        plane = fr->half.data;
+        stride = fr->half.stride;
+        sr = (vw_rect_t) { 0, 0, fr->half.width, fr->half.height };
+    }
 
     if (vw_orient_copy(all, plane, stride, &sr, out) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");

@@ -51,11 +51,22 @@ typedef struct {
     int       glyphs;           /* at a group's root: its glyphs */
 } vw_comp_t;
 
+/*
+ * A picture (cropped, as shown) of more than VW_FRAME_SHRINK_PIXELS is
+ * read at half its width and height (vw_frame_shrink): its text then
+ * has to be as big, as part of the picture, as a 1920x1080 picture's
+ * (VW_TEXT_MIN_HEIGHT at half size), and every plane of the pipeline is
+ * a quarter of the size (4K: 285 -> 197 MB peak, docs/benchmarks.md).
+ */
+#define VW_FRAME_SHRINK_PIXELS   (2560 * 1440)
+
 /* Conversion state kept across frames (swscale contexts, buffers). */
 typedef struct {
     struct SwsContext  *grey;
     struct SwsContext  *scale;
     vw_image_t          full;
+    vw_image_t          half;       /* the stored picture halved */
+    int                 shrink;     /* pictures are made 1/shrink a side */
     uint8_t            *seen;       /* blob removal work space */
     uint32_t           *queue;
     size_t              work_cap;
@@ -190,11 +201,16 @@ int vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
 int vw_frame_crop_rect(int width, int height, const vo_options_t *o,
     vw_rect_t *r);
 
+/* How much smaller than the picture shown (width x height, cropped by
+ * o) vw_frame_grey makes it, a side: 1 or 2. */
+int vw_frame_shrink(int width, int height, const vo_options_t *o);
+
 /*
  * Converts the cropped part of a decoded frame to grey into out (out is
  * reused across calls), the picture turned as shown (vw_orient.h) and
  * then by turn (text found sideways; NULL: none).  The crop is in the
- * shown picture's pixels.  A crop outside this frame leaves out empty
+ * shown picture's pixels.  The picture is made fr->shrink times smaller
+ * a side (1 unless set).  A crop outside this frame leaves out empty
  * (width 0).
  */
 int vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,

@@ -224,7 +224,8 @@ vw_orient_rect_to_stored(vw_orient_t o, int shown_w, int shown_h,
 
 void
 vw_orient_box_shown(vw_orient_t turn, int img_w, int img_h,
-    const vo_options_t *o, const vw_rect_t *box, vw_rect_t *shown)
+    int shrink, const vo_options_t *o, const vw_rect_t *box,
+    vw_rect_t *shown)
 {
     if (box->w <= 0 || box->h <= 0) {
         memset(shown, 0, sizeof(vw_rect_t));
@@ -235,6 +236,11 @@ vw_orient_box_shown(vw_orient_t turn, int img_w, int img_h,
      * box is in the crop's pixels, whose origin is the crop's corner */
 
     vw_orient_rect_to_stored(turn, img_w, img_h, box, shown);
+
+    shown->x *= shrink;
+    shown->y *= shrink;
+    shown->w *= shrink;
+    shown->h *= shrink;
 
     if (o != NULL && o->has_crop) {
         shown->x += (int) o->crop_x;

@@ -80,12 +80,13 @@ void vw_orient_rect_to_stored(vw_orient_t o, int shown_w, int shown_h,
 /*
  * The box of a text layer found on a grey picture of img_w x img_h that
  * vw_frame_grey made with the options o (the picture as shown, cropped,
- * then turned by turn), in pixels of the picture as shown: the turn
- * undone, the crop's offset added.  A box with w = 0 (no glyph) stays
- * so.
+ * made shrink times smaller a side, then turned by turn), in pixels of
+ * the picture as shown: the turn undone, the size restored, the crop's
+ * offset added.  A box with w = 0 (no glyph) stays so.
  */
 void vw_orient_box_shown(vw_orient_t turn, int img_w, int img_h,
-    const vo_options_t *o, const vw_rect_t *box, vw_rect_t *shown);
+    int shrink, const vo_options_t *o, const vw_rect_t *box,
+    vw_rect_t *shown);
 
 /*
  * Copies the rectangle r of a grey plane (stride bytes a row) into out,

@@ -18,6 +18,18 @@
 #include "vw_pipeline.h"
 
 
+/*
+ * A frame kept between two looks, in grey as the looks are.  Converted
+ * when the look after it is held, not when the change is placed: a
+ * decoded picture held until then is one more the decoder's pool has to
+ * make (12.4 MB at 4K), its grey a sixth of that.
+ */
+typedef struct {
+    vw_image_t          grey;
+    int64_t             pts_us;
+} vw_between_t;
+
+
 /* a row waiting for its unit to be complete, or for its screen's text */
 typedef struct {
     vw_frame_result_t   f;
@@ -84,7 +96,7 @@ typedef struct {
     int64_t             state_ms;      /* the time of the row that began
                                           the state at ref, -1: none */
     int64_t             look_us;       /* the last look's frame time */
-    vw_kept_t           tent_kept[VW_KEPT_MAX];   /* the frames decoded
+    vw_between_t        tent_kept[VW_KEPT_MAX];   /* the frames decoded
                                           between the look before the held
                                           one and it: where the change may
                                           have begun (oldest first) */
@@ -92,8 +104,7 @@ typedef struct {
     int                 tent_whole;    /* they reach back to a frame of
                                           the old state: a change is
                                           placed exactly among them */
-    vw_image_t          cand;          /* one of them, in grey */
-    vw_text_t           cand_layer;
+    vw_text_t           cand_layer;    /* the text layer of one of them */
 
     vw_frame_result_t   known;         /* the last known frame */
     char               *known_text;

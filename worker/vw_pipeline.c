@@ -108,6 +108,10 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         goto done;
     }
 
+    p->framer.shrink = vw_frame_shrink(run->inspection.display_width,
+                                       run->inspection.display_height,
+                                       job->options);
+
     if (vw_plan_make(&run->plan, run->inspection.duration_ms,
                      job->options->fps_milli, &p->limits, job->name, err)
         != 0)
@@ -228,8 +232,11 @@ done:
     vw_image_free(&p->ref);
     vw_image_free(&p->spare);
     vw_text_free(&p->spare_layer);
-    vw_image_free(&p->cand);
     vw_text_free(&p->cand_layer);
+
+    for (n = 0; n < VW_KEPT_MAX; n++) {
+        vw_image_free(&p->tent_kept[n].grey);
+    }
     vw_stack_free(&p->stack);
 
     for (n = 0; n < p->nrows; n++) {

@@ -370,8 +370,10 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 static void
 vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
 {
-    int      i, n, first;
-    int64_t  after;
+    int            i, n, first;
+    int64_t        after;
+    vw_err_t       err;
+    vw_between_t  *b;
 
     vw_pipe_free_kept(p);
     p->tent_whole = 0;
@@ -394,27 +396,28 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
     p->tent_whole = first > 0 || !p->media->kept_lost;
 
     for (i = 0; i < n; i++) {
-        p->tent_kept[p->ntent_kept].frame =
-            av_frame_clone(p->media->kept[first + i].frame);
+        b = &p->tent_kept[p->ntent_kept];
 
-        if (p->tent_kept[p->ntent_kept].frame == NULL) {
+        if (vw_pipe_grey(p, p->media->kept[first + i].frame, &b->grey, &err)
+            != 0)
+        {
             vw_pipe_free_kept(p);   /* timed by the look, then */
             p->tent_whole = 0;
             break;
         }
 
-        p->tent_kept[p->ntent_kept].pts_us = p->media->kept[first + i].pts_us;
+        b->pts_us = p->media->kept[first + i].pts_us;
         p->ntent_kept++;
     }
 }
 
 
+/* The frames kept between looks are let go (their planes stay, for the
+ * next ones). */
 void
 vw_pipe_free_kept(vw_pipe_t *p)
 {
-    while (p->ntent_kept > 0) {
-        av_frame_free(&p->tent_kept[--p->ntent_kept].frame);
-    }
+    p->ntent_kept = 0;
 }
 
 
@@ -488,28 +491,27 @@ vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, vw_err_t *err)
 static int
 vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err)
 {
-    int  dx;
+    int                dx;
+    const vw_image_t  *cand;
 
     p->run->stats.boundary_frames++;
 
-    if (vw_pipe_grey(p, p->tent_kept[k].frame, &p->cand, err) != 0) {
-        return -1;
-    }
+    cand = &p->tent_kept[k].grey;
 
-    if (p->cand.width != p->grey.width || p->cand.height != p->grey.height) {
+    if (cand->width != p->grey.width || cand->height != p->grey.height) {
         return 0;                   /* another size: not comparable */
     }
 
-    if (vw_frame_text(&p->framer, &p->cand, &p->cand_layer, err) != 0) {
+    if (vw_frame_text(&p->framer, cand, &p->cand_layer, err) != 0) {
         return -1;
     }
 
     if (p->layer.box.w == 0) {
-        return vw_pipe_same(p, &p->grey, &p->layer, &p->cand, &p->cand_layer,
+        return vw_pipe_same(p, &p->grey, &p->layer, cand, &p->cand_layer,
                             &dx);
     }
 
-    return !vw_pipe_same(p, &p->ref, &p->ref_layer, &p->cand, &p->cand_layer,
+    return !vw_pipe_same(p, &p->ref, &p->ref_layer, cand, &p->cand_layer,
                          &dx);
 }
 
@@ -679,7 +681,7 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     if (!(flags & VW_FRAME_NO_PICTURE)) {
         /* where the text is: the layer of the screen the row shows */
         vw_orient_box_shown(p->turn, p->ref.width, p->ref.height,
-                            p->job->options, &p->ref_layer.box, &r->f.box);
+                            p->framer.shrink, p->job->options, &p->ref_layer.box, &r->f.box);
         r->f.lines = r->f.box.w > 0 ? p->ref_layer.lines : 0;
     }
 
@@ -916,7 +918,7 @@ vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
         box.h = (b->h + p->scale - 1) / p->scale;
 
         vw_orient_box_shown(p->turn, p->ref.width, p->ref.height,
-                            p->job->options, &box, b);
+                            p->framer.shrink, p->job->options, &box, b);
     }
 
     if (vw_parts_format(parts, n, buf, sizeof(buf)) < 0) {
