@@ -267,6 +267,11 @@ typedef struct {
     unsigned                         up_stale:1;    /* out: taken over,
                                                        deleted, completed */
     unsigned                         up_refused:1;  /* out: not a video */
+    unsigned                         chunk_dirty:1; /* out: the chunk file
+                                                       could not be emptied
+                                                       (ngx_http_video_ocr_
+                                                       append_stage reads it
+                                                       to its size) */
 
     /* results */
     vo_store_rc_t                    store_rc;

@@ -450,12 +450,6 @@ ngx_http_video_ocr_append_consume(ngx_http_request_t *r,
             return NGX_ERROR;
         }
 
-        SHA256_Update(&up->sha, b->pos, n);
-
-        if (up->has_checksum) {
-            SHA256_Update(&up->chunk_sha, b->pos, n);
-        }
-
         one.buf = b;
         one.next = NULL;
 
@@ -466,6 +460,16 @@ ngx_http_video_ocr_append_consume(ngx_http_request_t *r,
                        ? NGX_HTTP_VIDEO_OCR_DISK_FULL
                        : NGX_HTTP_VIDEO_OCR_INTERNAL;
             return NGX_ERROR;
+        }
+
+        /* hashed once written: a buffer whose write failed is still in
+         * bufs, and the loop may come back to it (a stage was in flight,
+         * ngx_http_video_ocr_append_wait); it must count once */
+
+        SHA256_Update(&up->sha, b->pos, n);
+
+        if (up->has_checksum) {
+            SHA256_Update(&up->chunk_sha, b->pos, n);
         }
 
         up->chunk->offset += written;
@@ -782,6 +786,7 @@ ngx_http_video_ocr_append_committed(ngx_http_request_t *r)
     up->chunk_len = 0;
     up->staged = 0;
     up->chunk->offset = 0;
+    up->stage_off |= t->chunk_dirty;
 
     if (up->error_rc) {
         ngx_http_finalize_request(r, up->error_rc);
@@ -1164,8 +1169,9 @@ ngx_http_video_ocr_upload_commit(ngx_http_video_ocr_task_t *t,
     }
 
     if (t->ledger_rc == VO_LEDGER_OK && t->chunk_fd != -1) {
-        /* the chunk file starts over for the next part of the body */
-        (void) ftruncate(t->chunk_fd, 0);
+        /* the chunk file starts over for the next part of the body; if
+         * it keeps old bytes, no stage may take them for new ones */
+        t->chunk_dirty = ftruncate(t->chunk_fd, 0) == -1;
     }
 
 done:
