@@ -56,7 +56,7 @@ typedef struct {
  * read at half its width and height (vw_frame_shrink): its text then
  * has to be as big, as part of the picture, as a 1920x1080 picture's
  * (VW_TEXT_MIN_HEIGHT at half size), and every plane of the pipeline is
- * a quarter of the size (4K: 285 -> 197 MB peak, docs/benchmarks.md).
+ * a quarter of the size (4K: 279 -> 218 MiB peak, docs/benchmarks.md).
  */
 #define VW_FRAME_SHRINK_PIXELS   (2560 * 1440)
 
