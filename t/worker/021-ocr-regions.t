@@ -215,4 +215,37 @@ my @c = @{ $r->{json}{segments} // [] };
 is scalar(@c), 1, 'caption: one segment' or diag explain \@c;
 is $c[0]{lines}, 2, 'caption: of two lines' if @c;
 
+# a picture above 2560x1440 is read at half size (VW_FRAME_SHRINK_PIXELS):
+# its boxes still come out in the picture's pixels, with a crop's offset
+# added (the first crop is still above it); a crop of it small enough is
+# read at full size, same boxes
+
+my $big = make_video(path => "$dir/big.mp4", duration => 3,
+    size => '2880x1620', dir => $dir, spans => [
+        { start => 0, end => 3, text => $title, y => 'top', size => 80 },
+        { start => 0.3, end => 2.7, text => 'Big picture words', size => 72 },
+    ]);
+for my $crop (undef, '200,120,2680,1500', '0,810,2880,810', '400,0,2080,1620') {
+    my $name = defined $crop ? "big, crop $crop" : 'big';
+    my $cy = defined $crop ? (split /,/, $crop)[1] : 0;
+    my $r = run_worker('ocr', $big, '--format', 'json',
+                       defined $crop ? ('--crop', $crop) : ());
+    is $r->{rc}, 0, "$name: exit 0" or diag $r->{stderr};
+    my @s = @{ $r->{json}{segments} // [] };
+    my ($sub) = grep { cer($_->{text}, 'Big picture words') <= 0.05 } @s;
+    ok $sub, "$name: the subtitle is read" or diag explain \@s;
+    next unless $sub;
+    my ($x, $y, $w, $h) = @{ $sub->{box} };
+    cmp_ok abs($x + $w / 2 - 1440), '<=', 6,
+        "$name: subtitle box centred in the picture (" . ($x + $w / 2) . ')';
+    cmp_ok abs($y + $h - (1620 - 24)), '<=', 8,
+        "$name: subtitle box bottom in the picture's pixels (" . ($y + $h) . ')';
+    cmp_ok $h, '>=', 40, "$name: subtitle box its glyphs' height ($h)";
+    cmp_ok $h, '<=', 72 + 8, "$name: and one line tall ($h)";
+    next if defined $crop && $cy > 0;
+    my ($t) = grep { cer($_->{text}, $title) <= 0.1 } @s;
+    ok $t, "$name: the title is read" or next;
+    cmp_ok abs($t->{box}[1] - 24), '<=', 8, "$name: title box top ($t->{box}[1])";
+}
+
 done_testing;
