@@ -681,7 +681,8 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     if (!(flags & VW_FRAME_NO_PICTURE)) {
         /* where the text is: the layer of the screen the row shows */
         vw_orient_box_shown(p->turn, p->ref.width, p->ref.height,
-                            p->framer.shrink, p->job->options, &p->ref_layer.box, &r->f.box);
+                            p->framer.shrink, p->job->options,
+                            &p->ref_layer.box, &r->f.box);
         r->f.lines = r->f.box.w > 0 ? p->ref_layer.lines : 0;
     }
 
