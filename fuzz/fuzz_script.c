@@ -2,9 +2,10 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * Fuzz target: the scripts of the OCR text (worker/vw_script.c):
- * vw_utf8_next, vw_utf8_last, vw_script_class, vw_script_space.  The
- * input's first four bytes are a gap and a height (signed 16-bit each),
- * the rest is two words split at the first 0xff byte (or in the middle).
+ * vw_utf8_next, vw_utf8_last, vw_script_class, vw_script_blanks,
+ * vw_script_space.  The input's first four bytes are a blank count
+ * (signed 16-bit) and a start offset (unsigned 16-bit), the rest is two
+ * words split at the first 0xff byte (or in the middle).
  * Invariants checked:
  *
  *   1. a forward scan with vw_utf8_next moves 1-4 bytes a step and ends
@@ -17,8 +18,14 @@
  *      anything past U+323AF;
  *   4. vw_script_space is 0 or 1; 1 whenever a side's boundary
  *      character is not CJK or Hangul (Latin, digits, bad UTF-8, an
- *      empty word); 0 for CJK beside CJK whatever the gap; beside
- *      Hangul, not smaller for a wider gap.
+ *      empty word); 0 for CJK beside CJK whatever the blanks; beside
+ *      Hangul, 0 exactly when the blanks are 0;
+ *   5. vw_script_blanks, the first word taken as the line and the
+ *      second as the word, from the start offset: -1 with the offset
+ *      unchanged when the word is empty or not in the line from there;
+ *      otherwise the offset moves just past the first place the word
+ *      appears from there (it is there, and nowhere earlier), inside
+ *      the line, and the count is the spaces skipped.
  */
 
 #include <stdint.h>
@@ -36,8 +43,8 @@ static int32_t fuzz_scan(const unsigned char *p, size_t n);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int                   gap, height, sp, sp2, ca, cb;
-    size_t                n, alen, blen, len;
+    int                   blanks, sp, ca, cb, got;
+    size_t                n, alen, blen, len, at, from, i, spaces;
     int32_t               last, first;
     unsigned char        *a, *b;
     const unsigned char  *p, *cut;
@@ -46,8 +53,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
 
-    gap = (int16_t) (data[0] | data[1] << 8);
-    height = (int16_t) (data[2] | data[3] << 8);
+    blanks = (int16_t) (data[0] | data[1] << 8);
+    from = (size_t) (data[2] | data[3] << 8);
     p = data + 4;
     n = size - 4;
 
@@ -83,7 +90,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* 4 */
 
-    sp = vw_script_space((char *) a, alen, (char *) b, blen, gap, height);
+    sp = vw_script_space((char *) a, alen, (char *) b, blen, blanks);
     FUZZ_CHECK(sp == 0 || sp == 1);
 
     if (ca == VW_SCRIPT_OTHER || cb == VW_SCRIPT_OTHER) {
@@ -93,9 +100,30 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(sp == 0);
 
     } else {
-        sp2 = vw_script_space((char *) a, alen, (char *) b, blen,
-                              gap + 1000, height);
-        FUZZ_CHECK(sp2 >= sp);
+        FUZZ_CHECK(sp == (blanks != 0));
+    }
+
+    /* 5 */
+
+    at = from;
+    got = vw_script_blanks((char *) a, alen, &at, (char *) b, blen);
+
+    if (got < 0) {
+        FUZZ_CHECK(got == -1 && at == from);
+        FUZZ_CHECK(blen == 0 || from > alen
+                   || memmem(a + from, alen - from, b, blen) == NULL);
+
+    } else {
+        FUZZ_CHECK(blen > 0 && from <= alen && at >= from + blen
+                   && at <= alen);
+        FUZZ_CHECK(memcmp(a + at - blen, b, blen) == 0);
+        FUZZ_CHECK(memmem(a + from, at - from - 1, b, blen) == NULL);
+
+        spaces = 0;
+        for (i = from; i < at - blen; i++) {
+            spaces += a[i] == ' ';
+        }
+        FUZZ_CHECK((size_t) got == spaces);
     }
 
     free(a);

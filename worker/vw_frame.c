@@ -11,7 +11,10 @@
  *
  *   - scale: pictures from videos at most VW_OCR_UPSCALE_HEIGHT lines
  *     tall are upscaled 2x (bicubic); their subtitle glyphs are 10-20
- *     pixels high, below what Tesseract reads best;
+ *     pixels high, below what Tesseract reads best.  Not when their
+ *     glyphs are taller than VW_OCR_UPSCALE_GLYPH_MAX: Tesseract reads
+ *     worse again at twice that (a Chinese line at 480p).  Glyphs
+ *     less than VW_OCR_SMALL_GLYPH tall are upscaled at any size;
  *   - polarity: burned-in subtitles are light glyphs with a dark
  *     outline, shadow or box.  Unless most of the picture is at least
  *     VW_OCR_BRIGHT (a light picture, where dark text is to be
@@ -513,6 +516,18 @@ vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b, int bx, int by)
     }
 
     return (int) (sum / (VW_SIMILAR_BLOCK * VW_SIMILAR_BLOCK));
+}
+
+
+int
+vw_frame_ocr_scale(int height, int glyph_h)
+{
+    if (glyph_h < VW_OCR_SMALL_GLYPH) {
+        return 2;
+    }
+
+    return height <= VW_OCR_UPSCALE_HEIGHT
+           && glyph_h <= VW_OCR_UPSCALE_GLYPH_MAX ? 2 : 1;
 }
 
 

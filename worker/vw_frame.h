@@ -233,7 +233,15 @@ int vw_frame_similar_coarse(const vw_image_t *a, const vw_image_t *b);
 
 #define VW_OCR_BRIGHT            180   /* grey level of subtitle glyphs */
 #define VW_OCR_UPSCALE_HEIGHT    576   /* videos up to this are upscaled */
-#define VW_OCR_SMALL_GLYPH       20    /* and glyphs less tall than this */
+#define VW_OCR_UPSCALE_GLYPH_MAX 24    /* unless their glyphs are taller */
+#define VW_OCR_SMALL_GLYPH       20    /* glyphs less tall than this are */
+
+/*
+ * How much a picture height pixels tall whose text layer found glyphs
+ * glyph_h pixels tall (its lines' mean) is scaled up for Tesseract: 2
+ * or 1 (see the top of vw_frame.c).
+ */
+int vw_frame_ocr_scale(int height, int glyph_h);
 
 /*
  * Prepares the part r (NULL: all) of a grey (cropped) picture for

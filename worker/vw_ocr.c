@@ -37,7 +37,6 @@
 #define VW_TESSDATA_DEFAULT  "/usr/share/tesseract-ocr/5/tessdata"
 #endif
 
-#define VW_OCR_PSM           PSM_AUTO
 #define VW_OCR_DPI           70
 #define VW_OCR_MIN_LINE_CONF 50
 
@@ -146,8 +145,6 @@ vw_ocr_engine(const char *lang, const char *name, vw_engine_t **ep,
                        vw_ocr_datapath());
     }
 
-    TessBaseAPISetPageSegMode(api, VW_OCR_PSM);
-
     /* a free slot, or the least recently used engine */
 
     if (vw_nengines < VW_OCR_ENGINES_MAX) {
@@ -201,8 +198,9 @@ vw_ocr_shutdown(void)
 
 
 int
-vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
-    vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r, vw_err_t *err)
+vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int layout,
+    int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
+    vw_err_t *err)
 {
     int              rc, ret, conf;
     int64_t          start;
@@ -220,6 +218,7 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
     r->ms = 0;
     r->lines = NULL;
     r->nlines = 0;
+    r->words = 0;
 
     start = vw_now_ms();
 
@@ -258,6 +257,8 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
         goto done;
     }
 
+    TessBaseAPISetPageSegMode(e->api, layout == VW_OCR_LAYOUT_BLOCK
+                                      ? PSM_SINGLE_BLOCK : PSM_AUTO);
     TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
                         img->stride);
     TessBaseAPISetSourceResolution(e->api, VW_OCR_DPI);
@@ -362,7 +363,8 @@ vw_ocr_cancel(void *data, int words)
 
 /*
  * Walks the words of the last recognition: words joined by one space
- * (none between CJK words, vw_script_space), lines by "\n", lines
+ * (none between CJK words nor where Tesseract's own line text has none
+ * between Hangul words: vw_script_space), lines by "\n", lines
  * vw_ocr_line_keep refuses dropped.  *conf is the mean confidence of
  * the words kept; r->lines gets each line kept, in the text's order.
  */
@@ -370,12 +372,11 @@ static int
 vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
     vw_ocr_result_t *r)
 {
-    int                  words, nline, left, top, right, bottom;
-    int                  prev_right, line_h;
+    int                  words, nline, left, top, right, bottom, blanks;
     vw_rect_t            line_box;
-    char                *w;
+    char                *w, *line;
     float                c, sum, line_sum;
-    size_t               line_start, prev_start;
+    size_t               line_start, prev_start, line_len, line_at, wlen;
     TessPageIterator    *pit;
     TessResultIterator  *it;
 
@@ -394,8 +395,9 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
     line_sum = 0;
     nline = 0;
     prev_start = 0;
-    prev_right = 0;
-    line_h = 0;
+    line = NULL;
+    line_len = 0;
+    line_at = 0;
 
     do {
         w = TessResultIteratorGetUTF8Text(it, RIL_WORD);
@@ -414,6 +416,7 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
             {
                 if (vw_ocr_line_add(r, &line_box, line_sum, nline) != 0) {
                     TessDeleteText(w);
+                    TessDeleteText(line);
                     TessResultIteratorDelete(it);
                     return -1;
                 }
@@ -432,32 +435,34 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
         }
 
         if (TessPageIteratorIsAtBeginningOf(pit, RIL_TEXTLINE)) {
-            line_h = 0;
             memset(&line_box, 0, sizeof(vw_rect_t));
-            if (TessPageIteratorBoundingBox(pit, RIL_TEXTLINE, &left, &top,
-                                            &right, &bottom))
-            {
-                line_h = bottom - top;
-            }
+            TessDeleteText(line);
+            line = TessResultIteratorGetUTF8Text(it, RIL_TEXTLINE);
+            line_len = line != NULL ? strlen(line) : 0;
+            line_at = 0;
         }
 
         if (!TessPageIteratorBoundingBox(pit, RIL_WORD, &left, &top, &right,
                                          &bottom))
         {
-            left = right = prev_right;
+            left = right = 0;
         }
 
         if (*w != '\0') {
+            r->words++;
+            wlen = strlen(w);
+            blanks = line != NULL ? vw_script_blanks(line, line_len, &line_at,
+                                                     w, wlen)
+                                  : -1;
+
             if (text->len > line_start
                 && vw_script_space(text->data + prev_start,
-                                   text->len - prev_start, w, strlen(w),
-                                   left - prev_right, line_h))
+                                   text->len - prev_start, w, wlen, blanks))
             {
                 vo_buf_addc(text, ' ');
             }
 
             prev_start = text->len;
-            prev_right = right;
 
             /* a lone vertical bar is a capital I that lost its serifs */
             vo_buf_adds(text, strcmp(w, "|") == 0 ? "I" : w);
@@ -474,6 +479,7 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
 
     } while (TessResultIteratorNext(it, RIL_WORD));
 
+    TessDeleteText(line);
     TessResultIteratorDelete(it);
 
     if (text->len > line_start

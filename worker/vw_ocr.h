@@ -41,6 +41,9 @@ typedef struct {
     vw_ocr_line_t  *lines;         /* malloc'd: the lines of text, in
                                       order (NULL: none) */
     int             nlines;
+    int             words;         /* words Tesseract found, the lines
+                                      dropped included: 0 when its page
+                                      layout found no text at all */
 } vw_ocr_result_t;
 
 
@@ -54,14 +57,26 @@ int vw_ocr_engine(const char *lang, const char *name, vw_engine_t **e,
     vw_err_t *err);
 
 /*
- * Recognises img.  timeout_ms bounds the recognition (0: no bound);
+ * How Tesseract finds the text in the picture: its page layout (blocks,
+ * columns, lines), or the whole picture as one block of lines.  The
+ * layout sometimes finds no block in a strip of text that reads right as
+ * one: a line of Korean in 60 px glyphs gives "Empty page" (Tesseract
+ * 5.3, kor).
+ */
+#define VW_OCR_LAYOUT_AUTO   0
+#define VW_OCR_LAYOUT_BLOCK  1
+
+/*
+ * Recognises img, laid out as layout says (VW_OCR_LAYOUT_*).
+ * timeout_ms bounds the recognition (0: no bound);
  * poll is called while Tesseract works (about once per word, rate
  * limited by the caller) and a non-zero return stops with VW_STOPPED.
  * On success r->text and r->lines must be released with
  * vw_ocr_result_free.
  */
-int vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int timeout_ms,
-    vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r, vw_err_t *err);
+int vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int layout,
+    int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
+    vw_err_t *err);
 
 void vw_ocr_result_free(vw_ocr_result_t *r);
 

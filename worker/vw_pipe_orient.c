@@ -178,7 +178,9 @@ vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
     w = q & 1 ? p->ref.height : p->ref.width;
     h = q & 1 ? p->ref.width : p->ref.height;
 
-    if (vw_pipe_ocr(p, &p->spare, w, h, &other, err) != 0) {
+    if (vw_pipe_ocr(p, &p->spare, w, h, VW_OCR_LAYOUT_AUTO, &other, err)
+        != 0)
+    {
         return -1;
     }
 
@@ -257,15 +259,15 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
                                                  : p->spare.width) - r.x;
         r.h = (b->y + b->h + py < p->spare.height ? b->y + b->h + py
                                                   : p->spare.height) - r.y;
-        scale = p->spare.height <= VW_OCR_UPSCALE_HEIGHT
-                || p->spare_layer.glyph_h < VW_OCR_SMALL_GLYPH ? 2 : 1;
+        scale = vw_frame_ocr_scale(p->spare.height, p->spare_layer.glyph_h);
 
         if (vw_frame_for_ocr(&p->framer, &p->spare, &r, scale,
                              p->spare_layer.polarity == VW_TEXT_DARK
                              ? VW_PREP_GREY : VW_PREP_BRIGHT, &p->ocr,
                              &chosen, err) != 0
-            || vw_ocr_image(p->engine, &p->ocr, p->limits.frame_timeout_ms,
-                            vw_pipe_poll, p, &res, err) != 0)
+            || vw_ocr_image(p->engine, &p->ocr, VW_OCR_LAYOUT_AUTO,
+                            p->limits.frame_timeout_ms, vw_pipe_poll, p, &res,
+                            err) != 0)
         {
             return -1;
         }

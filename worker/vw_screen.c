@@ -36,6 +36,8 @@ static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
     int known, vw_err_t *err);
 static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
+static int vw_pipe_read_block(vw_pipe_t *p, vw_ocr_result_t *res,
+    vw_err_t *err);
 static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
@@ -715,9 +717,8 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
  * twice its height, up to a fifth of the picture's height, left and
  * right, the whole width for small glyphs: words the layer lost in the
  * background are still read), summed
- * from this look on; and how much it is scaled up for Tesseract (2x when
- * the video is at most VW_OCR_UPSCALE_HEIGHT tall or the glyphs are
- * less than VW_OCR_SMALL_GLYPH pixels high).
+ * from this look on; and how much it is scaled up for Tesseract
+ * (vw_frame_ocr_scale).
  */
 static int
 vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
@@ -746,8 +747,7 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
     r->h = (b->y + b->h + py < p->ref.height ? b->y + b->h + py
                                              : p->ref.height) - r->y;
 
-    p->scale = p->ref.height <= VW_OCR_UPSCALE_HEIGHT
-               || p->ref_layer.glyph_h < VW_OCR_SMALL_GLYPH ? 2 : 1;
+    p->scale = vw_frame_ocr_scale(p->ref.height, p->ref_layer.glyph_h);
 
     if (vw_stack_start(&p->stack, &p->ref, r) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
@@ -785,7 +785,8 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 
     turn_q = p->turn_q;
 
-    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, &res, err)
+    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height,
+                    VW_OCR_LAYOUT_AUTO, &res, err)
         != 0)
     {
         goto failed;
@@ -793,6 +794,21 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 
     unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
              && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res.timed_out;
+
+    if (unread && res.words == 0) {
+        /* plenty of glyphs, and Tesseract's page layout found no text in
+         * them: read the region as one block (res becomes that reading
+         * if it says something).  Not when it found words, if only
+         * noise: one block reads a page of junk in grain, at several
+         * times the cost */
+        if (vw_pipe_read_block(p, &res, err) != 0) {
+            vw_ocr_result_free(&res);
+            goto failed;
+        }
+
+        unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
+                 && !res.timed_out;
+    }
 
     if (unread && !p->osd_tried) {
         /* plenty of glyphs, nothing read: is the text upside down or
@@ -861,6 +877,37 @@ failed:
     }
 
     return -1;
+}
+
+
+/*
+ * The pending screen's region read again as one block of lines: *res,
+ * an unreadable reading of it, is replaced when this one is readable.
+ */
+static int
+vw_pipe_read_block(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+{
+    vw_ocr_result_t  other;
+
+    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height,
+                    VW_OCR_LAYOUT_BLOCK, &other, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    if (vw_pipe_readable(&other, p->ref_layer.glyphs)) {
+        other.ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = other;
+
+    } else {
+        res->ms += other.ms;
+        res->timed_out |= other.timed_out;
+        vw_ocr_result_free(&other);
+    }
+
+    return 0;
 }
 
 
@@ -1076,7 +1123,8 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
 
 /*
  * OCR of img, a screen's text region (p->region of a p->ref-sized
- * picture), prepared for the kind of ink found: bright ink binarised,
+ * picture), laid out as layout says (VW_OCR_LAYOUT_*, vw_ocr.h),
+ * prepared for the kind of ink found: bright ink binarised,
  * dark ink in grey.  When the binarised reading is unsure (confidence
  * below VW_OCR_ACCEPT, or nothing read), the grey region is read too and
  * the more confident reading wins (coloured text).  The deadline covers
@@ -1084,7 +1132,7 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
  */
 int
 vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
-    vw_ocr_result_t *res, vw_err_t *err)
+    int layout, vw_ocr_result_t *res, vw_err_t *err)
 {
     int              chosen, timeout, mode;
     int64_t          start;
@@ -1102,7 +1150,8 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
         return -1;
     }
 
-    if (vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, res, err)
+    if (vw_ocr_image(p->engine, &p->ocr, layout, timeout, vw_pipe_poll, p,
+                     res, err)
         != 0)
     {
         return -1;
@@ -1128,8 +1177,8 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
                               1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
                               err) != 0
-        || vw_ocr_image(p->engine, &p->ocr, timeout, vw_pipe_poll, p, &other,
-                        err) != 0)
+        || vw_ocr_image(p->engine, &p->ocr, layout, timeout, vw_pipe_poll, p,
+                        &other, err) != 0)
     {
         vw_ocr_result_free(res);
         return -1;

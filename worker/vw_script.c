@@ -4,21 +4,12 @@
  * Scripts in the OCR text (see vw_script.h): a strict UTF-8 decoder
  * (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF),
  * the Unicode blocks of the CJK scripts, and the space rule between two
- * words of a line.
+ * words of a line with the blanks Tesseract wrote between them.
  */
+
+#include <string.h>
 
 #include "vw_script.h"
-
-
-/*
- * The gap between two Hangul words, in percent of the line's height,
- * from which it is a word space.  Measured on WenQuanYi Zen Hei (36 px
- * captions, read at 65 px lines): word spaces 36-50 px (55-77 %), but
- * Tesseract's boxes for the pieces it cuts inside a word are rough
- * (-1 to 65 px apart), so this keeps every real space and joins only
- * the pieces that touch or nearly do.
- */
-#define VW_SCRIPT_HANGUL_SPACE  20
 
 
 typedef struct {
@@ -164,8 +155,36 @@ vw_script_class(int32_t cp)
 
 
 int
+vw_script_blanks(const char *line, size_t n, size_t *at, const char *word,
+    size_t wlen)
+{
+    size_t       i, blanks;
+    const char  *w;
+
+    if (wlen == 0 || *at > n) {
+        return -1;
+    }
+
+    w = memmem(line + *at, n - *at, word, wlen);
+    if (w == NULL) {
+        return -1;
+    }
+
+    blanks = 0;
+
+    for (i = *at; line + i < w; i++) {
+        blanks += line[i] == ' ';
+    }
+
+    *at = (size_t) (w - line) + wlen;
+
+    return blanks > INT32_MAX ? INT32_MAX : (int) blanks;
+}
+
+
+int
 vw_script_space(const char *a, size_t alen, const char *b, size_t blen,
-    int gap, int height)
+    int blanks)
 {
     int      ca, cb;
     size_t   len;
@@ -183,11 +202,7 @@ vw_script_space(const char *a, size_t alen, const char *b, size_t blen,
         return 0;
     }
 
-    /* Hangul beside Hangul or Han: a word space only where it is wide */
+    /* Hangul beside Hangul or Han: a word space where Tesseract saw one */
 
-    if (height <= 0) {
-        return 1;
-    }
-
-    return (int64_t) gap * 100 >= (int64_t) height * VW_SCRIPT_HANGUL_SPACE;
+    return blanks != 0;
 }

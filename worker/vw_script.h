@@ -9,8 +9,8 @@
  * gaps between glyphs and prints a space between them ("我 们 的 产品"),
  * though these scripts write no spaces at all.  Korean does write
  * spaces between words, but Tesseract also cuts inside them ("날 씨 가"
- * for "날씨가"): there the gap decides, a word space being several times
- * wider than the gap between two syllables.
+ * for "날씨가"), at gaps between syllables as wide as word spaces: there
+ * the blanks in Tesseract's own text of the line decide.
  */
 
 #ifndef _VW_SCRIPT_H_INCLUDED_
@@ -48,15 +48,25 @@ int32_t vw_utf8_last(const unsigned char *p, size_t n);
 int vw_script_class(int32_t cp);
 
 /*
+ * The blanks before word (wlen > 0 bytes) in line[0..n), the text
+ * Tesseract gives for the whole line, searched from *at on: the spaces
+ * between *at and where the word next appears, *at then moving past the
+ * word.  -1, *at unchanged, when the word is not there (or wlen is 0).
+ * Tesseract's word iterator cuts words where its line text has no
+ * space; with preserve_interword_spaces (set by the kor, chi_sim and
+ * jpn models) the line text keeps the spaces its recognizer saw.
+ */
+int vw_script_blanks(const char *line, size_t n, size_t *at,
+    const char *word, size_t wlen);
+
+/*
  * Whether the words a and b, neighbours in a line (a before b), are
  * written with a space between them: 0 when a's last and b's first
  * characters are both CJK; for Hangul (on either side, the other CJK or
- * Hangul) 0 when the gap between their boxes (pixels, may be negative)
- * is under VW_SCRIPT_HANGUL_SPACE percent of height (the line's height
- * in pixels); 1 otherwise (Latin, Cyrillic, digits, bad UTF-8).
+ * Hangul) 0 when blanks, the count vw_script_blanks gave for b, is 0; 1
+ * otherwise (Latin, Cyrillic, digits, bad UTF-8, blanks unknown: -1).
  */
 int vw_script_space(const char *a, size_t alen, const char *b, size_t blen,
-    int gap, int height);
-
+    int blanks);
 
 #endif /* _VW_SCRIPT_H_INCLUDED_ */
