@@ -86,14 +86,23 @@ sub quality {
 
         my $r = run_worker('ocr', $f, '--frames', '--stats');
         die "q$n: $r->{stderr}" if $r->{rc};
-        my $frames = $r->{json}{frames};
-        my $c = cer($frames->[0]{text}, $text);
+        # the samples at 0 and 1 s; the list also holds the frames the
+        # worker placed the change at ("between"), in time order
+        my @samples = grep { !$_->{between} } @{ $r->{json}{frames} };
+        my ($f0) = grep { $_->{t} == 0 } @samples;
+        my ($f1) = grep { $_->{t} == 1 } @samples;
+        die "q$n: no samples at 0 and 1 s" unless $f0 && $f1;
+        my $c = cer($f0->{text}, $text);
         push @{ $cer{$cat} }, $c;
         $bad++ if $c > 0.05;
-        $fp++ if $frames->[1]{text} ne '';
+        if ($f1->{text} ne '') {
+            $fp++;
+            printf "q%-3d %-16s %-16s %2d read on the empty frame: %s\n",
+                $n, $cat, $font, $size, normalise($f1->{text});
+        }
         $cpu += ($r->{stderr} =~ /"cpu_ms":(\d+)/)[0];
         printf "q%-3d %-16s %-16s %2d %.3f %s\n", $n, $cat, $font, $size, $c,
-            normalise($frames->[0]{text}) if $c > 0.05 || $ENV{VERBOSE};
+            normalise($f0->{text}) if $c > 0.05 || $ENV{VERBOSE};
 
         if ($baseline) {
             system('ffmpeg', '-nostdin', '-loglevel', 'error', '-y', '-i', $f,
