@@ -2,9 +2,10 @@
 # per trait of the files people really upload (containers, codecs,
 # scripts, captions of 3 and 4 lines), made here with ffmpeg, read with
 # `video-ocr-worker ocr --lang LANG` and scored as the benchmark scores
-# (OCRBench::score): for each trait, every screen found (CER <= 0.3) and
-# a mean CER of at most its target (0.05 for the languages, 0.10 for the
-# rest).  The 20-minute lecture and 4K are the benchmark's only
+# (OCRBench::score): for each trait, every screen found (CER <= 0.3), a
+# mean CER of at most its target (0.05 for the languages, 0.10 for the
+# rest) and no false segment (one that reads no screen: a screen cut in
+# pieces leaves some).  The 20-minute lecture and 4K are the benchmark's only
 # (bench/ocr/run.sh --traits).
 #
 # The traits this code does not read yet (known, with what was
@@ -25,13 +26,22 @@ use OCRBench qw(score);
 
 my $dir = tmpdir();
 
-# measured on this branch (2026-12-02, 8 s traits): why they are TODO
-my %known = (
-    'lang-kor' => 'kor: "서울역에서 만나요" is not read, and Tesseract cuts '
-                . '"날씨가" (CER 0.55)',
-    'lang-chi_sim' => 'chi_sim: 天 read as 大 at 34 px (CER 0.08)',
-    'caps-3-4-lines-busy' => 'the last two lines of a 4-line caption over '
-                           . 'the noisy test pattern at 480p are lost',
+# measured on this branch: why they are TODO (none since 2026-12-03,
+# when Korean and Chinese began to read right)
+my %known = ();
+
+# Screens cut in pieces, so false segments (issue 13): every screen is
+# found and read, but in two or three segments, some missing a line.
+# ffmpeg 5.1's gradients source moves differently each time the video is
+# made, whatever its seed, so caps-3-4-lines is a new video on every
+# run: 5 makings on 2026-12-03 gave 2, 0, 1, 4 and 3 false segments
+# (CER 0.000 each time).  caps-3-4-lines-busy (the noisy test pattern,
+# the same video every time) gives 2 (CER 0.052).
+my %cut = (
+    'caps-3-4-lines' => 'over moving gradients a 4-line caption is '
+                      . 'sometimes cut in pieces',
+    'caps-3-4-lines-busy' => 'over the noisy test pattern at 480p the '
+                           . '4-line caption comes out as 3 segments',
 );
 
 for my $tr (grep { $_->{short} } OCRTraits::traits()) {
@@ -53,6 +63,11 @@ for my $tr (grep { $_->{short} } OCRTraits::traits()) {
         is $r->{rc}, 0, "$tr->{name}: read";
         is $sc->{found}, $sc->{screens}, "$tr->{name}: every screen found";
         cmp_ok $cer, '<=', $target, "$tr->{name}: mean CER at most $target";
+    }
+
+    TODO: {
+        local $TODO = $why // $cut{ $tr->{name} };
+        is $sc->{false}, 0, "$tr->{name}: no false segment";
     }
 }
 
