@@ -72,6 +72,8 @@ typedef struct {
 } vw_ocr_watch_t;
 
 
+const vw_ocr_how_t  vw_ocr_plain = { VW_OCR_LAYOUT_AUTO, 0 };
+
 static vw_engine_t  vw_engines[VW_OCR_ENGINES_MAX];
 static int          vw_nengines;
 static uint64_t     vw_engine_clock;
@@ -91,7 +93,8 @@ static int vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box,
     float conf_sum, int words);
 static void vw_ocr_box_add(vw_rect_t *b, int left, int top, int right,
     int bottom);
-static const vw_image_t *vw_ocr_despeckle(const vw_image_t *img);
+static const vw_image_t *vw_ocr_despeckle(const vw_image_t *img,
+    int speck);
 static int vw_ocr_fill(uint8_t *pix, int w, int h, size_t seed, int limit,
     uint8_t erase);
 
@@ -201,8 +204,8 @@ vw_ocr_shutdown(void)
 
 
 int
-vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int layout,
-    int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
+vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
+    const vw_ocr_how_t *how, int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
     vw_err_t *err)
 {
     int              rc, ret, conf;
@@ -254,13 +257,13 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int layout,
         TessMonitorSetDeadlineMSecs(monitor, timeout_ms);
     }
 
-    img = vw_ocr_despeckle(img);
+    img = vw_ocr_despeckle(img, how->speck);
     if (img == NULL) {
         vw_fail(err, "no_memory", "ocr: out of memory");
         goto done;
     }
 
-    TessBaseAPISetPageSegMode(e->api, layout == VW_OCR_LAYOUT_BLOCK
+    TessBaseAPISetPageSegMode(e->api, how->layout == VW_OCR_LAYOUT_BLOCK
                                       ? PSM_SINGLE_BLOCK : PSM_AUTO);
     TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
                         img->stride);
@@ -634,11 +637,12 @@ vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box, float conf_sum,
 
 /*
  * img itself when it is not a black and white picture or has no specks
- * (VW_OCR_SPECK_PART above); else a copy without them, valid until the
- * next call.  NULL when out of memory.
+ * (VW_OCR_SPECK_PART above, or components of extent speck or less);
+ * else a copy without them, valid until the next call.  NULL when out
+ * of memory.
  */
 static const vw_image_t *
-vw_ocr_despeckle(const vw_image_t *img)
+vw_ocr_despeckle(const vw_image_t *img, int speck)
 {
     int             x, y, w, h, ext, limit, glyphs, half;
     size_t          n, i, specks;
@@ -707,19 +711,25 @@ vw_ocr_despeckle(const vw_image_t *img)
         }
     }
 
-    if (glyphs == 0 || specks == 0) {
+    if (speck == 0 && (glyphs == 0 || specks == 0)) {
         return img;
     }
 
-    half = 0;
-    for (ext = 0; ext <= VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART; ext++) {
-        half += (int) hist[ext];
-        if (2 * half >= glyphs) {
-            break;
+    limit = 0;
+
+    if (glyphs > 0) {
+        half = 0;
+        for (ext = 0; ext <= VW_OCR_SPECK_MAX * VW_OCR_SPECK_PART; ext++) {
+            half += (int) hist[ext];
+            if (2 * half >= glyphs) {
+                break;
+            }
         }
+
+        limit = ext / VW_OCR_SPECK_PART;
     }
 
-    limit = ext / VW_OCR_SPECK_PART;
+    limit = limit > speck ? limit : speck;
 
     if (limit < 1) {
         return img;

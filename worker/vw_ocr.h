@@ -67,15 +67,30 @@ int vw_ocr_engine(const char *lang, const char *name, vw_engine_t **e,
 #define VW_OCR_LAYOUT_BLOCK  1
 
 /*
- * Recognises img, laid out as layout says (VW_OCR_LAYOUT_*).
+ * How a picture is read: its layout (VW_OCR_LAYOUT_*), and the specks
+ * erased from a black and white picture first, black components whose
+ * extent (the larger of width and height) is at most speck pixels, at
+ * least (0: the picture's own measure only, VW_OCR_SPECK_PART in
+ * vw_ocr.c).
+ */
+typedef struct {
+    int  layout;
+    int  speck;
+} vw_ocr_how_t;
+
+/* the page layout, specks by the picture's own measure */
+extern const vw_ocr_how_t  vw_ocr_plain;
+
+/*
+ * Recognises img, read as how says.
  * timeout_ms bounds the recognition (0: no bound);
  * poll is called while Tesseract works (about once per word, rate
  * limited by the caller) and a non-zero return stops with VW_STOPPED.
  * On success r->text and r->lines must be released with
  * vw_ocr_result_free.
  */
-int vw_ocr_image(vw_engine_t *e, const vw_image_t *img, int layout,
-    int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
+int vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
+    const vw_ocr_how_t *how, int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
     vw_err_t *err);
 
 void vw_ocr_result_free(vw_ocr_result_t *r);

@@ -134,7 +134,7 @@ int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
 int vw_pipe_commit(vw_pipe_t *p, vw_err_t *err);
 int vw_pipe_flush(vw_pipe_t *p, vw_err_t *err);
 int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
-    int layout, vw_ocr_result_t *res, vw_err_t *err);
+    const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err);
 
 /* vw_screen.c: whether a reading of a screen of `glyphs` glyphs says
  * something (VW_FRAME_UNREAD when not) */

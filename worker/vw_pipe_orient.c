@@ -178,9 +178,7 @@ vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
     w = q & 1 ? p->ref.height : p->ref.width;
     h = q & 1 ? p->ref.width : p->ref.height;
 
-    if (vw_pipe_ocr(p, &p->spare, w, h, VW_OCR_LAYOUT_AUTO, &other, err)
-        != 0)
-    {
+    if (vw_pipe_ocr(p, &p->spare, w, h, &vw_ocr_plain, &other, err) != 0) {
         return -1;
     }
 
@@ -265,7 +263,7 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
                              p->spare_layer.polarity == VW_TEXT_DARK
                              ? VW_PREP_GREY : VW_PREP_BRIGHT, &p->ocr,
                              &chosen, err) != 0
-            || vw_ocr_image(p->engine, &p->ocr, VW_OCR_LAYOUT_AUTO,
+            || vw_ocr_image(p->engine, &p->ocr, &vw_ocr_plain,
                             p->limits.frame_timeout_ms, vw_pipe_poll, p, &res,
                             err) != 0)
         {

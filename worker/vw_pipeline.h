@@ -47,6 +47,10 @@
 /* a reading less confident than this says nothing (vw_pipe_readable) */
 #define VW_READ_CONF    70
 
+/* a screen that read as nothing is read again without the specks up to
+ * 1/VW_OCR_NOISE_SPECK of its glyphs' height (vw_pipe_read) */
+#define VW_OCR_NOISE_SPECK  4
+
 /* a sample with this many glyph-sized components and no line of them
  * is tried turned a quarter (vw_pipe_orient_look) */
 #define VW_ORIENT_COMPS 8

@@ -36,8 +36,8 @@ static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
     int known, vw_err_t *err);
 static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
-static int vw_pipe_read_block(vw_pipe_t *p, vw_ocr_result_t *res,
-    vw_err_t *err);
+static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
+    vw_ocr_result_t *res, vw_err_t *err);
 static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
@@ -769,6 +769,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 {
     int               unread, turn_q, failed;
     char             *parts;
+    vw_ocr_how_t      how;
     size_t            n;
     int64_t           t0;
     vw_row_t         *r;
@@ -785,8 +786,8 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 
     turn_q = p->turn_q;
 
-    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height,
-                    VW_OCR_LAYOUT_AUTO, &res, err)
+    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, &vw_ocr_plain,
+                    &res, err)
         != 0)
     {
         goto failed;
@@ -795,13 +796,24 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
              && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res.timed_out;
 
-    if (unread && res.words == 0) {
-        /* plenty of glyphs, and Tesseract's page layout found no text in
-         * them: read the region as one block (res becomes that reading
-         * if it says something).  Not when it found words, if only
-         * noise: one block reads a page of junk in grain, at several
-         * times the cost */
-        if (vw_pipe_read_block(p, &res, err) != 0) {
+    if (unread) {
+        /*
+         * Plenty of glyphs, nothing read (res becomes the second reading
+         * if it says something).  When Tesseract's page layout found no
+         * word at all, the region is read as one block; not when it
+         * found words, if only noise: one block reads a page of junk in
+         * grain, at several times the cost.  When it found words, the
+         * noise left in the mean is what hides the text: read again
+         * without the specks up to a quarter of a glyph's height (full
+         * stops go too: this is for a screen that read as nothing).
+         */
+        how.layout = res.words == 0 ? VW_OCR_LAYOUT_BLOCK
+                                    : VW_OCR_LAYOUT_AUTO;
+        how.speck = res.words == 0 ? 0
+                                   : p->ref_layer.glyph_h * p->scale
+                                     / VW_OCR_NOISE_SPECK;
+
+        if (vw_pipe_read_again(p, &how, &res, err) != 0) {
             vw_ocr_result_free(&res);
             goto failed;
         }
@@ -881,16 +893,17 @@ failed:
 
 
 /*
- * The pending screen's region read again as one block of lines: *res,
- * an unreadable reading of it, is replaced when this one is readable.
+ * The pending screen's region read again as how says: *res, an
+ * unreadable reading of it, is replaced when this one is readable.
  */
 static int
-vw_pipe_read_block(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
+    vw_ocr_result_t *res, vw_err_t *err)
 {
     vw_ocr_result_t  other;
 
-    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height,
-                    VW_OCR_LAYOUT_BLOCK, &other, err)
+    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, how, &other,
+                    err)
         != 0)
     {
         return -1;
@@ -1123,7 +1136,7 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
 
 /*
  * OCR of img, a screen's text region (p->region of a p->ref-sized
- * picture), laid out as layout says (VW_OCR_LAYOUT_*, vw_ocr.h),
+ * picture), read as how says (vw_ocr.h),
  * prepared for the kind of ink found: bright ink binarised,
  * dark ink in grey.  When the binarised reading is unsure (confidence
  * below VW_OCR_ACCEPT, or nothing read), the grey region is read too and
@@ -1132,7 +1145,7 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
  */
 int
 vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
-    int layout, vw_ocr_result_t *res, vw_err_t *err)
+    const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err)
 {
     int              chosen, timeout, mode;
     int64_t          start;
@@ -1150,7 +1163,7 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
         return -1;
     }
 
-    if (vw_ocr_image(p->engine, &p->ocr, layout, timeout, vw_pipe_poll, p,
+    if (vw_ocr_image(p->engine, &p->ocr, how, timeout, vw_pipe_poll, p,
                      res, err)
         != 0)
     {
@@ -1177,7 +1190,7 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
                               1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
                               err) != 0
-        || vw_ocr_image(p->engine, &p->ocr, layout, timeout, vw_pipe_poll, p,
+        || vw_ocr_image(p->engine, &p->ocr, how, timeout, vw_pipe_poll, p,
                         &other, err) != 0)
     {
         vw_ocr_result_free(res);
