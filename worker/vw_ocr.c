@@ -205,8 +205,8 @@ vw_ocr_shutdown(void)
 
 int
 vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
-    const vw_ocr_how_t *how, int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
-    vw_err_t *err)
+    const vw_ocr_how_t *how, int timeout_ms, vw_poll_pt poll,
+    void *poll_data, vw_ocr_result_t *r, vw_err_t *err)
 {
     int              rc, ret, conf;
     int64_t          start;

@@ -90,8 +90,8 @@ extern const vw_ocr_how_t  vw_ocr_plain;
  * vw_ocr_result_free.
  */
 int vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
-    const vw_ocr_how_t *how, int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
-    vw_err_t *err);
+    const vw_ocr_how_t *how, int timeout_ms, vw_poll_pt poll,
+    void *poll_data, vw_ocr_result_t *r, vw_err_t *err);
 
 void vw_ocr_result_free(vw_ocr_result_t *r);
 

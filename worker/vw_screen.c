@@ -1136,12 +1136,11 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
 
 /*
  * OCR of img, a screen's text region (p->region of a p->ref-sized
- * picture), read as how says (vw_ocr.h),
- * prepared for the kind of ink found: bright ink binarised,
- * dark ink in grey.  When the binarised reading is unsure (confidence
- * below VW_OCR_ACCEPT, or nothing read), the grey region is read too and
- * the more confident reading wins (coloured text).  The deadline covers
- * both passes.
+ * picture), read as how says (vw_ocr.h), prepared for the kind of ink
+ * found: bright ink binarised, dark ink in grey.  When the binarised
+ * reading is unsure (confidence below VW_OCR_ACCEPT, or nothing read),
+ * the grey region is read too and the more confident reading wins
+ * (coloured text).  The deadline covers both passes.
  */
 int
 vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
