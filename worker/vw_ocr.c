@@ -88,7 +88,7 @@ static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
     vw_ocr_result_t *r);
 static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
     int words, int sure);
-static int vw_ocr_letters(const char *w);
+static int vw_ocr_letters(const char *p, size_t n);
 static int vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box,
     float conf_sum, int words);
 static void vw_ocr_box_add(vw_rect_t *b, int left, int top, int right,
@@ -482,7 +482,7 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
             vw_ocr_box_add(&line_box, left, top, right, bottom);
             line_sum += c;
             sure |= c >= VW_OCR_SURE_WORD
-                    && vw_ocr_letters(w) >= VW_OCR_SURE_LETTERS;
+                    && vw_ocr_letters(w, wlen) >= VW_OCR_SURE_LETTERS;
             nline++;
 
         }
@@ -542,54 +542,39 @@ static int
 vw_ocr_line_keep(const char *p, size_t n, float conf_sum, int words,
     int sure)
 {
-    size_t         i;
-    unsigned char  ch;
-
     if (words == 0
         || (conf_sum < (float) VW_OCR_MIN_LINE_CONF * words && !sure))
     {
         return 0;
     }
 
-    for (i = 0; i < n; i++) {
-        ch = (unsigned char) p[i];
-
-        if ((ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a'
-                                         && (ch | 0x20) <= 'z'))
-        {
-            return 1;
-        }
-
-        if (ch >= 0xc3 && ch < 0xf5) {
-            /* a non-ASCII letter, most likely (not punctuation U+2000+) */
-            if (ch != 0xe2) {
-                return 1;
-            }
-        }
-    }
-
-    return 0;
+    return vw_ocr_letters(p, n) > 0;
 }
 
 
-/* The letters and digits of a word (a non-ASCII character counts). */
+/*
+ * The letters and digits in p[0..n): ASCII ones, and a non-ASCII
+ * character counts as one (its lead byte; not those of U+2000-U+2FFF,
+ * punctuation and symbols).
+ */
 static int
-vw_ocr_letters(const char *w)
+vw_ocr_letters(const char *p, size_t n)
 {
-    int            n;
+    int            letters;
+    size_t         i;
     unsigned char  ch;
 
-    n = 0;
+    letters = 0;
 
-    for ( /* void */ ; *w != '\0'; w++) {
-        ch = (unsigned char) *w;
+    for (i = 0; i < n; i++) {
+        ch = (unsigned char) p[i];
 
-        n += (ch >= '0' && ch <= '9') || ((ch | 0x20) >= 'a'
-                                          && (ch | 0x20) <= 'z')
-             || (ch >= 0xc3 && ch < 0xf5 && ch != 0xe2);
+        letters += (ch >= '0' && ch <= '9')
+                   || ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z')
+                   || (ch >= 0xc3 && ch < 0xf5 && ch != 0xe2);
     }
 
-    return n;
+    return letters;
 }
 
 
