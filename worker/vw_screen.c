@@ -38,6 +38,8 @@ static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
 static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
 static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
     vw_ocr_result_t *res, vw_err_t *err);
+static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
+    int timeout, int64_t start, vw_ocr_result_t *res, vw_err_t *err);
 static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
@@ -796,22 +798,18 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
              && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res.timed_out;
 
-    if (unread) {
+    if (unread && res.words > 0) {
         /*
-         * Plenty of glyphs, nothing read (res becomes the second reading
-         * if it says something).  When Tesseract's page layout found no
-         * word at all, the region is read as one block; not when it
-         * found words, if only noise: one block reads a page of junk in
-         * grain, at several times the cost.  When it found words, the
-         * noise left in the mean is what hides the text: read again
-         * without the specks up to a quarter of a glyph's height (full
-         * stops go too: this is for a screen that read as nothing).
+         * Plenty of glyphs, nothing read, though Tesseract's layout
+         * found words (when it found none, vw_pipe_ocr read the region
+         * as one block already): the noise left in the mean is what
+         * hides the text.  Read again without the specks up to a
+         * quarter of a glyph's height (full stops go too: this is for
+         * a screen that read as nothing); res becomes the second
+         * reading if it says something.
          */
-        how.layout = res.words == 0 ? VW_OCR_LAYOUT_BLOCK
-                                    : VW_OCR_LAYOUT_AUTO;
-        how.speck = res.words == 0 ? 0
-                                   : p->ref_layer.glyph_h * p->scale
-                                     / VW_OCR_NOISE_SPECK;
+        how.layout = VW_OCR_LAYOUT_AUTO;
+        how.speck = p->ref_layer.glyph_h * p->scale / VW_OCR_NOISE_SPECK;
 
         if (vw_pipe_read_again(p, &how, &res, err) != 0) {
             vw_ocr_result_free(&res);
@@ -1140,7 +1138,8 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
  * found: bright ink binarised, dark ink in grey.  When the binarised
  * reading is unsure (confidence below VW_OCR_ACCEPT, or nothing read),
  * the grey region is read too and the more confident reading wins
- * (coloured text).  The deadline covers both passes.
+ * (coloured text).  Each picture may be read twice (vw_pipe_ocr_pass).
+ * The deadline covers all of it.
  */
 int
 vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
@@ -1162,14 +1161,9 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
         return -1;
     }
 
-    if (vw_ocr_image(p->engine, &p->ocr, how, timeout, vw_pipe_poll, p,
-                     res, err)
-        != 0)
-    {
+    if (vw_pipe_ocr_pass(p, how, timeout, start, res, err) != 0) {
         return -1;
     }
-
-    p->run->stats.ocr_passes++;
 
     if (chosen != VW_PREP_BRIGHT || res->confidence >= VW_OCR_ACCEPT
         || res->timed_out)
@@ -1189,14 +1183,11 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
                               1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
                               err) != 0
-        || vw_ocr_image(p->engine, &p->ocr, how, timeout, vw_pipe_poll, p,
-                        &other, err) != 0)
+        || vw_pipe_ocr_pass(p, how, timeout, vw_now_ms(), &other, err) != 0)
     {
         vw_ocr_result_free(res);
         return -1;
     }
-
-    p->run->stats.ocr_passes++;
 
     if (other.confidence > res->confidence && other.text[0] != '\0') {
         other.ms += res->ms;
@@ -1206,6 +1197,74 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     } else {
         res->ms += other.ms;
         res->timed_out |= other.timed_out && res->text[0] == '\0';
+        vw_ocr_result_free(&other);
+    }
+
+    return 0;
+}
+
+
+/*
+ * One reading of p->ocr (the picture vw_pipe_ocr prepared) as how says,
+ * timeout ms from start.  When Tesseract's page layout found no word at
+ * all in a screen of plenty of glyphs (it says "Empty page" for a clean
+ * line of Hangul that reads right as one block), the picture is read
+ * again as one block, and that reading is kept if it says something.
+ * Not when the layout found words, if only noise: one block reads a
+ * page of junk in grain, at several times the cost.
+ */
+static int
+vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
+    int64_t start, vw_ocr_result_t *res, vw_err_t *err)
+{
+    vw_ocr_how_t     block;
+    vw_ocr_result_t  other;
+
+    if (vw_ocr_image(p->engine, &p->ocr, how, timeout, vw_pipe_poll, p,
+                     res, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    if (res->words > 0 || res->timed_out || how->layout != VW_OCR_LAYOUT_AUTO
+        || p->ref_layer.glyphs < VW_SURE_GLYPHS)
+    {
+        return 0;
+    }
+
+    if (timeout > 0) {
+        timeout -= (int) (vw_now_ms() - start);
+
+        if (timeout <= 0) {
+            res->timed_out = 1;
+            return 0;
+        }
+    }
+
+    block = *how;
+    block.layout = VW_OCR_LAYOUT_BLOCK;
+
+    if (vw_ocr_image(p->engine, &p->ocr, &block, timeout, vw_pipe_poll, p,
+                     &other, err)
+        != 0)
+    {
+        vw_ocr_result_free(res);
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    if (vw_pipe_readable(&other, p->ref_layer.glyphs)) {
+        other.ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = other;
+
+    } else {
+        res->ms += other.ms;
+        res->timed_out |= other.timed_out;
         vw_ocr_result_free(&other);
     }
 
