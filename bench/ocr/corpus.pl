@@ -8,10 +8,12 @@
 # Writes DIR/NAME.EXT and DIR/NAME.json for every video of the list
 # below (--set first, the default) or of the harder second set
 # (--set hard: bench/ocr/lib/OCRHard.pm, whose truths also say which
-# half, "tune" or "holdout", each video belongs to) (a file already there with the same recipe is kept: the recipe's
-# digest is in the JSON).  --quick makes every video 8 s long (for the
-# smoke test and for trying the bench).  Deterministic: the same list
-# gives the same videos, byte for byte, with the same ffmpeg.
+# half, "tune" or "holdout", each video belongs to).  A file already
+# there with the same recipe is kept (the recipe's digest is in the
+# JSON).  --quick makes every video 8 s long (for the smoke test and for
+# trying the bench).  Deterministic: the same list gives the same
+# videos, byte for byte, with the same ffmpeg (each video's backgrounds
+# are seeded by its name: VideoOCR::Media).
 #
 # The truth (NAME.json):
 #
@@ -79,7 +81,7 @@ if ($set eq 'traits') {
         %o = () if ($tr->{duration} // 0) > 60;
         my $recipe = sha1_hex($jt->encode([$tr->{video}, $tr->{name},
             $tr->{post} // '', $o{duration} // $tr->{duration} // 8,
-            scalar(`ffmpeg -version 2>/dev/null | head -1`), 1]));
+            scalar(`ffmpeg -version 2>/dev/null | head -1`), 2]));
         my $tpath = "$dir/$tr->{name}.json";
         my $old = -s $tpath ? eval { $jt->decode(slurp($tpath)) } : undef;
         if ($old && ($old->{recipe} // '') eq $recipe && -s "$dir/$old->{file}") {
@@ -219,7 +221,7 @@ for my $v (@list) {
     my @extra = $codec eq 'libx264' ? ('-g', 250) : ();
     my $bitrate = $BITRATE{$h} or die "no bit rate for ${h}p";
     $truth{bitrate} = $bitrate;
-    my $recipe = sha1_hex($json->encode([\%truth, \@spans, \@extra, 3]));
+    my $recipe = sha1_hex($json->encode([\%truth, \@spans, \@extra, 4]));
     $truth{recipe} = $recipe;
 
     my $path = "$dir/$name.$ext";
@@ -233,7 +235,7 @@ for my $v (@list) {
     }
 
     make_video(path => $path, size => $size, rate => $rate,
-        duration => $dur, background => $bg, codec => $codec,
+        duration => $dur, background => $bg, codec => $codec, seed => $seed,
         dir => VideoOCR::Media::tmpdir(),
         spans => \@spans, extra => \@extra, bitrate => $bitrate);
 

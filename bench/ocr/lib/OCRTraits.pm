@@ -6,7 +6,8 @@ package OCRTraits;
 # (OCRBench::score: CER, found, false segments; CPU by bench.pl).
 #
 #   make_trait($trait, $dir)  makes $dir/NAME.EXT and returns the truth
-#                             (the same fields as bench/ocr/corpus.pl's)
+#                             (the same fields as bench/ocr/corpus.pl's);
+#                             options: duration, seed (below)
 #   traits()                  the list, each a hash: name, ext, lang,
 #                             short (runs in make test:
 #                             t/worker/014-ocr-traits.t), target (the CER
@@ -17,11 +18,19 @@ package OCRTraits;
 # than the picture, turned into that file by one more ffmpeg command
 # ("post": a cover picture as stream 0, a live WebM written to a pipe,
 # a rotation matrix...).
+#
+# The moving backgrounds' gradients are random unless seeded, so a
+# trait is seeded by its name, and its encoders run in one thread
+# (VideoOCR::Media::make_video says why): the same video on every run
+# and every machine (ffmpeg's version aside), and a failure can be made
+# again.  The seed option adds to that, to make other videos of the
+# same trait (t/worker/014-ocr-traits.t takes it from OCR_TRAITS_SEED).
 
 use strict;
 use warnings;
 use utf8;
 
+use Digest::SHA qw(sha1_hex);
 use Exporter 'import';
 use VideoOCR::Media qw(make_video set_matrix);
 use OCRBench qw(screens);
@@ -64,7 +73,7 @@ my @TRAITS = (
     { name => 'vfr-444-screencast', ext => 'mkv', background => 'light',
       style => 'plain',
       post => ['-vf', 'mpdecimate', '-vsync', 'vfr', '-c:v', 'libx264',
-               '-preset', 'veryfast', '-pix_fmt', 'yuv444p'],
+               '-preset', 'veryfast', '-threads', '1', '-pix_fmt', 'yuv444p'],
       video => { size => '1280x720', rate => 30 }, short => 1 },
     { name => '240p-180k', ext => 'mp4',
       video => { size => '426x240', bitrate => '180k' }, short => 1 },
@@ -201,8 +210,11 @@ sub make_trait {
     my $post = $tr->{post};
     my $made = $post ? "$dir/$tr->{name}.pre.mkv" : $path;
 
+    my $seed = hex(substr(sha1_hex($tr->{name}), 0, 7)) + ($o{seed} // 0);
+
     make_video(%v, path => $made, duration => $dur, rate => $rate,
         background => $tr->{background} // 'moving', spans => \@spans,
+        seed => $seed,
         $post ? (extra => [@{ $v{extra} // [] }]) : ());
 
     my @ff = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-y');
@@ -223,7 +235,8 @@ sub make_trait {
         # counter-clockwise), HEVC Main 10, with the display matrix that
         # turns it back (ffmpeg 5.1's "rotate" tag writes none)
         system(@ff, '-i', $made, '-vf', 'transpose=2', '-c:v', 'libx265',
-               '-preset', 'ultrafast', '-x265-params', 'log-level=error',
+               '-preset', 'ultrafast',
+               '-x265-params', 'log-level=error:pools=1:frame-threads=1',
                '-pix_fmt', 'yuv420p10le', '-tag:v', 'hvc1', $path) == 0
             or die "rotate: $?";
         set_matrix($path, 0, 1, -1, 0);

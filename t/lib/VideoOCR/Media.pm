@@ -87,6 +87,10 @@ sub tmpdir {
 }
 
 # The backgrounds, as lavfi sources for a given size, rate and duration.
+# Each is the same picture every time it is made when a seed is given:
+# gradients draws from its seed and takes every colour it uses from
+# c0..c(n-1) (a colour left out is random whatever the seed), noise has
+# a fixed seed of its own.
 sub _background {
     my ($bg, $size, $rate, $dur, $seed) = @_;
     my $common = "s=$size:r=$rate:d=$dur";
@@ -112,7 +116,7 @@ sub _background {
                      . ",noise=alls=20:allf=t+u",
         busynoise => _busy($size, $rate, $dur) . ',noise=alls=50:allf=t+u',
         movingnoise => "gradients=$common$g:speed=0.12:c0=0x2050c0:c1=0xd0d0d0"
-                       . ":c2=0x303030:c3=0xc08040:n=5"
+                       . ":c2=0x303030:c3=0xc08040:c4=0x50a070:n=5"
                        . ',noise=alls=35:allf=t+u',
         darknoise => "color=c=0x303838:$common,noise=alls=45:allf=t+u",
     }->{$bg} // die "unknown background $bg";
@@ -182,11 +186,14 @@ sub make_video {
 
     # bitrate (e.g. '2M'): a cap on the quality-driven rate, as streaming
     # encodes have (x264: capped CRF; VP9: constrained quality; MPEG-4:
-    # average bit rate)
+    # average bit rate).  x264 in frame threads does not always give the
+    # same stream twice (with a rate cap, never; without, 2 makings in 8
+    # differed), so it runs in one thread: a seeded video is then the
+    # same every time it is made.
     my $br = $a{bitrate};
     my @codec = $codec eq 'libx264'
         ? ('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20',
-           $br ? ('-maxrate', $br, '-bufsize', $br) : ())
+           '-threads', '1', $br ? ('-maxrate', $br, '-bufsize', $br) : ())
         : $codec eq 'libvpx-vp9'
         ? ('-c:v', 'libvpx-vp9', '-deadline', 'realtime', '-cpu-used', '8',
            '-b:v', $br // '0', '-crf', '32', '-row-mt', '1')
