@@ -3,7 +3,8 @@
 # ffmpeg's drawtext, and beside each one its ground truth.
 #
 #   perl bench/ocr/corpus.pl DIR [--quick] [--set first|hard]
-#        [--only NAME,...]   (--set traits: bench/ocr/lib/OCRTraits.pm)
+#        [--only NAME,...] [--seed N]
+#        (--set traits: bench/ocr/lib/OCRTraits.pm)
 #
 # Writes DIR/NAME.EXT and DIR/NAME.json for every video of the list
 # below (--set first, the default) or of the harder second set
@@ -13,7 +14,11 @@
 # JSON).  --quick makes every video 8 s long (for the smoke test and for
 # trying the bench).  Deterministic: the same list gives the same
 # videos, byte for byte, with the same ffmpeg (each video's backgrounds
-# are seeded by its name: VideoOCR::Media).
+# are seeded by its name: VideoOCR::Media).  --seed N (0 by default)
+# adds N to every seed: other makings of the same corpus, the same
+# texts at the same times over other moving pictures, to see how much
+# a result owes to one making (docs/benchmarks.md "One making or
+# several").
 #
 # The truth (NAME.json):
 #
@@ -59,16 +64,20 @@ use OCRTraits ();
 use OCRBench qw(screens);
 
 my $dir = shift
-    or die "usage: $0 DIR [--quick] [--set first|hard] [--only NAME,...]\n";
-my ($quick, %only, $set);
+    or die "usage: $0 DIR [--quick] [--set first|hard|traits]"
+         . " [--only NAME,...] [--seed N]\n";
+my ($quick, %only, $set, $seed_add);
 $set = 'first';
+$seed_add = 0;
 while (my $a = shift) {
     if ($a eq '--quick') { $quick = 1 }
     elsif ($a eq '--only') { %only = map { $_ => 1 } split /,/, shift }
     elsif ($a eq '--set') { $set = shift // '' }
+    elsif ($a eq '--seed') { $seed_add = shift // '' }
     else { die "unknown option $a\n" }
 }
 $set =~ /^(first|hard|traits)$/ or die "--set: first, hard or traits\n";
+$seed_add =~ /^[0-9]{1,9}$/ or die "--seed: a number of up to 9 digits\n";
 make_path($dir);
 
 # the traits (bench/ocr/lib/OCRTraits.pm): their own videos and truths
@@ -79,9 +88,10 @@ if ($set eq 'traits') {
         my %o = $quick ? (duration => 8) : ();
         # the 20-minute lecture stays 20 minutes: it is what it measures
         %o = () if ($tr->{duration} // 0) > 60;
+        $o{seed} = $seed_add;
         my $recipe = sha1_hex($jt->encode([$tr->{video}, $tr->{name},
             $tr->{post} // '', $o{duration} // $tr->{duration} // 8,
-            scalar(`ffmpeg -version 2>/dev/null | head -1`), 2]));
+            scalar(`ffmpeg -version 2>/dev/null | head -1`), 2, $seed_add]));
         my $tpath = "$dir/$tr->{name}.json";
         my $old = -s $tpath ? eval { $jt->decode(slurp($tpath)) } : undef;
         if ($old && ($old->{recipe} // '') eq $recipe && -s "$dir/$old->{file}") {
@@ -203,7 +213,7 @@ for my $v (@list) {
     my $dur = $quick ? 8 : $set eq 'hard' ? 20 : 30;
     my ($w, $h) = split /x/, $size;
     my $seed = hex(substr(sha1_hex($name), 0, 7));
-    my $rng = rng($seed);
+    my $rng = rng($seed);               # the texts and times: every making
 
     my @spans = $v->{spans}->($rng, $dur);
 
@@ -221,7 +231,8 @@ for my $v (@list) {
     my @extra = $codec eq 'libx264' ? ('-g', 250) : ();
     my $bitrate = $BITRATE{$h} or die "no bit rate for ${h}p";
     $truth{bitrate} = $bitrate;
-    my $recipe = sha1_hex($json->encode([\%truth, \@spans, \@extra, 4]));
+    my $recipe = sha1_hex($json->encode([\%truth, \@spans, \@extra, 4,
+                                         $seed_add]));
     $truth{recipe} = $recipe;
 
     my $path = "$dir/$name.$ext";
@@ -235,7 +246,8 @@ for my $v (@list) {
     }
 
     make_video(path => $path, size => $size, rate => $rate,
-        duration => $dur, background => $bg, codec => $codec, seed => $seed,
+        duration => $dur, background => $bg, codec => $codec,
+        seed => $seed + $seed_add, noise_seed => 123457 + $seed_add,
         dir => VideoOCR::Media::tmpdir(),
         spans => \@spans, extra => \@extra, bitrate => $bitrate);
 

@@ -18,6 +18,10 @@
 # instead of 30-second videos and the worker's median of three runs
 # (about ten minutes, nearly all of it in the baselines).
 #
+# OCR_CORPUS_SEED=N: the corpora's Nth other making (corpus.pl --seed;
+# the same texts and times over other moving pictures), in directories
+# of their own (-seedN after the name).
+#
 # Everything lands in $BUILD/bench/ocr (BUILD defaults to build/):
 # corpus/ (videos and truth), results/ (each pipeline's output,
 # results.tsv, summary.tsv), table.md (what is printed), *.png.
@@ -51,8 +55,10 @@ for set in $sets; do
     # the first set keeps its old names; the second's get -hard
     tag=${set#first}
     tag=${tag:+-$tag}
+    seed=${OCR_CORPUS_SEED:-0}
+    [ "$seed" = 0 ] || tag="$tag-seed$seed"
     corpus="$out/corpus$tag${quick:+-quick}"
-    perl bench/ocr/corpus.pl "$corpus" --set "$set" $quick
+    perl bench/ocr/corpus.pl "$corpus" --set "$set" $quick --seed "$seed"
 
     mkdir -p "$out"
     {

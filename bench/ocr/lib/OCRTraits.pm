@@ -23,8 +23,9 @@ package OCRTraits;
 # trait is seeded by its name, and its encoders run in one thread
 # (VideoOCR::Media::make_video says why): the same video on every run
 # and every machine (ffmpeg's version aside), and a failure can be made
-# again.  The seed option adds to that, to make other videos of the
-# same trait (t/worker/014-ocr-traits.t takes it from OCR_TRAITS_SEED).
+# again.  The seed option adds to that and to the noise's seed (ffmpeg's
+# 123457), to make other videos of the same trait
+# (t/worker/014-ocr-traits.t takes it from OCR_TRAITS_SEED).
 
 use strict;
 use warnings;
@@ -214,7 +215,7 @@ sub make_trait {
 
     make_video(%v, path => $made, duration => $dur, rate => $rate,
         background => $tr->{background} // 'moving', spans => \@spans,
-        seed => $seed,
+        seed => $seed, noise_seed => 123457 + ($o{seed} // 0),
         $post ? (extra => [@{ $v{extra} // [] }]) : ());
 
     my @ff = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-y');

@@ -9,9 +9,9 @@ package VideoOCR::Media;
 #           { start => 0.5, end => 2.5, text => 'Hello there' },
 #           { start => 2.7, end => 4,   text => 'Good bye', font => 'DejaVuSerif' },
 #       ]);
-#   (more keys: size, rate, codec, bitrate, audio, extra, and seed: the
-#   moving backgrounds' gradients are random unless it is given; see
-#   make_video)
+#   (more keys: size, rate, codec, bitrate, audio, extra, seed: the
+#   moving backgrounds' gradients are random unless it is given, and
+#   noise_seed: the noise filters'; see _background)
 #   my $r = run_worker('ocr', $file, '--format', 'json');
 #   is $r->{rc}, 0;  my $res = $r->{json};
 #
@@ -90,11 +90,23 @@ sub tmpdir {
 # Each is the same picture every time it is made when a seed is given:
 # gradients draws from its seed and takes every colour it uses from
 # c0..c(n-1) (a colour left out is random whatever the seed), noise has
-# a fixed seed of its own.
+# a seed of its own, fixed (ffmpeg's default, 123457) unless noise_seed
+# is given.  (Under noise, the gradients' seed changes nothing: ffmpeg
+# 5.1 gives the same frames of movingnoise for seeds 1, 2 and 5, its
+# gradients negotiated as 16-bit RGBA; there only noise_seed makes
+# another picture.)
 sub _background {
-    my ($bg, $size, $rate, $dur, $seed) = @_;
+    my ($bg, $size, $rate, $dur, $seed, $noise_seed) = @_;
     my $common = "s=$size:r=$rate:d=$dur";
     my $g = defined $seed ? ":seed=$seed" : '';     # the gradients'
+    my $bg_made = _background_of($bg, $size, $rate, $dur, $common, $g);
+    $bg_made =~ s/(noise=[^,]*)/$1:all_seed=$noise_seed/g
+        if defined $noise_seed;
+    return $bg_made;
+}
+
+sub _background_of {
+    my ($bg, $size, $rate, $dur, $common, $g) = @_;
     return {
         solid  => "color=c=0x203050:$common",
         light  => "color=c=0xe8e4d8:$common",
@@ -203,7 +215,7 @@ sub make_video {
 
     my @cmd = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error',
         '-y', '-f', 'lavfi', '-i',
-        _background($bg, $size, $rate, $dur, $a{seed}),
+        _background($bg, $size, $rate, $dur, $a{seed}, $a{noise_seed}),
         @{ $a{audio} ? ['-f', 'lavfi', '-i',
                         "sine=frequency=440:duration=$dur"] : [] },
         '-vf', join(',', @filters), @codec,
