@@ -179,10 +179,8 @@ vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
     h = q & 1 ? p->ref.width : p->ref.height;
 
     if (vw_pipe_ocr(p, &p->spare, w, h, &vw_ocr_plain, &other, err) != 0) {
-        return -1;
+        return -1;                      /* (it counts its passes) */
     }
-
-    p->run->stats.ocr_passes++;
 
     if (vw_pipe_readable(&other, p->ref_layer.glyphs)
         && other.confidence >= VW_OCR_ACCEPT)

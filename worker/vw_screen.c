@@ -40,6 +40,7 @@ static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
     vw_ocr_result_t *res, vw_err_t *err);
 static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
     int timeout, int64_t start, vw_ocr_result_t *res, vw_err_t *err);
+static int vw_pipe_left(int timeout, int64_t start);
 static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
@@ -1171,13 +1172,11 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
         return 0;
     }
 
-    if (timeout > 0) {
-        timeout -= (int) (vw_now_ms() - start);
+    timeout = vw_pipe_left(timeout, start);
 
-        if (timeout <= 0) {
-            res->timed_out = 1;
-            return 0;
-        }
+    if (timeout < 0) {
+        res->timed_out = 1;
+        return 0;
     }
 
     if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
@@ -1201,6 +1200,21 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     }
 
     return 0;
+}
+
+
+/* What is left of timeout ms from start: 0 for none (no deadline), -1
+ * when it has passed. */
+static int
+vw_pipe_left(int timeout, int64_t start)
+{
+    if (timeout <= 0) {
+        return 0;
+    }
+
+    timeout -= (int) (vw_now_ms() - start);
+
+    return timeout > 0 ? timeout : -1;
 }
 
 
@@ -1235,13 +1249,11 @@ vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
         return 0;
     }
 
-    if (timeout > 0) {
-        timeout -= (int) (vw_now_ms() - start);
+    timeout = vw_pipe_left(timeout, start);
 
-        if (timeout <= 0) {
-            res->timed_out = 1;
-            return 0;
-        }
+    if (timeout < 0) {
+        res->timed_out = 1;
+        return 0;
     }
 
     block = *how;
