@@ -80,7 +80,7 @@ sub quality {
     for my $n (0 .. $#clips) {
         my ($cat, $bg, $font, $size, $style, $color, $text) = @{ $clips[$n] };
         my $f = make_video(path => "$dir/q$n.mp4", size => '854x480',
-            duration => 2, background => $bg, dir => $dir,
+            duration => 2, background => $bg, dir => $dir, seed => $n,
             spans => [{ start => 0, end => 0.6, text => $text, font => $font,
                         size => $size, style => $style, color => $color }]);
 
@@ -146,7 +146,7 @@ sub speed {
         my ($size, $codec, $ext, $bg) = @$c;
         my $f = make_video(path => "$dir/s-$size-$bg.$ext", size => $size,
             duration => 30, codec => $codec, background => $bg, dir => $dir,
-            spans => \@subs);
+            seed => 1, spans => \@subs);
         for my $fps (1, 2) {
             my $r = run_worker('ocr', $f, '--fps', $fps, '--stats');
             die $r->{stderr} if $r->{rc};

@@ -42,12 +42,12 @@ my %known = ();
 
 # Screens cut in pieces, so false segments (issue 13): every screen is
 # found and read, but in two or three segments, some missing a line.
-# caps-3-4-lines, over moving gradients, gives 0 to 4 false segments
-# depending on the making (seed 0: 1; 5 unseeded makings on 2026-12-03:
-# 2, 0, 1, 4 and 3, CER 0.000 each time).  caps-3-4-lines-busy (the
-# noisy test pattern) gives 2 (CER 0.052).
+# caps-3-4-lines, over strong noise (movingnoise), gives 0 to 4 false
+# segments depending on the making (seed 0: 1; 5 unseeded makings on
+# 2026-12-03: 2, 0, 1, 4 and 3, CER 0.000 each time).
+# caps-3-4-lines-busy (the noisy test pattern) gives 2 (CER 0.052).
 my %cut = (
-    'caps-3-4-lines' => 'over moving gradients a 4-line caption is '
+    'caps-3-4-lines' => 'over strong noise a 4-line caption is '
                       . 'sometimes cut in pieces',
     'caps-3-4-lines-busy' => 'over the noisy test pattern at 480p the '
                            . '4-line caption comes out as 3 segments',

@@ -91,10 +91,12 @@ sub tmpdir {
 # gradients draws from its seed and takes every colour it uses from
 # c0..c(n-1) (a colour left out is random whatever the seed), noise has
 # a seed of its own, fixed (ffmpeg's default, 123457) unless noise_seed
-# is given.  (Under noise, the gradients' seed changes nothing: ffmpeg
-# 5.1 gives the same frames of movingnoise for seeds 1, 2 and 5, its
-# gradients negotiated as 16-bit RGBA; there only noise_seed makes
-# another picture.)
+# is given.  (movingnoise is not what its recipe says: ffmpeg 5.1
+# negotiates its gradients as 16-bit RGBA, and the noise over them comes
+# out as strong temporal noise on a flat colour, c4's green (a random
+# one before c4 was named), the same frames for gradient seeds 1, 2 and
+# 5; only noise_seed makes another picture.  Every hard-set number so
+# far was measured on such a picture, so it stays.)
 sub _background {
     my ($bg, $size, $rate, $dur, $seed, $noise_seed) = @_;
     my $common = "s=$size:r=$rate:d=$dur";
@@ -119,9 +121,9 @@ sub _background_of {
         grain  => "color=c=0x506070:$common,noise=alls=10:allf=t+u",
         busy   => _busy($size, $rate, $dur),
         # the harder backgrounds of the benchmark's second set
-        # (bench/ocr/hard.pl): a zooming fractal with grain, the busy
-        # test pattern under strong temporal noise, fast gradients with
-        # noise, a dark noisy screen
+        # (bench/ocr/lib/OCRHard.pm): a zooming fractal with grain, the
+        # busy test pattern under strong temporal noise, strong noise on
+        # a flat green (see above), a dark noisy screen
         fractal   => "mandelbrot=s=$size:r=$rate:maxiter=96:start_scale=2"
                      . ":end_scale=0.05:end_pts=$dur"
                      . ":outer=normalized_iteration_count,trim=duration=$dur"
