@@ -41,6 +41,8 @@ static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
 static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
     int timeout, int64_t start, vw_ocr_result_t *res, vw_err_t *err);
 static int vw_pipe_left(int timeout, int64_t start);
+static void vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res,
+    vw_ocr_result_t *other);
 static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
@@ -908,18 +910,30 @@ vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
         return -1;
     }
 
-    if (vw_pipe_readable(&other, p->ref_layer.glyphs)) {
-        other.ms += res->ms;
-        vw_ocr_result_free(res);
-        *res = other;
-
-    } else {
-        res->ms += other.ms;
-        res->timed_out |= other.timed_out;
-        vw_ocr_result_free(&other);
-    }
+    vw_pipe_second(p, res, &other);
 
     return 0;
+}
+
+
+/*
+ * A second reading of the same screen: it replaces *res if it says
+ * something (vw_pipe_readable), else it is dropped; the time of both
+ * counts, and so does a deadline it ran into.
+ */
+static void
+vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res, vw_ocr_result_t *other)
+{
+    if (vw_pipe_readable(other, p->ref_layer.glyphs)) {
+        other->ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = *other;
+
+    } else {
+        res->ms += other->ms;
+        res->timed_out |= other->timed_out;
+        vw_ocr_result_free(other);
+    }
 }
 
 
@@ -1269,16 +1283,7 @@ vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
 
     p->run->stats.ocr_passes++;
 
-    if (vw_pipe_readable(&other, p->ref_layer.glyphs)) {
-        other.ms += res->ms;
-        vw_ocr_result_free(res);
-        *res = other;
-
-    } else {
-        res->ms += other.ms;
-        res->timed_out |= other.timed_out;
-        vw_ocr_result_free(&other);
-    }
+    vw_pipe_second(p, res, &other);
 
     return 0;
 }
