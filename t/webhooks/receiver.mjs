@@ -17,11 +17,12 @@
 //
 // It prints "listening PORT" once it listens.  Every request gets two
 // lines in the log: {"phase":"arrived",...} when its headers are in and
-// {"phase":"answered",...} when its answer is sent, with the webhook-id,
-// the attempt's timestamp, the type and job of the body, what verify()
-// said for each secret (in order), and how many requests with the same
-// webhook-id were in flight when it arrived (2 or more: the same event
-// sent twice at once).
+// {"phase":"answered",...} when its answer is sent (those times, in ms
+// since the epoch with microseconds, as "arrived" and "answered"), with
+// the webhook-id, the attempt's timestamp, the type and job of the body,
+// what verify() said for each secret (in order), and how many requests
+// with the same webhook-id were in flight when it arrived (2 or more:
+// the same event sent twice at once).
 
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -54,9 +55,18 @@ function write(entry) {
     appendFileSync(log, JSON.stringify(entry) + '\n');
 }
 
+// The time now in ms since the epoch, to the microsecond, from the
+// monotonic clock (the wall clock at start plus the time since): the
+// tests read the order of arrival from these times (a job's end is sent
+// only once its job.accepted was answered), and Date.now() lost it when
+// two requests came in one millisecond or the wall clock stepped back
+// (t/worker/141 failed once, "in order: every job.accepted before its
+// end", on a fresh clone's make test, 2026-12-03).
+const now = () => performance.timeOrigin + performance.now();
+
 const handler = (req, res) => {
     const id = req.headers['webhook-id'] ?? null;
-    const arrived = Date.now();
+    const arrived = now();
     const same = (inflight.get(id) ?? 0) + 1;
     inflight.set(id, same);
     attempts.set(id, (attempts.get(id) ?? 0) + 1);
@@ -95,7 +105,7 @@ const handler = (req, res) => {
             const done = () => {
                 inflight.set(id, inflight.get(id) - 1);
                 write({ phase: 'answered', ...base, status, verified, type,
-                        job, state, body, answered: Date.now() });
+                        job, state, body, answered: now() });
             };
             res.writeHead(status, headers);
             if (!endless) {

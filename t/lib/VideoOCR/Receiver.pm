@@ -31,7 +31,8 @@ sub new {
 
     my $self = bless {
         secrets => $a{secrets} // [],
-        tmp     => tempdir('video-ocr-rx-XXXXXX', TMPDIR => 1, CLEANUP => 1),
+        tmp     => tempdir('video-ocr-rx-XXXXXX', TMPDIR => 1,
+                           CLEANUP => !$ENV{VOCR_KEEP}),
         port    => $a{port} // 0,
         tls     => $a{tls},             # [cert.pem, key.pem]: HTTPS
     }, $class;
