@@ -13,8 +13,9 @@
 # there with the same recipe is kept (the recipe's digest is in the
 # JSON).  --quick makes every video 8 s long (for the smoke test and for
 # trying the bench).  Deterministic: the same list gives the same
-# videos, byte for byte, with the same ffmpeg (each video's backgrounds
-# are seeded by its name: VideoOCR::Media).  --seed N (0 by default)
+# videos with the same ffmpeg, frame for frame (MP4 and AVI byte for
+# byte; Matroska and WebM differ only in the UIDs their muxer draws),
+# each video's backgrounds seeded by its name (VideoOCR::Media::seeds).  --seed N (0 by default)
 # adds N to every seed: other makings of the same corpus, the same
 # texts at the same times over other moving pictures, to see how much
 # a result owes to one making (docs/benchmarks.md "One making or
@@ -212,8 +213,8 @@ for my $v (@list) {
     # the second set's videos are 20 s: its backgrounds are slow to make
     my $dur = $quick ? 8 : $set eq 'hard' ? 20 : 30;
     my ($w, $h) = split /x/, $size;
-    my $seed = hex(substr(sha1_hex($name), 0, 7));
-    my $rng = rng($seed);               # the texts and times: every making
+    my %seeds = VideoOCR::Media::seeds($name);
+    my $rng = rng($seeds{seed});        # the texts and times: every making
 
     my @spans = $v->{spans}->($rng, $dur);
 
@@ -247,7 +248,7 @@ for my $v (@list) {
 
     make_video(path => $path, size => $size, rate => $rate,
         duration => $dur, background => $bg, codec => $codec,
-        seed => $seed + $seed_add, noise_seed => 123457 + $seed_add,
+        VideoOCR::Media::seeds($name, $seed_add),
         dir => VideoOCR::Media::tmpdir(),
         spans => \@spans, extra => \@extra, bitrate => $bitrate);
 

@@ -31,9 +31,8 @@ use strict;
 use warnings;
 use utf8;
 
-use Digest::SHA qw(sha1_hex);
 use Exporter 'import';
-use VideoOCR::Media qw(make_video set_matrix);
+use VideoOCR::Media qw(make_video seeds set_matrix);
 use OCRBench qw(screens);
 
 our @EXPORT_OK = qw(traits make_trait);
@@ -211,11 +210,9 @@ sub make_trait {
     my $post = $tr->{post};
     my $made = $post ? "$dir/$tr->{name}.pre.mkv" : $path;
 
-    my $seed = hex(substr(sha1_hex($tr->{name}), 0, 7)) + ($o{seed} // 0);
-
     make_video(%v, path => $made, duration => $dur, rate => $rate,
         background => $tr->{background} // 'moving', spans => \@spans,
-        seed => $seed, noise_seed => 123457 + ($o{seed} // 0),
+        seeds($tr->{name}, $o{seed}),
         $post ? (extra => [@{ $v{extra} // [] }]) : ());
 
     my @ff = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-y');

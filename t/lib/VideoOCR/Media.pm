@@ -31,9 +31,10 @@ use Exporter 'import';
 use File::Temp ();
 use JSON::PP ();
 use POSIX ();
+use Digest::SHA ();
 use Encode ();
 
-our @EXPORT_OK = qw(tmpdir make_video make_audio_only run_worker worker_bin
+our @EXPORT_OK = qw(tmpdir make_video seeds make_audio_only run_worker worker_bin
     normalise cer levenshtein font_path match_spans ffprobe_json set_matrix);
 
 my %FONTS = (
@@ -86,6 +87,16 @@ sub tmpdir {
     return $d->dirname;
 }
 
+# seeds(NAME, N): make_video's seed and noise_seed for the Nth other
+# making of the video called NAME (0: the usual one): the gradients'
+# seed from the name, the noise's ffmpeg's own (123457), each plus N.
+sub seeds {
+    my ($name, $add) = @_;
+    $add //= 0;
+    return (seed => hex(substr(Digest::SHA::sha1_hex($name), 0, 7)) + $add,
+            noise_seed => 123457 + $add);
+}
+
 # The backgrounds, as lavfi sources for a given size, rate and duration.
 # Each is the same picture every time it is made when a seed is given:
 # gradients draws from its seed and takes every colour it uses from
@@ -101,24 +112,17 @@ sub _background {
     my ($bg, $size, $rate, $dur, $seed, $noise_seed) = @_;
     my $common = "s=$size:r=$rate:d=$dur";
     my $g = defined $seed ? ":seed=$seed" : '';     # the gradients'
-    my $bg_made = _background_of($bg, $size, $rate, $dur, $common, $g);
-    $bg_made =~ s/(noise=[^,]*)/$1:all_seed=$noise_seed/g
-        if defined $noise_seed;
-    return $bg_made;
-}
-
-sub _background_of {
-    my ($bg, $size, $rate, $dur, $common, $g) = @_;
+    my $n = defined $noise_seed ? ":all_seed=$noise_seed" : '';
     return {
         solid  => "color=c=0x203050:$common",
         light  => "color=c=0xe8e4d8:$common",
         mid    => "color=c=0x8c8c8c:$common",
-        noise  => "color=c=0x707070:$common,noise=alls=40:allf=t+u",
+        noise  => "color=c=0x707070:$common,noise=alls=40:allf=t+u$n",
         moving => "gradients=$common$g:speed=0.05:c0=0x3060a0:c1=0xa0a0a0"
                   . ":c2=0x404040:c3=0x806040:n=4",
         bars   => "smptebars=$common",
         black  => "color=c=black:$common",
-        grain  => "color=c=0x506070:$common,noise=alls=10:allf=t+u",
+        grain  => "color=c=0x506070:$common,noise=alls=10:allf=t+u$n",
         busy   => _busy($size, $rate, $dur),
         # the harder backgrounds of the benchmark's second set
         # (bench/ocr/lib/OCRHard.pm): a zooming fractal with grain, the
@@ -127,12 +131,12 @@ sub _background_of {
         fractal   => "mandelbrot=s=$size:r=$rate:maxiter=96:start_scale=2"
                      . ":end_scale=0.05:end_pts=$dur"
                      . ":outer=normalized_iteration_count,trim=duration=$dur"
-                     . ",noise=alls=20:allf=t+u",
-        busynoise => _busy($size, $rate, $dur) . ',noise=alls=50:allf=t+u',
+                     . ",noise=alls=20:allf=t+u$n",
+        busynoise => _busy($size, $rate, $dur) . ",noise=alls=50:allf=t+u$n",
         movingnoise => "gradients=$common$g:speed=0.12:c0=0x2050c0:c1=0xd0d0d0"
                        . ":c2=0x303030:c3=0xc08040:c4=0x50a070:n=5"
-                       . ',noise=alls=35:allf=t+u',
-        darknoise => "color=c=0x303838:$common,noise=alls=45:allf=t+u",
+                       . ",noise=alls=35:allf=t+u$n",
+        darknoise => "color=c=0x303838:$common,noise=alls=45:allf=t+u$n",
     }->{$bg} // die "unknown background $bg";
 }
 
