@@ -585,6 +585,29 @@ vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us, int *first)
 }
 
 
+AVFrame *
+vw_media_frame_after(vw_media_t *m, int64_t pts_us)
+{
+    int  i;
+
+    for (i = 0; i < m->nkept; i++) {
+        if (m->kept[i].pts_us > pts_us) {
+            return m->kept[i].frame;
+        }
+    }
+
+    if (m->have_cur && vw_media_us(m, m->cur_pts) > pts_us) {
+        return m->cur;
+    }
+
+    if (m->have_next && vw_media_us(m, m->next_pts) > pts_us) {
+        return m->next;
+    }
+
+    return NULL;
+}
+
+
 /* The current frame joins the kept ones (the oldest goes when full). */
 static void
 vw_media_keep_cur(vw_media_t *m)

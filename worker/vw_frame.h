@@ -167,6 +167,21 @@ int vw_frame_text(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
     vw_err_t *err);
 
 /*
+ * Keeps of the bright layer t (of picture g) the lines of glyphs that
+ * have ink under them in the frame shown before g or in the one after
+ * (either may be NULL): strong temporal noise makes chains of
+ * glyph-sized specks that one picture takes for lines, but not in the
+ * same place in two.  The lines that stay, and what lies beside them,
+ * remain t; t is left as it is when no line or every line stays, when
+ * neither other frame has a line, and when its ink is dark.  ink and
+ * both are work space.  1 if t changed, 0 if not, FAILED only when out
+ * of memory.
+ */
+int vw_text_persist(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
+    const vw_image_t *before, const vw_image_t *after, vw_image_t *ink,
+    vw_text_t *both, vw_err_t *err);
+
+/*
  * 1 if pictures a and b (with their text layers) show the same text: the
  * near-identical test of vw_frame_similar passed on the pixels that are
  * ink in either layer (none in both: the same; a layer that lost some

@@ -164,6 +164,13 @@ int vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us,
     int *first);
 
 /*
+ * The decoded frame shown right after the one at pts_us: a kept one,
+ * the current one, or the one the decoder has ready after it; NULL when
+ * none is at hand (the stream ended).  Valid as vw_media_kept's.
+ */
+AVFrame *vw_media_frame_after(vw_media_t *m, int64_t pts_us);
+
+/*
  * The frame a player shows at t_us (microseconds from the start of the
  * video stream): the last decoded frame whose time is at or before it.
  * Times may go backwards (a seek follows) but are cheapest increasing.

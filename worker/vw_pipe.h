@@ -54,6 +54,8 @@ typedef struct {
     vw_text_t           layer;         /* grey's text layer */
     vw_image_t          ocr;
     vw_image_t          mean;
+    vw_image_t          inked;         /* the screen's glyphs alone
+                                          (vw_pipe_read_glyphs) */
     int                 scale;         /* of the OCR pictures */
 
     vw_image_t          prev;          /* the last look between samples */
@@ -105,6 +107,10 @@ typedef struct {
                                           the old state: a change is
                                           placed exactly among them */
     vw_text_t           cand_layer;    /* the text layer of one of them */
+    vw_image_t          before;        /* the frames shown before a look */
+    vw_image_t          after;         /* and after it */
+    vw_image_t          before_ink;    /* vw_text_persist's work */
+    vw_text_t           both;
 
     vw_frame_result_t   known;         /* the last known frame */
     char               *known_text;
@@ -120,6 +126,7 @@ int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     vw_err_t *err);
 int vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
     vw_err_t *err);
+int vw_pipe_clean(vw_pipe_t *p, vw_err_t *err);
 void vw_pipe_free_kept(vw_pipe_t *p);
 void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
     uint32_t index);

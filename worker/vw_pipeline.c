@@ -226,6 +226,7 @@ done:
     vw_image_free(&p->grey);
     vw_image_free(&p->ocr);
     vw_image_free(&p->mean);
+    vw_image_free(&p->inked);
     vw_image_free(&p->prev);
     vw_image_free(&p->tent);
     vw_text_free(&p->tent_layer);
@@ -233,6 +234,10 @@ done:
     vw_image_free(&p->spare);
     vw_text_free(&p->spare_layer);
     vw_text_free(&p->cand_layer);
+    vw_image_free(&p->before);
+    vw_image_free(&p->after);
+    vw_image_free(&p->before_ink);
+    vw_text_free(&p->both);
 
     for (n = 0; n < VW_KEPT_MAX; n++) {
         vw_image_free(&p->tent_kept[n].grey);
@@ -335,6 +340,48 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     }
 
     return layer ? vw_frame_text(&p->framer, &p->grey, &p->layer, err) : 0;
+}
+
+
+/*
+ * Takes from the look's text layer (p->layer, of p->grey) the lines
+ * that are in neither the frame shown just before it nor the one just
+ * after: strong temporal noise makes chains of specks that one picture
+ * takes for lines, a different chain in every frame, while text is on
+ * screen for more than a frame (vw_text_persist).  Those frames are at
+ * hand when every frame is decoded (refine), and are the same whatever
+ * frame decoding began at (a resumed job cleans as an unbroken run
+ * does); without refine, and for a layer with no glyph or of dark ink,
+ * the layer stays as it is.  1 if it changed, 0 if not, -1 on error.
+ */
+int
+vw_pipe_clean(vw_pipe_t *p, vw_err_t *err)
+{
+    int             n, first;
+    const AVFrame  *next;
+
+    if (p->layer.box.w == 0 || p->layer.polarity != VW_TEXT_BRIGHT
+        || !p->job->options->refine || p->media == NULL)
+    {
+        return 0;
+    }
+
+    n = vw_media_kept(p->media, -1, p->look_us, &first);
+    next = vw_media_frame_after(p->media, p->look_us);
+
+    if ((n > 0
+         && vw_pipe_grey(p, p->media->kept[first + n - 1].frame, &p->before,
+                         err)
+            != 0)
+        || (next != NULL && vw_pipe_grey(p, next, &p->after, err) != 0))
+    {
+        return -1;
+    }
+
+    return vw_text_persist(&p->framer, &p->grey, &p->layer,
+                           n > 0 ? &p->before : NULL,
+                           next != NULL ? &p->after : NULL,
+                           &p->before_ink, &p->both, err);
 }
 
 
@@ -517,6 +564,11 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
 
     t0 = vw_now_ms();
     rc = vw_pipe_decode(p, r, &pts_ms, 1, err);
+
+    if (rc == 0 && vw_pipe_clean(p, err) < 0) {
+        rc = -1;            /* (a reference was a change: cleaned) */
+    }
+
     p->run->stats.decode_ms += vw_now_ms() - t0;
 
     if (rc < 0) {

@@ -38,6 +38,8 @@ static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
 static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
 static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
     vw_ocr_result_t *res, vw_err_t *err);
+static int vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res,
+    vw_err_t *err);
 static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
     int timeout, int64_t start, vw_ocr_result_t *res, vw_err_t *err);
 static int vw_pipe_left(int timeout, int64_t start);
@@ -47,6 +49,7 @@ static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
     int h);
+static int vw_pipe_few_letters(const vw_ocr_result_t *res, int glyphs);
 
 
 /*
@@ -136,11 +139,27 @@ static int
 vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     vw_err_t *err)
 {
-    int  dx, held, appeared;
+    int  dx, held, appeared, same, rc;
 
-    if (p->have_ref
-        && vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey, &p->layer, &dx))
-    {
+    same = p->have_ref && vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey,
+                                       &p->layer, &dx);
+
+    if (!same) {
+        /* noise taken for lines may be what differs: the lines not in
+         * the frames beside it go, and it is judged again (invariant:
+         * every layer that starts a state, or is held, is cleaned) */
+        rc = vw_pipe_clean(p, err);
+
+        if (rc < 0) {
+            return -1;
+        }
+
+        same = rc && p->have_ref
+               && vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey,
+                               &p->layer, &dx);
+    }
+
+    if (same) {
         appeared = p->tentative && p->ref_layer.box.w == 0
                    && p->tent_layer.glyphs >= VW_SURE_GLYPHS;
 
@@ -823,6 +842,23 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
                  && !res.timed_out;
     }
 
+    if (!res.timed_out && res.nlines < p->ref_layer.lines) {
+        /*
+         * Fewer lines read than the layer has (none, or lines Tesseract
+         * was unsure of and dropped: a light bar of the background
+         * against a caption's outline reads as part of its glyphs):
+         * the glyphs alone, as the text layer found them in the
+         * screen's first look, without the background or its noise
+         */
+        if (vw_pipe_read_glyphs(p, &res, err) != 0) {
+            vw_ocr_result_free(&res);
+            goto failed;
+        }
+
+        unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
+                 && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res.timed_out;
+    }
+
     if (unread && !p->osd_tried) {
         /* plenty of glyphs, nothing read: is the text upside down or
          * sideways?  (res becomes the turned reading if it is) */
@@ -832,6 +868,22 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         }
 
         unread = !vw_pipe_readable(&res, p->ref_layer.glyphs);
+    }
+
+    if (res.text != NULL && !res.timed_out
+        && vw_pipe_few_letters(&res, p->ref_layer.glyphs))
+    {
+        /*
+         * Fewer letters than a quarter of the glyphs (than two, for a
+         * screen of a line or two), however read: what Tesseract makes
+         * of noise or of filaments taken for lines ("8" from three
+         * "lines" of a zooming fractal), not text to publish.  The rows
+         * have no text; a screen of VW_SURE_GLYPHS glyphs or more keeps
+         * its flag (unread: the text_unreadable warning).
+         */
+        res.text[0] = '\0';
+        res.confidence = 0;
+        res.nlines = 0;
     }
 
     st->ocr_calls++;
@@ -911,6 +963,66 @@ vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
     }
 
     vw_pipe_second(p, res, &other);
+
+    return 0;
+}
+
+
+/*
+ * The pending screen's region read from its first look's text layer:
+ * the glyph pixels at the level of their kind of ink, the rest at the
+ * other (bright glyphs on black, dark ones on white, as the picture
+ * would be prepared).  *res is replaced when this reading is readable
+ * and has more lines, or *res is not readable.
+ */
+static int
+vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+{
+    int              x, y, ink;
+    uint8_t         *q;
+    const uint8_t   *m;
+    const vw_rect_t *r;
+    vw_ocr_result_t  other;
+
+    r = &p->region;
+
+    if (vw_image_alloc(&p->inked, r->w, r->h) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    ink = p->ref_layer.polarity == VW_TEXT_DARK ? 0 : 255;
+
+    for (y = 0; y < r->h; y++) {
+        m = p->ref_layer.mask.data + (size_t) (r->y + y)
+                                     * p->ref_layer.mask.stride + r->x;
+        q = p->inked.data + (size_t) y * p->inked.stride;
+
+        for (x = 0; x < r->w; x++) {
+            q[x] = (uint8_t) (m[x] != 255 ? ink : 255 - ink);
+        }
+    }
+
+    if (vw_pipe_ocr(p, &p->inked, p->ref.width, p->ref.height, &vw_ocr_plain,
+                    &other, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    if (vw_pipe_readable(&other, p->ref_layer.glyphs)
+        && (other.nlines > res->nlines
+            || !vw_pipe_readable(res, p->ref_layer.glyphs)))
+    {
+        other.ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = other;
+
+    } else {
+        res->ms += other.ms;
+        res->timed_out |= other.timed_out;
+        vw_ocr_result_free(&other);
+    }
 
     return 0;
 }
@@ -1030,10 +1142,22 @@ vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
  * letters or digits as the screen has glyphs (two at least), at a
  * confidence of VW_READ_CONF or more: text upside down, mirrored or in
  * a script the language does not know reads as a few stray marks at a
- * low confidence.  Any character beyond ASCII counts as a letter.
+ * low confidence.
  */
 int
 vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
+{
+    return !vw_pipe_few_letters(res, glyphs)
+           && res->confidence >= VW_READ_CONF;
+}
+
+
+/*
+ * Fewer letters or digits than a quarter of the screen's glyphs (two at
+ * least).  Any character beyond ASCII counts as a letter.
+ */
+static int
+vw_pipe_few_letters(const vw_ocr_result_t *res, int glyphs)
 {
     int                   letters, want;
     size_t                i, n, len;
@@ -1053,7 +1177,7 @@ vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
 
     want = glyphs / 4 > 2 ? glyphs / 4 : 2;
 
-    return letters >= want && res->confidence >= VW_READ_CONF;
+    return letters < want;
 }
 
 

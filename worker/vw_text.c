@@ -59,8 +59,9 @@ static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g,
     vw_text_t *t);
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
-static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box,
-    int *glyph_h, int *glyphs, int *lines, int *comps);
+static int vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w,
+    int ref_h, vw_rect_t *box, int *glyph_h, int *glyphs, int *lines,
+    int *comps);
 static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_by_middle(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
@@ -167,8 +168,10 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         vw_text_bright(fr, g, &t->mask, &ink);
 
         if (ink > 0
-            && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
-                             &t->glyphs, &t->lines, &t->comps) != 0)
+            && vw_text_lines(fr, &t->mask, t->mask.width, t->mask.height,
+                             &t->box, &t->glyph_h, &t->glyphs, &t->lines,
+                             &t->comps)
+               != 0)
         {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
@@ -188,8 +191,12 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
     vw_text_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
 
-    if (ink > 0 && vw_text_lines(fr, &t->mask, &t->box, &t->glyph_h,
-                             &t->glyphs, &t->lines, &t->comps) != 0) {
+    if (ink > 0
+        && vw_text_lines(fr, &t->mask, t->mask.width, t->mask.height,
+                         &t->box, &t->glyph_h, &t->glyphs, &t->lines,
+                         &t->comps)
+           != 0)
+    {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
@@ -198,6 +205,186 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     }
 
     return 0;
+}
+
+
+/*
+ * The ink of t that the lines of before or of after have too (each at
+ * the shift that best matches it to t: text that slides) is chained
+ * into lines as a layer's ink is (vw_text_lines, judged by the
+ * picture's size); t's ink within those lines' box, grown by two glyph
+ * heights across and one down and up (the marks and short words beside
+ * a line), is chained again into t.  A glyph on screen is in the frame
+ * before it or in the one after (text that appears, or goes, at t), but
+ * for a few pixels at its edges; a speck of noise comes and goes, so the
+ * chain it made falls apart.  The other pictures' lines are found over
+ * t's rows only, as far either way as text slides (vw_pipe_same), and
+ * the chaining of t's ink works on a picture of its box: the cost is
+ * that of the box, not of the picture.
+ */
+int
+vw_text_persist(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
+    const vw_image_t *before, const vw_image_t *after, vw_image_t *ink,
+    vw_text_t *both, vw_err_t *err)
+{
+    int                x, y, xb, x0, y0, x1, y1, gh, w, h, dx, max, k, any;
+    size_t             n;
+    uint8_t           *ms;
+    const uint8_t     *mt, *mi;
+    vw_rect_t          b;
+    vw_text_t          ot;
+    vw_image_t         band;
+    const vw_image_t  *other[2];
+
+    w = t->mask.width;
+    h = t->mask.height;
+    b = t->box;
+    other[0] = before;
+    other[1] = after;
+
+    if (b.w == 0 || t->polarity != VW_TEXT_BRIGHT) {
+        return 0;
+    }
+
+    if (vw_image_alloc(ink, w, h) != 0
+        || vw_image_alloc(&both->mask, b.w, b.h) != 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    for (y = 0; y < b.h; y++) {
+        memset(both->mask.data + (size_t) y * both->mask.stride, 255,
+               (size_t) b.w);
+    }
+
+    max = w / 16;
+    any = 0;
+
+    for (k = 0; k < 2; k++) {
+        if (other[k] == NULL || other[k]->width != w
+            || other[k]->height != h)
+        {
+            continue;
+        }
+
+        /* its ink, and its lines in the band of t's rows (in place) */
+
+        vw_text_bright(fr, other[k], ink, &n);
+
+        memset(&ot, 0, sizeof(vw_text_t));
+        ot.box.x = b.x > max ? b.x - max : 0;
+        ot.box.y = b.y;
+        band = *ink;
+        band.data = ink->data + (size_t) b.y * ink->stride + ot.box.x;
+        band.width = (b.x + b.w + max < w ? b.x + b.w + max : w) - ot.box.x;
+        band.height = b.h;
+        x0 = ot.box.x;
+
+        if (vw_text_lines(fr, &band, w, h, &ot.box, &ot.glyph_h, &ot.glyphs,
+                          &ot.lines, &ot.comps)
+            != 0)
+        {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
+        if (ot.box.w == 0) {
+            continue;
+        }
+
+        /* how far they lie to the right of t's; t's ink they have */
+
+        ot.mask = *ink;
+        ot.box.x += x0;
+        ot.box.y += b.y;
+        dx = vw_text_shift(t, &ot, max, fr);
+
+        for (y = 0; y < b.h; y++) {
+            ms = both->mask.data + (size_t) y * both->mask.stride;
+            mt = t->mask.data + (size_t) (b.y + y) * t->mask.stride + b.x;
+            mi = ink->data + (size_t) (b.y + y) * ink->stride;
+
+            for (x = 0; x < b.w; x++) {
+                xb = b.x + x + dx;
+                if (mt[x] != 255 && xb >= x0 && xb < x0 + band.width
+                    && mi[xb] == 0)
+                {
+                    ms[x] = 0;
+                }
+            }
+        }
+
+        any = 1;
+    }
+
+    if (!any) {
+        return 0;                   /* nothing to tell by */
+    }
+
+    both->comps = 0;
+
+    if (vw_text_lines(fr, &both->mask, w, h, &both->box, &both->glyph_h,
+                      &both->glyphs, &both->lines, &both->comps)
+        != 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (both->box.w == 0) {
+        return 0;                   /* no line stays: as it is */
+    }
+
+    gh = both->glyph_h;
+    x0 = both->box.x - 2 * gh > 0 ? both->box.x - 2 * gh : 0;
+    y0 = both->box.y - gh > 0 ? both->box.y - gh : 0;
+    x1 = both->box.x + both->box.w + 2 * gh < b.w
+         ? both->box.x + both->box.w + 2 * gh : b.w;
+    y1 = both->box.y + both->box.h + gh < b.h
+         ? both->box.y + both->box.h + gh : b.h;
+
+    if (x0 == 0 && y0 == 0 && x1 == b.w && y1 == b.h) {
+        return 0;                   /* every line stays */
+    }
+
+    /* t's ink there, chained again */
+
+    for (y = 0; y < b.h; y++) {
+        ms = both->mask.data + (size_t) y * both->mask.stride;
+        mt = t->mask.data + (size_t) (b.y + y) * t->mask.stride + b.x;
+
+        for (x = 0; x < b.w; x++) {
+            ms[x] = (y >= y0 && y < y1 && x >= x0 && x < x1 && mt[x] != 255)
+                    ? 0 : 255;
+        }
+    }
+
+    if (vw_text_lines(fr, &both->mask, w, h, &both->box, &both->glyph_h,
+                      &both->glyphs, &both->lines, &both->comps)
+        != 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (both->box.w == 0) {
+        return 0;
+    }
+
+    for (y = 0; y < b.h; y++) {
+        memcpy(t->mask.data + (size_t) (b.y + y) * t->mask.stride + b.x,
+               both->mask.data + (size_t) y * both->mask.stride,
+               (size_t) b.w);
+    }
+
+    t->box.x = b.x + both->box.x;
+    t->box.y = b.y + both->box.y;
+    t->box.w = both->box.w;
+    t->box.h = both->box.h;
+    t->glyph_h = both->glyph_h;
+    t->glyphs = both->glyphs;
+    t->lines = both->lines;
+
+    vw_text_strokes(fr, g, t);
+
+    return 1;
 }
 
 
@@ -453,8 +640,8 @@ vw_text_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink)
  * the marks, so the cost follows the glyphs, not the specks.
  */
 static int
-vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
-    int *glyphs, int *lines, int *comps)
+vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
+    vw_rect_t *box, int *glyph_h, int *glyphs, int *lines, int *comps)
 {
     int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
     int         bottom;
@@ -465,12 +652,11 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, vw_rect_t *box, int *glyph_h,
     memset(box, 0, sizeof(vw_rect_t));
     *lines = 0;
 
-    minh = m->height / VW_TEXT_MIN_HEIGHT_PART;
+    minh = ref_h / VW_TEXT_MIN_HEIGHT_PART;
     minh = minh < VW_TEXT_MIN_HEIGHT ? VW_TEXT_MIN_HEIGHT : minh;
 
     fr->keep_comps = 1;
-    rc = vw_frame_blobs(fr, m, m->width, m->height, VW_TEXT_MIN_PIXELS, 0,
-                        NULL);
+    rc = vw_frame_blobs(fr, m, ref_w, ref_h, VW_TEXT_MIN_PIXELS, 0, NULL);
     fr->keep_comps = 0;
 
     if (rc != 0) {
