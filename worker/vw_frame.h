@@ -168,18 +168,28 @@ int vw_frame_text(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
 
 /*
  * Keeps of the bright layer t (of picture g) the lines of glyphs that
- * have ink under them in the frame shown before g or in the one after
- * (either may be NULL): strong temporal noise makes chains of
- * glyph-sized specks that one picture takes for lines, but not in the
- * same place in two.  The lines that stay, and what lies beside them,
- * remain t; t is left as it is when no line or every line stays, when
- * neither other frame has a line, and when its ink is dark.  ink and
- * both are work space.  1 if t changed, 0 if not, FAILED only when out
- * of memory.
+ * have ink under them in the frame shown before g or in the one after:
+ * strong temporal noise makes chains of glyph-sized specks that one
+ * picture takes for lines, but not in the same place in two.  begin,
+ * add each frame (a grey picture of t's size; others are passed over),
+ * end: the lines that stay, and what lies beside them, remain t, and
+ * end returns 1; t is left as it is (0) when no line or every line
+ * stays, when no frame had a line where t's are, and when its ink is
+ * dark.  FAILED only when out of memory.
  */
-int vw_text_persist(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
-    const vw_image_t *before, const vw_image_t *after, vw_image_t *ink,
-    vw_text_t *both, vw_err_t *err);
+typedef struct {
+    vw_image_t  keep;       /* t's box: its ink on the frames' lines */
+    vw_image_t  ink;        /* a frame's ink over t's rows */
+    int         frames;     /* frames added that had lines there */
+} vw_persist_t;
+
+int vw_text_persist_begin(const vw_text_t *t, vw_persist_t *pt,
+    vw_err_t *err);
+int vw_text_persist_add(vw_framer_t *fr, const vw_text_t *t,
+    const vw_image_t *other, vw_persist_t *pt, vw_err_t *err);
+int vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
+    vw_persist_t *pt, vw_err_t *err);
+void vw_persist_free(vw_persist_t *pt);
 
 /*
  * 1 if pictures a and b (with their text layers) show the same text: the

@@ -107,10 +107,8 @@ typedef struct {
                                           the old state: a change is
                                           placed exactly among them */
     vw_text_t           cand_layer;    /* the text layer of one of them */
-    vw_image_t          before;        /* the frames shown before a look */
-    vw_image_t          after;         /* and after it */
-    vw_image_t          before_ink;    /* vw_text_persist's work */
-    vw_text_t           both;
+    vw_image_t          beside;        /* a frame shown beside a look */
+    vw_persist_t        persist;       /* vw_pipe_clean's work */
 
     vw_frame_result_t   known;         /* the last known frame */
     char               *known_text;

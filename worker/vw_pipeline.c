@@ -234,10 +234,8 @@ done:
     vw_image_free(&p->spare);
     vw_text_free(&p->spare_layer);
     vw_text_free(&p->cand_layer);
-    vw_image_free(&p->before);
-    vw_image_free(&p->after);
-    vw_image_free(&p->before_ink);
-    vw_text_free(&p->both);
+    vw_image_free(&p->beside);
+    vw_persist_free(&p->persist);
 
     for (n = 0; n < VW_KEPT_MAX; n++) {
         vw_image_free(&p->tent_kept[n].grey);
@@ -358,7 +356,7 @@ int
 vw_pipe_clean(vw_pipe_t *p, vw_err_t *err)
 {
     int             n, first;
-    const AVFrame  *next;
+    const AVFrame  *beside[2];
 
     if (p->layer.box.w == 0 || p->layer.polarity != VW_TEXT_BRIGHT
         || !p->job->options->refine || p->media == NULL)
@@ -367,21 +365,26 @@ vw_pipe_clean(vw_pipe_t *p, vw_err_t *err)
     }
 
     n = vw_media_kept(p->media, -1, p->look_us, &first);
-    next = vw_media_frame_after(p->media, p->look_us);
+    beside[0] = n > 0 ? p->media->kept[first + n - 1].frame : NULL;
+    beside[1] = vw_media_frame_after(p->media, p->look_us);
 
-    if ((n > 0
-         && vw_pipe_grey(p, p->media->kept[first + n - 1].frame, &p->before,
-                         err)
-            != 0)
-        || (next != NULL && vw_pipe_grey(p, next, &p->after, err) != 0))
-    {
+    if (vw_text_persist_begin(&p->layer, &p->persist, err) != 0) {
         return -1;
     }
 
-    return vw_text_persist(&p->framer, &p->grey, &p->layer,
-                           n > 0 ? &p->before : NULL,
-                           next != NULL ? &p->after : NULL,
-                           &p->before_ink, &p->both, err);
+    for (n = 0; n < 2; n++) {
+        if (beside[n] != NULL
+            && (vw_pipe_grey(p, beside[n], &p->beside, err) != 0
+                || vw_text_persist_add(&p->framer, &p->layer, &p->beside,
+                                       &p->persist, err)
+                   != 0))
+        {
+            return -1;
+        }
+    }
+
+    return vw_text_persist_end(&p->framer, &p->grey, &p->layer, &p->persist,
+                               err);
 }
 
 
