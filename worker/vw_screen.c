@@ -757,11 +757,13 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
                                                          : p->ref.height / 10);
 
     if (p->ref_layer.glyph_h < VW_OCR_SMALL_GLYPH) {
-        /* small glyphs: the layer misses words of short letters, and
-         * lines of them: ten glyph heights and a line more each way */
+        /* small glyphs: the layer misses words of short letters: ten
+         * glyph heights each way across (the line more above and below
+         * that was meant here, for lines of short letters, never took
+         * effect: every measurement so far is without it) */
         px = px > 10 * p->ref_layer.glyph_h ? px : 10 * p->ref_layer.glyph_h;
-        py = VW_OCR_MARGIN + 2 * p->ref_layer.glyph_h;
     }
+
     py = VW_OCR_MARGIN + b->h / 4;
 
     r->x = b->x > px ? b->x - px : 0;
