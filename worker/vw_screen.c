@@ -147,7 +147,10 @@ vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     if (!same) {
         /* noise taken for lines may be what differs: the lines not in
          * the frames beside it go, and it is judged again (invariant:
-         * every layer that starts a state, or is held, is cleaned) */
+         * every layer that starts a state, or is held, is cleaned; but
+         * those found again when a turn is taken, vw_pipe_take_turn,
+         * whose frames beside are gone: a job resumed in that screen
+         * restores its reference cleaned) */
         rc = vw_pipe_clean(p, err);
 
         if (rc < 0) {
