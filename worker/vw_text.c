@@ -22,6 +22,10 @@
  *     solid, spanning the picture, a few stray pixels: vw_frame_blobs);
  *     the glyphs' bounding box is the region Tesseract reads.
  *
+ * Noise that one picture takes for lines is told from text by the
+ * frames shown beside it (vw_text_persist_*): text stays a frame or
+ * more, a chain of specks does not.
+ *
  * Near-identical text: the two pictures' grey levels are compared only
  * where either has ink, in blocks and cells as vw_frame_similar does.
  * A glyph that stays has the same levels in both; one that appears,
@@ -213,9 +217,10 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
  * steps, so that one grey picture serves for each frame in turn:
  * vw_text_persist_begin, then vw_text_persist_add for each frame, then
  * vw_text_persist_end.  Each frame's bright ink is found over t's rows
- * (and the outline's radius either way), as far either way as text
- * slides (vw_pipe_same), and chained into its lines (vw_text_lines,
- * judged by the picture's size); the ink of t that lies on them, at
+ * (and the outline's radius above and below) and chained into lines
+ * (vw_text_lines, judged by the picture's size) over t's box widened as
+ * far either way as text slides (vw_pipe_same); the ink of t that lies
+ * on them, at
  * the shift that best matches the two, goes into pt->keep.  At the
  * end, pt->keep is chained into lines, and t's ink within their box,
  * grown by two glyph heights across and one down and up (the marks
