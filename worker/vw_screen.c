@@ -45,6 +45,8 @@ static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
 static int vw_pipe_left(int timeout, int64_t start);
 static void vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res,
     vw_ocr_result_t *other);
+static void vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other,
+    int take);
 static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
@@ -1015,19 +1017,10 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         return -1;
     }
 
-    if (vw_pipe_readable(&other, p->ref_layer.glyphs)
-        && (other.nlines > res->nlines
-            || !vw_pipe_readable(res, p->ref_layer.glyphs)))
-    {
-        other.ms += res->ms;
-        vw_ocr_result_free(res);
-        *res = other;
-
-    } else {
-        res->ms += other.ms;
-        res->timed_out |= other.timed_out;
-        vw_ocr_result_free(&other);
-    }
+    vw_pipe_take(res, &other,
+                 vw_pipe_readable(&other, p->ref_layer.glyphs)
+                 && (other.nlines > res->nlines
+                     || !vw_pipe_readable(res, p->ref_layer.glyphs)));
 
     return 0;
 }
@@ -1041,7 +1034,16 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 static void
 vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res, vw_ocr_result_t *other)
 {
-    if (vw_pipe_readable(other, p->ref_layer.glyphs)) {
+    vw_pipe_take(res, other, vw_pipe_readable(other, p->ref_layer.glyphs));
+}
+
+
+/* *res becomes *other if take, else stays; the one let go is freed and
+ * its time counted in the one kept */
+static void
+vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take)
+{
+    if (take) {
         other->ms += res->ms;
         vw_ocr_result_free(res);
         *res = *other;
