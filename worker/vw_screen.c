@@ -52,6 +52,7 @@ static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
     int h);
 static int vw_pipe_few_letters(const vw_ocr_result_t *res, int glyphs);
+static int vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res);
 
 
 /*
@@ -824,8 +825,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         goto failed;
     }
 
-    unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
-             && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res.timed_out;
+    unread = vw_pipe_unread(p, &res);
 
     if (unread && res.words > 0) {
         /*
@@ -845,8 +845,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
             goto failed;
         }
 
-        unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
-                 && !res.timed_out;
+        unread = vw_pipe_unread(p, &res);
     }
 
     if (!res.timed_out && res.nlines < p->ref_layer.lines) {
@@ -862,8 +861,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
             goto failed;
         }
 
-        unread = !vw_pipe_readable(&res, p->ref_layer.glyphs)
-                 && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res.timed_out;
+        unread = vw_pipe_unread(p, &res);
     }
 
     if (unread && !p->osd_tried) {
@@ -1156,6 +1154,19 @@ vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
 {
     return !vw_pipe_few_letters(res, glyphs)
            && res->confidence >= VW_READ_CONF;
+}
+
+
+/*
+ * The pending screen's reading res leaves it unread (VW_FRAME_UNREAD):
+ * plenty of glyphs, a reading that says nothing, and no deadline that
+ * cut it short.
+ */
+static int
+vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    return !vw_pipe_readable(res, p->ref_layer.glyphs)
+           && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res->timed_out;
 }
 
 
