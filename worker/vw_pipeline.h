@@ -44,8 +44,10 @@
  * if the next look has none again */
 #define VW_SURE_GLYPHS  10
 
-/* a reading less confident than this says nothing (vw_pipe_readable) */
+/* a reading less confident than this says nothing (vw_pipe_readable),
+ * unless it has about as many letters as the glyphs, at this */
 #define VW_READ_CONF    70
+#define VW_FIT_CONF     50
 
 /* a screen that read as nothing is read again without the specks up to
  * 1/VW_OCR_NOISE_SPECK of its glyphs' height (vw_pipe_read) */

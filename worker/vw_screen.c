@@ -51,8 +51,11 @@ static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
     int h);
-static int vw_pipe_few_letters(const vw_ocr_result_t *res, int glyphs);
-static int vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res);
+static int vw_pipe_few(int letters, int glyphs);
+static int vw_pipe_letters(const vw_ocr_result_t *res);
+static int vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res,
+    int fit);
+static int vw_pipe_fits(const vw_ocr_result_t *res, int glyphs);
 
 
 /*
@@ -825,9 +828,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         goto failed;
     }
 
-    unread = vw_pipe_unread(p, &res);
-
-    if (unread && res.words > 0) {
+    if (vw_pipe_unread(p, &res, 0) && res.words > 0) {
         /*
          * Plenty of glyphs, nothing read, though Tesseract's layout
          * found words (when it found none, vw_pipe_ocr read the region
@@ -844,8 +845,6 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
             vw_ocr_result_free(&res);
             goto failed;
         }
-
-        unread = vw_pipe_unread(p, &res);
     }
 
     if (!res.timed_out && res.nlines < p->ref_layer.lines) {
@@ -860,23 +859,23 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
             vw_ocr_result_free(&res);
             goto failed;
         }
-
-        unread = vw_pipe_unread(p, &res);
     }
 
-    if (unread && !p->osd_tried) {
-        /* plenty of glyphs, nothing read: is the text upside down or
-         * sideways?  (res becomes the turned reading if it is) */
+    if (!p->osd_tried && vw_pipe_unread(p, &res, 0)) {
+        /* plenty of glyphs, nothing read for sure: is the text upside
+         * down or sideways?  (res becomes the turned reading if it is;
+         * a reading that fits its glyphs may be upside-down text read
+         * as letters: "SPJOM UMOP apisdy" at 53) */
         if (vw_pipe_orient_read(p, &res, err) != 0) {
             vw_ocr_result_free(&res);
             goto failed;
         }
-
-        unread = !vw_pipe_readable(&res, p->ref_layer.glyphs);
     }
 
+    unread = vw_pipe_unread(p, &res, 1);
+
     if (res.text != NULL && !res.timed_out
-        && vw_pipe_few_letters(&res, p->ref_layer.glyphs))
+        && vw_pipe_few(vw_pipe_letters(&res), p->ref_layer.glyphs))
     {
         /*
          * Fewer letters than a quarter of the glyphs (than two, for a
@@ -1025,14 +1024,16 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
 
 /*
- * A second reading of the same screen: it replaces *res if it says
- * something (vw_pipe_readable), else it is dropped; the time of both
- * counts, and so does a deadline it ran into.
+ * A second reading of a screen whose first said nothing: it replaces
+ * *res if it says something (vw_pipe_readable) or fits the glyphs
+ * (vw_pipe_fits), else it is dropped; the time of both counts, and so
+ * does a deadline it ran into.
  */
 static void
 vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res, vw_ocr_result_t *other)
 {
-    vw_pipe_take(res, other, vw_pipe_readable(other, p->ref_layer.glyphs));
+    vw_pipe_take(res, other, vw_pipe_readable(other, p->ref_layer.glyphs)
+                             || vw_pipe_fits(other, p->ref_layer.glyphs));
 }
 
 
@@ -1152,32 +1153,61 @@ vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
 int
 vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
 {
-    return !vw_pipe_few_letters(res, glyphs)
+    return !vw_pipe_few(vw_pipe_letters(res), glyphs)
            && res->confidence >= VW_READ_CONF;
 }
 
 
 /*
- * The pending screen's reading res leaves it unread (VW_FRAME_UNREAD):
- * plenty of glyphs, a reading that says nothing, and no deadline that
- * cut it short.
+ * A reading less sure than that still reads its screen when it has
+ * about as many letters as the screen has glyphs (half to one and a
+ * half times), at VW_FIT_CONF or more: a line in strong noise read
+ * right but unsure (". Trains delayed in north'", 21 letters for 20
+ * glyphs, at 60).  Asked of the second readings only: a first reading
+ * this unsure is read again all the same (that reads better).
  */
 static int
-vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res)
+vw_pipe_fits(const vw_ocr_result_t *res, int glyphs)
 {
-    return !vw_pipe_readable(res, p->ref_layer.glyphs)
-           && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res->timed_out;
+    int  letters;
+
+    letters = vw_pipe_letters(res);
+
+    return res->confidence >= VW_FIT_CONF && 2 * letters >= glyphs
+           && 2 * letters <= 3 * glyphs && !vw_pipe_few(letters, glyphs);
 }
 
 
 /*
- * Fewer letters or digits than a quarter of the screen's glyphs (two at
- * least).  Any character beyond ASCII counts as a letter.
+ * The pending screen's reading res leaves it unread: plenty of glyphs,
+ * a reading that says nothing, and no deadline that cut it short.  A
+ * second reading is made of such a screen, and orientation detection;
+ * with fit, a reading that fits its glyphs reads the screen, as one
+ * kept from a second reading does: the rows' VW_FRAME_UNREAD.
  */
 static int
-vw_pipe_few_letters(const vw_ocr_result_t *res, int glyphs)
+vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
 {
-    int                   letters, want;
+    return !vw_pipe_readable(res, p->ref_layer.glyphs)
+           && !(fit && vw_pipe_fits(res, p->ref_layer.glyphs))
+           && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res->timed_out;
+}
+
+
+/* Fewer letters than a quarter of the screen's glyphs (two at least). */
+static int
+vw_pipe_few(int letters, int glyphs)
+{
+    return letters < (glyphs / 4 > 2 ? glyphs / 4 : 2);
+}
+
+
+/* The letters or digits of a reading; any character beyond ASCII counts
+ * as a letter. */
+static int
+vw_pipe_letters(const vw_ocr_result_t *res)
+{
+    int                   letters;
     size_t                i, n, len;
     uint32_t              cp;
     const unsigned char  *s;
@@ -1193,9 +1223,7 @@ vw_pipe_few_letters(const vw_ocr_result_t *res, int glyphs)
                    || (cp >= 'A' && cp <= 'Z') || (cp >= 0x80 && cp != 0xfffd);
     }
 
-    want = glyphs / 4 > 2 ? glyphs / 4 : 2;
-
-    return letters < want;
+    return letters;
 }
 
 
