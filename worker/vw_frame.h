@@ -110,7 +110,7 @@ typedef struct {
                                           average */
 #define VW_TEXT_GLYPH_ROWS       8     /* that square's side at most, */
 #define VW_TEXT_STEADY_PX        2     /* between layers of as many
-                                          glyphs in boxes this close */
+                                          glyphs on rows this close */
 #define VW_TEXT_MAX_COLUMNS      1024  /* block columns followed for it */
 #define VW_TEXT_BLOCK_INK        16    /* a block with less ink: no say */
 

@@ -1070,20 +1070,28 @@ done:
 /*
  * The glyph test of vw_frame_same_text is made only between two layers
  * that agree where the text is and what it is made of: as many glyphs,
- * in the same box (to VW_TEXT_STEADY_PX), unshifted.  A glyph that
- * changes for another leaves them so (tabular digits, a clock); noise
- * that eats or adds pieces of glyphs does not, and over such layers
- * the patches where they disagree can differ as much as a changed
- * glyph does (93-113 on average over 2 x 2 blocks, a caption over
- * moving noise at 720p), so the other rules judge them.
+ * on the same rows (to VW_TEXT_STEADY_PX), the ends of their boxes and
+ * the shift they are compared at each within half a glyph's height (a
+ * letter of another width moves a centred line's ends by that much:
+ * "gate H" to "gate J", 8 pixels at 23-pixel glyphs; a ticker slides
+ * by more from look to look).  A glyph that changes for another leaves
+ * them so; noise that eats or adds pieces of glyphs does not, and over
+ * such layers the patches where they disagree can differ as much as a
+ * changed glyph does (93-113 on average over 2 x 2 blocks, a caption
+ * over moving noise at 720p), so the other rules judge them.
  */
 static int
 vw_text_steady(const vw_text_t *ta, const vw_text_t *tb, int dx)
 {
-    return dx == 0 && ta->glyphs == tb->glyphs
-           && abs(ta->box.x - tb->box.x) <= VW_TEXT_STEADY_PX
+    int  half;
+
+    half = ta->glyph_h / 2 > VW_TEXT_STEADY_PX ? ta->glyph_h / 2
+                                               : VW_TEXT_STEADY_PX;
+
+    return ta->glyphs == tb->glyphs && abs(dx) <= half
+           && abs(ta->box.x - tb->box.x) <= half
+           && abs(ta->box.x + ta->box.w - tb->box.x - tb->box.w) <= half
            && abs(ta->box.y - tb->box.y) <= VW_TEXT_STEADY_PX
-           && abs(ta->box.w - tb->box.w) <= VW_TEXT_STEADY_PX
            && abs(ta->box.h - tb->box.h) <= VW_TEXT_STEADY_PX;
 }
 
