@@ -1163,8 +1163,9 @@ vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
  * about as many letters as the screen has glyphs (half to one and a
  * half times), at VW_FIT_CONF or more: a line in strong noise read
  * right but unsure (". Trains delayed in north'", 21 letters for 20
- * glyphs, at 60).  Asked of the second readings only: a first reading
- * this unsure is read again all the same (that reads better).
+ * glyphs, at 60).  A first reading this unsure is read again all the
+ * same (that reads better), and orientation detection runs on it
+ * (text upside down reads as about as many letters).
  */
 static int
 vw_pipe_fits(const vw_ocr_result_t *res, int glyphs)
@@ -1180,10 +1181,10 @@ vw_pipe_fits(const vw_ocr_result_t *res, int glyphs)
 
 /*
  * The pending screen's reading res leaves it unread: plenty of glyphs,
- * a reading that says nothing, and no deadline that cut it short.  A
- * second reading is made of such a screen, and orientation detection;
- * with fit, a reading that fits its glyphs reads the screen, as one
- * kept from a second reading does: the rows' VW_FRAME_UNREAD.
+ * a reading that says nothing, and no deadline that cut it short.
+ * Such a screen gets a second reading and orientation detection (fit
+ * 0); once they are done, a reading that fits its glyphs reads it (fit
+ * 1: whether its rows get VW_FRAME_UNREAD).
  */
 static int
 vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
