@@ -802,7 +802,7 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
 int
 vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 {
-    int               unread, fit, turn_q, failed;
+    int               unread, first_fits, turn_q, failed;
     char             *parts;
     vw_ocr_how_t      how;
     size_t            n;
@@ -830,7 +830,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 
     /* a later reading that fits reads the screen only if this one did
      * not fit (mirrored text: vw_pipe_unread) */
-    fit = !vw_pipe_fits(&res, p->ref_layer.glyphs);
+    first_fits = vw_pipe_fits(&res, p->ref_layer.glyphs);
 
     if (vw_pipe_unread(p, &res, 0) && res.words > 0) {
         /*
@@ -876,7 +876,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         }
     }
 
-    unread = vw_pipe_unread(p, &res, fit);
+    unread = vw_pipe_unread(p, &res, !first_fits);
 
     if (res.text != NULL && !res.timed_out
         && vw_pipe_few(vw_pipe_letters(&res), p->ref_layer.glyphs))
@@ -1188,10 +1188,11 @@ vw_pipe_fits(const vw_ocr_result_t *res, int glyphs)
  * a reading that says nothing, and no deadline that cut it short.
  * Such a screen gets a second reading and orientation detection (fit
  * 0); once they are done, with fit, a reading that fits its glyphs
- * reads it (whether its rows get VW_FRAME_UNREAD).  fit is whether
- * the first reading did not fit: text mirrored reads as about as many
- * letters at once ("ebiow spsmi 1ONIM" at 60 for "Mirror image words",
- * t/worker/100-run-e2e.t), a line in noise as nothing.
+ * reads it (whether its rows get VW_FRAME_UNREAD).  vw_pipe_read
+ * allows that only when the first reading did not fit: text mirrored
+ * reads as about as many letters at once ("ebiow spsmi 1ONIM" at 60
+ * for "Mirror image words", t/worker/100-run-e2e.t), a line in noise
+ * as nothing.
  */
 static int
 vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
