@@ -412,7 +412,7 @@ vw_result_warnings(vo_buf_t *out, const vw_result_t *r)
     }
 
     vo_buf_printf(out, "{\"code\":\"text_unreadable\",\"message\":\"%zu "
-                  "screen%s with many glyphs read as (almost) nothing: "
+                  "screen%s whose glyphs read as (almost) nothing: "
                   "text in a script the language does not cover, mirrored, "
                   "or too blurred to read\",\"count\":%zu,\"frames\":[",
                   n, n == 1 ? "" : "s", n);

@@ -56,6 +56,7 @@ static int vw_pipe_letters(const vw_ocr_result_t *res);
 static int vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res,
     int fit);
 static int vw_pipe_fits(const vw_ocr_result_t *res, int glyphs);
+static int vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res);
 
 
 /*
@@ -876,7 +877,8 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         }
     }
 
-    unread = vw_pipe_unread(p, &res, !first_fits);
+    unread = vw_pipe_unread(p, &res, !first_fits)
+             || vw_pipe_line_lost(p, &res);
 
     if (res.text != NULL && !res.timed_out
         && vw_pipe_few(vw_pipe_letters(&res), p->ref_layer.glyphs))
@@ -886,8 +888,9 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
          * screen of a line or two), however read: what Tesseract makes
          * of noise or of filaments taken for lines ("8" from three
          * "lines" of a zooming fractal), not text to publish.  The rows
-         * have no text; a screen of VW_SURE_GLYPHS glyphs or more keeps
-         * its flag (unread: the text_unreadable warning).
+         * have no text; a screen of VW_SURE_GLYPHS glyphs or more, or a
+         * line that stayed, keeps its flag (unread: the text_unreadable
+         * warning).
          */
         res.text[0] = '\0';
         res.confidence = 0;
@@ -1200,6 +1203,26 @@ vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
     return !vw_pipe_readable(res, p->ref_layer.glyphs)
            && !(fit && vw_pipe_fits(res, p->ref_layer.glyphs))
            && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res->timed_out;
+}
+
+
+/*
+ * A line, of however few glyphs, that stayed for VW_STAYED_LOOKS looks
+ * and read as (almost) nothing: small outlined text glues each word's
+ * letters into one glyph ("The school burned down in May.", light
+ * yellow at 18 px over a fractal, is 7 glyphs and reads as nothing at
+ * 44), and a screen that long is not noise, which changes from look to
+ * look.  It is flagged (VW_FRAME_UNREAD), not read again: the second
+ * readings and orientation detection stay for screens of many glyphs
+ * (vw_pipe_unread).
+ */
+static int
+vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    return p->ref_layer.lines > 0 && p->stack.count >= VW_STAYED_LOOKS
+           && !res->timed_out
+           && (res->text == NULL
+               || vw_pipe_few(vw_pipe_letters(res), p->ref_layer.glyphs));
 }
 
 

@@ -6,7 +6,7 @@
 # captions of three and four big centred lines with thick outlines over
 # a moving background are read whole; under strong temporal noise the
 # chains of specks that one frame takes for lines do not join a look's
-# text.
+# text; a line of small outlined text that reads as nothing is flagged.
 
 use strict;
 use warnings;
@@ -190,6 +190,43 @@ for my $making (sort keys %want) {
     cmp_ok scalar(@read), '>=', $want{$making},
         "unsure ticker $making: $want{$making} of 6 items read"
         or diag explain [map { $_->{text} } @{ $r->{json}{segments} }];
+}
+
+# 7. a line of small outlined text (18 px at 720p, light yellow, over the
+# hard set's zooming fractal): the outline glues each word's letters
+# into one glyph, so the layer finds a line of 7, and Tesseract reads it
+# "Thejschool| burned down\in May:" at a line confidence of 44, below
+# the 50 a line needs.  The job must not end with no text and no word
+# of it: the screen, which stayed for seconds, is flagged
+# text_unreadable (vw_pipe_line_lost).  The worker before that flagged
+# only a noise screen at frame 0.  Reading it is a TODO.
+
+my %school = (start => 0.82, end => 3.4,
+    text => 'The school burned down in May.', font => 'DejaVuSerifCondensed',
+    size => 18, style => 'outline', color => '0xfff0a0', y => 'bottom');
+$file = make_video(path => "$dir/small-yellow.mp4", size => '1280x720',
+    duration => 4, background => 'fractal',
+    VideoOCR::Media::seeds('hard-small-720p-h264'), spans => [\%school],
+    dir => $dir, bitrate => '4M', extra => ['-g', 250]);
+$r = run_worker('ocr', $file, '--fps', '1', '--frames');
+is $r->{rc}, 0, 'small yellow line: exit 0' or diag $r->{stderr};
+{
+    my $m = found($r->{json}{segments}, \%school);
+    my $read = $m && $m->[1] <= 0.3;
+    my %pts = map { $_->{index} => $_->{pts} } @{ $r->{json}{frames} };
+    my ($w) = grep { $_->{code} eq 'text_unreadable' }
+              @{ $r->{json}{warnings} // [] };
+    my @flagged = grep { defined $pts{$_} && $pts{$_} >= $school{start}
+                         && $pts{$_} <= $school{end} } @{ $w ? $w->{frames} : [] };
+    ok $read || @flagged, 'small yellow line: read, or its screen flagged '
+        . 'text_unreadable (not a quiet empty result)'
+        or diag explain [$r->{json}{warnings}, $r->{json}{segments}];
+    TODO: {
+        local $TODO = 'read as "Thejschool| burned down\\in May:" at 44, '
+            . 'a line confidence below 50';
+        ok $read, 'small yellow line: read (CER <= 0.3)'
+            or diag explain [map { $_->{text} } @{ $r->{json}{segments} }];
+    }
 }
 
 done_testing;
