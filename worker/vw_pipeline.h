@@ -45,8 +45,10 @@
 #define VW_SURE_GLYPHS  10
 
 /* a screen of fewer glyphs whose line stayed this many looks (a second
- * at fps 1) and read as nothing is flagged all the same */
+ * at fps 1), as wide as this many glyph heights (a few words), and read
+ * as nothing is flagged all the same */
 #define VW_STAYED_LOOKS 5
+#define VW_STAYED_WIDTH 5
 
 /* a reading less confident than this says nothing (vw_pipe_readable),
  * unless it has about as many letters as the glyphs, at this */

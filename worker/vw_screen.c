@@ -1207,19 +1207,24 @@ vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
 
 
 /*
- * A line, of however few glyphs, that stayed for VW_STAYED_LOOKS looks
- * and read as (almost) nothing: small outlined text glues each word's
- * letters into one glyph ("The school burned down in May.", light
- * yellow at 18 px over a fractal, is 7 glyphs and reads as nothing at
- * 44), and a screen that long is not noise, which changes from look to
- * look.  It is flagged (VW_FRAME_UNREAD), not read again: the second
- * readings and orientation detection stay for screens of many glyphs
+ * A line, of however few glyphs, that stayed for VW_STAYED_LOOKS looks,
+ * is VW_STAYED_WIDTH glyph heights wide or more, and read as (almost)
+ * nothing: small outlined text glues each word's letters into one glyph
+ * ("The school burned down in May.", light yellow at 18 px over a
+ * fractal, is 7 glyphs in a box 267 pixels wide for 16-pixel glyphs,
+ * and reads as nothing at 44); a screen that long is not noise, which
+ * changes from look to look, and one that wide is not a few specks of
+ * a still pattern (4 "glyphs" in "2 lines" of 23 x 20 pixels, for 7
+ * looks, on the hard set's busy test pattern).  It is flagged
+ * (VW_FRAME_UNREAD), not read again: the second readings and
+ * orientation detection stay for screens of many glyphs
  * (vw_pipe_unread).
  */
 static int
 vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res)
 {
     return p->ref_layer.lines > 0 && p->stack.count >= VW_STAYED_LOOKS
+           && p->ref_layer.box.w >= VW_STAYED_WIDTH * p->ref_layer.glyph_h
            && !res->timed_out
            && (res->text == NULL
                || vw_pipe_few(vw_pipe_letters(res), p->ref_layer.glyphs));
