@@ -1226,8 +1226,7 @@ vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res)
     return p->ref_layer.lines > 0 && p->stack.count >= VW_STAYED_LOOKS
            && p->ref_layer.box.w >= VW_STAYED_WIDTH * p->ref_layer.glyph_h
            && !res->timed_out
-           && (res->text == NULL
-               || vw_pipe_few(vw_pipe_letters(res), p->ref_layer.glyphs));
+           && vw_pipe_few(vw_pipe_letters(res), p->ref_layer.glyphs);
 }
 
 
