@@ -500,6 +500,10 @@ vw_ocr_done(void *data, const vw_frame_result_t *f)
         return -1;
     }
 
+    if (mem->pos[f->index] >= 0) {
+        return 0;               /* as the ledger: the first row stays */
+    }
+
     if (mem->n == mem->cap) {
         cap = mem->cap ? mem->cap * 2 : 64;
         p = realloc(mem->frames, cap * sizeof(vw_frame_result_t));
@@ -540,7 +544,8 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
     fprintf(out, "{\"run\":\"%s\",\"video_ms\":%lld,\"frames_planned\":%u,"
             "\"frames_known\":%u,\"frames_done\":%u,\"looks\":%u,"
             "\"looks_kept\":%u,\"ocr_calls\":%u,\"looks_combined\":%u,"
-            "\"looks_per_reading\":%.2f,\"ocr_passes\":%u,"
+            "\"looks_per_reading\":%.2f,\"screens_joined\":%u,"
+            "\"ocr_passes\":%u,"
             "\"frames_reused\":%u,\"frames_timed_out\":%u,"
             "\"frames_no_picture\":%u,\"frames_no_text\":%u,"
             "\"refs_restored\":%u,\"boundaries\":%u,"
@@ -556,7 +561,7 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             s->frames_known, s->frames_done, s->looks, s->looks_kept,
             s->ocr_calls, s->looks_combined,
             s->ocr_calls ? (double) s->looks_combined / s->ocr_calls : 0.0,
-            s->ocr_passes,
+            s->screens_joined, s->ocr_passes,
             s->frames_reused,
             s->frames_timed_out, s->frames_no_picture, s->frames_no_text,
             s->refs_restored, s->boundaries, s->boundaries_moved,

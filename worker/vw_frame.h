@@ -167,6 +167,14 @@ int vw_frame_text(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
     vw_err_t *err);
 
 /*
+ * The same for grey, a part of a ref_w x ref_h picture (a screen's text
+ * region): its glyphs are judged by the whole picture's size, as they
+ * are in it (a glyph is a 60th of its height, ...).
+ */
+int vw_frame_text_part(vw_framer_t *fr, const vw_image_t *grey, int ref_w,
+    int ref_h, vw_text_t *t, vw_err_t *err);
+
+/*
  * Keeps of the bright layer t (of picture g) the lines of glyphs that
  * have ink under them in the frame shown before g or in the one after:
  * strong temporal noise makes chains of glyph-sized specks that one

@@ -215,7 +215,7 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
 
         between += (f->flags & VW_FRAME_PROBE) != 0;
 
-        if (f->reused_from >= 0) {
+        if (f->reused_from >= 0 || (f->flags & VW_FRAME_JOINED)) {
             reused++;
 
         } else if (f->flags & VW_FRAME_NO_TEXT) {
@@ -320,12 +320,14 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
             vw_box_json(out, &f->box, f->lines);
             vw_parts_json(out, f);
             vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s,"
-                        "\"no_text\":%s,\"between\":%s,\"exact\":%s}",
+                        "\"no_text\":%s,\"between\":%s,\"exact\":%s,"
+                        "\"joined\":%s}",
                         (f->flags & VW_FRAME_TIMED_OUT) ? "true" : "false",
                         (f->flags & VW_FRAME_NO_PICTURE) ? "true" : "false",
                         (f->flags & VW_FRAME_NO_TEXT) ? "true" : "false",
                         (f->flags & VW_FRAME_PROBE) ? "true" : "false",
-                        (f->flags & VW_FRAME_EXACT) ? "true" : "false");
+                        (f->flags & VW_FRAME_EXACT) ? "true" : "false",
+                        (f->flags & VW_FRAME_JOINED) ? "true" : "false");
         }
 
         vo_buf_addc(out, ']');

@@ -110,6 +110,34 @@ typedef struct {
     vw_image_t          beside;        /* a frame shown beside a look */
     vw_persist_t        persist;       /* vw_pipe_clean's work */
 
+    /* the screen read last, with the screens joined to it since, while
+     * the next screen may still join them (vw_join.c): their rows wait */
+    int                 join_open;
+    uint32_t            join_first;    /* the first row of the first */
+    uint32_t            join_last;     /* the first row of the last */
+    int                 join_looks;    /* the looks of their reading */
+    int                 join_conf;
+    int                 join_turn_q;   /* the turn its pictures had */
+    char               *join_text;     /* that reading */
+    char               *join_parts;
+    vw_rect_t          *join_lines;    /* where it read lines (picture's
+                                          pixels) */
+    int                 join_nlines;
+    size_t              join_lines_cap;
+    vw_image_t          join_mean;     /* the mean it was read from, */
+    vw_rect_t           join_region;   /* of this region */
+    int                 join_w;        /* of a picture this size */
+    int                 join_h;
+    vw_text_t           join_la;       /* the two means' text layers */
+    vw_text_t           join_lb;
+
+    uint32_t            restart;       /* the last unit a resumed run may
+                                          start at: the unit before it
+                                          ends no group cut short */
+    uint32_t            redo_from;     /* known rows in [redo_from,
+                                          redo_end) are done again */
+    uint32_t            redo_end;
+
     vw_frame_result_t   known;         /* the last known frame */
     char               *known_text;
     char               *known_parts;
@@ -144,6 +172,24 @@ int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
 /* vw_screen.c: whether a reading of a screen of `glyphs` glyphs says
  * something (VW_FRAME_UNREAD when not) */
 int vw_pipe_readable(const vw_ocr_result_t *res, int glyphs);
+
+/* vw_screen.c: picture b shows the same text as a, where it is or where
+ * it slid (*dx: how far) */
+int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
+    const vw_image_t *b, const vw_text_t *tb, int *dx);
+
+/* vw_screen.c: the rows waiting for the pending screen's text get the
+ * reference's (flags added to the screen's own row) */
+int vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
+
+/* vw_join.c: a screen split by what goes on around its text, joined in
+ * hindsight (see there) */
+int vw_join_same(vw_pipe_t *p, vw_err_t *err);
+int vw_join_take(vw_pipe_t *p, vw_err_t *err);
+int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
+    vw_err_t *err);
+void vw_join_close(vw_pipe_t *p);
+void vw_join_free(vw_pipe_t *p);
 
 /* vw_pipe_orient.c: text not upright (once per video, see there) */
 int vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err);

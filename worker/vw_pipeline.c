@@ -42,6 +42,7 @@ static const vw_hooks_t  vw_no_hooks;
 
 
 static int vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
+static int vw_pipe_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err);
 static int vw_pipe_restore(vw_pipe_t *p, vw_err_t *err);
 
 
@@ -144,7 +145,8 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
             goto done;
         }
 
-        k = vw_pipe_known_unit(p, i, err);
+        k = i * run->plan.looks < p->redo_end ? 0
+            : vw_pipe_known_unit(p, i, err);
 
         if (k < 0) {
             goto done;
@@ -153,6 +155,10 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         if (k > 0) {
             p->units_done = i + 1;
             continue;
+        }
+
+        if (p->resume && vw_pipe_redo(p, &i, err) != 0) {
+            goto done;
         }
 
         if (!p->decoding) {
@@ -200,9 +206,13 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         goto done;
     }
 
-    if ((p->pending && vw_pipe_read(p, err) != 0)
-        || vw_pipe_flush(p, err) != 0)
-    {
+    if (p->pending && vw_pipe_read(p, err) != 0) {
+        goto done;
+    }
+
+    vw_join_close(p);
+
+    if (vw_pipe_flush(p, err) != 0) {
         goto done;
     }
 
@@ -236,6 +246,7 @@ done:
     vw_text_free(&p->cand_layer);
     vw_image_free(&p->beside);
     vw_persist_free(&p->persist);
+    vw_join_free(p);
 
     for (n = 0; n < VW_KEPT_MAX; n++) {
         vw_image_free(&p->tent_kept[n].grey);
@@ -414,7 +425,9 @@ vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
     known->text = "";
     known->reused_from = -1;
 
-    if (p->hooks->frame_known == NULL) {
+    if (p->hooks->frame_known == NULL
+        || (j >= p->redo_from && j < p->redo_end))
+    {
         return 0;
     }
 
@@ -492,10 +505,72 @@ vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
         p->known.reused_from = -1;      /* not from the past */
     }
 
+    if (!(last.flags & VW_FRAME_JOINING)) {
+        p->restart = i + 1;             /* no group is cut short here */
+    }
+
     p->resume = 1;
     p->run->stats.frames_known++;
 
     return 1;
+}
+
+
+/*
+ * Unit *i is the first to do after known ones.  If the last row known
+ * (of the unit before, or a look of this one) is VW_FRAME_JOINING, a
+ * later screen of its group joined it, which needs the group's mean: a
+ * run that picked up here would lack it (vw_join.c).  The run then
+ * starts at the last unit where no group was cut short (p->restart),
+ * and the known rows from there to the end of unit *i are done again
+ * (the same rows: the ledger keeps the first of each).
+ */
+static int
+vw_pipe_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
+{
+    int                k;
+    uint32_t           j, looks, r;
+    unsigned           flags;
+    vw_frame_result_t  known;
+
+    looks = p->run->plan.looks;
+    flags = p->known.flags;
+
+    for (j = *i * looks + 1; j < (*i + 1) * looks && j < p->run->plan.indexes;
+         j++)
+    {
+        k = vw_pipe_known(p, j, &known, err);
+
+        if (k < 0) {
+            return -1;
+        }
+
+        flags = k > 0 ? known.flags : flags;
+    }
+
+    if (!(flags & VW_FRAME_JOINING) || p->restart >= *i) {
+        return 0;
+    }
+
+    r = p->restart;
+    p->redo_from = r * looks;
+    p->redo_end = (*i + 1) * looks;
+    p->run->stats.frames_known -= *i - r;
+    p->units_done = r;
+    *i = r;
+
+    if (r > 0) {
+        return vw_pipe_known_unit(p, r - 1, err) < 0 ? -1 : 0;
+    }
+
+    /* from the start */
+
+    p->resume = 0;
+    p->turn_q = 0;
+    p->turn = vw_orient_identity;
+    p->osd_tried = 0;
+
+    return 0;
 }
 
 

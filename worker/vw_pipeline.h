@@ -67,6 +67,10 @@
  * quarter of the box's height) */
 #define VW_OCR_MARGIN   8
 
+/* a screen may join the one before it for this many looks after the
+ * first row of that one (10 s at 1 fps; vw_join.c) */
+#define VW_JOIN_LOOKS   60
+
 
 /*
  * Every hook is optional (NULL) and gets data as its first argument.
@@ -122,6 +126,8 @@ typedef struct {
     uint32_t  looks;               /* looks between samples taken */
     uint32_t  looks_kept;          /* of those, rows: the text changed */
     uint32_t  looks_combined;      /* looks summed into the readings */
+    uint32_t  screens_joined;      /* screens that joined the one before
+                                      (vw_join.c) */
     uint32_t  ocr_calls;           /* frames sent to Tesseract */
     uint32_t  ocr_passes;          /* recognitions (a frame may take 2) */
     uint32_t  frames_reused;       /* near-identical: text reused */

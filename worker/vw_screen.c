@@ -26,8 +26,6 @@ static int vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample,
 static int vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample,
     int64_t pts_ms, vw_err_t *err);
 static int vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep);
-static int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a,
-    const vw_text_t *ta, const vw_image_t *b, const vw_text_t *tb, int *dx);
 static void vw_pipe_keep_between(vw_pipe_t *p, uint32_t j);
 static int vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact,
     vw_err_t *err);
@@ -74,6 +72,10 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
     sample = j % p->run->plan.looks == 0;
     pts_ms = -1;
     p->ink_same = 0;
+
+    if (p->join_open && j >= p->join_first + VW_JOIN_LOOKS) {
+        vw_join_close(p);           /* its rows have waited long enough */
+    }
 
     t0 = vw_now_ms();
     rc = vw_pipe_decode(p, j, &pts_ms, 0, err);
@@ -358,7 +360,9 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     p->have_ref = 1;
 
     if (k > 0 || p->ref_layer.box.w == 0) {
-        /* known, or no glyph: nothing for Tesseract */
+        /* known, or no glyph: nothing for Tesseract, nothing to join */
+        vw_join_close(p);
+
         text = strdup(k > 0 ? known.text : "");
         parts = vw_pipe_strdup(k > 0 ? known.parts : NULL, &failed);
         if (text == NULL || failed) {
@@ -655,7 +659,7 @@ vw_pipe_seen_whole(vw_pipe_t *p, vw_err_t *err)
 
 
 /* Picture b shows the same text as a, where it is or where it slid. */
-static int
+int
 vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx)
 {
@@ -798,17 +802,19 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
 
 /*
  * Reads the pending screen from the mean of its looks and gives its
- * text to the rows that wait for it.
+ * text to the rows that wait for it.  A screen whose mean shows the
+ * text of the screen read before it (vw_join_same) joins that one: it
+ * is read only if it has more looks, and the more confident reading is
+ * the text of both.
  */
 int
 vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 {
-    int               unread, first_fits, turn_q, failed;
+    int               unread, first_fits, turn_q, joined, rc;
     char             *parts;
+    unsigned          flags;
     vw_ocr_how_t      how;
-    size_t            n;
     int64_t           t0;
-    vw_row_t         *r;
     vw_stats_t       *st;
     vw_ocr_result_t   res;
 
@@ -818,6 +824,17 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     if (vw_stack_mean(&p->stack, &p->mean) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
+    }
+
+    joined = p->join_open ? vw_join_same(p, err) : 0;
+
+    if (joined < 0) {
+        return -1;
+    }
+
+    if (joined && p->stack.count <= p->join_looks) {
+        /* read from fewer looks than the screen it joins: its text */
+        return vw_join_take(p, err);
     }
 
     turn_q = p->turn_q;
@@ -901,6 +918,15 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     st->looks_combined += (uint32_t) p->stack.count;
     st->ocr_ms += vw_now_ms() - t0;
 
+    if (joined && (unread || res.timed_out || res.text[0] == '\0'
+                   || res.confidence <= p->join_conf
+                   || turn_q != p->turn_q))
+    {
+        /* the reading of the screen it joins is the surer one */
+        vw_ocr_result_free(&res);
+        return vw_join_take(p, err);
+    }
+
     /* text in two places at once (not in a reading turned since: its
      * lines' boxes are another picture's) */
     parts = NULL;
@@ -911,9 +937,54 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
                        p->job->name);
     }
 
-    free(res.lines);
     p->pending = 0;
     vw_pipe_set_ref_text(p, res.text, parts, res.confidence, p->ref_index);
+
+    flags = (unread ? VW_FRAME_UNREAD : 0)
+            | (res.timed_out ? VW_FRAME_TIMED_OUT : 0);
+
+    rc = vw_pipe_fill(p, flags, 0, err);
+
+    /* a reading that says something, in the pictures as they are now,
+     * may be joined by the next screen (or is the text of those it
+     * joined) */
+
+    if (rc == 0 && flags == 0 && p->ref_text[0] != '\0'
+        && turn_q == p->turn_q)
+    {
+        rc = vw_join_keep(p, &res, joined, err);
+
+    } else {
+        vw_join_close(p);
+    }
+
+    free(res.lines);
+
+    return rc;
+
+failed:
+
+    if (err->status == VW_STOPPED) {
+        vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
+                p->job->name, p->ref_index);
+    }
+
+    return -1;
+}
+
+
+/*
+ * The rows that wait for the pending screen's text (its own and the
+ * samples that reuse it) get the reference's, with flags, and the
+ * screen's own row own too; a deadline that cut its reading short is
+ * counted once.
+ */
+int
+vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
+{
+    int        failed;
+    size_t     n;
+    vw_row_t  *r;
 
     for (n = 0; n < p->nrows; n++) {
         r = &p->rows[n];
@@ -932,27 +1003,14 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         }
 
         r->f.confidence = p->ref_conf;
+        r->f.flags |= flags | (r->f.index == p->ref_index ? own : 0);
 
-        if (unread) {
-            r->f.flags |= VW_FRAME_UNREAD;
-        }
-
-        if (res.timed_out) {
-            r->f.flags |= VW_FRAME_TIMED_OUT;
-            st->frames_timed_out += r->f.index == p->ref_index;
+        if (flags & VW_FRAME_TIMED_OUT) {
+            p->run->stats.frames_timed_out += r->f.index == p->ref_index;
         }
     }
 
     return 0;
-
-failed:
-
-    if (err->status == VW_STOPPED) {
-        vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
-                p->job->name, p->ref_index);
-    }
-
-    return -1;
 }
 
 
@@ -1265,7 +1323,8 @@ vw_pipe_letters(const vw_ocr_result_t *res)
 
 /*
  * Hands on the rows of the units that are done, up to the first that
- * has a screen still waiting for its text or a held look: per unit, the
+ * has a screen still waiting for its text, a held look or a row of an
+ * open group of screens (vw_join.c): per unit, the
  * looks' rows first, the sample's last (see the top of vw_pipeline.c).
  */
 int
@@ -1288,6 +1347,10 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
 
     if (p->tentative && p->tent_index / looks < done) {
         done = p->tent_index / looks;
+    }
+
+    if (p->join_open && p->join_first / looks < done) {
+        done = p->join_first / looks;       /* may still be joined */
     }
 
     while (p->nrows > 0 && p->rows[0].f.index / looks < done) {

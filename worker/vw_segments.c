@@ -252,7 +252,9 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
 
         span = 0;
 
-        if (f->reused_from < 0 && !(f->flags & VW_FRAME_NO_PICTURE)) {
+        if (f->reused_from < 0
+            && !(f->flags & (VW_FRAME_NO_PICTURE | VW_FRAME_JOINED)))
+        {
             /* an OCR'd frame: the looks up to the next change */
             for (m = i + 1; m < n && order[m]->reused_from
                                      == (int64_t) f->index; m++)

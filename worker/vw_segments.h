@@ -88,6 +88,14 @@
 #define VW_FRAME_EXACT       0x100   /* a change whose pts_ms is the frame
                                         it began on (refine): the row's
                                         state is on screen from then */
+#define VW_FRAME_JOINED      0x200   /* a screen whose text is that of the
+                                        screen before it, whose mean shows
+                                        the same text (vw_join.c): not its
+                                        own reading */
+#define VW_FRAME_JOINING     0x400   /* a row of a group of joined screens
+                                        before the first row of its last:
+                                        a resumed run does not pick up
+                                        after it (vw_join.c) */
 
 /* a screen's text is read from the mean of its first looks, at most
  * this many (the pipeline's rule, part of the plan's definition) */

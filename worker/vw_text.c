@@ -59,7 +59,7 @@ static VW_VECTORISE void vw_text_min(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n);
 static VW_VECTORISE size_t vw_text_ink(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict lo, size_t n);
-static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g,
+static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
     vw_text_t *t);
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
     size_t *ink);
@@ -108,6 +108,14 @@ vw_text_swap(vw_text_t *a, vw_text_t *b)
 int
 vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_err_t *err)
+{
+    return vw_frame_text_part(fr, g, g->width, g->height, t, err);
+}
+
+
+int
+vw_frame_text_part(vw_framer_t *fr, const vw_image_t *g, int ref_w,
+    int ref_h, vw_text_t *t, vw_err_t *err)
 {
     int              x, y, median;
     size_t           n, ink, half, sum;
@@ -172,9 +180,8 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         vw_text_bright(fr, g, &t->mask, &ink);
 
         if (ink > 0
-            && vw_text_lines(fr, &t->mask, t->mask.width, t->mask.height,
-                             &t->box, &t->glyph_h, &t->glyphs, &t->lines,
-                             &t->comps)
+            && vw_text_lines(fr, &t->mask, ref_w, ref_h, &t->box,
+                             &t->glyph_h, &t->glyphs, &t->lines, &t->comps)
                != 0)
         {
             return vw_fail(err, "no_memory", "frame: out of memory");
@@ -182,7 +189,7 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 
         if (t->box.w > 0) {
             t->polarity = VW_TEXT_BRIGHT;
-            vw_text_strokes(fr, g, t);
+            vw_text_strokes(fr, g, ref_h, t);
             return 0;
         }
 
@@ -196,9 +203,8 @@ vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_text_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
 
     if (ink > 0
-        && vw_text_lines(fr, &t->mask, t->mask.width, t->mask.height,
-                         &t->box, &t->glyph_h, &t->glyphs, &t->lines,
-                         &t->comps)
+        && vw_text_lines(fr, &t->mask, ref_w, ref_h, &t->box, &t->glyph_h,
+                         &t->glyphs, &t->lines, &t->comps)
            != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");
@@ -422,7 +428,7 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     t->glyphs = glyphs;
     t->lines = lines;
 
-    vw_text_strokes(fr, g, t);
+    vw_text_strokes(fr, g, g->height, t);
 
     return 1;
 }
@@ -552,8 +558,8 @@ vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
  * Marks the glyph pixels of a bright layer that are not inside a stroke
  * with the value 1 (not ink to vw_frame_same_text): a stroke has its
  * dark outline on both sides, left and right or above and below, within
- * r pixels (VW_TEXT_RADIUS, or a 180th of the picture's height when that
- * is more), while the light
+ * r pixels (VW_TEXT_RADIUS, or a 180th of the height ref_h of the
+ * picture g is part of, when that is more), while the light
  * background just outside an outline has it on one side only and
  * changes with the background (when that leaves less than a quarter of
  * the glyph pixels, the strokes are wider than r and all count).  The
@@ -563,7 +569,7 @@ vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
  * shifted rows (fr->seen holds the four).
  */
 static void
-vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
+vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h, vw_text_t *t)
 {
     int             x, y, k, w, h, r;
     size_t          loose, strict;
@@ -572,7 +578,7 @@ vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
 
     w = g->width;
     h = g->height;
-    r = h / 180 > VW_TEXT_RADIUS ? h / 180 : VW_TEXT_RADIUS;
+    r = ref_h / 180 > VW_TEXT_RADIUS ? ref_h / 180 : VW_TEXT_RADIUS;
     loose = 0;
     strict = 0;
     lo = fr->seen;

@@ -1,0 +1,128 @@
+# Screens joined in hindsight (worker/vw_join.c): a caption over the
+# noisy test pattern, whose light bar strong noise glues to the glyphs'
+# outline in some looks and not in others, is one segment read once,
+# not three readings of the same lines; a resumed run joins as an
+# unbroken one does; and what is other text stays apart: a caption that
+# gains a line, a word that changes, a caption after a blank.
+
+use strict;
+use warnings;
+use lib 't/lib';
+
+use Test::More;
+use VideoOCR::Media qw(run_worker worker_bin tmpdir make_video cer);
+
+-x worker_bin() or BAIL_OUT('no worker binary at ' . worker_bin());
+
+my $dir = tmpdir();
+my ($w, $h) = (1280, 720);
+my $size = int($h * 0.07 + 0.5);
+my $step = int($size * 1.35);
+
+# captions as the second benchmark set makes them (bench/ocr/lib/
+# OCRHard.pm, "caps"): lines centred in the middle of the picture, 7% of
+# its height, every other one yellow, thick outlines; each caption is
+# [start, end, lines...], its lines counted from $first (a line that
+# joins a caption keeps the place it will have)
+sub captions {
+    my ($n, @caps) = @_;
+    my @spans;
+    for my $c (@caps) {
+        my ($start, $end, @lines) = @$c;
+        my $y0 = int(($h - $step * $n) / 2);
+        push @spans, map { {
+            start => $start, end => $end, text => $lines[$_],
+            font => 'LiberationSerifBold', size => $size, style => 'outline',
+            color => $_ % 2 ? '0xffe040' : 'white', border => 5,
+            y => $y0 + $_ * $step } } 0 .. $#lines;
+    }
+    return \@spans;
+}
+
+sub video {
+    my ($name, $n, @caps) = @_;
+    return make_video(path => "$dir/$name.webm", size => "${w}x$h",
+        duration => 5, background => 'busynoise', codec => 'libvpx-vp9',
+        bitrate => '4M', seed => 0, dir => $dir, spans => captions($n, @caps));
+}
+
+sub texts { [map { $_->{text} } @{ $_[0]{json}{segments} // [] }] }
+
+# 1. one caption for 3.1 s: the looks after 2.3 s differ from the first
+# (where the light bar under the second line is glued to it), and
+# before the join came out as three segments, one of them without its
+# first line
+
+my @follow = ('FOLLOW THE', 'RED LIGHTS', 'TO THE EXIT');
+my $one = video('one', 3, [0.8, 3.9, @follow]);
+my $r = run_worker('ocr', $one, '--frames', '--stats');
+is $r->{rc}, 0, 'one caption: exit 0' or diag $r->{stderr};
+my $segs = $r->{json}{segments} // [];
+is scalar(@$segs), 1, 'one caption: one segment' or diag explain texts($r);
+cmp_ok cer($segs->[0]{text} // '', join("\n", @follow)), '<=', 0.05,
+    'one caption: read right';
+cmp_ok abs(($segs->[0]{start} // 0) - 0.8), '<=', 0.05,
+    'one caption: from its first frame';
+cmp_ok abs(($segs->[0]{end} // 0) - 3.92), '<=', 0.05,
+    'one caption: to its last';
+my @joined = grep { $_->{joined} } @{ $r->{json}{frames} // [] };
+ok scalar(@joined) >= 1, 'one caption: screens joined the first ('
+    . scalar(@joined) . ')';
+my ($n) = $r->{stderr} =~ /"screens_joined":(\d+)/;
+is $n, scalar(@joined), '--stats counts them';
+cmp_ok $r->{json}{ocr_calls}, '<', 1 + scalar(@joined),
+    'one caption: fewer OCR calls than screens';
+
+# 2. a resumed run joins as an unbroken one does (the rows of a screen
+# that may still be joined wait: none is known to a resumed run)
+
+for my $mode ([], ['--no-refine']) {
+    my $whole = run_worker('ocr', $one, '--frames', @$mode);
+    my @diff = grep {
+        run_worker('ocr', $one, '--frames', @$mode, '--debug-resume-at',
+                   $_)->{stdout} ne $whole->{stdout}
+    } 1 .. 4;
+    is_deeply \@diff, [], "one caption @$mode: resumed at 1 to 4 samples,"
+        . ' the same result';
+}
+
+# 3. other text is not joined: a caption that gains a line and one
+# whose last word changes are each read, by a segment over their time
+# (one caption joined to the other would carry the other's text: a
+# line more or less, or EXIT for DOOR, is a CER above 0.1; noise may
+# still cut a caption in pieces, which is not what is tested here),
+# and the same caption after a blank is two segments
+
+# the best reading among the segments over [start, end]
+sub best {
+    my ($segs, $start, $end, $want) = @_;
+    my ($c) = sort { $a <=> $b } map { cer($_->{text}, $want) }
+              grep { $_->{end} > $start && $_->{start} < $end } @$segs;
+    return $c // 1;
+}
+
+my @door = ('FOLLOW THE', 'RED LIGHTS', 'TO THE DOOR');
+for my $t (['a line more', [0.8, 2.4, @follow[0, 1]], [2.4, 4.6, @follow]],
+           ['a word changes', [0.8, 2.4, @follow], [2.4, 4.6, @door]])
+{
+    my ($name, @caps) = @$t;
+    (my $file = $name) =~ s/ /-/g;
+    $r = run_worker('ocr', video($file, 3, @caps), '--format', 'json');
+    is $r->{rc}, 0, "$name: exit 0" or diag $r->{stderr};
+    for my $c (@caps) {
+        my ($start, $end, @lines) = @$c;
+        my $cer = best($r->{json}{segments} // [], $start, $end,
+                       join("\n", @lines));
+        cmp_ok $cer, '<=', 0.1, "$name: \"$lines[-1]\" read over its time"
+            or diag explain texts($r);
+    }
+}
+
+$r = run_worker('ocr', video('again', 3, [0.5, 2.0, @follow],
+                                         [2.6, 4.6, @follow]), '--format',
+                'json');
+is $r->{rc}, 0, 'after a blank: exit 0' or diag $r->{stderr};
+$segs = $r->{json}{segments} // [];
+is scalar(@$segs), 2, 'after a blank: two segments' or diag explain texts($r);
+
+done_testing();

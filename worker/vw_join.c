@@ -1,0 +1,385 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * Screens joined in hindsight.  Whether a look shows the reference's
+ * text is decided look by look (vw_screen.c), and a look is one noisy
+ * picture: where the background under a caption is as light as its
+ * glyphs and strong noise eats their outline in some frames and not in
+ * others, a look can differ from the reference as much as a changed
+ * letter does, and the next looks then start a new screen of the same
+ * text (a caption over the busy test pattern came out as three
+ * segments, each a reading of the same three lines).  The mean of a
+ * screen's looks has no such noise: what comes and goes averages out,
+ * the glyphs stay.  So when a screen follows another screen of text
+ * directly, the two means are compared before the new one is read
+ * (vw_join_same), and if they show the same text the new screen joins
+ * the other: it takes the other's reading when it has no more looks
+ * than that reading was made from (no OCR call), and otherwise is read
+ * and the more confident reading becomes the text of both
+ * (vw_pipe_read).  One segment, read once or twice, from the most
+ * looks.
+ *
+ * The screen read last, and the screens joined to it since, form the
+ * group (p->join_*): the reading they share, the mean it came from,
+ * where its lines are, and the first row of the group.  Invariants:
+ *
+ *   1. While the group is open, none of its rows is handed on
+ *      (vw_pipe_flush waits for join_first's unit): a later reading may
+ *      still become their text.
+ *   2. A run resumed after a row of the group that a later screen
+ *      joined would lack the group's mean for that join.  So when the
+ *      group closes, its rows from its first up to the first row of its
+ *      last screen are flagged VW_FRAME_JOINING, and a resumed run
+ *      whose last known row is so flagged starts again where the group
+ *      began (vw_pipe_redo): it decides as an unbroken run does, at the
+ *      cost of reading the group's screens again.
+ *
+ * The group closes when a screen does not join it (that screen opens
+ * the next; a screen of pictures turned since, or of another size,
+ * never does), when a picture without text or a known row begins a
+ * state, when a reading says nothing or was cut short, at the end of
+ * the video, and VW_JOIN_LOOKS looks after its first row, so that the
+ * rows of a long screen wait for a bounded time.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vw_pipe.h"
+
+
+/* the picture's own pixels, for vw_join_inside */
+static const vw_rect_t  vw_join_origin;
+
+
+static int vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,
+    const vw_rect_t *in);
+static void vw_join_view(const vw_image_t *img, const vw_text_t *t,
+    const vw_rect_t *of, const vw_rect_t *in, vw_image_t *view,
+    vw_text_t *tview);
+static void vw_join_clip(vw_rect_t *box, int w, int h);
+
+
+/*
+ * 1 if the pending screen's mean (p->mean, of p->region) shows the text
+ * of the group's (p->join_mean, of p->join_region), 0 if not, -1 when
+ * out of memory.  Each mean gets its text layer, judged by the whole
+ * picture's size; the glyphs of each must lie in the other's region (a
+ * line that one has and the other has not is other text), and the two
+ * are compared over the part the regions share (vw_pipe_same).
+ */
+int
+vw_join_same(vw_pipe_t *p, vw_err_t *err)
+{
+    int         i, dx, x1, y1;
+    vw_rect_t   u, mid, *a, *b, *l;
+    vw_text_t   ta, tb;
+    vw_image_t  ia, ib;
+
+    if (!p->join_open || p->join_turn_q != p->turn_q
+        || p->join_w != p->ref.width || p->join_h != p->ref.height)
+    {
+        return 0;
+    }
+
+    a = &p->join_region;
+    b = &p->region;
+
+    if (vw_frame_text_part(&p->framer, &p->join_mean, p->ref.width,
+                           p->ref.height, &p->join_la, err) != 0
+        || vw_frame_text_part(&p->framer, &p->mean, p->ref.width,
+                              p->ref.height, &p->join_lb, err) != 0)
+    {
+        return -1;
+    }
+
+    /* no glyph in either mean says nothing about the text; glyphs of
+     * the pending screen's where the group's did not look are other
+     * text */
+
+    if (p->join_la.box.w == 0 || p->join_lb.box.w == 0
+        || p->join_la.polarity != p->join_lb.polarity
+        || !vw_join_inside(&p->join_lb.box, b, a))
+    {
+        return 0;
+    }
+
+    u.x = a->x > b->x ? a->x : b->x;
+    u.y = a->y > b->y ? a->y : b->y;
+    x1 = a->x + a->w < b->x + b->w ? a->x + a->w : b->x + b->w;
+    y1 = a->y + a->h < b->y + b->h ? a->y + a->h : b->y + b->h;
+    u.w = x1 - u.x;
+    u.h = y1 - u.y;
+
+    vw_join_view(&p->join_mean, &p->join_la, a, &u, &ia, &ta);
+    vw_join_view(&p->mean, &p->join_lb, b, &u, &ib, &tb);
+
+    if (vw_join_inside(&p->join_la.box, a, b)) {
+        /* each has its glyphs where the other has: the same text */
+        return vw_pipe_same(p, &ia, &ta, &ib, &tb, &dx);
+    }
+
+    /*
+     * The group's mean has glyphs beyond the pending screen's region.
+     * If its reading found a line there (the middle of its box), that
+     * is text the pending screen has not (a title over a subtitle that
+     * went).  If not, they were no text (the first look of a subtitle
+     * over a fractal that the layer took for lines): the pending
+     * screen's glyphs must be there, with their levels.
+     */
+    for (i = 0; i < p->join_nlines; i++) {
+        l = &p->join_lines[i];
+        mid.x = l->x + l->w / 2;
+        mid.y = l->y + l->h / 2;
+        mid.w = 0;
+        mid.h = 0;
+
+        if (!vw_join_inside(&mid, &vw_join_origin, b)) {
+            return 0;
+        }
+    }
+
+    return vw_frame_same_text(&ib, &tb, &ia, &tb, 0, NULL);
+}
+
+
+/*
+ * The pending screen joins the group with the group's reading: the
+ * rows that wait for it get that text (its own row is VW_FRAME_JOINED:
+ * its text is not its own reading), and it is the reference's.
+ */
+int
+vw_join_take(vw_pipe_t *p, vw_err_t *err)
+{
+    int    failed;
+    char  *text, *parts;
+
+    text = strdup(p->join_text);
+    parts = vw_pipe_strdup(p->join_parts, &failed);
+
+    if (text == NULL || failed) {
+        free(text);
+        free(parts);
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    p->pending = 0;
+    vw_pipe_set_ref_text(p, text, parts, p->join_conf, p->ref_index);
+    p->join_last = p->ref_index;
+    p->run->stats.screens_joined++;
+
+    return vw_pipe_fill(p, 0, VW_FRAME_JOINED, err);
+}
+
+
+/*
+ * The pending screen was just read (res; its text is p->ref_text, its
+ * mean p->mean) and its reading says something: it opens a group, or,
+ * joined, its reading becomes the group's, and the group's rows that
+ * have text get it.
+ */
+int
+vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
+    vw_err_t *err)
+{
+    int         i, failed;
+    char       *text, *parts;
+    size_t      n;
+    vw_row_t   *r;
+    vw_rect_t  *lines;
+    const vw_rect_t  *b;
+
+    text = strdup(p->ref_text);
+    parts = vw_pipe_strdup(p->ref_parts, &failed);
+    lines = p->join_lines;
+
+    if (text != NULL && !failed && (size_t) res->nlines > p->join_lines_cap) {
+        lines = realloc(p->join_lines, res->nlines * sizeof(vw_rect_t));
+        if (lines != NULL) {
+            p->join_lines = lines;
+            p->join_lines_cap = res->nlines;
+        }
+    }
+
+    if (text == NULL || failed || (res->nlines > 0 && lines == NULL)) {
+        free(text);
+        free(parts);
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    /* where its lines are, in the picture's pixels (the OCR picture is
+     * the region scaled) */
+
+    for (i = 0; i < res->nlines; i++) {
+        b = &res->lines[i].box;
+        lines[i].x = p->region.x + b->x / p->scale;
+        lines[i].y = p->region.y + b->y / p->scale;
+        lines[i].w = (b->w + p->scale - 1) / p->scale;
+        lines[i].h = (b->h + p->scale - 1) / p->scale;
+    }
+
+    p->join_nlines = res->nlines;
+
+    free(p->join_text);
+    free(p->join_parts);
+    p->join_text = text;
+    p->join_parts = parts;
+    p->join_conf = p->ref_conf;
+    p->join_looks = p->stack.count;
+    p->join_turn_q = p->turn_q;
+    p->join_region = p->region;
+    p->join_w = p->ref.width;
+    p->join_h = p->ref.height;
+    vw_image_swap(&p->join_mean, &p->mean);
+
+    if (!joined) {
+        vw_join_close(p);
+        p->join_first = p->ref_index;
+        p->join_last = p->ref_index;
+        p->join_open = 1;
+        return 0;
+    }
+
+    p->join_last = p->ref_index;
+    p->run->stats.screens_joined++;
+
+    /* the rows of the group: every row from its first on that has text
+     * (a row without a picture is none of its screens') */
+
+    for (n = 0; n < p->nrows; n++) {
+        r = &p->rows[n];
+
+        if (r->f.index < p->join_first || r->text == NULL
+            || (r->f.flags & VW_FRAME_NO_PICTURE)
+            || r->f.index == p->ref_index || r->f.reused_from == p->ref_index)
+        {
+            continue;
+        }
+
+        free(r->text);
+        free(r->parts);
+        r->text = strdup(p->ref_text);
+        r->parts = vw_pipe_strdup(p->ref_parts, &failed);
+
+        if (r->text == NULL || failed) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        r->f.confidence = p->ref_conf;
+    }
+
+    return 0;
+}
+
+
+/*
+ * The group closes: no later screen joins it.  If screens joined it,
+ * its rows from its first up to the first of its last screen are
+ * VW_FRAME_JOINING: a run resumed after one of them would lack the
+ * group's mean for the join that came after it, so it starts where
+ * the group began (vw_pipeline.c).
+ */
+void
+vw_join_close(vw_pipe_t *p)
+{
+    size_t     n;
+    vw_row_t  *r;
+
+    if (!p->join_open) {
+        return;
+    }
+
+    p->join_open = 0;
+
+    for (n = 0; n < p->nrows && p->join_last > p->join_first; n++) {
+        r = &p->rows[n];
+
+        if (r->f.index >= p->join_first && r->f.index < p->join_last) {
+            r->f.flags |= VW_FRAME_JOINING;
+        }
+    }
+}
+
+
+void
+vw_join_free(vw_pipe_t *p)
+{
+    free(p->join_text);
+    free(p->join_parts);
+    free(p->join_lines);
+    p->join_text = NULL;
+    p->join_parts = NULL;
+    p->join_lines = NULL;
+    p->join_nlines = 0;
+    p->join_lines_cap = 0;
+    vw_image_free(&p->join_mean);
+    vw_text_free(&p->join_la);
+    vw_text_free(&p->join_lb);
+}
+
+
+/* 1 if box (in the pixels of region of) lies inside region in. */
+static int
+vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,
+    const vw_rect_t *in)
+{
+    int  x, y;
+
+    x = of->x + box->x;
+    y = of->y + box->y;
+
+    return x >= in->x && y >= in->y && x + box->w <= in->x + in->w
+           && y + box->h <= in->y + in->h;
+}
+
+
+/*
+ * view, tview: the part in (inside of) of picture img and its layer t,
+ * which are of region of: the same pixels, not a copy.
+ */
+static void
+vw_join_view(const vw_image_t *img, const vw_text_t *t, const vw_rect_t *of,
+    const vw_rect_t *in, vw_image_t *view, vw_text_t *tview)
+{
+    size_t  off;
+
+    *view = *img;
+    *tview = *t;
+    off = (size_t) (in->y - of->y) * img->stride + (size_t) (in->x - of->x);
+    view->data = img->data + off;
+    view->width = in->w;
+    view->height = in->h;
+    view->cap = 0;
+
+    off = (size_t) (in->y - of->y) * t->mask.stride
+          + (size_t) (in->x - of->x);
+    tview->mask.data = t->mask.data + off;
+    tview->mask.width = in->w;
+    tview->mask.height = in->h;
+    tview->mask.cap = 0;
+    tview->box.x = t->box.x - (in->x - of->x);
+    tview->box.y = t->box.y - (in->y - of->y);
+    vw_join_clip(&tview->box, in->w, in->h);
+}
+
+
+/* box cut to a w x h picture (w = 0 when nothing of it is left) */
+static void
+vw_join_clip(vw_rect_t *box, int w, int h)
+{
+    int  x1, y1;
+
+    x1 = box->x + box->w < w ? box->x + box->w : w;
+    y1 = box->y + box->h < h ? box->y + box->h : h;
+    box->x = box->x > 0 ? box->x : 0;
+    box->y = box->y > 0 ? box->y : 0;
+    box->w = x1 - box->x;
+    box->h = y1 - box->y;
+
+    if (box->w <= 0 || box->h <= 0) {
+        memset(box, 0, sizeof(vw_rect_t));
+    }
+}
