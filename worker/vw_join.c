@@ -48,31 +48,30 @@
 #include "vw_pipe.h"
 
 
-/* the picture's own pixels, for vw_join_inside */
-static const vw_rect_t  vw_join_origin;
-
-
 static int vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,
     const vw_rect_t *in);
 static void vw_join_view(const vw_image_t *img, const vw_text_t *t,
     const vw_rect_t *of, const vw_rect_t *in, vw_image_t *view,
     vw_text_t *tview);
 static void vw_join_clip(vw_rect_t *box, int w, int h);
+static void vw_join_box(const vw_pipe_t *p, const vw_rect_t *b,
+    vw_rect_t *out);
 
 
 /*
- * 1 if the pending screen's mean (p->mean, of p->region) shows the text
- * of the group's (p->join_mean, of p->join_region), 0 if not, -1 when
- * out of memory.  Each mean gets its text layer, judged by the whole
- * picture's size; the glyphs of each must lie in the other's region (a
- * line that one has and the other has not is other text), and the two
- * are compared over the part the regions share (vw_pipe_same).
+ * VW_JOIN_SAME if the pending screen's mean (p->mean, of p->region)
+ * shows the text of the group's (p->join_mean, of p->join_region),
+ * VW_JOIN_WITHIN if its glyphs are among the group's, 0 if neither, -1
+ * when out of memory.  Each mean gets its text layer, judged by the
+ * whole picture's size; the pending screen's glyphs must lie in the
+ * group's region (a line that one has and the other has not is other
+ * text), and the two are compared over the part the regions share.
  */
 int
 vw_join_same(vw_pipe_t *p, vw_err_t *err)
 {
-    int         i, dx, x1, y1;
-    vw_rect_t   u, mid, *a, *b, *l;
+    int         dx, x1, y1;
+    vw_rect_t   u, *a, *b;
     vw_text_t   ta, tb;
     vw_image_t  ia, ib;
 
@@ -115,31 +114,70 @@ vw_join_same(vw_pipe_t *p, vw_err_t *err)
     vw_join_view(&p->mean, &p->join_lb, b, &u, &ib, &tb);
 
     if (vw_join_inside(&p->join_la.box, a, b)) {
-        /* each has its glyphs where the other has: the same text */
-        return vw_pipe_same(p, &ia, &ta, &ib, &tb, &dx);
+        /* each has its glyphs where the other has: the same text? */
+        return vw_pipe_same(p, &ia, &ta, &ib, &tb, &dx) ? VW_JOIN_SAME : 0;
     }
 
     /*
-     * The group's mean has glyphs beyond the pending screen's region.
-     * If its reading found a line there (the middle of its box), that
-     * is text the pending screen has not (a title over a subtitle that
-     * went).  If not, they were no text (the first look of a subtitle
-     * over a fractal that the layer took for lines): the pending
-     * screen's glyphs must be there, with their levels.
+     * The group's mean has glyphs beyond the pending screen's region:
+     * other text (a title over a subtitle that went), or something the
+     * layer took for glyphs (the first look of a subtitle over a
+     * fractal).  The pending screen's glyphs must be there, with their
+     * levels; the pending screen is then read, and joins only if the
+     * group read nothing beyond it (vw_join_within).
      */
-    for (i = 0; i < p->join_nlines; i++) {
-        l = &p->join_lines[i];
-        mid.x = l->x + l->w / 2;
-        mid.y = l->y + l->h / 2;
-        mid.w = 0;
-        mid.h = 0;
+    return vw_frame_same_text(&ib, &tb, &ia, &tb, 0, NULL) ? VW_JOIN_WITHIN
+                                                           : 0;
+}
 
-        if (!vw_join_inside(&mid, &vw_join_origin, b)) {
+
+/*
+ * VW_JOIN_SAME if every line the group read lies within the lines of
+ * res, the pending screen's reading, give or take half their height
+ * (the group's glyphs beyond the pending screen's were read as no
+ * text), 0 if not: a word or a line the group has and the pending
+ * screen has not is other text.  Across, a line must lie within them;
+ * up and down, its middle (the boxes of words read over a busy
+ * background take in pieces of it above and below: a line of 16-pixel
+ * glyphs read 36 pixels tall over the fractal).
+ */
+int
+vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    int               i, h;
+    vw_rect_t         u, in;
+    const vw_rect_t  *b;
+
+    if (res->nlines == 0 || res->timed_out) {
+        return 0;
+    }
+
+    memset(&u, 0, sizeof(vw_rect_t));
+
+    for (i = 0; i < res->nlines; i++) {
+        vw_box_union(&u, &res->lines[i].box);
+    }
+
+    /* in the picture's pixels, grown by half a line */
+
+    vw_join_box(p, &u, &in);
+    h = in.h / res->nlines / 2;
+    in.x -= h;
+    in.y -= h;
+    in.w += 2 * h;
+    in.h += 2 * h;
+
+    for (i = 0; i < p->join_nlines; i++) {
+        b = &p->join_lines[i];
+
+        if (b->x < in.x || b->x + b->w > in.x + in.w
+            || b->y + b->h / 2 < in.y || b->y + b->h / 2 > in.y + in.h)
+        {
             return 0;
         }
     }
 
-    return vw_frame_same_text(&ib, &tb, &ia, &tb, 0, NULL);
+    return p->join_nlines > 0 ? VW_JOIN_SAME : 0;
 }
 
 
@@ -188,7 +226,6 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     size_t      n;
     vw_row_t   *r;
     vw_rect_t  *lines;
-    const vw_rect_t  *b;
 
     text = strdup(p->ref_text);
     parts = vw_pipe_strdup(p->ref_parts, &failed);
@@ -209,15 +246,10 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
                        p->job->name);
     }
 
-    /* where its lines are, in the picture's pixels (the OCR picture is
-     * the region scaled) */
+    /* where its lines are, in the picture's pixels */
 
     for (i = 0; i < res->nlines; i++) {
-        b = &res->lines[i].box;
-        lines[i].x = p->region.x + b->x / p->scale;
-        lines[i].y = p->region.y + b->y / p->scale;
-        lines[i].w = (b->w + p->scale - 1) / p->scale;
-        lines[i].h = (b->h + p->scale - 1) / p->scale;
+        vw_join_box(p, &res->lines[i].box, &lines[i]);
     }
 
     p->join_nlines = res->nlines;
@@ -382,4 +414,16 @@ vw_join_clip(vw_rect_t *box, int w, int h)
     if (box->w <= 0 || box->h <= 0) {
         memset(box, 0, sizeof(vw_rect_t));
     }
+}
+
+
+/* out: box b of the pending screen's OCR picture (its region, scaled),
+ * in the picture's pixels */
+static void
+vw_join_box(const vw_pipe_t *p, const vw_rect_t *b, vw_rect_t *out)
+{
+    out->x = p->region.x + b->x / p->scale;
+    out->y = p->region.y + b->y / p->scale;
+    out->w = (b->w + p->scale - 1) / p->scale;
+    out->h = (b->h + p->scale - 1) / p->scale;
 }

@@ -184,7 +184,12 @@ int vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
 
 /* vw_join.c: a screen split by what goes on around its text, joined in
  * hindsight (see there) */
+#define VW_JOIN_SAME    1       /* the pending screen shows the group's
+                                   text */
+#define VW_JOIN_WITHIN  2       /* its glyphs are the group's, whose mean
+                                   has others beyond them */
 int vw_join_same(vw_pipe_t *p, vw_err_t *err);
+int vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res);
 int vw_join_take(vw_pipe_t *p, vw_err_t *err);
 int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     vw_err_t *err);

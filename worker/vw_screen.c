@@ -804,8 +804,9 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
  * Reads the pending screen from the mean of its looks and gives its
  * text to the rows that wait for it.  A screen whose mean shows the
  * text of the screen read before it (vw_join_same) joins that one: it
- * is read only if it has more looks, and the more confident reading is
- * the text of both.
+ * is read only if it has more looks (or to tell, when the group's mean
+ * has glyphs beyond it), and the more confident reading is the text of
+ * both.
  */
 int
 vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
@@ -832,7 +833,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         return -1;
     }
 
-    if (joined && p->stack.count <= p->join_looks) {
+    if (joined == VW_JOIN_SAME && p->stack.count <= p->join_looks) {
         /* read from fewer looks than the screen it joins: its text */
         return vw_join_take(p, err);
     }
@@ -917,6 +918,12 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     st->ocr_calls++;
     st->looks_combined += (uint32_t) p->stack.count;
     st->ocr_ms += vw_now_ms() - t0;
+
+    if (joined == VW_JOIN_WITHIN) {
+        /* its glyphs are within the group's: it joins if what the
+         * group read lies within what it read */
+        joined = vw_join_within(p, &res);
+    }
 
     if (joined && (unread || res.timed_out || res.text[0] == '\0'
                    || res.confidence <= p->join_conf

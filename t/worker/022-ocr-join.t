@@ -118,6 +118,28 @@ for my $t (['a line more', [0.8, 2.4, @follow[0, 1]], [2.4, 4.6, @follow]],
     }
 }
 
+# words that go from the end of a line: the glyphs that stay are the
+# first screen's, which has others beyond them, and what it read lies
+# beyond what the second reads (vw_join_within): two segments
+
+{
+    my @spans = (
+        { start => 0.5, end => 2.4, text => 'Please wait for the announcement' },
+        { start => 2.4, end => 4.5, text => 'Please wait' },
+    );
+    my $f = make_video(path => "$dir/words.mp4", size => '854x480',
+        duration => 5, background => 'moving', seed => 1, dir => $dir,
+        spans => [map { { %$_, x => 120, size => 30 } } @spans]);
+    $r = run_worker('ocr', $f, '--format', 'json');
+    is $r->{rc}, 0, 'words go: exit 0' or diag $r->{stderr};
+    for my $s (@spans) {
+        cmp_ok best($r->{json}{segments} // [], $s->{start}, $s->{end},
+                    $s->{text}), '<=', 0.1,
+            "words go: \"$s->{text}\" read over its time"
+            or diag explain texts($r);
+    }
+}
+
 $r = run_worker('ocr', video('again', 3, [0.5, 2.0, @follow],
                                          [2.6, 4.6, @follow]), '--format',
                 'json');
