@@ -41,19 +41,18 @@ $seed =~ /^[0-9]{1,9}$/
 my %known = ();
 
 # Screens cut in pieces, so false segments (issue 13): every screen is
-# found and read, but in two or three segments, some missing a line.
-# caps-3-4-lines, over strong noise (movingnoise), gives 1 to 3 false
-# segments depending on the making (OCR_TRAITS_SEED 0 to 3: 1, 2, 3
-# and 2, CER 0.000 each time; 1, 8, 5 and 8 before the looks' lines
-# were checked against the frames beside them, 2026-12-04).
-# caps-3-4-lines-busy (the noisy test pattern) gives 0, 1, 0 and 0
-# (CER 0.040-0.052; before: 2, 1, 0, 0, and one making lost a screen):
-# seed 0 passes, the others do not all.
+# found and read, but in two or three segments.  caps-3-4-lines, over
+# strong noise (movingnoise), gives 0, 2, 1 and 0 false segments on
+# the makings of OCR_TRAITS_SEED 0 to 3 since screens are joined in
+# hindsight (worker/vw_join.c, 2026-12-05; 1, 2, 3 and 2 before; 1, 8,
+# 5 and 8 before the looks' lines were checked against the frames
+# beside them, 2026-12-04): what is left are screens of one look each,
+# whose means are as noisy as the looks.  caps-3-4-lines-busy (the
+# noisy test pattern) gives none on those four makings since the same
+# change (0, 1, 0 and 0 before): no longer a TODO.
 my %cut = (
     'caps-3-4-lines' => 'over strong noise a 4-line caption is '
                       . 'sometimes cut in pieces',
-    'caps-3-4-lines-busy' => 'over the noisy test pattern at 480p the '
-                           . '4-line caption comes out as 3 segments',
 );
 
 for my $tr (grep { $_->{short} } OCRTraits::traits()) {
