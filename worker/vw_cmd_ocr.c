@@ -544,7 +544,8 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
     fprintf(out, "{\"run\":\"%s\",\"video_ms\":%lld,\"frames_planned\":%u,"
             "\"frames_known\":%u,\"frames_done\":%u,\"looks\":%u,"
             "\"looks_kept\":%u,\"ocr_calls\":%u,\"looks_combined\":%u,"
-            "\"looks_per_reading\":%.2f,\"screens_joined\":%u,"
+            "\"looks_per_reading\":%.2f,\"frame_readings\":%u,"
+            "\"screens_joined\":%u,"
             "\"ocr_passes\":%u,"
             "\"frames_reused\":%u,\"frames_timed_out\":%u,"
             "\"frames_no_picture\":%u,\"frames_no_text\":%u,"
@@ -561,7 +562,7 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             s->frames_known, s->frames_done, s->looks, s->looks_kept,
             s->ocr_calls, s->looks_combined,
             s->ocr_calls ? (double) s->looks_combined / s->ocr_calls : 0.0,
-            s->screens_joined, s->ocr_passes,
+            s->frame_readings, s->screens_joined, s->ocr_passes,
             s->frames_reused,
             s->frames_timed_out, s->frames_no_picture, s->frames_no_text,
             s->refs_restored, s->boundaries, s->boundaries_moved,

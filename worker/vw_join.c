@@ -259,7 +259,7 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     p->join_text = text;
     p->join_parts = parts;
     p->join_conf = p->ref_conf;
-    p->join_looks = p->stack.count;
+    p->join_looks = p->mean_count;
     p->join_turn_q = p->turn_q;
     p->join_region = p->region;
     p->join_w = p->ref.width;

@@ -28,7 +28,8 @@ vw_stack_free(vw_stack_t *st)
 
 
 int
-vw_stack_start(vw_stack_t *st, const vw_image_t *g, const vw_rect_t *r)
+vw_stack_start(vw_stack_t *st, const vw_image_t *g, const vw_rect_t *r,
+    int max)
 {
     size_t     need;
     uint16_t  *p;
@@ -47,6 +48,7 @@ vw_stack_start(vw_stack_t *st, const vw_image_t *g, const vw_rect_t *r)
 
     st->rect = *r;
     st->count = 0;
+    st->max = max;
     memset(st->sum, 0, need * sizeof(uint16_t));
 
     vw_stack_add(st, g, 0);
@@ -62,7 +64,7 @@ vw_stack_add(vw_stack_t *st, const vw_image_t *g, int dx)
     uint16_t       *s;
     const uint8_t  *q;
 
-    if (st->count >= VW_STACK_MAX || g->width == 0) {
+    if (st->count >= st->max || g->width == 0) {
         return;
     }
 

@@ -64,6 +64,7 @@ typedef struct {
     int                 ink_same;      /* this look has the reference's
                                           ink where it was */
     vw_image_t          ref;           /* the first look of the state */
+    int64_t             ref_us;        /* its time */
     vw_text_t           ref_layer;
     int                 have_ref;
     uint32_t            ref_index;
@@ -77,10 +78,19 @@ typedef struct {
     uint32_t            tent_index;
     int                 tent_ink;      /* it had the reference's ink */
     int64_t             tent_pts;
+    int64_t             tent_us;       /* the time of the picture held */
     vw_image_t          tent;
     vw_text_t           tent_layer;
     vw_stack_t          stack;         /* its looks summed */
     vw_rect_t           region;        /* what of them is read */
+    vw_stack_t          frames;        /* its looks and the frames between
+                                          them, while it has few looks
+                                          (vw_between.c) */
+    int64_t             frames_us[2];  /* the times and shifts of the two */
+    int                 frames_dx[2];  /* pictures added last, newest
+                                          first */
+    int                 mean_count;    /* the pictures p->mean was made
+                                          of */
 
     vw_row_t           *rows;          /* waiting, in index order */
     size_t              nrows;
@@ -181,6 +191,14 @@ int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
 /* vw_screen.c: the rows waiting for the pending screen's text get the
  * reference's (flags added to the screen's own row) */
 int vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
+
+/* vw_between.c: a screen of few looks read from its frames too (see
+ * there) */
+int vw_between_start(vw_pipe_t *p, vw_err_t *err);
+int vw_between_look(vw_pipe_t *p, const vw_image_t *g, int64_t us, int dx,
+    vw_err_t *err);
+int vw_between_last(vw_pipe_t *p, int n, vw_err_t *err);
+int vw_between_mean(vw_pipe_t *p, int frames);
 
 /* vw_join.c: a screen split by what goes on around its text, joined in
  * hindsight (see there) */

@@ -252,6 +252,7 @@ done:
         vw_image_free(&p->tent_kept[n].grey);
     }
     vw_stack_free(&p->stack);
+    vw_stack_free(&p->frames);
 
     for (n = 0; n < p->nrows; n++) {
         free(p->rows[n].text);
@@ -668,6 +669,7 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
 
     vw_image_swap(&p->grey, &p->ref);
     vw_text_swap(&p->layer, &p->ref_layer);
+    p->ref_us = p->look_us;
     p->have_ref = 1;
     p->run->stats.refs_restored++;
 

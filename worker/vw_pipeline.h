@@ -71,6 +71,11 @@
  * first row of that one (10 s at 1 fps; vw_join.c) */
 #define VW_JOIN_LOOKS   60
 
+/* a screen of fewer looks than this is read from the frames decoded
+ * between them too, at most VW_FRAMES_MAX pictures (vw_between.c) */
+#define VW_FEW_LOOKS    3
+#define VW_FRAMES_MAX   32
+
 
 /*
  * Every hook is optional (NULL) and gets data as its first argument.
@@ -128,6 +133,8 @@ typedef struct {
     uint32_t  looks_combined;      /* looks summed into the readings */
     uint32_t  screens_joined;      /* screens that joined the one before
                                       (vw_join.c) */
+    uint32_t  frame_readings;      /* screens of few looks read from the
+                                      frames between them (vw_between.c) */
     uint32_t  ocr_calls;           /* frames sent to Tesseract */
     uint32_t  ocr_passes;          /* recognitions (a frame may take 2) */
     uint32_t  frames_reused;       /* near-identical: text reused */

@@ -28,7 +28,7 @@ static int vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample,
 static int vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep);
 static void vw_pipe_keep_between(vw_pipe_t *p, uint32_t j);
 static int vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact,
-    vw_err_t *err);
+    int *old, vw_err_t *err);
 static int vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err);
 static int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms,
     unsigned flags, int64_t reused_from, const char *text, int confidence,
@@ -230,6 +230,7 @@ vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep)
 
     p->tentative = 1;
     p->tent_ink = p->ink_same;          /* of the picture held */
+    p->tent_us = p->look_us;
     vw_image_swap(&p->grey, &p->tent);
     vw_text_swap(&p->layer, &p->tent_layer);
 
@@ -273,6 +274,10 @@ vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err)
         /* its ink was the reference's, unmoved: the sum has it, as it
          * would have had without the layer */
         vw_stack_add(&p->stack, &p->tent, 0);
+
+        if (vw_between_look(p, &p->tent, p->tent_us, 0, err) != 0) {
+            return -1;
+        }
     }
 
     if (p->tent_index % p->run->plan.looks != 0) {
@@ -297,9 +302,12 @@ vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
 
     if (p->pending) {
         /* (where its ink matched the reference's unmoved, it is there) */
-        vw_stack_add(&p->stack, &p->grey, p->ink_same ? 0 : dx);
+        dx = p->ink_same ? 0 : dx;
+        vw_stack_add(&p->stack, &p->grey, dx);
 
-        if (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0) {
+        if (vw_between_look(p, &p->grey, p->look_us, dx, err) != 0
+            || (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0))
+        {
             return -1;
         }
     }
@@ -320,19 +328,14 @@ static int
 vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     vw_err_t *err)
 {
-    int                k, found, failed;
+    int                k, found, failed, old;
     char              *text, *parts;
+    int64_t            at_ms;
     unsigned           exact;
     vw_stats_t        *st;
     vw_frame_result_t  known;
 
     st = &p->run->stats;
-
-    /* a change: the screen that ends is read first */
-
-    if (p->pending && vw_pipe_read(p, err) != 0) {
-        return -1;
-    }
 
     /* a look the ledger has (its unit was cut short): its text */
 
@@ -342,13 +345,36 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    /* where the change began: the row's time (VW_FRAME_EXACT) */
+    /* where the change began: the row's time (VW_FRAME_EXACT), found
+     * also for a known row, as the frames before it are the last of
+     * the screen that ends (vw_between_last) */
 
     found = 0;
+    at_ms = pts_ms;
+    old = 0;
 
-    if (k == 0 && p->job->options->refine
-        && vw_pipe_boundary(p, &pts_ms, &found, err) != 0)
+    if (p->job->options->refine
+        && vw_pipe_boundary(p, &at_ms, &found, &old, err) != 0)
     {
+        return -1;
+    }
+
+    if (k == 0) {
+        pts_ms = at_ms;
+
+    } else {
+        found = 0;
+    }
+
+    /* a change: the screen that ends is read first */
+
+    if (vw_between_last(p, old, err) != 0) {
+        return -1;
+    }
+
+    vw_pipe_free_kept(p);
+
+    if (p->pending && vw_pipe_read(p, err) != 0) {
         return -1;
     }
 
@@ -357,6 +383,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 
     vw_image_swap(&p->grey, &p->ref);
     vw_text_swap(&p->layer, &p->ref_layer);
+    p->ref_us = p->tent_us;
     p->have_ref = 1;
 
     if (k > 0 || p->ref_layer.box.w == 0) {
@@ -466,22 +493,24 @@ vw_pipe_free_kept(vw_pipe_t *p)
  * began, from the old state's reference (p->ref) and the frames kept
  * between the look before it and it: found by bisection, each frame
  * tested with the same comparison as the looks (vw_pipe_began), no OCR.
- * *pts_ms becomes its time, and *exact 1, when the frames searched
- * bracket the change: one of them still shows the old state, or they
- * reach back to one that does (tent_whole).  Otherwise the change may
- * have begun on a frame not kept (4K, 60 fps at 1080p, after a frame
- * that could not be kept) and the row is timed by its look.  The kept
- * frames are let go.
+ * *old becomes the number of those frames before it (they show the old
+ * state).  *pts_ms becomes its time, and *exact 1, when the frames
+ * searched bracket the change: one of them still shows the old state,
+ * or they reach back to one that does (tent_whole).  Otherwise the
+ * change may have begun on a frame not kept (4K, 60 fps at 1080p, after
+ * a frame that could not be kept) and the row is timed by its look.
+ * The kept frames stay (vw_pipe_free_kept lets them go).
  */
 static int
-vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, vw_err_t *err)
+vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
+    vw_err_t *err)
 {
     int  lo, hi, mid, rc;
 
     *exact = 0;
+    *old = 0;
 
     if (!p->have_ref) {
-        vw_pipe_free_kept(p);
         return 0;
     }
 
@@ -504,6 +533,8 @@ vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, vw_err_t *err)
         }
     }
 
+    *old = lo;
+
     if (lo > 0 || p->tent_whole) {
         *exact = 1;
         p->run->stats.boundaries++;
@@ -513,8 +544,6 @@ vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, vw_err_t *err)
             p->run->stats.boundaries_moved++;
         }
     }
-
-    vw_pipe_free_kept(p);
 
     return 0;
 }
@@ -635,6 +664,10 @@ goes_on:
 
     if (p->pending) {
         vw_stack_add(&p->stack, &p->grey, 0);
+
+        if (vw_between_look(p, &p->grey, p->look_us, 0, err) != 0) {
+            return -1;
+        }
     }
 
     return 1;
@@ -789,14 +822,14 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
 
     p->scale = vw_frame_ocr_scale(p->ref.height, p->ref_layer.glyph_h);
 
-    if (vw_stack_start(&p->stack, &p->ref, r) != 0) {
+    if (vw_stack_start(&p->stack, &p->ref, r, VW_STACK_MAX) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
     }
 
     p->pending = 1;
 
-    return 0;
+    return vw_between_start(p, err);
 }
 
 
@@ -822,7 +855,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     st = &p->run->stats;
     t0 = vw_now_ms();
 
-    if (vw_stack_mean(&p->stack, &p->mean) != 0) {
+    if (vw_between_mean(p, 1) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
     }
@@ -833,7 +866,7 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         return -1;
     }
 
-    if (joined == VW_JOIN_SAME && p->stack.count <= p->join_looks) {
+    if (joined == VW_JOIN_SAME && p->mean_count <= p->join_looks) {
         /* read from fewer looks than the screen it joins: its text */
         return vw_join_take(p, err);
     }
@@ -845,6 +878,27 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         != 0)
     {
         goto failed;
+    }
+
+    if (p->mean_count > p->stack.count && !res.timed_out
+        && !vw_pipe_readable(&res, p->ref_layer.glyphs))
+    {
+        /* read from the frames between its looks, and unsure: it is
+         * read from its looks, as a screen of many looks is
+         * (vw_between.c) */
+        vw_ocr_result_free(&res);
+
+        if (vw_between_mean(p, 0) != 0) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height,
+                        &vw_ocr_plain, &res, err)
+            != 0)
+        {
+            goto failed;
+        }
     }
 
     /* a later reading that fits reads the screen only if this one did
@@ -916,7 +970,8 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     }
 
     st->ocr_calls++;
-    st->looks_combined += (uint32_t) p->stack.count;
+    st->looks_combined += (uint32_t) p->mean_count;
+    st->frame_readings += p->mean_count > p->stack.count;
     st->ocr_ms += vw_now_ms() - t0;
 
     if (joined == VW_JOIN_WITHIN) {
