@@ -116,23 +116,42 @@ vw_between_last(vw_pipe_t *p, int n, vw_err_t *err)
 
 /*
  * Frame g (grey) is added to the pending screen's frames if it shows
- * its text (the looks' own test against its first look, where it is or
- * where it slid: vw_pipe_same); -1 when out of memory.
+ * its text: the looks' own test against its first look, where it is or
+ * where it slid (vw_pipe_same), made over the screen's region (its
+ * layer is found there alone, judged by the picture's size: over
+ * strong noise the layer of a whole picture costs several times more);
+ * -1 when out of memory.
  */
 static int
 vw_between_frame(vw_pipe_t *p, const vw_image_t *g, vw_err_t *err)
 {
-    int  dx;
+    int         dx;
+    vw_rect_t   all;
+    vw_text_t   rt;
+    vw_image_t  rv, gv;
 
     if (g->width != p->ref.width || g->height != p->ref.height) {
         return 0;
     }
 
-    if (vw_frame_text(&p->framer, g, &p->cand_layer, err) != 0) {
+    all.x = 0;
+    all.y = 0;
+    all.w = g->width;
+    all.h = g->height;
+
+    vw_image_view(g, &all, &p->region, &gv);
+
+    if (vw_frame_text_part(&p->framer, &gv, g->width, g->height,
+                           &p->cand_layer, err)
+        != 0)
+    {
         return -1;
     }
 
-    if (vw_pipe_same(p, &p->ref, &p->ref_layer, g, &p->cand_layer, &dx)) {
+    vw_image_view(&p->ref, &all, &p->region, &rv);
+    vw_text_view(&p->ref_layer, &all, &p->region, &rt);
+
+    if (vw_pipe_same(p, &rv, &rt, &gv, &p->cand_layer, &dx)) {
         vw_stack_add(&p->frames, g, dx);
     }
 

@@ -88,6 +88,19 @@ vw_image_swap(vw_image_t *a, vw_image_t *b)
 }
 
 
+void
+vw_image_view(const vw_image_t *img, const vw_rect_t *of, const vw_rect_t *in,
+    vw_image_t *view)
+{
+    *view = *img;
+    view->data = img->data + (size_t) (in->y - of->y) * img->stride
+                 + (size_t) (in->x - of->x);
+    view->width = in->w;
+    view->height = in->h;
+    view->cap = 0;
+}
+
+
 int
 vw_image_alloc(vw_image_t *img, int width, int height)
 {

@@ -156,8 +156,21 @@ void vw_image_swap(vw_image_t *a, vw_image_t *b);
 /* Sizes img for width x height (rows aligned); -1 when out of memory. */
 int vw_image_alloc(vw_image_t *img, int width, int height);
 
+/*
+ * view: the part in of picture img, whose pixels are those of rectangle
+ * of (in lies inside of): the same pixels, not a copy, to be neither
+ * sized nor freed.
+ */
+void vw_image_view(const vw_image_t *img, const vw_rect_t *of,
+    const vw_rect_t *in, vw_image_t *view);
+
 void vw_text_free(vw_text_t *t);
 void vw_text_swap(vw_text_t *a, vw_text_t *b);
+
+/* view: the layer t (of rectangle of) over the part in of it, its mask
+ * a view (vw_image_view), its box moved there and cut to it */
+void vw_text_view(const vw_text_t *t, const vw_rect_t *of,
+    const vw_rect_t *in, vw_text_t *view);
 
 /*
  * Finds the text layer of a grey (cropped) picture into t (reused

@@ -50,10 +50,6 @@
 
 static int vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,
     const vw_rect_t *in);
-static void vw_join_view(const vw_image_t *img, const vw_text_t *t,
-    const vw_rect_t *of, const vw_rect_t *in, vw_image_t *view,
-    vw_text_t *tview);
-static void vw_join_clip(vw_rect_t *box, int w, int h);
 static void vw_join_box(const vw_pipe_t *p, const vw_rect_t *b,
     vw_rect_t *out);
 
@@ -110,8 +106,10 @@ vw_join_same(vw_pipe_t *p, vw_err_t *err)
     u.w = x1 - u.x;
     u.h = y1 - u.y;
 
-    vw_join_view(&p->join_mean, &p->join_la, a, &u, &ia, &ta);
-    vw_join_view(&p->mean, &p->join_lb, b, &u, &ib, &tb);
+    vw_image_view(&p->join_mean, a, &u, &ia);
+    vw_text_view(&p->join_la, a, &u, &ta);
+    vw_image_view(&p->mean, b, &u, &ib);
+    vw_text_view(&p->join_lb, b, &u, &tb);
 
     if (vw_join_inside(&p->join_la.box, a, b)) {
         /* each has its glyphs where the other has: the same text? */
@@ -365,55 +363,6 @@ vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,
 
     return x >= in->x && y >= in->y && x + box->w <= in->x + in->w
            && y + box->h <= in->y + in->h;
-}
-
-
-/*
- * view, tview: the part in (inside of) of picture img and its layer t,
- * which are of region of: the same pixels, not a copy.
- */
-static void
-vw_join_view(const vw_image_t *img, const vw_text_t *t, const vw_rect_t *of,
-    const vw_rect_t *in, vw_image_t *view, vw_text_t *tview)
-{
-    size_t  off;
-
-    *view = *img;
-    *tview = *t;
-    off = (size_t) (in->y - of->y) * img->stride + (size_t) (in->x - of->x);
-    view->data = img->data + off;
-    view->width = in->w;
-    view->height = in->h;
-    view->cap = 0;
-
-    off = (size_t) (in->y - of->y) * t->mask.stride
-          + (size_t) (in->x - of->x);
-    tview->mask.data = t->mask.data + off;
-    tview->mask.width = in->w;
-    tview->mask.height = in->h;
-    tview->mask.cap = 0;
-    tview->box.x = t->box.x - (in->x - of->x);
-    tview->box.y = t->box.y - (in->y - of->y);
-    vw_join_clip(&tview->box, in->w, in->h);
-}
-
-
-/* box cut to a w x h picture (w = 0 when nothing of it is left) */
-static void
-vw_join_clip(vw_rect_t *box, int w, int h)
-{
-    int  x1, y1;
-
-    x1 = box->x + box->w < w ? box->x + box->w : w;
-    y1 = box->y + box->h < h ? box->y + box->h : h;
-    box->x = box->x > 0 ? box->x : 0;
-    box->y = box->y > 0 ? box->y : 0;
-    box->w = x1 - box->x;
-    box->h = y1 - box->y;
-
-    if (box->w <= 0 || box->h <= 0) {
-        memset(box, 0, sizeof(vw_rect_t));
-    }
 }
 
 

@@ -105,6 +105,32 @@ vw_text_swap(vw_text_t *a, vw_text_t *b)
 }
 
 
+void
+vw_text_view(const vw_text_t *t, const vw_rect_t *of, const vw_rect_t *in,
+    vw_text_t *view)
+{
+    int  x1, y1;
+
+    *view = *t;
+    vw_image_view(&t->mask, of, in, &view->mask);
+
+    x1 = t->box.x + t->box.w - (in->x - of->x);
+    y1 = t->box.y + t->box.h - (in->y - of->y);
+    x1 = x1 < in->w ? x1 : in->w;
+    y1 = y1 < in->h ? y1 : in->h;
+    view->box.x = t->box.x - (in->x - of->x);
+    view->box.y = t->box.y - (in->y - of->y);
+    view->box.x = view->box.x > 0 ? view->box.x : 0;
+    view->box.y = view->box.y > 0 ? view->box.y : 0;
+    view->box.w = x1 - view->box.x;
+    view->box.h = y1 - view->box.y;
+
+    if (t->box.w == 0 || view->box.w <= 0 || view->box.h <= 0) {
+        memset(&view->box, 0, sizeof(vw_rect_t));
+    }
+}
+
+
 int
 vw_frame_text(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_err_t *err)
