@@ -7,103 +7,61 @@
  * a second has one or two, and one look over strong noise reads as
  * nothing (the hard set's 720p ticker lost items so).  With refine every
  * frame is decoded, and the frames shown between two looks of a screen
- * show it too.  So while a screen has fewer than VW_FEW_LOOKS looks,
- * its pictures are summed a second time (p->frames) with the frames
- * decoded between them, each at the shift interpolated between the
- * looks around it (text that slides moves steadily), and with the
- * frames after its last look that the change which ends it was placed
- * after (vw_between_last); such a screen is read from that mean
- * (vw_between_mean).  The frames are the ones the decoder keeps for
- * placing changes (vw_media_kept), which are the same wherever
- * decoding began: a resumed job reads as an unbroken one does.
- * Without refine no frame is kept, and a screen is read from its looks.
+ * show it too.  When a change ends a screen of fewer than VW_FEW_LOOKS
+ * looks, the frames kept with the look that saw the change (decoded
+ * since the look two before it: tent_kept) hold every frame of such a
+ * screen after its first look, up to where the change was placed; those
+ * that pass the looks' own test against its first look are summed with
+ * it (p->frames, vw_between_last), and the screen is read from that
+ * mean (vw_between_mean), and, when that reading is unsure, from its
+ * looks as any other screen (vw_pipe_read: a few frames of the fractal
+ * behind the hard set's small subtitles read as a page of junk letters,
+ * "ra] / aA / a / a", where its look read as nothing).  A screen of
+ * more looks costs nothing more (the frames are looked at only at its
+ * end, if it had few); the frames are those kept for placing changes,
+ * the same wherever decoding began, so a resumed job reads as an
+ * unbroken one does.  Without refine no frame is kept, and a screen is
+ * read from its looks.
  */
 
-#include "vw_media.h"
 #include "vw_pipe.h"
 
 
 static int vw_between_frame(vw_pipe_t *p, const vw_image_t *g,
     vw_err_t *err);
-static void vw_between_add(vw_pipe_t *p, const vw_image_t *g, int64_t us,
-    int dx);
 
 
-/* The pending screen's frames begin with its first look (p->ref). */
-int
-vw_between_start(vw_pipe_t *p, vw_err_t *err)
+/* A new screen has no frames summed yet. */
+void
+vw_between_start(vw_pipe_t *p)
 {
-    if (vw_stack_start(&p->frames, &p->ref, &p->region, VW_FRAMES_MAX) != 0) {
-        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                       p->job->name);
-    }
-
-    p->frames_us[0] = p->ref_us;
-    p->frames_us[1] = p->ref_us;
-    p->frames_dx[0] = 0;
-    p->frames_dx[1] = 0;
-
-    return 0;
-}
-
-
-/*
- * Look g, shown at us, went on with the pending screen dx pixels to
- * the right of its first look (and p->stack has it): the frames decoded
- * since the picture added last, then g.
- */
-int
-vw_between_look(vw_pipe_t *p, const vw_image_t *g, int64_t us, int dx,
-    vw_err_t *err)
-{
-    int               i, n, first;
-    const vw_kept_t  *k;
-
-    if (!p->pending || p->stack.count >= VW_FEW_LOOKS) {
-        return 0;                   /* read from its looks alone */
-    }
-
-    n = 0;
-    first = 0;
-
-    if (p->job->options->refine && p->media != NULL && us > p->frames_us[0])
-    {
-        n = vw_media_kept(p->media, p->frames_us[0], us, &first);
-    }
-
-    for (i = 0; i < n; i++) {
-        k = &p->media->kept[first + i];
-
-        if (vw_pipe_grey(p, k->frame, &p->beside, err) != 0
-            || vw_between_frame(p, &p->beside, err) != 0)
-        {
-            return -1;
-        }
-    }
-
-    vw_between_add(p, g, us, dx);
-
-    return 0;
+    p->frames.count = 0;
 }
 
 
 /*
  * The change that ends the pending screen was placed: of the frames
- * kept with the look that saw it (p->tent_kept, in grey), the first n
- * still show the screen; those after its last look are added, at the
- * shift its last two pictures' give.
+ * kept with the look that saw it (p->tent_kept, in grey, oldest first)
+ * the first n still show the screen.  If it has fewer than VW_FEW_LOOKS
+ * looks, its first look and those of them shown after it that pass the
+ * looks' test are summed into p->frames.  -1 when out of memory.
  */
 int
 vw_between_last(vw_pipe_t *p, int n, vw_err_t *err)
 {
     int  i;
 
-    if (!p->pending || p->stack.count >= VW_FEW_LOOKS) {
+    if (!p->pending || p->stack.count >= VW_FEW_LOOKS || n == 0) {
         return 0;
     }
 
+    if (vw_stack_start(&p->frames, &p->ref, &p->region, VW_FRAMES_MAX) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
     for (i = 0; i < n; i++) {
-        if (p->tent_kept[i].pts_us > p->frames_us[0]
+        if (p->tent_kept[i].pts_us > p->ref_us
             && vw_between_frame(p, &p->tent_kept[i].grey, err) != 0)
         {
             return -1;
@@ -111,6 +69,26 @@ vw_between_last(vw_pipe_t *p, int n, vw_err_t *err)
     }
 
     return 0;
+}
+
+
+/*
+ * p->mean: the mean the pending screen is read from, of its frames when
+ * frames is set, it has fewer than VW_FEW_LOOKS looks and more frames
+ * than looks, else of its looks; p->mean_count, the pictures in it.  -1
+ * when out of memory.
+ */
+int
+vw_between_mean(vw_pipe_t *p, int frames)
+{
+    const vw_stack_t  *st;
+
+    st = frames && p->stack.count < VW_FEW_LOOKS
+         && p->frames.count > p->stack.count ? &p->frames : &p->stack;
+
+    p->mean_count = st->count;
+
+    return vw_stack_mean(st, &p->mean);
 }
 
 
@@ -156,37 +134,4 @@ vw_between_frame(vw_pipe_t *p, const vw_image_t *g, vw_err_t *err)
     }
 
     return 0;
-}
-
-
-/*
- * p->mean: the mean the pending screen is read from, of its frames when
- * frames is set, it has fewer than VW_FEW_LOOKS looks and more frames
- * than looks, else of its looks; p->mean_count, the pictures in it.  -1
- * when out of memory.
- */
-int
-vw_between_mean(vw_pipe_t *p, int frames)
-{
-    const vw_stack_t  *st;
-
-    st = frames && p->stack.count < VW_FEW_LOOKS
-         && p->frames.count > p->stack.count ? &p->frames : &p->stack;
-
-    p->mean_count = st->count;
-
-    return vw_stack_mean(st, &p->mean);
-}
-
-
-/* g, shown at us, dx to the right, is the picture added last. */
-static void
-vw_between_add(vw_pipe_t *p, const vw_image_t *g, int64_t us, int dx)
-{
-    vw_stack_add(&p->frames, g, dx);
-
-    p->frames_us[1] = p->frames_us[0];
-    p->frames_dx[1] = p->frames_dx[0];
-    p->frames_us[0] = us;
-    p->frames_dx[0] = dx;
 }

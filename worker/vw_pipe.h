@@ -83,12 +83,9 @@ typedef struct {
     vw_text_t           tent_layer;
     vw_stack_t          stack;         /* its looks summed */
     vw_rect_t           region;        /* what of them is read */
-    vw_stack_t          frames;        /* its looks and the frames between
-                                          them, while it has few looks
+    vw_stack_t          frames;        /* its first look and the frames
+                                          after it, if it had few looks
                                           (vw_between.c) */
-    int64_t             frames_us[2];  /* the times and shifts of the two */
-    int                 frames_dx[2];  /* pictures added last, newest
-                                          first */
     int                 mean_count;    /* the pictures p->mean was made
                                           of */
 
@@ -194,9 +191,7 @@ int vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
 
 /* vw_between.c: a screen of few looks read from its frames too (see
  * there) */
-int vw_between_start(vw_pipe_t *p, vw_err_t *err);
-int vw_between_look(vw_pipe_t *p, const vw_image_t *g, int64_t us, int dx,
-    vw_err_t *err);
+void vw_between_start(vw_pipe_t *p);
 int vw_between_last(vw_pipe_t *p, int n, vw_err_t *err);
 int vw_between_mean(vw_pipe_t *p, int frames);
 

@@ -274,10 +274,6 @@ vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err)
         /* its ink was the reference's, unmoved: the sum has it, as it
          * would have had without the layer */
         vw_stack_add(&p->stack, &p->tent, 0);
-
-        if (vw_between_look(p, &p->tent, p->tent_us, 0, err) != 0) {
-            return -1;
-        }
     }
 
     if (p->tent_index % p->run->plan.looks != 0) {
@@ -302,12 +298,9 @@ vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
 
     if (p->pending) {
         /* (where its ink matched the reference's unmoved, it is there) */
-        dx = p->ink_same ? 0 : dx;
-        vw_stack_add(&p->stack, &p->grey, dx);
+        vw_stack_add(&p->stack, &p->grey, p->ink_same ? 0 : dx);
 
-        if (vw_between_look(p, &p->grey, p->look_us, dx, err) != 0
-            || (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0))
-        {
+        if (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0) {
             return -1;
         }
     }
@@ -664,10 +657,6 @@ goes_on:
 
     if (p->pending) {
         vw_stack_add(&p->stack, &p->grey, 0);
-
-        if (vw_between_look(p, &p->grey, p->look_us, 0, err) != 0) {
-            return -1;
-        }
     }
 
     return 1;
@@ -828,8 +817,9 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
     }
 
     p->pending = 1;
+    vw_between_start(p);
 
-    return vw_between_start(p, err);
+    return 0;
 }
 
 
