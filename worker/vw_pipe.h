@@ -2,8 +2,10 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The pipeline's own state, shared by vw_pipeline.c (the run: plan,
- * units, resuming) and vw_screen.c (the looks of a unit, the screens
- * and their readings); nothing else includes this.
+ * units, resuming), vw_screen.c (the looks of a unit, the screens),
+ * vw_read.c (their readings), vw_between.c and vw_join.c (what a
+ * reading is made from) and vw_pipe_orient.c (text not upright);
+ * nothing else includes this.
  */
 
 #ifndef _VW_PIPE_H_INCLUDED_
@@ -167,25 +169,27 @@ char *vw_pipe_strdup(const char *s, int *failed);
 int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
     vw_err_t *err);
 
-/* vw_screen.c: look j of the unit being done; the pending screen read;
- * the held look committed; the rows of the units done handed on */
+/* vw_screen.c: look j of the unit being done; the held look committed;
+ * the rows of the units done handed on */
 int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
-int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
 int vw_pipe_commit(vw_pipe_t *p, vw_err_t *err);
 int vw_pipe_flush(vw_pipe_t *p, vw_err_t *err);
-int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
-    const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err);
-
-/* vw_screen.c: whether a reading of a screen of `glyphs` glyphs says
- * something (VW_FRAME_UNREAD when not) */
-int vw_pipe_readable(const vw_ocr_result_t *res, int glyphs);
 
 /* vw_screen.c: picture b shows the same text as a, where it is or where
  * it slid (*dx: how far) */
 int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx);
 
-/* vw_screen.c: the rows waiting for the pending screen's text get the
+/* vw_read.c: the pending screen read; a picture of it read as how says */
+int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
+int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
+    const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err);
+
+/* vw_read.c: whether a reading of a screen of `glyphs` glyphs says
+ * something (VW_FRAME_UNREAD when not) */
+int vw_pipe_readable(const vw_ocr_result_t *res, int glyphs);
+
+/* vw_read.c: the rows waiting for the pending screen's text get the
  * reference's (flags added to the screen's own row) */
 int vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
 

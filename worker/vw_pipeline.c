@@ -3,7 +3,8 @@
  *
  * The pipeline (see vw_pipeline.h): the order of the stages, the units
  * of looks, and resuming after known frames; the looks of a unit
- * themselves, the screens and their readings are in vw_screen.c.
+ * themselves and the screens are in vw_screen.c, their readings in
+ * vw_read.c.
  *
  * Every look (vw_plan.h: each sample, and the pictures between two
  * samples every VW_LOOK_US at most) gets its text layer (vw_frame_text:

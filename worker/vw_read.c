@@ -1,0 +1,732 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * A screen read (see vw_pipe.h and the top of vw_pipeline.c): the mean
+ * of its looks (or of its frames, vw_between.c) given to Tesseract,
+ * prepared for its kind of ink; the second readings when the first
+ * says nothing (without the specks, from the glyphs alone, turned);
+ * what a reading must say to be published; its parts (text in two
+ * places at once); and the join with the screen before it (vw_join.c)
+ * decided before it is read.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vw_parts.h"
+#include "vw_pipe.h"
+
+
+static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
+    vw_ocr_result_t *res, vw_err_t *err);
+static int vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res,
+    vw_err_t *err);
+static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
+    int timeout, int64_t start, vw_ocr_result_t *res, vw_err_t *err);
+static int vw_pipe_left(int timeout, int64_t start);
+static void vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res,
+    vw_ocr_result_t *other);
+static void vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other,
+    int take);
+static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
+    char **spec);
+static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
+    int h);
+static int vw_pipe_few(int letters, int glyphs);
+static int vw_pipe_letters(const vw_ocr_result_t *res);
+static int vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res,
+    int fit);
+static int vw_pipe_fits(const vw_ocr_result_t *res, int glyphs);
+static int vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res);
+
+
+/*
+ * Reads the pending screen from the mean of its looks and gives its
+ * text to the rows that wait for it.  A screen whose mean shows the
+ * text of the screen read before it (vw_join_same) joins that one: it
+ * is read only if it has more looks (or to tell, when the group's mean
+ * has glyphs beyond it), and the more confident reading is the text of
+ * both.
+ */
+int
+vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
+{
+    int               unread, first_fits, turn_q, joined, rc;
+    char             *parts;
+    unsigned          flags;
+    vw_ocr_how_t      how;
+    int64_t           t0;
+    vw_stats_t       *st;
+    vw_ocr_result_t   res;
+
+    st = &p->run->stats;
+    t0 = vw_now_ms();
+
+    if (vw_between_mean(p, 1) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    joined = p->join_open ? vw_join_same(p, err) : 0;
+
+    if (joined < 0) {
+        return -1;
+    }
+
+    if (joined == VW_JOIN_SAME && p->mean_count <= p->join_looks) {
+        /* read from fewer looks than the screen it joins: its text */
+        return vw_join_take(p, err);
+    }
+
+    turn_q = p->turn_q;
+
+    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, &vw_ocr_plain,
+                    &res, err)
+        != 0)
+    {
+        goto failed;
+    }
+
+    if (p->mean_count > p->stack.count && !res.timed_out
+        && !vw_pipe_readable(&res, p->ref_layer.glyphs))
+    {
+        /* read from the frames between its looks, and unsure: it is
+         * read from its looks, as a screen of many looks is
+         * (vw_between.c) */
+        vw_ocr_result_free(&res);
+
+        if (vw_between_mean(p, 0) != 0) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height,
+                        &vw_ocr_plain, &res, err)
+            != 0)
+        {
+            goto failed;
+        }
+    }
+
+    /* a later reading that fits reads the screen only if this one did
+     * not fit (mirrored text: vw_pipe_unread) */
+    first_fits = vw_pipe_fits(&res, p->ref_layer.glyphs);
+
+    if (vw_pipe_unread(p, &res, 0) && res.words > 0) {
+        /*
+         * Plenty of glyphs, nothing read, though Tesseract's layout
+         * found words (when it found none, vw_pipe_ocr read the region
+         * as one block already): the noise left in the mean is what
+         * hides the text.  Read again without the specks up to a
+         * quarter of a glyph's height (full stops go too: this is for
+         * a screen that read as nothing); res becomes the second
+         * reading if it says something.
+         */
+        how.layout = VW_OCR_LAYOUT_AUTO;
+        how.speck = p->ref_layer.glyph_h * p->scale / VW_OCR_NOISE_SPECK;
+
+        if (vw_pipe_read_again(p, &how, &res, err) != 0) {
+            vw_ocr_result_free(&res);
+            goto failed;
+        }
+    }
+
+    if (!res.timed_out && res.nlines < p->ref_layer.lines) {
+        /*
+         * Fewer lines read than the layer has (none, or lines Tesseract
+         * was unsure of and dropped: a light bar of the background
+         * against a caption's outline reads as part of its glyphs):
+         * the glyphs alone, as the text layer found them in the
+         * screen's first look, without the background or its noise
+         */
+        if (vw_pipe_read_glyphs(p, &res, err) != 0) {
+            vw_ocr_result_free(&res);
+            goto failed;
+        }
+    }
+
+    if (!p->osd_tried && vw_pipe_unread(p, &res, 0)) {
+        /* plenty of glyphs, nothing read for sure: is the text upside
+         * down or sideways?  (res becomes the turned reading if it is;
+         * a reading that fits its glyphs may be upside-down text read
+         * as letters: "SPJOM UMOP apisdy" at 53) */
+        if (vw_pipe_orient_read(p, &res, err) != 0) {
+            vw_ocr_result_free(&res);
+            goto failed;
+        }
+    }
+
+    unread = vw_pipe_unread(p, &res, !first_fits)
+             || vw_pipe_line_lost(p, &res);
+
+    if (res.text != NULL && !res.timed_out
+        && vw_pipe_few(vw_pipe_letters(&res), p->ref_layer.glyphs))
+    {
+        /*
+         * Fewer letters than a quarter of the glyphs (than two, for a
+         * screen of a line or two), however read: what Tesseract makes
+         * of noise or of filaments taken for lines ("8" from three
+         * "lines" of a zooming fractal), not text to publish.  The rows
+         * have no text; a screen of VW_SURE_GLYPHS glyphs or more, or a
+         * line that stayed, keeps its flag (unread: the text_unreadable
+         * warning).
+         */
+        res.text[0] = '\0';
+        res.confidence = 0;
+        res.nlines = 0;
+    }
+
+    st->ocr_calls++;
+    st->looks_combined += (uint32_t) p->mean_count;
+    st->frame_readings += p->mean_count > p->stack.count;
+    st->ocr_ms += vw_now_ms() - t0;
+
+    if (joined == VW_JOIN_WITHIN) {
+        /* its glyphs are within the group's: it joins if what the
+         * group read lies within what it read */
+        joined = vw_join_within(p, &res);
+    }
+
+    if (joined && (unread || res.timed_out || res.text[0] == '\0'
+                   || res.confidence <= p->join_conf
+                   || turn_q != p->turn_q))
+    {
+        /* the reading of the screen it joins is the surer one */
+        vw_ocr_result_free(&res);
+        return vw_join_take(p, err);
+    }
+
+    /* text in two places at once (not in a reading turned since: its
+     * lines' boxes are another picture's) */
+    parts = NULL;
+
+    if (turn_q == p->turn_q && vw_pipe_parts(p, &res, &parts) != 0) {
+        vw_ocr_result_free(&res);
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    p->pending = 0;
+    vw_pipe_set_ref_text(p, res.text, parts, res.confidence, p->ref_index);
+
+    flags = (unread ? VW_FRAME_UNREAD : 0)
+            | (res.timed_out ? VW_FRAME_TIMED_OUT : 0);
+
+    rc = vw_pipe_fill(p, flags, 0, err);
+
+    /* a reading that says something, in the pictures as they are now,
+     * may be joined by the next screen (or is the text of those it
+     * joined) */
+
+    if (rc == 0 && flags == 0 && p->ref_text[0] != '\0'
+        && turn_q == p->turn_q)
+    {
+        rc = vw_join_keep(p, &res, joined, err);
+
+    } else {
+        vw_join_close(p);
+    }
+
+    free(res.lines);
+
+    return rc;
+
+failed:
+
+    if (err->status == VW_STOPPED) {
+        vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
+                p->job->name, p->ref_index);
+    }
+
+    return -1;
+}
+
+
+/*
+ * The rows that wait for the pending screen's text (its own and the
+ * samples that reuse it) get the reference's, with flags, and the
+ * screen's own row own too; a deadline that cut its reading short is
+ * counted once.
+ */
+int
+vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
+{
+    int        failed;
+    size_t     n;
+    vw_row_t  *r;
+
+    for (n = 0; n < p->nrows; n++) {
+        r = &p->rows[n];
+
+        if (r->text != NULL || (r->f.index != p->ref_index
+                                && r->f.reused_from != p->ref_index))
+        {
+            continue;
+        }
+
+        r->text = strdup(p->ref_text);
+        r->parts = vw_pipe_strdup(p->ref_parts, &failed);
+        if (r->text == NULL || failed) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        r->f.confidence = p->ref_conf;
+        r->f.flags |= flags | (r->f.index == p->ref_index ? own : 0);
+
+        if (flags & VW_FRAME_TIMED_OUT) {
+            p->run->stats.frames_timed_out += r->f.index == p->ref_index;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * The pending screen's region read again as how says: *res, an
+ * unreadable reading of it, is replaced when this one is readable.
+ */
+static int
+vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
+    vw_ocr_result_t *res, vw_err_t *err)
+{
+    vw_ocr_result_t  other;
+
+    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, how, &other,
+                    err)
+        != 0)
+    {
+        return -1;
+    }
+
+    vw_pipe_second(p, res, &other);
+
+    return 0;
+}
+
+
+/*
+ * The pending screen's region read from its first look's text layer:
+ * the glyph pixels at the level of their kind of ink, the rest at the
+ * other (bright glyphs on black, dark ones on white, as the picture
+ * would be prepared).  *res is replaced when this reading is readable
+ * and has more lines, or *res is not readable.
+ */
+static int
+vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+{
+    int              x, y, ink;
+    uint8_t         *q;
+    const uint8_t   *m;
+    const vw_rect_t *r;
+    vw_ocr_result_t  other;
+
+    r = &p->region;
+
+    if (vw_image_alloc(&p->inked, r->w, r->h) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    ink = p->ref_layer.polarity == VW_TEXT_DARK ? 0 : 255;
+
+    for (y = 0; y < r->h; y++) {
+        m = p->ref_layer.mask.data + (size_t) (r->y + y)
+                                     * p->ref_layer.mask.stride + r->x;
+        q = p->inked.data + (size_t) y * p->inked.stride;
+
+        for (x = 0; x < r->w; x++) {
+            q[x] = (uint8_t) (m[x] != 255 ? ink : 255 - ink);
+        }
+    }
+
+    if (vw_pipe_ocr(p, &p->inked, p->ref.width, p->ref.height, &vw_ocr_plain,
+                    &other, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    vw_pipe_take(res, &other,
+                 vw_pipe_readable(&other, p->ref_layer.glyphs)
+                 && (other.nlines > res->nlines
+                     || !vw_pipe_readable(res, p->ref_layer.glyphs)));
+
+    return 0;
+}
+
+
+/*
+ * A second reading of a screen whose first said nothing: it replaces
+ * *res if it says something (vw_pipe_readable) or fits the glyphs
+ * (vw_pipe_fits), else it is dropped; the time of both counts, and so
+ * does a deadline it ran into.
+ */
+static void
+vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res, vw_ocr_result_t *other)
+{
+    vw_pipe_take(res, other, vw_pipe_readable(other, p->ref_layer.glyphs)
+                             || vw_pipe_fits(other, p->ref_layer.glyphs));
+}
+
+
+/* *res becomes *other if take, else stays; the one let go is freed and
+ * its time counted in the one kept */
+static void
+vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take)
+{
+    if (take) {
+        other->ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = *other;
+
+    } else {
+        res->ms += other->ms;
+        res->timed_out |= other->timed_out;
+        vw_ocr_result_free(other);
+    }
+}
+
+
+/*
+ * The parts of a screen's reading (vw_parts.h): its lines in runs, a
+ * run ending where the next line is apart from the last (vw_pipe_apart),
+ * each run's box the union of its lines' boxes, from the OCR picture's
+ * pixels (the region, scaled) to the picture as shown.  *spec: NULL
+ * when the reading is one part.  -1 when out of memory.
+ */
+static int
+vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
+{
+    int          i, n, k, conf;
+    char         buf[VW_PARTS_SPEC_MAX];
+    vw_rect_t    box, *b;
+    vw_part_t    parts[VW_PARTS_MAX];
+
+    *spec = NULL;
+    n = 0;
+
+    for (i = 0; i < res->nlines; i++) {
+        b = &res->lines[i].box;
+
+        if (b->w <= 0 || b->h <= 0) {
+            return 0;               /* a line without a box: one part */
+        }
+
+        if (i == 0 || (n < VW_PARTS_MAX
+                       && vw_pipe_apart(&res->lines[i - 1].box, b,
+                                        p->ref.width * p->scale,
+                                        p->ref.height * p->scale)))
+        {
+            memset(&parts[n], 0, sizeof(vw_part_t));
+            n++;
+        }
+
+        k = n - 1;
+        vw_box_union(&parts[k].box, b);
+        parts[k].lines++;
+        parts[k].confidence += res->lines[i].confidence;   /* a sum, here */
+    }
+
+    if (n < 2) {
+        return 0;
+    }
+
+    for (k = 0; k < n; k++) {
+        conf = parts[k].confidence;
+        parts[k].confidence = (conf + parts[k].lines / 2) / parts[k].lines;
+
+        b = &parts[k].box;
+        box.x = p->region.x + b->x / p->scale;
+        box.y = p->region.y + b->y / p->scale;
+        box.w = (b->w + p->scale - 1) / p->scale;
+        box.h = (b->h + p->scale - 1) / p->scale;
+
+        vw_orient_box_shown(p->turn, p->ref.width, p->ref.height,
+                            p->framer.shrink, p->job->options, &box, b);
+    }
+
+    if (vw_parts_format(parts, n, buf, sizeof(buf)) < 0) {
+        return 0;                   /* a box outside the picture */
+    }
+
+    *spec = strdup(buf);
+
+    return *spec == NULL ? -1 : 0;
+}
+
+
+/*
+ * Two lines of a reading are apart when the gap between them is more
+ * than a third of the picture's height, one above the other, or of its
+ * width, side by side (w, h: the OCR picture's scale of them): a title
+ * at the top and a subtitle at the bottom, a name in a corner and a
+ * line; not the lines of one caption, nor a slide's heading and its
+ * points (a fifth of the height apart in the benchmark's slides).
+ */
+static int
+vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
+{
+    int  vgap, hgap;
+
+    vgap = b->y > a->y ? b->y - (a->y + a->h) : a->y - (b->y + b->h);
+    hgap = b->x > a->x ? b->x - (a->x + a->w) : a->x - (b->x + b->w);
+
+    return 3 * vgap > h || (vgap < 0 && 3 * hgap > w);
+}
+
+
+/*
+ * A reading says something when it has at least a quarter as many
+ * letters or digits as the screen has glyphs (two at least), at a
+ * confidence of VW_READ_CONF or more: text upside down, mirrored or in
+ * a script the language does not know reads as a few stray marks at a
+ * low confidence.
+ */
+int
+vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
+{
+    return !vw_pipe_few(vw_pipe_letters(res), glyphs)
+           && res->confidence >= VW_READ_CONF;
+}
+
+
+/*
+ * A reading less sure than that still reads its screen when it has
+ * about as many letters as the screen has glyphs (half to one and a
+ * half times), at VW_FIT_CONF or more: a line in strong noise read
+ * right but unsure (". Trains delayed in north'", 21 letters for 20
+ * glyphs, at 60).  A first reading this unsure is read again all the
+ * same (that reads better), and orientation detection runs on it
+ * (text upside down reads as about as many letters).
+ */
+static int
+vw_pipe_fits(const vw_ocr_result_t *res, int glyphs)
+{
+    int  letters;
+
+    letters = vw_pipe_letters(res);
+
+    return res->confidence >= VW_FIT_CONF && 2 * letters >= glyphs
+           && 2 * letters <= 3 * glyphs && !vw_pipe_few(letters, glyphs);
+}
+
+
+/*
+ * The pending screen's reading res leaves it unread: plenty of glyphs,
+ * a reading that says nothing, and no deadline that cut it short.
+ * Such a screen gets a second reading and orientation detection (fit
+ * 0); once they are done, with fit, a reading that fits its glyphs
+ * reads it (whether its rows get VW_FRAME_UNREAD).  vw_pipe_read
+ * allows that only when the first reading did not fit: text mirrored
+ * reads as about as many letters at once ("ebiow spsmi 1ONIM" at 60
+ * for "Mirror image words", t/worker/100-run-e2e.t), a line in noise
+ * as nothing.
+ */
+static int
+vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
+{
+    return !vw_pipe_readable(res, p->ref_layer.glyphs)
+           && !(fit && vw_pipe_fits(res, p->ref_layer.glyphs))
+           && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res->timed_out;
+}
+
+
+/*
+ * A line, of however few glyphs, that stayed for VW_STAYED_LOOKS looks,
+ * is VW_STAYED_WIDTH glyph heights wide or more, and read as (almost)
+ * nothing: small outlined text glues each word's letters into one glyph
+ * ("The school burned down in May.", light yellow at 18 px over a
+ * fractal, is 7 glyphs in a box 267 pixels wide for 16-pixel glyphs,
+ * and reads as nothing at 44); a screen that long is not noise, which
+ * changes from look to look, and one that wide is not a few specks of
+ * a still pattern (4 "glyphs" in "2 lines" of 23 x 20 pixels, for 7
+ * looks, on the hard set's busy test pattern).  It is flagged
+ * (VW_FRAME_UNREAD), not read again: the second readings and
+ * orientation detection stay for screens of many glyphs
+ * (vw_pipe_unread).
+ */
+static int
+vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    return p->ref_layer.lines > 0 && p->stack.count >= VW_STAYED_LOOKS
+           && p->ref_layer.box.w >= VW_STAYED_WIDTH * p->ref_layer.glyph_h
+           && !res->timed_out
+           && vw_pipe_few(vw_pipe_letters(res), p->ref_layer.glyphs);
+}
+
+
+/* Fewer letters than a quarter of the screen's glyphs (two at least). */
+static int
+vw_pipe_few(int letters, int glyphs)
+{
+    return letters < (glyphs / 4 > 2 ? glyphs / 4 : 2);
+}
+
+
+/* The letters or digits of a reading; any character beyond ASCII counts
+ * as a letter. */
+static int
+vw_pipe_letters(const vw_ocr_result_t *res)
+{
+    int                   letters;
+    size_t                i, n, len;
+    uint32_t              cp;
+    const unsigned char  *s;
+
+    s = (const unsigned char *) (res->text != NULL ? res->text : "");
+    len = strlen((const char *) s);
+    letters = 0;
+
+    for (i = 0; i < len; i += n) {
+        n = vw_utf8_decode(s + i, len - i, &cp);
+
+        letters += (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z')
+                   || (cp >= 'A' && cp <= 'Z') || (cp >= 0x80 && cp != 0xfffd);
+    }
+
+    return letters;
+}
+
+
+/*
+ * OCR of img, a screen's text region (p->region of a p->ref-sized
+ * picture), read as how says (vw_ocr.h), prepared for the kind of ink
+ * found: bright ink binarised, dark ink in grey.  When the binarised
+ * reading is unsure (confidence below VW_OCR_ACCEPT, or nothing read),
+ * the grey region is read too and the more confident reading wins
+ * (coloured text).  Each picture may be read twice (vw_pipe_ocr_pass).
+ * The deadline covers all of it.
+ */
+int
+vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
+    const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err)
+{
+    int              chosen, timeout, mode;
+    int64_t          start;
+    vw_ocr_result_t  other;
+
+    start = vw_now_ms();
+    timeout = p->limits.frame_timeout_ms;
+
+    mode = p->ref_layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY
+                                                  : VW_PREP_BRIGHT;
+
+    if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
+                              1, p->scale, mode, &p->ocr, &chosen, err) != 0)
+    {
+        return -1;
+    }
+
+    if (vw_pipe_ocr_pass(p, how, timeout, start, res, err) != 0) {
+        return -1;
+    }
+
+    if (chosen != VW_PREP_BRIGHT || res->confidence >= VW_OCR_ACCEPT
+        || res->timed_out)
+    {
+        return 0;
+    }
+
+    timeout = vw_pipe_left(timeout, start);
+
+    if (timeout < 0) {
+        res->timed_out = 1;
+        return 0;
+    }
+
+    if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
+                              1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
+                              err) != 0
+        || vw_pipe_ocr_pass(p, how, timeout, vw_now_ms(), &other, err) != 0)
+    {
+        vw_ocr_result_free(res);
+        return -1;
+    }
+
+    if (other.confidence > res->confidence && other.text[0] != '\0') {
+        other.ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = other;
+
+    } else {
+        res->ms += other.ms;
+        res->timed_out |= other.timed_out && res->text[0] == '\0';
+        vw_ocr_result_free(&other);
+    }
+
+    return 0;
+}
+
+
+/* What is left of timeout ms from start: 0 for none (no deadline), -1
+ * when it has passed. */
+static int
+vw_pipe_left(int timeout, int64_t start)
+{
+    if (timeout <= 0) {
+        return 0;
+    }
+
+    timeout -= (int) (vw_now_ms() - start);
+
+    return timeout > 0 ? timeout : -1;
+}
+
+
+/*
+ * One reading of p->ocr (the picture vw_pipe_ocr prepared) as how says,
+ * timeout ms from start.  When Tesseract's page layout found no word at
+ * all in a screen of plenty of glyphs (it says "Empty page" for a clean
+ * line of Hangul that reads right as one block), the picture is read
+ * again as one block, and that reading is kept if it says something.
+ * Not when the layout found words, if only noise: one block reads a
+ * page of junk in grain, at several times the cost.
+ */
+static int
+vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
+    int64_t start, vw_ocr_result_t *res, vw_err_t *err)
+{
+    vw_ocr_how_t     block;
+    vw_ocr_result_t  other;
+
+    if (vw_ocr_image(p->engine, &p->ocr, how, timeout, vw_pipe_poll, p,
+                     res, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    if (res->words > 0 || res->timed_out || how->layout != VW_OCR_LAYOUT_AUTO
+        || p->ref_layer.glyphs < VW_SURE_GLYPHS)
+    {
+        return 0;
+    }
+
+    timeout = vw_pipe_left(timeout, start);
+
+    if (timeout < 0) {
+        res->timed_out = 1;
+        return 0;
+    }
+
+    block = *how;
+    block.layout = VW_OCR_LAYOUT_BLOCK;
+
+    if (vw_ocr_image(p->engine, &p->ocr, &block, timeout, vw_pipe_poll, p,
+                     &other, err)
+        != 0)
+    {
+        vw_ocr_result_free(res);
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    vw_pipe_second(p, res, &other);
+
+    return 0;
+}
