@@ -134,10 +134,12 @@ vw_join_same(vw_pipe_t *p, vw_err_t *err)
  * res, the pending screen's reading, give or take half their height
  * (the group's glyphs beyond the pending screen's were read as no
  * text), 0 if not: a word or a line the group has and the pending
- * screen has not is other text.  Across, a line must lie within them;
- * up and down, its middle (the boxes of words read over a busy
- * background take in pieces of it above and below: a line of 16-pixel
- * glyphs read 36 pixels tall over the fractal).
+ * screen has not is other text.  The lines are their words with a
+ * letter or digit (a stray mark read beside them, "+ ASK the driver",
+ * is no word of the text).  Across, a line must lie within them; up
+ * and down, its middle (the boxes of words read over a busy background
+ * take in pieces of it above and below: a line of 16-pixel glyphs read
+ * 36 pixels tall over the fractal).
  */
 int
 vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res)
@@ -153,7 +155,13 @@ vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res)
     memset(&u, 0, sizeof(vw_rect_t));
 
     for (i = 0; i < res->nlines; i++) {
-        vw_box_union(&u, &res->lines[i].box);
+        if (res->lines[i].letters.w > 0) {
+            vw_box_union(&u, &res->lines[i].letters);
+        }
+    }
+
+    if (u.w == 0) {
+        return 0;
     }
 
     /* in the picture's pixels, grown by half a line */
@@ -244,13 +252,16 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
                        p->job->name);
     }
 
-    /* where its lines are, in the picture's pixels */
+    /* where its lines' words are, in the picture's pixels */
+
+    p->join_nlines = 0;
 
     for (i = 0; i < res->nlines; i++) {
-        vw_join_box(p, &res->lines[i].box, &lines[i]);
+        if (res->lines[i].letters.w > 0) {
+            vw_join_box(p, &res->lines[i].letters,
+                        &lines[p->join_nlines++]);
+        }
     }
-
-    p->join_nlines = res->nlines;
 
     free(p->join_text);
     free(p->join_parts);

@@ -90,7 +90,7 @@ static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
     int words, int sure);
 static int vw_ocr_letters(const char *p, size_t n);
 static int vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box,
-    float conf_sum, int words);
+    const vw_rect_t *letters, float conf_sum, int words);
 static void vw_ocr_box_add(vw_rect_t *b, int left, int top, int right,
     int bottom);
 static const vw_image_t *vw_ocr_despeckle(const vw_image_t *img,
@@ -380,7 +380,7 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
 {
     int                  words, nline, left, top, right, bottom, blanks;
     int                  sure;
-    vw_rect_t            line_box;
+    vw_rect_t            line_box, letters_box;
     char                *w, *line;
     float                c, sum, line_sum;
     size_t               line_start, prev_start, line_len, line_at, wlen;
@@ -391,6 +391,7 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
     words = 0;
     sum = 0;
     memset(&line_box, 0, sizeof(vw_rect_t));
+    memset(&letters_box, 0, sizeof(vw_rect_t));
 
     it = TessBaseAPIGetIterator(api);
     if (it == NULL) {
@@ -423,7 +424,10 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
                                  text->len - line_start, line_sum, nline,
                                  sure))
             {
-                if (vw_ocr_line_add(r, &line_box, line_sum, nline) != 0) {
+                if (vw_ocr_line_add(r, &line_box, &letters_box, line_sum,
+                                    nline)
+                    != 0)
+                {
                     TessDeleteText(w);
                     TessDeleteText(line);
                     TessResultIteratorDelete(it);
@@ -446,6 +450,7 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
 
         if (TessPageIteratorIsAtBeginningOf(pit, RIL_TEXTLINE)) {
             memset(&line_box, 0, sizeof(vw_rect_t));
+            memset(&letters_box, 0, sizeof(vw_rect_t));
             TessDeleteText(line);
             line = TessResultIteratorGetUTF8Text(it, RIL_TEXTLINE);
             line_len = line != NULL ? strlen(line) : 0;
@@ -480,6 +485,11 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
             /* the line's box: its words' (a line's own reaches above
              * and below its glyphs) */
             vw_ocr_box_add(&line_box, left, top, right, bottom);
+
+            if (vw_ocr_letters(w, wlen) > 0) {
+                vw_ocr_box_add(&letters_box, left, top, right, bottom);
+            }
+
             line_sum += c;
             sure |= c >= VW_OCR_SURE_WORD
                     && vw_ocr_letters(w, wlen) >= VW_OCR_SURE_LETTERS;
@@ -498,7 +508,9 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
         && vw_ocr_line_keep(text->data + line_start, text->len - line_start,
                             line_sum, nline, sure))
     {
-        if (vw_ocr_line_add(r, &line_box, line_sum, nline) != 0) {
+        if (vw_ocr_line_add(r, &line_box, &letters_box, line_sum, nline)
+            != 0)
+        {
             return -1;
         }
 
@@ -591,10 +603,11 @@ vw_ocr_box_add(vw_rect_t *b, int left, int top, int right, int bottom)
 }
 
 
-/* Appends a kept line (its box, the mean of its words' confidences). */
+/* Appends a kept line (its boxes, the mean of its words'
+ * confidences). */
 static int
-vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box, float conf_sum,
-    int words)
+vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box,
+    const vw_rect_t *letters, float conf_sum, int words)
 {
     int             c;
     vw_ocr_line_t  *l;
@@ -613,6 +626,7 @@ vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box, float conf_sum,
     c = (int) (conf_sum / (float) words + 0.5f);
 
     r->lines[r->nlines].box = *box;
+    r->lines[r->nlines].letters = *letters;
     r->lines[r->nlines].confidence = c < 0 ? 0 : (c > 100 ? 100 : c);
     r->nlines++;
 

@@ -26,9 +26,12 @@
 typedef struct vw_engine_s  vw_engine_t;
 
 /* a line of a reading: its box in the recognised picture's pixels, the
- * mean confidence of its words */
+ * box of its words that have a letter or digit (a stray mark read beside
+ * them is none: w = 0 when no word has), the mean confidence of its
+ * words */
 typedef struct {
     vw_rect_t  box;
+    vw_rect_t  letters;
     int        confidence;
 } vw_ocr_line_t;
 

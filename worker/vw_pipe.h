@@ -129,8 +129,8 @@ typedef struct {
     int                 join_turn_q;   /* the turn its pictures had */
     char               *join_text;     /* that reading */
     char               *join_parts;
-    vw_rect_t          *join_lines;    /* where it read lines (picture's
-                                          pixels) */
+    vw_rect_t          *join_lines;    /* where it read lines, their words
+                                          with letters (picture's pixels) */
     int                 join_nlines;
     size_t              join_lines_cap;
     vw_image_t          join_mean;     /* the mean it was read from, */
