@@ -299,17 +299,9 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
             continue;
         }
 
-        free(r->text);
-        free(r->parts);
-        r->text = strdup(p->ref_text);
-        r->parts = vw_pipe_strdup(p->ref_parts, &failed);
-
-        if (r->text == NULL || failed) {
-            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                           p->job->name);
+        if (vw_pipe_row_ref(p, r, err) != 0) {
+            return -1;
         }
-
-        r->f.confidence = p->ref_conf;
     }
 
     return 0;

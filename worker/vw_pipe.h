@@ -165,6 +165,7 @@ int vw_pipe_clean(vw_pipe_t *p, vw_err_t *err);
 void vw_pipe_free_kept(vw_pipe_t *p);
 void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
     uint32_t index);
+int vw_pipe_row_ref(vw_pipe_t *p, vw_row_t *r, vw_err_t *err);
 char *vw_pipe_strdup(const char *s, int *failed);
 int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
     vw_err_t *err);

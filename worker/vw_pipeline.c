@@ -593,6 +593,29 @@ vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
 }
 
 
+/* Row r carries the reference's reading: its text, parts and confidence
+ * (what r had is dropped). */
+int
+vw_pipe_row_ref(vw_pipe_t *p, vw_row_t *r, vw_err_t *err)
+{
+    int  failed;
+
+    free(r->text);
+    free(r->parts);
+    r->text = strdup(p->ref_text);
+    r->parts = vw_pipe_strdup(p->ref_parts, &failed);
+
+    if (r->text == NULL || failed) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    r->f.confidence = p->ref_conf;
+
+    return 0;
+}
+
+
 /* A copy of s, or NULL for NULL; *failed 1 when out of memory. */
 char *
 vw_pipe_strdup(const char *s, int *failed)

@@ -251,7 +251,6 @@ failed:
 int
 vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
 {
-    int        failed;
     size_t     n;
     vw_row_t  *r;
 
@@ -264,14 +263,10 @@ vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
             continue;
         }
 
-        r->text = strdup(p->ref_text);
-        r->parts = vw_pipe_strdup(p->ref_parts, &failed);
-        if (r->text == NULL || failed) {
-            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
-                           p->job->name);
+        if (vw_pipe_row_ref(p, r, err) != 0) {
+            return -1;
         }
 
-        r->f.confidence = p->ref_conf;
         r->f.flags |= flags | (r->f.index == p->ref_index ? own : 0);
 
         if (flags & VW_FRAME_TIMED_OUT) {
