@@ -41,6 +41,8 @@
 #define VW_OCR_MIN_LINE_CONF 50
 #define VW_OCR_SURE_WORD     90      /* a word this sure, of */
 #define VW_OCR_SURE_LETTERS  4       /* this many letters, keeps its line */
+#define VW_OCR_SURE_LINE     85      /* a line read this sure keeps the
+                                        words only it has */
 
 /*
  * Specks: in a black-on-white picture (the text layer's bright ink,
@@ -84,6 +86,15 @@ static int vw_ocr_check_lang(const char *lang, const char *name,
     vw_err_t *err);
 static int vw_ocr_strcmp(const void *a, const void *b);
 static bool vw_ocr_cancel(void *data, int words);
+static const vw_ocr_line_t *vw_ocr_pick(const vw_ocr_result_t *a,
+    const vw_ocr_result_t *b, int k);
+static int vw_ocr_better(const vw_ocr_line_t *b, const vw_ocr_line_t *a);
+static int vw_ocr_wider(const vw_ocr_line_t *a, const vw_ocr_line_t *b);
+static int vw_ocr_same_line(const vw_rect_t *a, const vw_rect_t *b);
+static int vw_ocr_level(const vw_rect_t *a, const vw_rect_t *b);
+static int vw_ocr_before(const vw_rect_t *a, const vw_rect_t *b);
+static int vw_ocr_split(const vw_ocr_result_t *r, const char **t,
+    size_t *n);
 static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
     vw_ocr_result_t *r);
 static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
@@ -341,6 +352,243 @@ vw_ocr_result_free(vw_ocr_result_t *r)
     free(r->lines);
     r->lines = NULL;
     r->nlines = 0;
+}
+
+
+/*
+ * The lines of two readings of one picture combined: a line of b where
+ * a line of a is (their boxes overlap across, and up and down by half
+ * the lower one) is the same line, and the better reading of it is kept
+ * (vw_ocr_better); a line of b at no line of a goes in between a's where it is
+ * (side by side with one, or between two by their middles: a line that one
+ * reading dropped, the other kept: a caption line over a background as
+ * light as its glyphs).  A line of b over two of a says nothing.  *out
+ * gets the lines in order from the top, its confidence the mean of
+ * theirs; 1 when it has more lines than a, 0 when not or when a text
+ * does not hold one line per box (*out is then empty), -1 when out of
+ * memory.
+ */
+int
+vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
+    vw_ocr_result_t *out)
+{
+    int          i, j, k, n, at, sum, *pick;
+    size_t       len;
+    const char  *ta[VW_OCR_MERGE_LINES], *tb[VW_OCR_MERGE_LINES];
+    size_t       la[VW_OCR_MERGE_LINES], lb[VW_OCR_MERGE_LINES];
+    vo_buf_t     text;
+
+    memset(out, 0, sizeof(vw_ocr_result_t));
+
+    if (a->nlines == 0 || b->nlines == 0 || a->nlines > VW_OCR_MERGE_LINES
+        || b->nlines > VW_OCR_MERGE_LINES
+        || vw_ocr_split(a, ta, la) != 0 || vw_ocr_split(b, tb, lb) != 0)
+    {
+        return 0;
+    }
+
+    /* pick[k]: line k of the result, i >= 0 for a's i, -1 - j for b's j;
+     * at most a's lines and b's */
+
+    pick = malloc((size_t) (a->nlines + b->nlines) * sizeof(int));
+    if (pick == NULL) {
+        return -1;
+    }
+
+    n = 0;
+
+    for (i = 0; i < a->nlines; i++) {
+        pick[n++] = i;
+    }
+
+    for (j = 0; j < b->nlines; j++) {
+        at = -1;
+
+        for (k = 0; k < n; k++) {
+            if (pick[k] >= 0
+                && vw_ocr_same_line(&a->lines[pick[k]].box,
+                                    &b->lines[j].box))
+            {
+                at = at == -1 ? k : -2;
+            }
+        }
+
+        if (at >= 0) {
+            if (vw_ocr_better(&b->lines[j], &a->lines[pick[at]])) {
+                pick[at] = -1 - j;
+            }
+
+            continue;
+        }
+
+        if (at == -2) {
+            continue;
+        }
+
+        /* a line a has not: in between a's, by its middle */
+
+        for (k = 0; k < n; k++) {
+            if (vw_ocr_before(&b->lines[j].box,
+                              &vw_ocr_pick(a, b, pick[k])->box))
+            {
+                break;
+            }
+        }
+
+        memmove(&pick[k + 1], &pick[k], (size_t) (n - k) * sizeof(int));
+        pick[k] = -1 - j;
+        n++;
+    }
+
+    if (n <= a->nlines) {
+        free(pick);
+        return 0;
+    }
+
+    out->lines = malloc((size_t) n * sizeof(vw_ocr_line_t));
+    vo_buf_init(&text);
+    sum = 0;
+
+    for (k = 0; k < n && out->lines != NULL; k++) {
+        out->lines[k] = *vw_ocr_pick(a, b, pick[k]);
+        sum += out->lines[k].confidence;
+
+        if (k > 0) {
+            vo_buf_addc(&text, '\n');
+        }
+
+        if (pick[k] >= 0) {
+            vo_buf_add(&text, ta[pick[k]], la[pick[k]]);
+        } else {
+            vo_buf_add(&text, tb[-1 - pick[k]], lb[-1 - pick[k]]);
+        }
+    }
+
+    free(pick);
+    out->text = out->lines != NULL ? vo_buf_detach(&text, &len) : NULL;
+    vo_buf_free(&text);
+
+    if (out->text == NULL) {
+        vw_ocr_result_free(out);
+        return -1;
+    }
+
+    out->nlines = n;
+    out->confidence = (sum + n / 2) / n;
+    out->words = a->words > b->words ? a->words : b->words;
+    out->ms = a->ms + b->ms;
+
+    return 1;
+}
+
+
+/*
+ * Reading b of a line is better than reading a: it is sure
+ * (VW_OCR_SURE_LINE) and has a word more at an end (its letters reach a
+ * line's height beyond a's: "THE HARBOUR" against "HARBOUR", read at 88
+ * and 96), or neither has a word the other lacks and b is the more
+ * confident.
+ */
+static int
+vw_ocr_better(const vw_ocr_line_t *b, const vw_ocr_line_t *a)
+{
+    if (vw_ocr_wider(b, a)) {
+        return b->confidence >= VW_OCR_SURE_LINE
+               || b->confidence > a->confidence;
+    }
+
+    if (vw_ocr_wider(a, b)) {
+        return a->confidence < VW_OCR_SURE_LINE
+               && b->confidence > a->confidence;
+    }
+
+    return b->confidence > a->confidence;
+}
+
+
+/* The letters of line a reach beyond b's by b's height or more, at
+ * either end. */
+static int
+vw_ocr_wider(const vw_ocr_line_t *a, const vw_ocr_line_t *b)
+{
+    const vw_rect_t  *la, *lb;
+
+    la = a->letters.w > 0 ? &a->letters : &a->box;
+    lb = b->letters.w > 0 ? &b->letters : &b->box;
+
+    return lb->x - la->x >= lb->h
+           || (la->x + la->w) - (lb->x + lb->w) >= lb->h;
+}
+
+
+/* The line of a (k >= 0) or of b (-1 - k). */
+static const vw_ocr_line_t *
+vw_ocr_pick(const vw_ocr_result_t *a, const vw_ocr_result_t *b, int k)
+{
+    return k >= 0 ? &a->lines[k] : &b->lines[-1 - k];
+}
+
+
+/* Two lines' boxes overlap up and down by half the lower one, and
+ * across. */
+static int
+vw_ocr_same_line(const vw_rect_t *a, const vw_rect_t *b)
+{
+    return vw_ocr_level(a, b) && a->x < b->x + b->w && b->x < a->x + a->w;
+}
+
+
+/* Two lines' boxes overlap up and down by half the lower one: they are
+ * at one height (side by side, when they do not overlap across). */
+static int
+vw_ocr_level(const vw_rect_t *a, const vw_rect_t *b)
+{
+    int  top, bottom, low;
+
+    top = a->y > b->y ? a->y : b->y;
+    bottom = a->y + a->h < b->y + b->h ? a->y + a->h : b->y + b->h;
+    low = a->h < b->h ? a->h : b->h;
+
+    return 2 * (bottom - top) >= low;
+}
+
+
+/* Line a comes before line b: to its left at one height, else above it
+ * by their middles. */
+static int
+vw_ocr_before(const vw_rect_t *a, const vw_rect_t *b)
+{
+    if (vw_ocr_level(a, b)) {
+        return a->x < b->x;
+    }
+
+    return 2 * a->y + a->h < 2 * b->y + b->h;
+}
+
+
+/* The text of each line of r (t[i], n[i] bytes); -1 unless there are
+ * r->nlines of them. */
+static int
+vw_ocr_split(const vw_ocr_result_t *r, const char **t, size_t *n)
+{
+    int          i;
+    const char  *p, *e;
+
+    p = r->text;
+
+    for (i = 0; i < r->nlines; i++) {
+        e = strchr(p, '\n');
+        t[i] = p;
+        n[i] = e != NULL ? (size_t) (e - p) : strlen(p);
+
+        if ((e == NULL) != (i == r->nlines - 1)) {
+            return -1;
+        }
+
+        p = e != NULL ? e + 1 : p;
+    }
+
+    return 0;
 }
 
 

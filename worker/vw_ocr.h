@@ -98,6 +98,18 @@ int vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
 
 void vw_ocr_result_free(vw_ocr_result_t *r);
 
+/* readings of more lines than this are not combined */
+#define VW_OCR_MERGE_LINES  64
+
+/*
+ * Two readings of one picture combined line by line (each line from
+ * the more confident of the two, the lines only one has added at their
+ * height): 1 and *out when that has more lines than a, 0 when not, -1
+ * when out of memory.  *out is released with vw_ocr_result_free.
+ */
+int vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
+    vw_ocr_result_t *out);
+
 /*
  * The installed languages (a traineddata file in the Tesseract data
  * directory, TESSDATA_PREFIX or Debian's; "osd" is not a language), at

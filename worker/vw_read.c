@@ -305,17 +305,19 @@ vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
  * The pending screen's region read from its first look's text layer:
  * the glyph pixels at the level of their kind of ink, the rest at the
  * other (bright glyphs on black, dark ones on white, as the picture
- * would be prepared).  *res is replaced when this reading is readable
+ * would be prepared).  When both readings say something, they are
+ * combined line by line (vw_ocr_result_merge) if that gives more lines
+ * than *res has; else *res is replaced when this reading is readable
  * and has more lines, or *res is not readable.
  */
 static int
 vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
-    int              x, y, ink;
+    int              x, y, ink, rc;
     uint8_t         *q;
     const uint8_t   *m;
     const vw_rect_t *r;
-    vw_ocr_result_t  other;
+    vw_ocr_result_t  other, both;
 
     r = &p->region;
 
@@ -343,10 +345,38 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         return -1;
     }
 
-    vw_pipe_take(res, &other,
-                 vw_pipe_readable(&other, p->ref_layer.glyphs)
-                 && (other.nlines > res->nlines
-                     || !vw_pipe_readable(res, p->ref_layer.glyphs)));
+    if (!vw_pipe_readable(&other, p->ref_layer.glyphs)
+        || !vw_pipe_readable(res, p->ref_layer.glyphs)
+        || other.timed_out || res->timed_out)
+    {
+        vw_pipe_take(res, &other,
+                     vw_pipe_readable(&other, p->ref_layer.glyphs)
+                     && (other.nlines > res->nlines
+                         || !vw_pipe_readable(res, p->ref_layer.glyphs)));
+        return 0;
+    }
+
+    /* both say something: each line from the surer of the two, and the
+     * lines only the glyphs' reading has (a caption's line that the
+     * first dropped, unsure where the background is as light as its
+     * glyphs) */
+
+    rc = vw_ocr_result_merge(res, &other, &both);
+
+    if (rc < 0) {
+        vw_ocr_result_free(&other);
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    if (rc == 0) {
+        vw_pipe_take(res, &other, 0);
+        return 0;
+    }
+
+    vw_ocr_result_free(&other);
+    vw_ocr_result_free(res);
+    *res = both;
 
     return 0;
 }
