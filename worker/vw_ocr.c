@@ -43,6 +43,9 @@
 #define VW_OCR_SURE_LETTERS  4       /* this many letters, keeps its line */
 #define VW_OCR_SURE_LINE     85      /* a line read this sure keeps the
                                         words only it has */
+#define VW_OCR_VOTE_LETTERS  4       /* a line two readings dropped but
+                                        read alike has this many letters */
+#define VW_OCR_VOTE_BYTES    128     /* and is no longer */
 
 /*
  * Specks: in a black-on-white picture (the text layer's bright ink,
@@ -73,6 +76,22 @@ typedef struct {
     int          stopped;
 } vw_ocr_watch_t;
 
+/* lines of a reading with their texts (vw_ocr_split) */
+typedef struct {
+    int          n;
+    const char  *t[VW_OCR_MERGE_LINES];
+    size_t       len[VW_OCR_MERGE_LINES];
+} vw_ocr_lines_t;
+
+/* a line of a combined reading: which, its text, whether it is one of
+ * the first reading's kept lines */
+typedef struct {
+    const vw_ocr_line_t  *line;
+    const char           *text;
+    size_t                len;
+    int                   of_a;
+} vw_ocr_pick_t;
+
 
 const vw_ocr_how_t  vw_ocr_plain = { VW_OCR_LAYOUT_AUTO, 0 };
 
@@ -86,22 +105,26 @@ static int vw_ocr_check_lang(const char *lang, const char *name,
     vw_err_t *err);
 static int vw_ocr_strcmp(const void *a, const void *b);
 static bool vw_ocr_cancel(void *data, int words);
-static const vw_ocr_line_t *vw_ocr_pick(const vw_ocr_result_t *a,
-    const vw_ocr_result_t *b, int k);
 static int vw_ocr_better(const vw_ocr_line_t *b, const vw_ocr_line_t *a);
 static int vw_ocr_wider(const vw_ocr_line_t *a, const vw_ocr_line_t *b);
 static int vw_ocr_same_line(const vw_rect_t *a, const vw_rect_t *b);
 static int vw_ocr_level(const vw_rect_t *a, const vw_rect_t *b);
 static int vw_ocr_before(const vw_rect_t *a, const vw_rect_t *b);
-static int vw_ocr_split(const vw_ocr_result_t *r, const char **t,
-    size_t *n);
-static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
-    vw_ocr_result_t *r);
+static int vw_ocr_insert(vw_ocr_pick_t *p, int n, vw_ocr_pick_t l);
+static int vw_ocr_alike(const char *x, size_t nx, const char *y, size_t ny);
+static int vw_ocr_split(const char *text, const vw_ocr_line_t *lines, int n,
+    vw_ocr_lines_t *out);
+static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text,
+    vo_buf_t *dropped, int *conf, vw_ocr_result_t *r);
+static int vw_ocr_line_end(vw_ocr_result_t *r, vo_buf_t *text,
+    size_t line_start, vo_buf_t *dropped, const vw_rect_t *box,
+    const vw_rect_t *letters, float conf_sum, int words, int sure);
 static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
     int words, int sure);
 static int vw_ocr_letters(const char *p, size_t n);
-static int vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box,
-    const vw_rect_t *letters, float conf_sum, int words);
+static int vw_ocr_line_add(vw_ocr_line_t **lines, int *n,
+    const vw_rect_t *box, const vw_rect_t *letters, float conf_sum,
+    int words);
 static void vw_ocr_box_add(vw_rect_t *b, int left, int top, int right,
     int bottom);
 static const vw_image_t *vw_ocr_despeckle(const vw_image_t *img,
@@ -221,12 +244,13 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
 {
     int              rc, ret, conf;
     int64_t          start;
-    vo_buf_t         text;
+    vo_buf_t         text, dropped;
     ETEXT_DESC      *monitor;
     vw_ocr_watch_t   watch;
 
     ret = -1;
     vo_buf_init(&text);
+    vo_buf_init(&dropped);
     monitor = NULL;
 
     r->text = NULL;
@@ -236,6 +260,9 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
     r->lines = NULL;
     r->nlines = 0;
     r->words = 0;
+    r->dropped = NULL;
+    r->ndropped = 0;
+    r->dropped_text = NULL;
 
     start = vw_now_ms();
 
@@ -302,10 +329,15 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
         goto done;
     }
 
-    if (vw_ocr_collect(e->api, &text, &conf, r) != 0 || !vo_buf_ok(&text)) {
+    if (vw_ocr_collect(e->api, &text, &dropped, &conf, r) != 0
+        || !vo_buf_ok(&text) || !vo_buf_ok(&dropped))
+    {
         vw_fail(err, "no_memory", "ocr: out of memory");
         goto done;
     }
+
+    r->dropped_text = dropped.data;
+    vo_buf_init(&dropped);
 
     r->confidence = conf;
     ret = 0;
@@ -334,10 +366,20 @@ done:
         vo_buf_free(&text);
     }
 
+    vo_buf_free(&dropped);
+
     if (ret != 0 || r->text[0] == '\0') {
         free(r->lines);
         r->lines = NULL;
         r->nlines = 0;
+    }
+
+    if (ret != 0 || r->dropped_text == NULL) {
+        free(r->dropped);
+        r->dropped = NULL;
+        r->ndropped = 0;
+        free(r->dropped_text);
+        r->dropped_text = NULL;
     }
 
     return ret;
@@ -352,6 +394,11 @@ vw_ocr_result_free(vw_ocr_result_t *r)
     free(r->lines);
     r->lines = NULL;
     r->nlines = 0;
+    free(r->dropped);
+    r->dropped = NULL;
+    r->ndropped = 0;
+    free(r->dropped_text);
+    r->dropped_text = NULL;
 }
 
 
@@ -362,7 +409,10 @@ vw_ocr_result_free(vw_ocr_result_t *r)
  * (vw_ocr_better); a line of b at no line of a goes in between a's where it is
  * (side by side with one, or between two by their middles: a line that one
  * reading dropped, the other kept: a caption line over a background as
- * light as its glyphs).  A line of b over two of a says nothing.  *out
+ * light as its glyphs).  A line of b over two of a says nothing.  Last,
+ * a line both dropped as unsure, where neither kept one, goes in when
+ * the two read it alike (vw_ocr_alike): two readings of other pictures
+ * of the glyphs agreeing are the evidence one unsure reading lacks.  *out
  * gets the lines in order from the top, its confidence the mean of
  * theirs; 1 when it has more lines than a, 0 when not or when a text
  * does not hold one line per box (*out is then empty), -1 when out of
@@ -372,72 +422,90 @@ int
 vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
     vw_ocr_result_t *out)
 {
-    int          i, j, k, n, at, sum, *pick;
-    size_t       len;
-    const char  *ta[VW_OCR_MERGE_LINES], *tb[VW_OCR_MERGE_LINES];
-    size_t       la[VW_OCR_MERGE_LINES], lb[VW_OCR_MERGE_LINES];
-    vo_buf_t     text;
+    int             i, j, k, n, at, sum;
+    size_t          len;
+    vo_buf_t        text;
+    vw_ocr_pick_t  *pick;
+    vw_ocr_lines_t  ka, kb, da, db;
 
     memset(out, 0, sizeof(vw_ocr_result_t));
 
-    if (a->nlines == 0 || b->nlines == 0 || a->nlines > VW_OCR_MERGE_LINES
-        || b->nlines > VW_OCR_MERGE_LINES
-        || vw_ocr_split(a, ta, la) != 0 || vw_ocr_split(b, tb, lb) != 0)
+    if (a->nlines == 0 || b->nlines == 0
+        || vw_ocr_split(a->text, a->lines, a->nlines, &ka) != 0
+        || vw_ocr_split(b->text, b->lines, b->nlines, &kb) != 0)
     {
         return 0;
     }
 
-    /* pick[k]: line k of the result, i >= 0 for a's i, -1 - j for b's j;
-     * at most a's lines and b's */
+    /* the dropped lines, for the vote (none when they do not split) */
+    if (vw_ocr_split(a->dropped_text, a->dropped, a->ndropped, &da) != 0
+        || vw_ocr_split(b->dropped_text, b->dropped, b->ndropped, &db) != 0)
+    {
+        da.n = 0;
+        db.n = 0;
+    }
 
-    pick = malloc((size_t) (a->nlines + b->nlines) * sizeof(int));
+    pick = malloc((size_t) (ka.n + kb.n + da.n) * sizeof(vw_ocr_pick_t));
     if (pick == NULL) {
         return -1;
     }
 
     n = 0;
 
-    for (i = 0; i < a->nlines; i++) {
-        pick[n++] = i;
+    for (i = 0; i < ka.n; i++) {
+        pick[n++] = (vw_ocr_pick_t) { &a->lines[i], ka.t[i], ka.len[i], 1 };
     }
 
-    for (j = 0; j < b->nlines; j++) {
+    for (j = 0; j < kb.n; j++) {
         at = -1;
 
         for (k = 0; k < n; k++) {
-            if (pick[k] >= 0
-                && vw_ocr_same_line(&a->lines[pick[k]].box,
-                                    &b->lines[j].box))
+            if (pick[k].of_a
+                && vw_ocr_same_line(&pick[k].line->box, &b->lines[j].box))
             {
                 at = at == -1 ? k : -2;
             }
         }
 
-        if (at >= 0) {
-            if (vw_ocr_better(&b->lines[j], &a->lines[pick[at]])) {
-                pick[at] = -1 - j;
-            }
-
-            continue;
+        if (at >= 0 && vw_ocr_better(&b->lines[j], pick[at].line)) {
+            pick[at] = (vw_ocr_pick_t) { &b->lines[j], kb.t[j], kb.len[j],
+                                         0 };
         }
 
-        if (at == -2) {
-            continue;
+        if (at == -1) {
+            /* a line a has not */
+            n = vw_ocr_insert(pick, n, (vw_ocr_pick_t) { &b->lines[j],
+                                            kb.t[j], kb.len[j], 0 });
         }
+    }
 
-        /* a line a has not: in between a's, by its middle */
+    /* the vote: a line both readings dropped as unsure, where neither
+     * kept one, read alike ("@GHANGED" at 39, "CHANGED" at 37) */
 
-        for (k = 0; k < n; k++) {
-            if (vw_ocr_before(&b->lines[j].box,
-                              &vw_ocr_pick(a, b, pick[k])->box))
+    for (i = 0; i < da.n; i++) {
+        for (j = 0; j < db.n; j++) {
+            if (vw_ocr_same_line(&a->dropped[i].box, &b->dropped[j].box)
+                && vw_ocr_alike(da.t[i], da.len[i], db.t[j], db.len[j]))
             {
                 break;
             }
         }
 
-        memmove(&pick[k + 1], &pick[k], (size_t) (n - k) * sizeof(int));
-        pick[k] = -1 - j;
-        n++;
+        for (k = 0; k < n && j < db.n; k++) {
+            if (vw_ocr_same_line(&pick[k].line->box, &a->dropped[i].box)) {
+                break;
+            }
+        }
+
+        if (j == db.n || k < n) {
+            continue;
+        }
+
+        n = a->dropped[i].confidence >= b->dropped[j].confidence
+            ? vw_ocr_insert(pick, n, (vw_ocr_pick_t) { &a->dropped[i],
+                                          da.t[i], da.len[i], 0 })
+            : vw_ocr_insert(pick, n, (vw_ocr_pick_t) { &b->dropped[j],
+                                          db.t[j], db.len[j], 0 });
     }
 
     if (n <= a->nlines) {
@@ -450,18 +518,14 @@ vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
     sum = 0;
 
     for (k = 0; k < n && out->lines != NULL; k++) {
-        out->lines[k] = *vw_ocr_pick(a, b, pick[k]);
+        out->lines[k] = *pick[k].line;
         sum += out->lines[k].confidence;
 
         if (k > 0) {
             vo_buf_addc(&text, '\n');
         }
 
-        if (pick[k] >= 0) {
-            vo_buf_add(&text, ta[pick[k]], la[pick[k]]);
-        } else {
-            vo_buf_add(&text, tb[-1 - pick[k]], lb[-1 - pick[k]]);
-        }
+        vo_buf_add(&text, pick[k].text, pick[k].len);
     }
 
     free(pick);
@@ -482,10 +546,67 @@ vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
 }
 
 
+/* p gets line l where it is among its n lines (vw_ocr_before); n + 1. */
+static int
+vw_ocr_insert(vw_ocr_pick_t *p, int n, vw_ocr_pick_t l)
+{
+    int  k;
+
+    for (k = 0; k < n; k++) {
+        if (vw_ocr_before(&l.line->box, &p[k].line->box)) {
+            break;
+        }
+    }
+
+    memmove(&p[k + 1], &p[k], (size_t) (n - k) * sizeof(vw_ocr_pick_t));
+    p[k] = l;
+
+    return n + 1;
+}
+
+
+/*
+ * Two texts of a line read alike: each has VW_OCR_VOTE_LETTERS letters
+ * or digits or more, and their edit distance is at most 30% of the
+ * longer (texts of up to VW_OCR_VOTE_BYTES bytes).
+ */
+static int
+vw_ocr_alike(const char *x, size_t nx, const char *y, size_t ny)
+{
+    size_t  i, j, d[VW_OCR_VOTE_BYTES + 1], diag, up;
+
+    if (nx > VW_OCR_VOTE_BYTES || ny > VW_OCR_VOTE_BYTES
+        || vw_ocr_letters(x, nx) < VW_OCR_VOTE_LETTERS
+        || vw_ocr_letters(y, ny) < VW_OCR_VOTE_LETTERS)
+    {
+        return 0;
+    }
+
+    for (j = 0; j <= ny; j++) {
+        d[j] = j;
+    }
+
+    for (i = 1; i <= nx; i++) {
+        diag = d[0];
+        d[0] = i;
+
+        for (j = 1; j <= ny; j++) {
+            up = d[j];
+            d[j] = x[i - 1] == y[j - 1] ? diag
+                   : 1 + (diag < up ? (diag < d[j - 1] ? diag : d[j - 1])
+                                    : (up < d[j - 1] ? up : d[j - 1]));
+            diag = up;
+        }
+    }
+
+    return 10 * d[ny] <= 3 * (nx > ny ? nx : ny);
+}
+
+
 /*
  * Reading b of a line is better than reading a: it is sure
  * (VW_OCR_SURE_LINE) and has a word more at an end (its letters reach a
- * line's height beyond a's: "THE HARBOUR" against "HARBOUR", read at 88
+ * line's height beyond a's: "THE|HARBOUR" against "HARBOUR", read at 88
  * and 96), or neither has a word the other lacks and b is the more
  * confident.
  */
@@ -518,14 +639,6 @@ vw_ocr_wider(const vw_ocr_line_t *a, const vw_ocr_line_t *b)
 
     return lb->x - la->x >= lb->h
            || (la->x + la->w) - (lb->x + lb->w) >= lb->h;
-}
-
-
-/* The line of a (k >= 0) or of b (-1 - k). */
-static const vw_ocr_line_t *
-vw_ocr_pick(const vw_ocr_result_t *a, const vw_ocr_result_t *b, int k)
-{
-    return k >= 0 ? &a->lines[k] : &b->lines[-1 - k];
 }
 
 
@@ -566,27 +679,41 @@ vw_ocr_before(const vw_rect_t *a, const vw_rect_t *b)
 }
 
 
-/* The text of each line of r (t[i], n[i] bytes); -1 unless there are
- * r->nlines of them. */
+/* The text of each of the n lines (t[i], len[i] bytes) in text, "\n"
+ * between; -1 unless there are n of them (or more than
+ * VW_OCR_MERGE_LINES). */
 static int
-vw_ocr_split(const vw_ocr_result_t *r, const char **t, size_t *n)
+vw_ocr_split(const char *text, const vw_ocr_line_t *lines, int n,
+    vw_ocr_lines_t *out)
 {
     int          i;
     const char  *p, *e;
 
-    p = r->text;
+    out->n = 0;
 
-    for (i = 0; i < r->nlines; i++) {
+    if (n == 0) {
+        return 0;
+    }
+
+    if (text == NULL || lines == NULL || n > VW_OCR_MERGE_LINES) {
+        return -1;
+    }
+
+    p = text;
+
+    for (i = 0; i < n; i++) {
         e = strchr(p, '\n');
-        t[i] = p;
-        n[i] = e != NULL ? (size_t) (e - p) : strlen(p);
+        out->t[i] = p;
+        out->len[i] = e != NULL ? (size_t) (e - p) : strlen(p);
 
-        if ((e == NULL) != (i == r->nlines - 1)) {
+        if ((e == NULL) != (i == n - 1)) {
             return -1;
         }
 
         p = e != NULL ? e + 1 : p;
     }
+
+    out->n = n;
 
     return 0;
 }
@@ -623,11 +750,11 @@ vw_ocr_cancel(void *data, int words)
  * the words kept; r->lines gets each line kept, in the text's order.
  */
 static int
-vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
-    vw_ocr_result_t *r)
+vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, vo_buf_t *dropped,
+    int *conf, vw_ocr_result_t *r)
 {
     int                  words, nline, left, top, right, bottom, blanks;
-    int                  sure;
+    int                  sure, kept;
     vw_rect_t            line_box, letters_box;
     char                *w, *line;
     float                c, sum, line_sum;
@@ -668,26 +795,20 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
             && text->len > line_start)
         {
             /* close the previous line */
-            if (vw_ocr_line_keep(text->data + line_start,
-                                 text->len - line_start, line_sum, nline,
-                                 sure))
-            {
-                if (vw_ocr_line_add(r, &line_box, &letters_box, line_sum,
-                                    nline)
-                    != 0)
-                {
-                    TessDeleteText(w);
-                    TessDeleteText(line);
-                    TessResultIteratorDelete(it);
-                    return -1;
-                }
+            kept = vw_ocr_line_end(r, text, line_start, dropped, &line_box,
+                                   &letters_box, line_sum, nline, sure);
 
+            if (kept < 0) {
+                TessDeleteText(w);
+                TessDeleteText(line);
+                TessResultIteratorDelete(it);
+                return -1;
+            }
+
+            if (kept) {
                 vo_buf_addc(text, '\n');
                 sum += line_sum;
                 words += nline;
-
-            } else {
-                text->len = line_start;
             }
 
             line_start = text->len;
@@ -752,21 +873,18 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
     TessDeleteText(line);
     TessResultIteratorDelete(it);
 
-    if (text->len > line_start
-        && vw_ocr_line_keep(text->data + line_start, text->len - line_start,
-                            line_sum, nline, sure))
-    {
-        if (vw_ocr_line_add(r, &line_box, &letters_box, line_sum, nline)
-            != 0)
-        {
-            return -1;
-        }
+    kept = text->len > line_start
+           ? vw_ocr_line_end(r, text, line_start, dropped, &line_box,
+                             &letters_box, line_sum, nline, sure)
+           : 0;
 
+    if (kept < 0) {
+        return -1;
+    }
+
+    if (kept) {
         sum += line_sum;
         words += nline;
-
-    } else {
-        text->len = line_start;
     }
 
     /* no trailing "\n" */
@@ -777,6 +895,10 @@ vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text, int *conf,
 
     if (text->data != NULL) {
         text->data[text->len] = '\0';
+    }
+
+    if (dropped->data != NULL) {
+        dropped->data[dropped->len] = '\0';
     }
 
     if (words > 0) {
@@ -851,34 +973,77 @@ vw_ocr_box_add(vw_rect_t *b, int left, int top, int right, int bottom)
 }
 
 
-/* Appends a kept line (its boxes, the mean of its words'
- * confidences). */
+/*
+ * The line that ends at text->len, begun at line_start: kept (1, added
+ * to r->lines), or dropped (0, cut from text; added to r->dropped and
+ * its text to dropped when it has a letter or digit).  -1 when out of
+ * memory.
+ */
 static int
-vw_ocr_line_add(vw_ocr_result_t *r, const vw_rect_t *box,
+vw_ocr_line_end(vw_ocr_result_t *r, vo_buf_t *text, size_t line_start,
+    vo_buf_t *dropped, const vw_rect_t *box, const vw_rect_t *letters,
+    float conf_sum, int words, int sure)
+{
+    const char  *p;
+    size_t       n;
+
+    p = text->data + line_start;
+    n = text->len - line_start;
+
+    if (vw_ocr_line_keep(p, n, conf_sum, words, sure)) {
+        return vw_ocr_line_add(&r->lines, &r->nlines, box, letters,
+                               conf_sum, words);
+    }
+
+    if (words > 0 && vw_ocr_letters(p, n) > 0) {
+        if (vw_ocr_line_add(&r->dropped, &r->ndropped, box, letters,
+                            conf_sum, words)
+            < 0)
+        {
+            return -1;
+        }
+
+        if (dropped->len > 0) {
+            vo_buf_addc(dropped, '\n');
+        }
+
+        vo_buf_add(dropped, p, n);
+    }
+
+    text->len = line_start;
+
+    return 0;
+}
+
+
+/* Appends a line (its boxes, the mean of its words' confidences) to
+ * the n lines of *lines; 1, or -1 when out of memory. */
+static int
+vw_ocr_line_add(vw_ocr_line_t **lines, int *n, const vw_rect_t *box,
     const vw_rect_t *letters, float conf_sum, int words)
 {
     int             c;
     vw_ocr_line_t  *l;
 
-    if ((r->nlines & (r->nlines - 1)) == 0) {
+    if ((*n & (*n - 1)) == 0) {
         /* 0, 1, 2, 4, ...: the array is full */
-        l = realloc(r->lines, (size_t) (r->nlines ? 2 * r->nlines : 1)
-                              * sizeof(vw_ocr_line_t));
+        l = realloc(*lines, (size_t) (*n ? 2 * *n : 1)
+                            * sizeof(vw_ocr_line_t));
         if (l == NULL) {
             return -1;
         }
 
-        r->lines = l;
+        *lines = l;
     }
 
     c = (int) (conf_sum / (float) words + 0.5f);
 
-    r->lines[r->nlines].box = *box;
-    r->lines[r->nlines].letters = *letters;
-    r->lines[r->nlines].confidence = c < 0 ? 0 : (c > 100 ? 100 : c);
-    r->nlines++;
+    (*lines)[*n].box = *box;
+    (*lines)[*n].letters = *letters;
+    (*lines)[*n].confidence = c < 0 ? 0 : (c > 100 ? 100 : c);
+    (*n)++;
 
-    return 0;
+    return 1;
 }
 
 

@@ -47,6 +47,12 @@ typedef struct {
     int             words;         /* words Tesseract found, the lines
                                       dropped included: 0 when its page
                                       layout found no text at all */
+    vw_ocr_line_t  *dropped;       /* malloc'd: the lines dropped as
+                                      unsure that have a letter or digit,
+                                      in order (NULL: none) */
+    int             ndropped;
+    char           *dropped_text;  /* malloc'd: their texts, "\n"
+                                      between (NULL: none) */
 } vw_ocr_result_t;
 
 
@@ -103,9 +109,10 @@ void vw_ocr_result_free(vw_ocr_result_t *r);
 
 /*
  * Two readings of one picture combined line by line (each line from
- * the more confident of the two, the lines only one has added at their
- * height): 1 and *out when that has more lines than a, 0 when not, -1
- * when out of memory.  *out is released with vw_ocr_result_free.
+ * the better of the two, the lines only one has added where they are,
+ * and a line both dropped as unsure but read alike): 1 and *out when
+ * that has more lines than a, 0 when not, -1 when out of memory.  *out
+ * is released with vw_ocr_result_free.
  */
 int vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
     vw_ocr_result_t *out);

@@ -227,7 +227,8 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         vw_join_close(p);
     }
 
-    free(res.lines);
+    res.text = NULL;                /* the reference's now */
+    vw_ocr_result_free(&res);
 
     return rc;
 
