@@ -403,20 +403,20 @@ vw_ocr_result_free(vw_ocr_result_t *r)
 
 
 /*
- * The lines of two readings of one picture combined: a line of b where
+ * The lines of two readings of one picture combined.  A line of b where
  * a line of a is (their boxes overlap across, and up and down by half
  * the lower one) is the same line, and the better reading of it is kept
- * (vw_ocr_better); a line of b at no line of a goes in between a's where it is
- * (side by side with one, or between two by their middles: a line that one
- * reading dropped, the other kept: a caption line over a background as
- * light as its glyphs).  A line of b over two of a says nothing.  Last,
- * a line both dropped as unsure, where neither kept one, goes in when
- * the two read it alike (vw_ocr_alike): two readings of other pictures
- * of the glyphs agreeing are the evidence one unsure reading lacks.  *out
- * gets the lines in order from the top, its confidence the mean of
- * theirs; 1 when it has more lines than a, 0 when not or when a text
- * does not hold one line per box (*out is then empty), -1 when out of
- * memory.
+ * (vw_ocr_better).  A line of b at no line of a goes in among a's where
+ * it is (side by side with one, or between two by their middles): a
+ * line that one reading dropped and the other kept, as a caption's line
+ * over a background as light as its glyphs.  A line of b over two of a
+ * says nothing.  Last, a line both dropped as unsure, where neither kept
+ * one, goes in when the two read it alike (vw_ocr_alike): two readings
+ * of two pictures of the glyphs agreeing are the evidence that one
+ * unsure reading lacks.  *out gets the lines in order from the top, its
+ * confidence the mean of theirs; 1 when it has more lines than a, 0
+ * when not or when a text does not hold one line per box (*out is then
+ * empty), -1 when out of memory.
  */
 int
 vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,

@@ -8,8 +8,9 @@
  *
  * Every look (vw_plan.h: each sample, and the pictures between two
  * samples every VW_LOOK_US at most) gets its text layer (vw_frame_text:
- * where the glyphs are), unless a cheaper test settles it.  The reference is the first look of the
- * current state: of a screen of text, or of a picture with no glyph.
+ * where the glyphs are), unless a cheaper test settles it.  The
+ * reference is the first look of the current state: of a screen of
+ * text, or of a picture with no glyph.
  * A look that shows the same text as the reference (vw_frame_same_text:
  * the grey levels compared where either has ink, whatever the
  * background does, at the shift vw_text_shift finds when the text
