@@ -38,6 +38,11 @@
 #include "vw_orient.h"
 
 
+/* vw_frame_blobs: a black pixel of a component that stays, while the
+ * picture is searched (not 0, so the search passes it) */
+#define VW_BLOB_KEPT  1
+
+
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
     int bx, int by);
 static int vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt);
@@ -683,16 +688,20 @@ vw_frame_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
  * it.  box (may be NULL) gets the bounding box of what remains (w = 0
  * when nothing does).
  */
+static void vw_frame_blobs_ink(vw_image_t *img, const uint32_t *queue,
+    size_t n);
+
+
 int
 vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
     int min_px, int border, vw_rect_t *box)
 {
     int        w, h, x, y, nx, ny, dx, dy, x0, y0, x1, y1;
     int        bx0, by0, bx1, by1;
-    size_t     need, head, tail, k, pos, npos;
+    size_t     need, head, tail, kept, k;
     int64_t    bb, area;
-    uint8_t   *seen;
-    uint32_t  *queue;
+    uint8_t   *row, *q, *found;
+    uint32_t  *queue, npos;
 
     w = img->width;
     h = img->height;
@@ -703,9 +712,15 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
         return -1;
     }
 
-    seen = fr->seen;
+    /*
+     * A pixel reached is marked in the picture itself: a component that
+     * goes is made white at once, one that stays is VW_BLOB_KEPT until
+     * the end (its pixels are queue[0..kept): each component is filled
+     * in the queue after those kept before it), so the scan for the next
+     * black pixel is memchr's over the row.
+     */
     queue = fr->queue;
-    memset(seen, 0, need);
+    kept = 0;
     fr->ncomps = 0;
 
     bx0 = w;
@@ -714,26 +729,29 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
     by1 = -1;
 
     for (y = 0; y < h; y++) {
-        for (x = 0; x < w; x++) {
-            pos = (size_t) y * w + x;
+        row = img->data + (size_t) y * img->stride;
 
-            if (seen[pos] || img->data[(size_t) y * img->stride + x] != 0) {
-                continue;
+        for (x = 0; x < w; x++) {
+            found = memchr(row + x, 0, (size_t) (w - x));
+            if (found == NULL) {
+                break;
             }
+
+            x = (int) (found - row);
 
             /* breadth first over the 8-connected black pixels */
 
-            head = 0;
-            tail = 0;
-            queue[tail++] = (uint32_t) pos;
-            seen[pos] = 1;
+            head = kept;
+            tail = kept;
+            queue[tail++] = (uint32_t) y * (uint32_t) w + (uint32_t) x;
+            row[x] = VW_BLOB_KEPT;
             x0 = x1 = x;
             y0 = y1 = y;
 
             while (head < tail) {
                 npos = queue[head++];
-                nx = (int) (npos % (size_t) w);
-                ny = (int) (npos / (size_t) w);
+                nx = (int) (npos % (uint32_t) w);
+                ny = (int) (npos / (uint32_t) w);
 
                 x0 = nx < x0 ? nx : x0;
                 x1 = nx > x1 ? nx : x1;
@@ -741,34 +759,33 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
                 y1 = ny > y1 ? ny : y1;
 
                 for (dy = -1; dy <= 1; dy++) {
+                    if (ny + dy < 0 || ny + dy >= h) {
+                        continue;
+                    }
+
+                    q = img->data + (size_t) (ny + dy) * img->stride;
+
                     for (dx = -1; dx <= 1; dx++) {
-                        if ((dx == 0 && dy == 0) || nx + dx < 0
-                            || nx + dx >= w || ny + dy < 0 || ny + dy >= h)
+                        if (nx + dx < 0 || nx + dx >= w
+                            || q[nx + dx] != 0)
                         {
                             continue;
                         }
 
-                        k = (size_t) (ny + dy) * w + (nx + dx);
-
-                        if (!seen[k]
-                            && img->data[(size_t) (ny + dy) * img->stride
-                                         + nx + dx] == 0)
-                        {
-                            seen[k] = 1;
-                            queue[tail++] = (uint32_t) k;
-                        }
+                        q[nx + dx] = VW_BLOB_KEPT;
+                        queue[tail++] = npos + (uint32_t) (dy * w + dx);
                     }
                 }
             }
 
             bb = (int64_t) (x1 - x0 + 1) * (y1 - y0 + 1);
 
-            if (!((2 * (int64_t) tail > bb && 64 * bb > area)
-                  || (10 * (int64_t) tail >= 9 * bb && x1 - x0 >= 24
+            if (!((2 * (int64_t) (tail - kept) > bb && 64 * bb > area)
+                  || (10 * (int64_t) (tail - kept) >= 9 * bb && x1 - x0 >= 24
                       && y1 - y0 >= 24)
                   || 10 * (x1 - x0 + 1) > 6 * ref_w
                   || 2 * (y1 - y0 + 1) > ref_h
-                  || (int64_t) tail < min_px
+                  || (int64_t) (tail - kept) < min_px
                   || (border && (x0 == 0 || y0 == 0 || x1 == w - 1
                                  || y1 == h - 1))))
             {
@@ -778,22 +795,27 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
                 by1 = y1 > by1 ? y1 : by1;
 
                 if (fr->keep_comps
-                    && vw_framer_comp(fr, x0, y0, x1, y1, (uint32_t) pos,
-                                    (uint32_t) tail) != 0)
+                    && vw_framer_comp(fr, x0, y0, x1, y1,
+                                      (uint32_t) y * (uint32_t) w
+                                      + (uint32_t) x,
+                                      (uint32_t) (tail - kept)) != 0)
                 {
+                    vw_frame_blobs_ink(img, queue, tail);
                     return -1;
                 }
 
+                kept = tail;
                 continue;
             }
 
-            for (k = 0; k < tail; k++) {
-                nx = (int) (queue[k] % (size_t) w);
-                ny = (int) (queue[k] / (size_t) w);
-                img->data[(size_t) ny * img->stride + nx] = 255;
+            for (k = kept; k < tail; k++) {
+                img->data[(size_t) (queue[k] / (uint32_t) w) * img->stride
+                          + queue[k] % (uint32_t) w] = 255;
             }
         }
     }
+
+    vw_frame_blobs_ink(img, queue, kept);
 
     if (box != NULL) {
         memset(box, 0, sizeof(vw_rect_t));
@@ -807,6 +829,19 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
     }
 
     return 0;
+}
+
+
+/* The pixels queue[0..n) of img (y * width + x) are ink again. */
+static void
+vw_frame_blobs_ink(vw_image_t *img, const uint32_t *queue, size_t n)
+{
+    size_t  k;
+
+    for (k = 0; k < n; k++) {
+        img->data[(size_t) (queue[k] / (uint32_t) img->width) * img->stride
+                  + queue[k] % (uint32_t) img->width] = 0;
+    }
 }
 
 
