@@ -124,6 +124,18 @@ for my $i (0, 1) {
 }
 
 # six items of a ticker, each on screen for 0.46 s, sliding left
+# The ticker over strong temporal noise at 720p (the hard set's
+# movingnoise), its making-th making (the noise's seeds), as name.mp4.
+sub noisy_ticker {
+    my ($name, $making, $items) = @_;
+
+    return make_video(path => "$dir/$name.mp4", size => '1280x720',
+        duration => 4, background => 'movingnoise',
+        VideoOCR::Media::seeds('ticker-noise', $making), spans => $items,
+        dir => $dir, bitrate => '4M', extra => ['-g', 250]);
+}
+
+
 sub ticker_items {
     my ($t, @items) = (0.6);
     for my $item ('Festival draws record crowd', 'Wheat up 3%',
@@ -148,10 +160,7 @@ sub ticker_items {
 
 for my $making (1, 3, 4) {
     my @items = ticker_items();
-    $file = make_video(path => "$dir/ticker-noise-$making.mp4",
-        size => '1280x720', duration => 4, background => 'movingnoise',
-        VideoOCR::Media::seeds('ticker-noise', $making), spans => \@items,
-        dir => $dir, bitrate => '4M', extra => ['-g', 250]);
+    $file = noisy_ticker("ticker-noise-$making", $making, \@items);
     $r = run_worker('ocr', $file, '--fps', '1', '--frames');
     is $r->{rc}, 0, "noisy ticker $making: exit 0" or diag $r->{stderr};
 
@@ -181,10 +190,7 @@ for my $making (1, 3, 4) {
 my %want = (0 => 6, 8 => 6);
 for my $making (sort keys %want) {
     my @items = ticker_items();
-    $file = make_video(path => "$dir/ticker-unsure-$making.mp4",
-        size => '1280x720', duration => 4, background => 'movingnoise',
-        VideoOCR::Media::seeds('ticker-noise', $making), spans => \@items,
-        dir => $dir, bitrate => '4M', extra => ['-g', 250]);
+    $file = noisy_ticker("ticker-unsure-$making", $making, \@items);
     $r = run_worker('ocr', $file, '--fps', '1');
     is $r->{rc}, 0, "unsure ticker $making: exit 0" or diag $r->{stderr};
     my @read = grep { my $m = found($r->{json}{segments}, $_);
@@ -203,10 +209,7 @@ for my $making (sort keys %want) {
 
 for my $making (0, 2, 10) {
     my @items = ticker_items();
-    $file = make_video(path => "$dir/ticker-frames-$making.mp4",
-        size => '1280x720', duration => 4, background => 'movingnoise',
-        VideoOCR::Media::seeds('ticker-noise', $making), spans => \@items,
-        dir => $dir, bitrate => '4M', extra => ['-g', 250]);
+    $file = noisy_ticker("ticker-frames-$making", $making, \@items);
     $r = run_worker('ocr', $file, '--fps', '1', '--stats');
     is $r->{rc}, 0, "ticker frames $making: exit 0" or diag $r->{stderr};
     my @right = grep { my $m = found($r->{json}{segments}, $_);
@@ -226,10 +229,7 @@ for my $making (0, 2, 10) {
 # into yet)
 {
     my @items = ticker_items();
-    $file = make_video(path => "$dir/ticker-frames-3.mp4",
-        size => '1280x720', duration => 4, background => 'movingnoise',
-        VideoOCR::Media::seeds('ticker-noise', 3), spans => \@items,
-        dir => $dir, bitrate => '4M', extra => ['-g', 250]);
+    $file = noisy_ticker('ticker-frames-3', 3, \@items);
     my $whole = run_worker('ocr', $file, '--fps', '1', '--frames',
                            '--stats');
     my ($fr) = $whole->{stderr} =~ /"frame_readings":(\d+)/;
