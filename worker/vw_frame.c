@@ -45,6 +45,8 @@
 
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
     int bx, int by);
+static void vw_frame_blobs_ink(vw_image_t *img, const uint32_t *queue,
+    size_t n);
 static int vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt);
 static int vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b,
     int step, int *diff);
@@ -688,10 +690,6 @@ vw_frame_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
  * it.  box (may be NULL) gets the bounding box of what remains (w = 0
  * when nothing does).
  */
-static void vw_frame_blobs_ink(vw_image_t *img, const uint32_t *queue,
-    size_t n);
-
-
 int
 vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
     int min_px, int border, vw_rect_t *box)
