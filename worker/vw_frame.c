@@ -45,8 +45,8 @@
 
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
     int bx, int by);
-static void vw_frame_blobs_ink(vw_image_t *img, const uint32_t *queue,
-    size_t n);
+static void vw_frame_blobs_paint(vw_image_t *img, const uint32_t *queue,
+    size_t n, uint8_t v);
 static int vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt);
 static int vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b,
     int step, int *diff);
@@ -696,7 +696,7 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
 {
     int        w, h, x, y, nx, ny, dx, dy, x0, y0, x1, y1;
     int        bx0, by0, bx1, by1;
-    size_t     need, head, tail, kept, k;
+    size_t     need, head, tail, kept;
     int64_t    bb, area;
     uint8_t   *row, *q, *found;
     uint32_t  *queue, npos;
@@ -798,7 +798,7 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
                                       + (uint32_t) x,
                                       (uint32_t) (tail - kept)) != 0)
                 {
-                    vw_frame_blobs_ink(img, queue, tail);
+                    vw_frame_blobs_paint(img, queue, tail, 0);
                     return -1;
                 }
 
@@ -806,14 +806,11 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
                 continue;
             }
 
-            for (k = kept; k < tail; k++) {
-                img->data[(size_t) (queue[k] / (uint32_t) w) * img->stride
-                          + queue[k] % (uint32_t) w] = 255;
-            }
+            vw_frame_blobs_paint(img, queue + kept, tail - kept, 255);
         }
     }
 
-    vw_frame_blobs_ink(img, queue, kept);
+    vw_frame_blobs_paint(img, queue, kept, 0);
 
     if (box != NULL) {
         memset(box, 0, sizeof(vw_rect_t));
@@ -830,15 +827,17 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
 }
 
 
-/* The pixels queue[0..n) of img (y * width + x) are ink again. */
+/* The pixels queue[0..n) of img (y * width + x) become v: paper (255)
+ * for a component that goes, ink (0) again for those that stay. */
 static void
-vw_frame_blobs_ink(vw_image_t *img, const uint32_t *queue, size_t n)
+vw_frame_blobs_paint(vw_image_t *img, const uint32_t *queue, size_t n,
+    uint8_t v)
 {
     size_t  k;
 
     for (k = 0; k < n; k++) {
         img->data[(size_t) (queue[k] / (uint32_t) img->width) * img->stride
-                  + queue[k] % (uint32_t) img->width] = 0;
+                  + queue[k] % (uint32_t) img->width] = v;
     }
 }
 

@@ -647,7 +647,7 @@ vw_ocr_wider(const vw_ocr_line_t *a, const vw_ocr_line_t *b)
 static int
 vw_ocr_same_line(const vw_rect_t *a, const vw_rect_t *b)
 {
-    return vw_ocr_level(a, b) && a->x < b->x + b->w && b->x < a->x + a->w;
+    return vw_ocr_level(a, b) && vw_box_overlap(a, b) > 0;
 }
 
 

@@ -314,7 +314,7 @@ vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
 static int
 vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
-    int              x, y, ink, rc;
+    int              x, y, ink, rc, said, says;
     uint8_t         *q;
     const uint8_t   *m;
     const vw_rect_t *r;
@@ -346,14 +346,12 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         return -1;
     }
 
-    if (!vw_pipe_readable(&other, p->ref_layer.glyphs)
-        || !vw_pipe_readable(res, p->ref_layer.glyphs)
-        || other.timed_out || res->timed_out)
-    {
+    said = vw_pipe_readable(res, p->ref_layer.glyphs);
+    says = vw_pipe_readable(&other, p->ref_layer.glyphs);
+
+    if (!said || !says || other.timed_out || res->timed_out) {
         vw_pipe_take(res, &other,
-                     vw_pipe_readable(&other, p->ref_layer.glyphs)
-                     && (other.nlines > res->nlines
-                         || !vw_pipe_readable(res, p->ref_layer.glyphs)));
+                     says && (other.nlines > res->nlines || !said));
         return 0;
     }
 
