@@ -42,12 +42,22 @@
  * picture is searched (not 0, so the search passes it) */
 #define VW_BLOB_KEPT  1
 
+/* and where a pixel is, in its queue: x and y in 16 bits each (no
+ * division to take them apart); the pictures it is given are at most
+ * VW_MAX_SIDE a side, twice that when upscaled for OCR */
+#define VW_BLOB_SIDE  0xffff
+#define VW_BLOB_AT(x, y)  ((uint32_t) (y) << 16 | (uint32_t) (x))
+#define VW_BLOB_X(pos)    ((int) ((pos) & 0xffff))
+#define VW_BLOB_Y(pos)    ((int) ((pos) >> 16))
+
 
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
     int bx, int by);
 static void vw_frame_blobs_paint(vw_image_t *img, const uint32_t *queue,
     size_t n, uint8_t v);
 static int vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt);
+static void vw_frame_lut_row(uint8_t *dst, const uint8_t *src,
+    const uint8_t *lut, int n);
 static int vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b,
     int step, int *diff);
 
@@ -216,7 +226,7 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
     const vo_options_t *o, const vw_orient_t *shown, const vw_orient_t *turn,
     vw_image_t *out, vw_err_t *err)
 {
-    int                        sw, sh, stride, x, y;
+    int                        sw, sh, stride, y;
     uint8_t                   *dst[4], *p;
     const uint8_t             *plane, *lut;
     int                        dst_stride[4];
@@ -235,11 +245,12 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
 
     /*
      * 8-bit luma is read where the decoder left it, with no frame-sized
-     * copy of ours, and mapped to grey afterwards, on the part kept,
-     * through the table swscale's GRAY8 conversion makes of it (limited
-     * range stretched to full: 16 -> 0, 235 -> 255; measured to be a
-     * function of the luma alone, so the same bytes as converting the
-     * whole frame).  Other formats are converted whole first.
+     * copy of ours, and mapped to grey on the part kept, as it is copied
+     * (after it is turned, if it is), through the table swscale's GRAY8
+     * conversion makes of it (limited range stretched to full: 16 -> 0,
+     * 235 -> 255; measured to be a function of the luma alone, so the
+     * same bytes as converting the whole frame).  Other formats are
+     * converted whole first.
      */
 
     d = av_pix_fmt_desc_get((enum AVPixelFormat) f->format);
@@ -313,6 +324,21 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
         sr = (vw_rect_t) { 0, 0, fr->half.width, fr->half.height };
     }
 
+    if (lut != NULL && all.a == 1 && all.b == 0 && all.c == 0 && all.d == 1) {
+        /* as stored (the usual case): copied through the table at once */
+        if (vw_image_alloc(out, sr.w, sr.h) != 0) {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
+        for (y = 0; y < sr.h; y++) {
+            vw_frame_lut_row(out->data + (size_t) y * out->stride,
+                             plane + (size_t) (sr.y + y) * stride + sr.x,
+                             lut, sr.w);
+        }
+
+        return 0;
+    }
+
     if (vw_orient_copy(all, plane, stride, &sr, out) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
@@ -320,14 +346,23 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
     if (lut != NULL) {
         for (y = 0; y < out->height; y++) {
             p = out->data + (size_t) y * out->stride;
-
-            for (x = 0; x < out->width; x++) {
-                p[x] = lut[p[x]];
-            }
+            vw_frame_lut_row(p, p, lut, out->width);
         }
     }
 
     return 0;
+}
+
+
+/* n bytes of src through lut into dst (which may be src) */
+static void
+vw_frame_lut_row(uint8_t *dst, const uint8_t *src, const uint8_t *lut, int n)
+{
+    int  x;
+
+    for (x = 0; x < n; x++) {
+        dst[x] = lut[src[x]];
+    }
 }
 
 
@@ -694,7 +729,7 @@ int
 vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
     int min_px, int border, vw_rect_t *box)
 {
-    int        w, h, x, y, nx, ny, dx, dy, x0, y0, x1, y1;
+    int        w, h, x, y, nx, ny, xa, xb, ya, yb, x0, y0, x1, y1;
     int        bx0, by0, bx1, by1;
     size_t     need, head, tail, kept;
     int64_t    bb, area;
@@ -706,7 +741,9 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
     need = (size_t) w * (size_t) h;
     area = (int64_t) ref_w * ref_h;
 
-    if (vw_framer_work(fr, need) != 0) {
+    if (w > VW_BLOB_SIDE || h > VW_BLOB_SIDE
+        || vw_framer_work(fr, need) != 0)
+    {
         return -1;
     }
 
@@ -741,37 +778,34 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
 
             head = kept;
             tail = kept;
-            queue[tail++] = (uint32_t) y * (uint32_t) w + (uint32_t) x;
+            queue[tail++] = VW_BLOB_AT(x, y);
             row[x] = VW_BLOB_KEPT;
             x0 = x1 = x;
             y0 = y1 = y;
 
             while (head < tail) {
                 npos = queue[head++];
-                nx = (int) (npos % (uint32_t) w);
-                ny = (int) (npos / (uint32_t) w);
+                nx = VW_BLOB_X(npos);
+                ny = VW_BLOB_Y(npos);
 
                 x0 = nx < x0 ? nx : x0;
                 x1 = nx > x1 ? nx : x1;
                 y0 = ny < y0 ? ny : y0;
                 y1 = ny > y1 ? ny : y1;
 
-                for (dy = -1; dy <= 1; dy++) {
-                    if (ny + dy < 0 || ny + dy >= h) {
-                        continue;
-                    }
+                xa = nx > 0 ? nx - 1 : 0;
+                xb = nx < w - 1 ? nx + 1 : w - 1;
+                ya = ny > 0 ? ny - 1 : 0;
+                yb = ny < h - 1 ? ny + 1 : h - 1;
 
-                    q = img->data + (size_t) (ny + dy) * img->stride;
+                for (ny = ya; ny <= yb; ny++) {
+                    q = img->data + (size_t) ny * img->stride;
 
-                    for (dx = -1; dx <= 1; dx++) {
-                        if (nx + dx < 0 || nx + dx >= w
-                            || q[nx + dx] != 0)
-                        {
-                            continue;
+                    for (nx = xa; nx <= xb; nx++) {
+                        if (q[nx] == 0) {
+                            q[nx] = VW_BLOB_KEPT;
+                            queue[tail++] = VW_BLOB_AT(nx, ny);
                         }
-
-                        q[nx + dx] = VW_BLOB_KEPT;
-                        queue[tail++] = npos + (uint32_t) (dy * w + dx);
                     }
                 }
             }
@@ -827,7 +861,7 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
 }
 
 
-/* The pixels queue[0..n) of img (y * width + x) become v: paper (255)
+/* The pixels queue[0..n) of img (VW_BLOB_AT) become v: paper (255)
  * for a component that goes, ink (0) again for those that stay. */
 static void
 vw_frame_blobs_paint(vw_image_t *img, const uint32_t *queue, size_t n,
@@ -836,8 +870,8 @@ vw_frame_blobs_paint(vw_image_t *img, const uint32_t *queue, size_t n,
     size_t  k;
 
     for (k = 0; k < n; k++) {
-        img->data[(size_t) (queue[k] / (uint32_t) img->width) * img->stride
-                  + queue[k] % (uint32_t) img->width] = v;
+        img->data[(size_t) VW_BLOB_Y(queue[k]) * img->stride
+                  + VW_BLOB_X(queue[k])] = v;
     }
 }
 
