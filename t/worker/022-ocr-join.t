@@ -147,4 +147,35 @@ is $r->{rc}, 0, 'after a blank: exit 0' or diag $r->{stderr};
 $segs = $r->{json}{segments} // [];
 is scalar(@$segs), 2, 'after a blank: two segments' or diag explain texts($r);
 
+# a stray reading (worker/vw_read.c, vw_pipe_stray): the hard set's
+# small subtitle over a zooming fractal (bench/ocr/lib/OCRHard.pm,
+# hard-small-720p-h264: its first 4 s, the fractal zooming as over its
+# 20), where a look that takes the fractal's bright edges for 7 lines
+# of text reads one unsure line, a piece of the caption ("' The schvel
+# burned dewe in May" at 55), between looks that find only the fractal
+# and the screen that reads it whole: one segment, and the look left
+# unread is said (text_unreadable)
+
+{
+    my $f = make_video(path => "$dir/stray.mp4", size => '1280x720',
+        rate => 25, duration => 4, zoom => 20, background => 'fractal',
+        codec => 'libx264', extra => ['-g', 250], bitrate => '4M',
+        VideoOCR::Media::seeds('hard-small-720p-h264'), dir => $dir,
+        spans => [{ start => 0.82, end => 3.36,
+                    text => 'The school burned down in May.',
+                    font => 'DejaVuSerifCondensed', size => 18,
+                    style => 'outline', color => 'white', y => 'bottom' }]);
+    $r = run_worker('ocr', $f, '--format', 'json');
+    is $r->{rc}, 0, 'stray reading: exit 0' or diag $r->{stderr};
+    $segs = $r->{json}{segments} // [];
+    is scalar(@$segs), 1, 'stray reading: one segment'
+        or diag explain texts($r);
+    cmp_ok best($segs, 0.82, 3.36, 'The school burned down in May.'), '<=',
+        0.3, 'stray reading: the caption read';
+    ok((grep { $_->{code} eq 'text_unreadable' }
+        @{ $r->{json}{warnings} // [] }),
+       'stray reading: the look left unread is said')
+        or diag explain $r->{json}{warnings};
+}
+
 done_testing();

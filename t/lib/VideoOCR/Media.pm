@@ -10,8 +10,10 @@ package VideoOCR::Media;
 #           { start => 2.7, end => 4,   text => 'Good bye', font => 'DejaVuSerif' },
 #       ]);
 #   (more keys: size, rate, codec, bitrate, audio, extra, seed: the
-#   moving backgrounds' gradients are random unless it is given, and
-#   noise_seed: the noise filters'; see _background)
+#   moving backgrounds' gradients are random unless it is given,
+#   noise_seed: the noise filters', and zoom: the seconds the fractal
+#   takes to zoom in, the duration unless given, so that the first
+#   seconds of a long video are made alone; see _background)
 #   my $r = run_worker('ocr', $file, '--format', 'json');
 #   is $r->{rc}, 0;  my $res = $r->{json};
 #
@@ -109,7 +111,7 @@ sub seeds {
 # 5; only noise_seed makes another picture.  Every hard-set number so
 # far was measured on such a picture, so it stays.)
 sub _background {
-    my ($bg, $size, $rate, $dur, $seed, $noise_seed) = @_;
+    my ($bg, $size, $rate, $dur, $seed, $noise_seed, $zoom) = @_;
     my $common = "s=$size:r=$rate:d=$dur";
     my $g = defined $seed ? ":seed=$seed" : '';     # the gradients'
     my $n = defined $noise_seed ? ":all_seed=$noise_seed" : '';
@@ -129,7 +131,7 @@ sub _background {
         # busy test pattern under strong temporal noise, strong noise on
         # a flat green (see above), a dark noisy screen
         fractal   => "mandelbrot=s=$size:r=$rate:maxiter=96:start_scale=2"
-                     . ":end_scale=0.05:end_pts=$dur"
+                     . ":end_scale=0.05:end_pts=" . ($zoom // $dur)
                      . ":outer=normalized_iteration_count,trim=duration=$dur"
                      . ",noise=alls=20:allf=t+u$n",
         busynoise => _busy($size, $rate, $dur) . ",noise=alls=50:allf=t+u$n",
@@ -221,7 +223,8 @@ sub make_video {
 
     my @cmd = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error',
         '-y', '-f', 'lavfi', '-i',
-        _background($bg, $size, $rate, $dur, $a{seed}, $a{noise_seed}),
+        _background($bg, $size, $rate, $dur, $a{seed}, $a{noise_seed},
+                    $a{zoom}),
         @{ $a{audio} ? ['-f', 'lavfi', '-i',
                         "sine=frequency=440:duration=$dur"] : [] },
         '-vf', join(',', @filters), @codec,
