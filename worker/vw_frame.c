@@ -418,7 +418,7 @@ static int
 vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt)
 {
     int                 i, rc;
-    uint32_t            v;
+    uint8_t             ramp[256], studio[256];
     uint8_t            *dst[4];
     int                 dst_stride[4];
     AVFrame                   *f;
@@ -479,13 +479,14 @@ vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt)
 
     memcpy(fr->lut, fr->full.data, 256);
     fr->lut_format = (int) fmt;
-    fr->lut_studio = 1;
 
+    /* the formula gives the same for every level? */
     for (i = 0; i < 256; i++) {
-        v = i > 16 ? (uint32_t) i - 16 : 0;
-        v = (v * VW_STUDIO_MUL + VW_STUDIO_ADD) >> 16;
-        fr->lut_studio &= fr->lut[i] == (v > 255 ? 255 : v);
+        ramp[i] = (uint8_t) i;
     }
+
+    vw_frame_studio_row(studio, ramp, 256);
+    fr->lut_studio = memcmp(studio, fr->lut, 256) == 0;
 
     rc = 0;
 
