@@ -84,20 +84,23 @@ typedef struct {
  * x 4 cells and the blocks overlap by half, so each cell is in four of
  * them.  A row of cells (VW_SIMILAR_CELL pixels high, from the compared
  * area's left edge) holds per cell the difference of the two pictures'
- * sums and the pixels summed (ink in either mask); the rows of one row
- * of blocks and the two of the next are kept in a ring.
+ * sums and the pixels summed (ink in either mask); the four rows of a
+ * row of blocks are kept in a ring, two of them the next row's too.
  */
-#define VW_TEXT_CELLS       (2 * VW_TEXT_MAX_COLUMNS + 2)
-#define VW_TEXT_CELL_ROWS   (VW_SIMILAR_BLOCK / VW_SIMILAR_CELL)
+
+/* cells across: as many as the block columns followed cover */
+#define VW_TEXT_CELLS        (2 * VW_TEXT_MAX_COLUMNS + 2)
+/* a block's side in cells, and the rows of cells the ring holds */
+#define VW_TEXT_BLOCK_CELLS  (VW_SIMILAR_BLOCK / VW_SIMILAR_CELL)
 
 typedef struct {
     const vw_image_t  *a, *ma, *b, *mb;
     vw_rect_t          u;               /* the area compared */
     int                dx;
     int                ncells;          /* cells across u */
-    int                y[VW_TEXT_CELL_ROWS];     /* each row's top, or -1 */
-    uint16_t           diff[VW_TEXT_CELL_ROWS][VW_TEXT_CELLS];
-    uint8_t            n[VW_TEXT_CELL_ROWS][VW_TEXT_CELLS];
+    int                y[VW_TEXT_BLOCK_CELLS];  /* each row's top, or -1 */
+    uint16_t           diff[VW_TEXT_BLOCK_CELLS][VW_TEXT_CELLS];
+    uint8_t            n[VW_TEXT_BLOCK_CELLS][VW_TEXT_CELLS];
 } vw_cells_t;
 
 
@@ -1077,7 +1080,7 @@ vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
     cells.dx = dx;
     cells.ncells = u.w / VW_SIMILAR_CELL;
 
-    for (i = 0; i < VW_TEXT_CELL_ROWS; i++) {
+    for (i = 0; i < VW_TEXT_BLOCK_CELLS; i++) {
         cells.y[i] = -1;
     }
 
@@ -1250,7 +1253,7 @@ vw_text_cells_block(vw_cells_t *c, int bx, int by)
     cy = by - c->u.y;
 
     if (cx % VW_SIMILAR_CELL != 0 || cy % VW_SIMILAR_CELL != 0
-        || cx / VW_SIMILAR_CELL + VW_TEXT_CELL_ROWS > VW_TEXT_CELLS)
+        || cx / VW_SIMILAR_CELL + VW_TEXT_BLOCK_CELLS > VW_TEXT_CELLS)
     {
         return vw_text_block(c->a, c->ma, c->b, c->mb, bx, by, c->dx);
     }
@@ -1258,15 +1261,15 @@ vw_text_cells_block(vw_cells_t *c, int bx, int by)
     sum = 0;
     n = 0;
 
-    for (k = 0; k < VW_TEXT_CELL_ROWS; k++) {
-        row = (cy / VW_SIMILAR_CELL + k) % VW_TEXT_CELL_ROWS;
+    for (k = 0; k < VW_TEXT_BLOCK_CELLS; k++) {
+        row = (cy / VW_SIMILAR_CELL + k) % VW_TEXT_BLOCK_CELLS;
 
         if (c->y[row] != by + k * VW_SIMILAR_CELL) {
             vw_text_cells_row(c, row, by + k * VW_SIMILAR_CELL);
         }
 
         for (cx = (bx - c->u.x) / VW_SIMILAR_CELL;
-             cx < (bx - c->u.x) / VW_SIMILAR_CELL + VW_TEXT_CELL_ROWS; cx++)
+             cx < (bx - c->u.x) / VW_SIMILAR_CELL + VW_TEXT_BLOCK_CELLS; cx++)
         {
             sum += c->diff[row][cx];
             n += c->n[row][cx];
