@@ -761,7 +761,7 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
 static int
 vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
 {
-    int         px, py;
+    int         px, py, minh;
     vw_rect_t  *b, *r;
 
     b = &p->ref_layer.box;
@@ -770,15 +770,30 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
     px = VW_OCR_MARGIN + 2 * (b->h < p->ref.height / 10 ? b->h
                                                          : p->ref.height / 10);
 
+    py = VW_OCR_MARGIN + b->h / 4;
+
     if (p->ref_layer.glyph_h < VW_OCR_SMALL_GLYPH) {
         /* small glyphs: the layer misses words of short letters: ten
-         * glyph heights each way across (the line more above and below
-         * that was meant here, for lines of short letters, never took
-         * effect: every measurement so far is without it) */
+         * glyph heights each way across */
         px = px > 10 * p->ref_layer.glyph_h ? px : 10 * p->ref_layer.glyph_h;
     }
 
-    py = VW_OCR_MARGIN + b->h / 4;
+    minh = p->ref.height / VW_TEXT_MIN_HEIGHT_PART;
+    minh = minh > VW_TEXT_MIN_HEIGHT ? minh : VW_TEXT_MIN_HEIGHT;
+
+    if (2 * p->ref_layer.glyph_h < 3 * minh) {
+        /*
+         * glyphs less than 1.5 times the layer's least height: their
+         * short letters are below it, so a line of them is no line to
+         * the layer (it chains tall letters only).  A line more above
+         * and below (a glyph height and a half): 18 px subtitles at
+         * 720p, glyphs of 13 pixels, the least 12, lost the second of
+         * two stacked lines 18 pixels apart ("Leave the engine
+         * running." on the hard set's hard-small-720p-h264)
+         */
+        py = py > VW_OCR_MARGIN + 3 * p->ref_layer.glyph_h / 2
+             ? py : VW_OCR_MARGIN + 3 * p->ref_layer.glyph_h / 2;
+    }
 
     r->x = b->x > px ? b->x - px : 0;
     r->y = b->y > py ? b->y - py : 0;

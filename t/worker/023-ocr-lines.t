@@ -16,6 +16,10 @@
 #   3. A line that one reading has whole ("THE|HARBOUR", 88) and the
 #      other without a word ("HARBOUR", 96) stays whole: a line with a
 #      word more is the better reading when it is sure.
+#   4. Two stacked lines of 18 px subtitles at 720p: the text layer
+#      chains tall letters only (a glyph is 1/60 of the picture tall),
+#      and finds the first line alone; the region read takes in a line
+#      more above and below such small glyphs, so the second is read.
 
 use strict;
 use warnings;
@@ -82,5 +86,22 @@ cmp_ok $sc->{cer_sum} / ($sc->{screens} || 1), '<=', 0.10,
 my @all = map { split /\n/, $_->{text} } @{ $r->{json}{segments} // [] };
 ok scalar(grep { cer($_, 'THE HARBOUR') <= 0.1 } @all),
     'busy captions: "THE HARBOUR" is one line, whole' or diag explain \@all;
+
+# 4. two stacked lines of small glyphs (the last subtitle of the hard
+# set's hard-small-720p-h264, over a plain picture)
+
+my @small = ('Three tickets, two adults.', 'Leave the engine running.');
+my $small = make_video(path => "$dir/small.mp4", size => '1280x720',
+    duration => 3, background => 'solid', dir => $dir,
+    spans => [{ start => 0.5, end => 2.5, text => join("\n", @small),
+                font => 'DejaVuSerifCondensed', size => 18,
+                style => 'outline', color => 'white', y => 'bottom' }]);
+$r = run_worker('ocr', $small, '--format', 'json');
+is $r->{rc}, 0, 'small lines: exit 0' or diag $r->{stderr};
+my @segs = @{ $r->{json}{segments} // [] };
+is scalar(@segs), 1, 'small lines: one segment'
+    or diag explain [map { $_->{text} } @segs];
+cmp_ok cer($segs[0]{text} // '', join("\n", @small)), '<=', 0.1,
+    'small lines: both lines read' or diag explain [map { $_->{text} } @segs];
 
 done_testing();
