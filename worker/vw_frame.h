@@ -225,6 +225,13 @@ int vw_frame_same_text(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff);
 
 /*
+ * The least height of a glyph of the text layer of a picture ref_h
+ * pixels tall: 1/VW_TEXT_MIN_HEIGHT_PART of it, VW_TEXT_MIN_HEIGHT at
+ * least.
+ */
+int vw_text_least_height(int ref_h);
+
+/*
  * How far b's glyphs lie to the right of a's (at most max either way),
  * from the columns' ink counts; 0 when either has none.
  */

@@ -62,8 +62,7 @@ vw_pipe_columns(const vw_framer_t *fr, int height)
     const vw_comp_t  *a, *b;
 
     n = 0;
-    minw = height / VW_TEXT_MIN_HEIGHT_PART;
-    minw = minw < VW_TEXT_MIN_HEIGHT ? VW_TEXT_MIN_HEIGHT : minw;
+    minw = vw_text_least_height(height);
 
     for (i = 0; i < fr->ncomps && i < 4096; i++) {
         a = &fr->comps[i];

@@ -778,8 +778,7 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
         px = px > 10 * p->ref_layer.glyph_h ? px : 10 * p->ref_layer.glyph_h;
     }
 
-    minh = p->ref.height / VW_TEXT_MIN_HEIGHT_PART;
-    minh = minh > VW_TEXT_MIN_HEIGHT ? minh : VW_TEXT_MIN_HEIGHT;
+    minh = vw_text_least_height(p->ref.height);
 
     if (2 * p->ref_layer.glyph_h < 3 * minh) {
         /*

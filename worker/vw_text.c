@@ -767,8 +767,7 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
     memset(box, 0, sizeof(vw_rect_t));
     *lines = 0;
 
-    minh = ref_h / VW_TEXT_MIN_HEIGHT_PART;
-    minh = minh < VW_TEXT_MIN_HEIGHT ? VW_TEXT_MIN_HEIGHT : minh;
+    minh = vw_text_least_height(ref_h);
 
     fr->keep_comps = 1;
     rc = vw_frame_blobs(fr, m, ref_w, ref_h, VW_TEXT_MIN_PIXELS, 0, NULL);
@@ -1367,6 +1366,14 @@ vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
      * a block with a few ink pixels (a speck, a corner) says nothing */
 
     return n < VW_TEXT_BLOCK_INK ? -1 : (int) (sum / (unsigned) n);
+}
+
+
+int
+vw_text_least_height(int ref_h)
+{
+    return ref_h / VW_TEXT_MIN_HEIGHT_PART > VW_TEXT_MIN_HEIGHT
+           ? ref_h / VW_TEXT_MIN_HEIGHT_PART : VW_TEXT_MIN_HEIGHT;
 }
 
 
