@@ -77,7 +77,8 @@ typedef struct {
     int                 keep_comps;
     uint8_t             lut[256];   /* luma to grey as swscale makes it */
     int                 lut_format; /* the pixel format of lut, -1: none */
-    int                 lut_studio; /* lut is VW_FRAME_STUDIO's formula */
+    int                 lut_studio; /* lut is vw_frame_studio_row's
+                                       formula (limited-range luma) */
 } vw_framer_t;
 
 

@@ -106,11 +106,10 @@ typedef struct {
 
 static int vw_text_cells_block(vw_cells_t *c, int bx, int by);
 static void vw_text_cells_row(vw_cells_t *c, int row, int y);
+static unsigned vw_text_cell(const vw_cells_t *c, int x0, int y0, int *n);
 static int vw_text_steady(const vw_text_t *ta, const vw_text_t *tb, int dx);
 static void vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h);
 static int vw_text_glyph_row(vw_glyph_scan_t *g, int ncols);
-static int vw_text_block(const vw_image_t *a, const vw_image_t *ma,
-    const vw_image_t *b, const vw_image_t *mb, int bx, int by, int dx);
 
 
 void
@@ -1237,41 +1236,50 @@ vw_text_glyph_row(vw_glyph_scan_t *g, int ncols)
 
 
 /*
- * vw_text_block of the block at bx, by from the cells of c: the same
- * sums, each cell's pixels read once for the four blocks it is in.  A
- * block off the cells' grid (the last of a row or column, moved back
- * into the area) or past the cells a row holds is scored pixel by pixel.
+ * The score of the block at bx, by: vw_frame_block_diff over the pixels
+ * that are ink in either mask, b's taken dx to the right (clamped to the
+ * picture), per pixel of ink, so that thin strokes count as much as
+ * thick; -1 for a block with a few ink pixels (a speck, a corner: it
+ * says nothing).  Its cells come from the ring, each read once for the
+ * four blocks it is in; a block off the cells' grid (the last of a row
+ * or column, moved back into the area) or past the cells a row holds
+ * has its own read.
  */
 static int
 vw_text_cells_block(vw_cells_t *c, int bx, int by)
 {
-    int       cx, cy, k, row, n;
+    int       kx, ky, k, j, row, n, m;
     unsigned  sum;
 
-    cx = bx - c->u.x;
-    cy = by - c->u.y;
-
-    if (cx % VW_SIMILAR_CELL != 0 || cy % VW_SIMILAR_CELL != 0
-        || cx / VW_SIMILAR_CELL + VW_TEXT_BLOCK_CELLS > VW_TEXT_CELLS)
-    {
-        return vw_text_block(c->a, c->ma, c->b, c->mb, bx, by, c->dx);
-    }
-
+    kx = (bx - c->u.x) / VW_SIMILAR_CELL;
+    ky = (by - c->u.y) / VW_SIMILAR_CELL;
     sum = 0;
     n = 0;
 
-    for (k = 0; k < VW_TEXT_BLOCK_CELLS; k++) {
-        row = (cy / VW_SIMILAR_CELL + k) % VW_TEXT_BLOCK_CELLS;
-
-        if (c->y[row] != by + k * VW_SIMILAR_CELL) {
-            vw_text_cells_row(c, row, by + k * VW_SIMILAR_CELL);
+    if ((bx - c->u.x) % VW_SIMILAR_CELL != 0
+        || (by - c->u.y) % VW_SIMILAR_CELL != 0
+        || kx + VW_TEXT_BLOCK_CELLS > VW_TEXT_CELLS)
+    {
+        for (k = 0; k < VW_TEXT_BLOCK_CELLS; k++) {
+            for (j = 0; j < VW_TEXT_BLOCK_CELLS; j++) {
+                sum += vw_text_cell(c, bx + j * VW_SIMILAR_CELL,
+                                    by + k * VW_SIMILAR_CELL, &m);
+                n += m;
+            }
         }
 
-        for (cx = (bx - c->u.x) / VW_SIMILAR_CELL;
-             cx < (bx - c->u.x) / VW_SIMILAR_CELL + VW_TEXT_BLOCK_CELLS; cx++)
-        {
-            sum += c->diff[row][cx];
-            n += c->n[row][cx];
+    } else {
+        for (k = 0; k < VW_TEXT_BLOCK_CELLS; k++) {
+            row = (ky + k) % VW_TEXT_BLOCK_CELLS;
+
+            if (c->y[row] != by + k * VW_SIMILAR_CELL) {
+                vw_text_cells_row(c, row, by + k * VW_SIMILAR_CELL);
+            }
+
+            for (j = kx; j < kx + VW_TEXT_BLOCK_CELLS; j++) {
+                sum += c->diff[row][j];
+                n += c->n[row][j];
+            }
         }
     }
 
@@ -1283,36 +1291,13 @@ vw_text_cells_block(vw_cells_t *c, int bx, int by)
 static void
 vw_text_cells_row(vw_cells_t *c, int row, int y)
 {
-    int             k, x, yy, xb, sa, sb, n, x0, ncells;
-    const uint8_t  *pa, *pb, *qa, *qb;
+    int  k, n, ncells;
 
     ncells = c->ncells < VW_TEXT_CELLS ? c->ncells : VW_TEXT_CELLS;
 
     for (k = 0; k < ncells; k++) {
-        x0 = c->u.x + k * VW_SIMILAR_CELL;
-        sa = 0;
-        sb = 0;
-        n = 0;
-
-        for (yy = y; yy < y + VW_SIMILAR_CELL; yy++) {
-            pa = c->a->data + (size_t) yy * c->a->stride;
-            pb = c->b->data + (size_t) yy * c->b->stride;
-            qa = c->ma->data + (size_t) yy * c->ma->stride;
-            qb = c->mb->data + (size_t) yy * c->mb->stride;
-
-            for (x = x0; x < x0 + VW_SIMILAR_CELL; x++) {
-                xb = x + c->dx;
-                xb = xb < 0 ? 0 : (xb >= c->b->width ? c->b->width - 1 : xb);
-
-                if ((qa[x] & qb[xb]) == 0) {
-                    sa += pa[x];
-                    sb += pb[xb];
-                    n++;
-                }
-            }
-        }
-
-        c->diff[row][k] = (uint16_t) abs(sa - sb);
+        c->diff[row][k] = (uint16_t) vw_text_cell(c,
+                                          c->u.x + k * VW_SIMILAR_CELL, y, &n);
         c->n[row][k] = (uint8_t) n;
     }
 
@@ -1320,52 +1305,37 @@ vw_text_cells_row(vw_cells_t *c, int row, int y)
 }
 
 
-/*
- * vw_frame_block_diff over the pixels that are ink in either mask, b's
- * pixels taken dx to the right (clamped to the picture)
- */
-static int
-vw_text_block(const vw_image_t *a, const vw_image_t *ma, const vw_image_t *b,
-    const vw_image_t *mb, int bx, int by, int dx)
+/* One cell at x0, y0: the difference of the two pictures' sums over
+ * the pixels that are ink in either mask, and in *n how many. */
+static unsigned
+vw_text_cell(const vw_cells_t *c, int x0, int y0, int *n)
 {
-    int             cx, cy, x, y, sa, sb, xb, n;
-    unsigned        sum;
+    int             x, y, xb, sa, sb;
     const uint8_t  *pa, *pb, *qa, *qb;
 
-    sum = 0;
-    n = 0;
+    sa = 0;
+    sb = 0;
+    *n = 0;
 
-    for (cy = by; cy < by + VW_SIMILAR_BLOCK; cy += VW_SIMILAR_CELL) {
-        for (cx = bx; cx < bx + VW_SIMILAR_BLOCK; cx += VW_SIMILAR_CELL) {
-            sa = 0;
-            sb = 0;
+    for (y = y0; y < y0 + VW_SIMILAR_CELL; y++) {
+        pa = c->a->data + (size_t) y * c->a->stride;
+        pb = c->b->data + (size_t) y * c->b->stride;
+        qa = c->ma->data + (size_t) y * c->ma->stride;
+        qb = c->mb->data + (size_t) y * c->mb->stride;
 
-            for (y = cy; y < cy + VW_SIMILAR_CELL; y++) {
-                pa = a->data + (size_t) y * a->stride;
-                pb = b->data + (size_t) y * b->stride;
-                qa = ma->data + (size_t) y * ma->stride;
-                qb = mb->data + (size_t) y * mb->stride;
+        for (x = x0; x < x0 + VW_SIMILAR_CELL; x++) {
+            xb = x + c->dx;
+            xb = xb < 0 ? 0 : (xb >= c->b->width ? c->b->width - 1 : xb);
 
-                for (x = cx; x < cx + VW_SIMILAR_CELL; x++) {
-                    xb = x + dx;
-                    xb = xb < 0 ? 0 : (xb >= b->width ? b->width - 1 : xb);
-
-                    if ((qa[x] & qb[xb]) == 0) {
-                        sa += pa[x];
-                        sb += pb[xb];
-                        n++;
-                    }
-                }
+            if ((qa[x] & qb[xb]) == 0) {
+                sa += pa[x];
+                sb += pb[xb];
+                (*n)++;
             }
-
-            sum += (unsigned) abs(sa - sb);
         }
     }
 
-    /* per pixel of ink, so that thin strokes count as much as thick;
-     * a block with a few ink pixels (a speck, a corner) says nothing */
-
-    return n < VW_TEXT_BLOCK_INK ? -1 : (int) (sum / (unsigned) n);
+    return (unsigned) abs(sa - sb);
 }
 
 
