@@ -17,7 +17,10 @@
  * than that reading was made from (no OCR call), and otherwise is read
  * and the more confident reading becomes the text of both
  * (vw_pipe_read).  One segment, read once or twice, from the most
- * looks.
+ * looks.  A screen whose mean is kept apart is read, and joins all the
+ * same when its reading is the group's letter for letter
+ * (vw_join_read_same): a mean of few looks over strong noise can differ
+ * as a changed letter does.
  *
  * The screen read last, and the screens joined to it since, form the
  * group (p->join_*): the reading they share, the mean it came from,
@@ -46,12 +49,16 @@
 #include <string.h>
 
 #include "vw_pipe.h"
+#include "vw_segments.h"
 
 
 static int vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,
     const vw_rect_t *in);
 static void vw_join_box(const vw_pipe_t *p, const vw_rect_t *b,
     vw_rect_t *out);
+static int vw_join_letters_alike(const char *a, const char *b);
+static const unsigned char *vw_join_letter(const unsigned char *s,
+    size_t *len);
 
 
 /*
@@ -184,6 +191,34 @@ vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res)
     }
 
     return p->join_nlines > 0 ? VW_JOIN_SAME : 0;
+}
+
+
+/*
+ * VW_JOIN_SAME if res, the pending screen's reading, made in the
+ * pictures as they were when the group was read (turn_q, the size), is
+ * the group's text letter for letter: the same letters and digits in
+ * the same order, whatever marks were read beside them and wherever its
+ * lines break.  Over strong noise the mean of a screen of two or three
+ * looks keeps noise enough to differ from the group's as a changed
+ * letter does, and reads a quote mark or a dash more ("'THIS IS HOW /
+ * - A SMALL TOWN" between two readings of "THIS IS HOW / A SMALL
+ * TOWN"): one caption came out as three segments.  This only ever
+ * joins a screen the means kept apart; it never parts one (what is a
+ * screen is the text layer's to say), and only the screen directly
+ * after the group's, with no picture without text between.
+ */
+int
+vw_join_read_same(const vw_pipe_t *p, int turn_q, const vw_ocr_result_t *res)
+{
+    if (!p->join_open || p->join_turn_q != turn_q || turn_q != p->turn_q
+        || p->join_w != p->ref.width || p->join_h != p->ref.height
+        || res->text == NULL || res->timed_out)
+    {
+        return 0;
+    }
+
+    return vw_join_letters_alike(p->join_text, res->text) ? VW_JOIN_SAME : 0;
 }
 
 
@@ -351,6 +386,69 @@ vw_join_free(vw_pipe_t *p)
     vw_image_free(&p->join_mean);
     vw_text_free(&p->join_la);
     vw_text_free(&p->join_lb);
+}
+
+
+/* 1 if a and b have the same letters and digits, in order, and some. */
+static int
+vw_join_letters_alike(const char *a, const char *b)
+{
+    int                   letters;
+    size_t                la, lb;
+    const unsigned char  *pa, *pb;
+
+    pa = (const unsigned char *) a;
+    pb = (const unsigned char *) b;
+    letters = 0;
+
+    for ( ;; ) {
+        pa = vw_join_letter(pa, &la);
+        pb = vw_join_letter(pb, &lb);
+
+        if (pa == NULL || pb == NULL) {
+            return pa == NULL && pb == NULL && letters > 0;
+        }
+
+        if (la != lb || memcmp(pa, pb, la) != 0) {
+            return 0;
+        }
+
+        pa += la;
+        pb += lb;
+        letters++;
+    }
+}
+
+
+/*
+ * The next letter or digit from s on (len: its bytes), NULL at the end:
+ * as vw_ocr.c counts them, ASCII ones and every character from U+00C0
+ * on but U+2000-U+2FFF (punctuation, symbols) and U+FFFD.
+ */
+static const unsigned char *
+vw_join_letter(const unsigned char *s, size_t *len)
+{
+    size_t    n;
+    uint32_t  cp;
+
+    for ( ;; ) {
+        n = strlen((const char *) s);
+
+        if (n == 0) {
+            return NULL;
+        }
+
+        *len = vw_utf8_decode(s, n, &cp);
+
+        if ((cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z')
+            || (cp >= 'A' && cp <= 'Z')
+            || (cp >= 0xc0 && (cp < 0x2000 || cp > 0x2fff) && cp != 0xfffd))
+        {
+            return s;
+        }
+
+        s += *len;
+    }
 }
 
 

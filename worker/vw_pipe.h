@@ -208,6 +208,8 @@ int vw_between_mean(vw_pipe_t *p, int frames);
                                    has others beyond them */
 int vw_join_same(vw_pipe_t *p, vw_err_t *err);
 int vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res);
+int vw_join_read_same(const vw_pipe_t *p, int turn_q,
+    const vw_ocr_result_t *res);
 int vw_join_take(vw_pipe_t *p, vw_err_t *err);
 int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     vw_err_t *err);

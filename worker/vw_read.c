@@ -192,6 +192,11 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         joined = vw_join_within(p, &res);
     }
 
+    if (!joined) {
+        /* the means were told apart; the readings may still be one */
+        joined = vw_join_read_same(p, turn_q, &res);
+    }
+
     if (joined && (unread || res.timed_out || res.text[0] == '\0'
                    || res.confidence <= p->join_conf
                    || turn_q != p->turn_q))

@@ -42,14 +42,15 @@ my %known = ();
 
 # Screens cut in pieces, so false segments (issue 13): every screen is
 # found and read, but in two or three segments.  caps-3-4-lines, over
-# strong noise (movingnoise), gives 0, 2, 1 and 0 false segments on
-# the makings of OCR_TRAITS_SEED 0 to 3 since screens are joined in
-# hindsight (worker/vw_join.c, 2026-12-05; 1, 2, 3 and 2 before; 1, 8,
-# 5 and 8 before the looks' lines were checked against the frames
-# beside them, 2026-12-04): what is left are screens of one look each,
-# whose means are as noisy as the looks.  caps-3-4-lines-busy (the
-# noisy test pattern) gives none on those four makings since the same
-# change (0, 1, 0 and 0 before): no longer a TODO.
+# strong noise (movingnoise), gives no false segment on the makings of
+# OCR_TRAITS_SEED 0 to 6 and 9, 1 on 7 and 2 on 8 since screens whose
+# readings agree letter for letter are joined (vw_join_read_same,
+# 2026-12-05; 0, 2, 1, 0, 0, 1, 1, 1, 2 and 0 before, with screens joined
+# in hindsight, worker/vw_join.c; 1, 2, 3 and 2 on 0 to 3 before that):
+# what is left are screens of two looks whose reading has a letter the
+# noise made ("CHANGED I") or lacks lines.  caps-3-4-lines-busy (the
+# noisy test pattern) gives none on makings 0 to 3 since screens are
+# joined in hindsight (0, 1, 0 and 0 before): no longer a TODO.
 my %cut = (
     'caps-3-4-lines' => 'over strong noise a 4-line caption is '
                       . 'sometimes cut in pieces',

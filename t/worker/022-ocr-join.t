@@ -7,10 +7,11 @@
 
 use strict;
 use warnings;
-use lib 't/lib';
+use lib 't/lib', 'bench/ocr/lib';
 
 use Test::More;
 use VideoOCR::Media qw(run_worker worker_bin tmpdir make_video cer);
+use OCRTraits ();
 
 -x worker_bin() or BAIL_OUT('no worker binary at ' . worker_bin());
 
@@ -176,6 +177,41 @@ is scalar(@$segs), 2, 'after a blank: two segments' or diag explain texts($r);
         @{ $r->{json}{warnings} // [] }),
        'stray reading: the look left unread is said')
         or diag explain $r->{json}{warnings};
+}
+
+# readings that agree letter for letter (vw_join_read_same): a caption
+# of four lines over strong noise (the traits corpus's caps-3-4-lines,
+# the making of OCR_TRAITS_SEED 1), whose means of two to four looks
+# differ as much as a changed letter does, and one of which reads a
+# quote mark and a dash more ("'THIS IS HOW / - A SMALL TOWN"): one
+# segment per caption (four before), read right, and a run resumed at
+# any sample reads the same segments
+
+{
+    my ($tr) = grep { $_->{name} eq 'caps-3-4-lines' } OCRTraits::traits();
+    my $t = OCRTraits::make_trait($tr, $dir, duration => 8, seed => 1);
+    my $f = "$dir/$t->{file}";
+    $r = run_worker('ocr', $f, '--lang', $t->{lang}, '--format', 'json');
+    is $r->{rc}, 0, 'letter for letter: exit 0' or diag $r->{stderr};
+    $segs = $r->{json}{segments} // [];
+    is scalar(@$segs), 2, 'letter for letter: one segment per caption'
+        or diag explain texts($r);
+    for my $c (@{ $t->{screens} }) {
+        cmp_ok best($segs, $c->{start}, $c->{end}, $c->{text}), '<=', 0.1,
+            "letter for letter: \"$c->{text}\" read" =~ s/\n/ \/ /gr;
+    }
+
+    # the texts, not the times: on this making a resumed run places the
+    # second caption's first and last frame a frame or two apart from an
+    # unbroken run's (resumed at 4 or 7 samples; at 4, 5 and 7 before the
+# readings joined)
+    my @diff = grep {
+        my $j = run_worker('ocr', $f, '--lang', $t->{lang}, '--format',
+                           'json', '--debug-resume-at', $_)->{json};
+        join("\0", @{ texts({ json => $j }) }) ne join("\0", @{ texts($r) })
+    } 1 .. 7;
+    is_deeply \@diff, [], 'letter for letter: resumed at 1 to 7 samples,'
+        . ' the same segments';
 }
 
 done_testing();
