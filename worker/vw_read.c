@@ -47,7 +47,8 @@ static int vw_pipe_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
  * text of the screen read before it (vw_join_same) joins that one: it
  * is read only if it has more looks (or to tell, when the group's mean
  * has glyphs beyond it), and the more confident reading is the text of
- * both.
+ * both.  So does a screen whose reading is that one's letter for letter
+ * (vw_join_read_same).
  */
 int
 vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
