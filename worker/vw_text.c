@@ -86,8 +86,10 @@ typedef struct {
  * x 4 cells and the blocks overlap by half, so each cell is in four of
  * them.  A row of cells (VW_SIMILAR_CELL pixels high, from the compared
  * area's left edge) holds per cell the difference of the two pictures'
- * sums and the pixels summed (ink in either mask); the four rows of a
- * row of blocks are kept in a ring, two of them the next row's too.
+ * sums and the pixels summed (ink in either mask), each added up with
+ * the cells to its right in a block (the block's row of cells, at
+ * four lookups a block); the four rows of a row of blocks are kept in
+ * a ring, two of them the next row's too.
  */
 
 /* cells across: as many as the block columns followed cover */
@@ -101,13 +103,21 @@ typedef struct {
     int                dx;
     int                ncells;          /* cells across u */
     int                y[VW_TEXT_BLOCK_CELLS];  /* each row's top, or -1 */
+    /* per cell, over it and the cells to its right in a block's row */
     uint16_t           diff[VW_TEXT_BLOCK_CELLS][VW_TEXT_CELLS];
     uint8_t            n[VW_TEXT_BLOCK_CELLS][VW_TEXT_CELLS];
+    /* a row of cells' columns: a's sum less b's, and the pixels summed */
+    int16_t            col[VW_TEXT_CELLS * VW_SIMILAR_CELL];
+    uint8_t            coln[VW_TEXT_CELLS * VW_SIMILAR_CELL];
 } vw_cells_t;
 
 
 static int vw_text_cells_block(vw_cells_t *c, int bx, int by);
 static void vw_text_cells_row(vw_cells_t *c, int row, int y);
+static VW_VECTORISE void vw_text_cells_px(int16_t *restrict col,
+    uint8_t *restrict coln, const uint8_t *restrict pa,
+    const uint8_t *restrict qa, const uint8_t *restrict pb,
+    const uint8_t *restrict qb, int n);
 static unsigned vw_text_cell(const vw_cells_t *c, int x0, int y0, int *n);
 static int vw_text_steady(const vw_text_t *ta, const vw_text_t *tb, int dx);
 static void vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h);
@@ -1297,10 +1307,8 @@ vw_text_cells_block(vw_cells_t *c, int bx, int by)
                 vw_text_cells_row(c, row, by + k * VW_SIMILAR_CELL);
             }
 
-            for (j = kx; j < kx + VW_TEXT_BLOCK_CELLS; j++) {
-                sum += c->diff[row][j];
-                n += c->n[row][j];
-            }
+            sum += c->diff[row][kx];
+            n += c->n[row][kx];
         }
     }
 
@@ -1308,21 +1316,105 @@ vw_text_cells_block(vw_cells_t *c, int bx, int by)
 }
 
 
-/* The row of cells with its top at y, into slot row of the ring. */
+/*
+ * The row of cells with its top at y, into slot row of the ring: what
+ * vw_text_cell gives each, summed a pixel row at a time into the
+ * columns (c->col, c->coln), then four columns to a cell.  Where b's
+ * pixels, dx to the right, lie inside b (all but a few columns at the
+ * edges) the loop over a row vectorises; a cell at a time it did not.
+ */
 static void
 vw_text_cells_row(vw_cells_t *c, int row, int y)
 {
-    int  k, n, ncells;
+    int             k, x, xb, yy, ncells, nx, lo, hi, s, n, wb;
+    const uint8_t  *pa, *pb, *qa, *qb;
 
     ncells = c->ncells < VW_TEXT_CELLS ? c->ncells : VW_TEXT_CELLS;
+    nx = ncells * VW_SIMILAR_CELL;
+    wb = c->b->width;
+
+    /* columns [lo, hi) have b's pixel dx to the right inside b */
+    lo = -c->dx - c->u.x;
+    lo = lo < 0 ? 0 : (lo > nx ? nx : lo);
+    hi = wb - c->dx - c->u.x;
+    hi = hi < lo ? lo : (hi > nx ? nx : hi);
+
+    memset(c->col, 0, (size_t) nx * sizeof(int16_t));
+    memset(c->coln, 0, (size_t) nx);
+
+    for (yy = y; yy < y + VW_SIMILAR_CELL; yy++) {
+        pa = c->a->data + (size_t) yy * c->a->stride + c->u.x;
+        qa = c->ma->data + (size_t) yy * c->ma->stride + c->u.x;
+        pb = c->b->data + (size_t) yy * c->b->stride;
+        qb = c->mb->data + (size_t) yy * c->mb->stride;
+
+        for (x = 0; x < nx; x++) {
+            if (x == lo) {
+                x = hi;
+                if (x == nx) {
+                    break;
+                }
+            }
+
+            xb = c->u.x + x + c->dx;
+            xb = xb < 0 ? 0 : (xb >= wb ? wb - 1 : xb);
+
+            if ((qa[x] & qb[xb]) == 0) {
+                c->col[x] = (int16_t) (c->col[x] + pa[x] - pb[xb]);
+                c->coln[x]++;
+            }
+        }
+
+        if (hi > lo) {
+            xb = c->u.x + lo + c->dx;
+            vw_text_cells_px(c->col + lo, c->coln + lo, pa + lo, qa + lo,
+                             pb + xb, qb + xb, hi - lo);
+        }
+    }
 
     for (k = 0; k < ncells; k++) {
-        c->diff[row][k] = (uint16_t) vw_text_cell(c,
-                                          c->u.x + k * VW_SIMILAR_CELL, y, &n);
+        s = 0;
+        n = 0;
+
+        for (x = k * VW_SIMILAR_CELL; x < (k + 1) * VW_SIMILAR_CELL; x++) {
+            s += c->col[x];
+            n += c->coln[x];
+        }
+
+        c->diff[row][k] = (uint16_t) abs(s);
         c->n[row][k] = (uint8_t) n;
     }
 
+    /* each cell with those to its right that make a block's row (at
+     * most 4 x 16 x 255 and 64 pixels: the types hold them) */
+
+    for (k = 0; k + VW_TEXT_BLOCK_CELLS <= ncells; k++) {
+        for (x = k + 1; x < k + VW_TEXT_BLOCK_CELLS; x++) {
+            c->diff[row][k] = (uint16_t) (c->diff[row][k] + c->diff[row][x]);
+            c->n[row][k] = (uint8_t) (c->n[row][k] + c->n[row][x]);
+        }
+    }
+
     c->y[row] = y;
+}
+
+
+/* n columns of a pixel row of cells: a's pixel less b's where either
+ * mask has ink (a mask of the test, no branch: it vectorises) */
+static VW_VECTORISE void
+vw_text_cells_px(int16_t *restrict col, uint8_t *restrict coln,
+    const uint8_t *restrict pa, const uint8_t *restrict qa,
+    const uint8_t *restrict pb, const uint8_t *restrict qb, int n)
+{
+    int      x;
+    uint8_t  on, all;
+
+    for (x = 0; x < n; x++) {
+        on = (uint8_t) ((qa[x] & qb[x]) == 0);
+        all = (uint8_t) -on;
+        col[x] = (int16_t) (col[x] + (pa[x] & all) - (pb[x] & all));
+        coln[x] = (uint8_t) (coln[x] + on);
+    }
 }
 
 
