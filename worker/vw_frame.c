@@ -58,6 +58,35 @@
 #define VW_FRAME_STUDIO_TARGETS
 #endif
 
+/* loops of bytes of unknown length: GCC vectorises them at -O2 only with
+ * its usual cost model */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VW_FRAME_VECTORISE                                                \
+    __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define VW_FRAME_VECTORISE
+#endif
+
+/*
+ * vw_frame_similar_step's cells, each computed once: a row of cells
+ * (VW_SIMILAR_CELL pixels high) holds per cell |sa - sb| added up with
+ * the cells to its right in a block, so a block is one lookup in each
+ * of its rows; the rows of a row of blocks are kept in a ring (slot:
+ * the row's top in cells, modulo), shared with the next row of blocks
+ * when they overlap.  A block off the cells' grid (the last of a row,
+ * moved back to the picture's edge) or past the cells a row holds (none:
+ * a picture is at most VW_MAX_SIDE wide) is read on its own.
+ */
+#define VW_FRAME_CELLS        4096
+#define VW_FRAME_BLOCK_CELLS  (VW_SIMILAR_BLOCK / VW_SIMILAR_CELL)
+
+typedef struct {
+    const vw_image_t  *a, *b;
+    int                ncells;
+    int                y[VW_FRAME_BLOCK_CELLS];     /* each row's top */
+    uint16_t           sum[VW_FRAME_BLOCK_CELLS][VW_FRAME_CELLS];
+} vw_frame_cells_t;
+
 /* vw_frame_blobs: a black pixel of a component that stays, while the
  * picture is searched (not 0, so the search passes it) */
 #define VW_BLOB_KEPT  1
@@ -82,6 +111,11 @@ static VW_FRAME_STUDIO_TARGETS void vw_frame_studio_row(
     uint8_t *restrict dst, const uint8_t *restrict src, int n);
 static int vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b,
     int step, int *diff);
+static int vw_frame_cells_block(vw_frame_cells_t *c, int bx, int by);
+static void vw_frame_cells_row(vw_frame_cells_t *c, int slot, int y);
+static VW_FRAME_VECTORISE void vw_frame_cells_px(int16_t *restrict d,
+    const uint8_t *restrict a, const uint8_t *restrict b, size_t astride,
+    size_t bstride, int n);
 
 
 void
@@ -518,8 +552,9 @@ static int
 vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b, int step,
     int *diff)
 {
-    int             bx, by, x, y, worst, score;
-    const uint8_t  *pa, *pb;
+    int                bx, by, x, y, i, worst, score;
+    const uint8_t     *pa, *pb;
+    vw_frame_cells_t  *c, cells;
 
     worst = 0;
 
@@ -549,6 +584,16 @@ vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b, int step,
      * change is never split thinly between two.
      */
 
+    c = &cells;
+    c->a = a;
+    c->b = b;
+    c->ncells = a->width / VW_SIMILAR_CELL;
+    c->ncells = c->ncells < VW_FRAME_CELLS ? c->ncells : VW_FRAME_CELLS;
+
+    for (i = 0; i < VW_FRAME_BLOCK_CELLS; i++) {
+        c->y[i] = -1;
+    }
+
     for (by = 0; ; by += step) {
         if (by > a->height - VW_SIMILAR_BLOCK) {
             by = a->height - VW_SIMILAR_BLOCK;
@@ -559,7 +604,7 @@ vw_frame_similar_step(const vw_image_t *a, const vw_image_t *b, int step,
                 bx = a->width - VW_SIMILAR_BLOCK;
             }
 
-            score = vw_frame_block_diff(a, b, bx, by);
+            score = vw_frame_cells_block(c, bx, by);
 
             if (score > worst) {
                 worst = score;
@@ -586,6 +631,98 @@ done:
     }
 
     return worst < VW_SIMILAR_MAX_DIFF;
+}
+
+
+/* vw_frame_block_diff of the block at bx, by, from the ring of cells */
+static int
+vw_frame_cells_block(vw_frame_cells_t *c, int bx, int by)
+{
+    int       k, kx, y, slot;
+    unsigned  sum;
+
+    kx = bx / VW_SIMILAR_CELL;
+
+    if (bx % VW_SIMILAR_CELL != 0 || kx + VW_FRAME_BLOCK_CELLS > c->ncells) {
+        return vw_frame_block_diff(c->a, c->b, bx, by);
+    }
+
+    sum = 0;
+
+    for (k = 0; k < VW_FRAME_BLOCK_CELLS; k++) {
+        y = by + k * VW_SIMILAR_CELL;
+        slot = (y / VW_SIMILAR_CELL) % VW_FRAME_BLOCK_CELLS;
+
+        if (c->y[slot] != y) {
+            vw_frame_cells_row(c, slot, y);
+        }
+
+        sum += c->sum[slot][kx];
+    }
+
+    return (int) (sum / (VW_SIMILAR_BLOCK * VW_SIMILAR_BLOCK));
+}
+
+
+/*
+ * The row of cells with its top at y into slot: a's sum less b's down
+ * each column of the row (a loop that vectorises), |the sum of a cell's
+ * columns|, then each cell added up with those to its right in a block
+ * (at most 4 x 16 x 255: a uint16_t holds it).
+ */
+static void
+vw_frame_cells_row(vw_frame_cells_t *c, int slot, int y)
+{
+    int        k, j, x, n, s;
+    int16_t    d[256 * VW_SIMILAR_CELL];
+    uint16_t  *sum;
+
+    sum = c->sum[slot];
+
+    for (k = 0; k < c->ncells; k += n) {
+        n = c->ncells - k < 256 ? c->ncells - k : 256;
+
+        vw_frame_cells_px(d,
+                          c->a->data + (size_t) y * c->a->stride
+                          + (size_t) k * VW_SIMILAR_CELL,
+                          c->b->data + (size_t) y * c->b->stride
+                          + (size_t) k * VW_SIMILAR_CELL,
+                          (size_t) c->a->stride, (size_t) c->b->stride,
+                          n * VW_SIMILAR_CELL);
+
+        for (j = 0; j < n; j++) {
+            s = 0;
+
+            for (x = j * VW_SIMILAR_CELL; x < (j + 1) * VW_SIMILAR_CELL; x++) {
+                s += d[x];
+            }
+
+            sum[k + j] = (uint16_t) abs(s);
+        }
+    }
+
+    for (k = 0; k + VW_FRAME_BLOCK_CELLS <= c->ncells; k++) {
+        for (j = k + 1; j < k + VW_FRAME_BLOCK_CELLS; j++) {
+            sum[k] = (uint16_t) (sum[k] + sum[j]);
+        }
+    }
+
+    c->y[slot] = y;
+}
+
+
+/* d[x] = the sum of a's column x over a cell's rows less b's */
+static VW_FRAME_VECTORISE void
+vw_frame_cells_px(int16_t *restrict d, const uint8_t *restrict a,
+    const uint8_t *restrict b, size_t astride, size_t bstride, int n)
+{
+    int  x;
+
+    for (x = 0; x < n; x++) {
+        d[x] = (int16_t) (a[x] + a[x + astride] + a[x + 2 * astride]
+                          + a[x + 3 * astride] - b[x] - b[x + bstride]
+                          - b[x + 2 * bstride] - b[x + 3 * bstride]);
+    }
 }
 
 
