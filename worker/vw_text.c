@@ -55,10 +55,14 @@
 
 static void vw_text_bright(vw_framer_t *fr, const vw_image_t *g,
     vw_image_t *m, size_t *ink);
+static VW_VECTORISE int vw_text_has_bright(const uint8_t *q, size_t n);
+static VW_VECTORISE void vw_text_min_window(uint8_t *restrict dst,
+    const uint8_t *restrict src, size_t n);
 static VW_VECTORISE void vw_text_min(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n);
 static VW_VECTORISE size_t vw_text_ink(uint8_t *restrict m,
-    const uint8_t *restrict g, const uint8_t *restrict lo, size_t n);
+    const uint8_t *restrict g, const uint8_t *restrict lo, size_t stride,
+    size_t n);
 static void vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
     vw_text_t *t);
 static void vw_text_dark(const vw_image_t *g, vw_image_t *m, int level,
@@ -511,8 +515,11 @@ vw_persist_free(vw_persist_t *pt)
  * VW_TEXT_OUTLINE within VW_TEXT_RADIUS (a square).  A separable
  * minimum filter: each row's window minimum first (fr->seen holds it),
  * only for the rows near a bright pixel, then the minimum of those down
- * the window for the rows that have one.  The loops are plain byte
- * minimums the compiler vectorises.
+ * the window for the rows that have one, taken with the ink test.  Each
+ * is one pass of byte minimums over the window's 2r + 1 bytes, which
+ * the compiler vectorises (not 2r passes over the row: a window clipped
+ * at the picture's edges, where the passes differ, is done byte by
+ * byte or with its rows repeated).
  */
 static void
 vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
@@ -520,7 +527,7 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 {
     int             x, y, k, y0, y1, w, h, r;
     size_t          n;
-    uint8_t        *rmin, *row, *near, *has, *col;
+    uint8_t        *rmin, *row, *near, *has, *col, v;
     const uint8_t  *q;
 
     w = g->width;
@@ -529,7 +536,7 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
     rmin = fr->seen;
     near = (uint8_t *) fr->queue;   /* h bytes: rows near a bright pixel */
     has = near + h;                 /* h bytes: rows with one */
-    col = has + h;                  /* w bytes: a row of the result */
+    col = has + h;                  /* w bytes: a row's window minimum */
 
     n = 0;
     memset(near, 0, (size_t) h);
@@ -537,16 +544,15 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 
     for (y = 0; y < h; y++) {
         q = g->data + (size_t) y * g->stride;
-        memset(m->data + (size_t) y * m->stride, 255, (size_t) w);
 
-        for (x = 0; x < w; x++) {
-            if (q[x] >= VW_TEXT_INK_BRIGHT) {
-                y0 = y - r < 0 ? 0 : y - r;
-                y1 = y + r >= h ? h - 1 : y + r;
-                memset(near + y0, 1, (size_t) (y1 - y0 + 1));
-                has[y] = 1;
-                break;
-            }
+        if (vw_text_has_bright(q, (size_t) w)) {
+            y0 = y - r < 0 ? 0 : y - r;
+            y1 = y + r >= h ? h - 1 : y + r;
+            memset(near + y0, 1, (size_t) (y1 - y0 + 1));
+            has[y] = 1;
+
+        } else {
+            memset(m->data + (size_t) y * m->stride, 255, (size_t) w);
         }
     }
 
@@ -557,11 +563,23 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 
         q = g->data + (size_t) y * g->stride;
         row = rmin + (size_t) y * w;
-        memcpy(row, q, (size_t) w);
 
-        for (k = 1; k <= r && k < w; k++) {
-            vw_text_min(row, q + k, (size_t) (w - k));
-            vw_text_min(row + k, q, (size_t) (w - k));
+        if (w > 2 * r) {
+            vw_text_min_window(row + r, q, (size_t) (w - 2 * r));
+        }
+
+        for (x = 0; x < w; x++) {
+            if (x == r && w > 2 * r) {
+                x = w - r;
+            }
+
+            v = 255;
+
+            for (k = x - r < 0 ? 0 : x - r; k <= x + r && k < w; k++) {
+                v = q[k] < v ? q[k] : v;
+            }
+
+            row[x] = v;
         }
     }
 
@@ -569,6 +587,17 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
         if (!has[y]) {
             continue;
         }
+
+        if (y >= r && y + r < h) {
+            n += vw_text_ink(m->data + (size_t) y * m->stride,
+                             g->data + (size_t) y * g->stride,
+                             rmin + (size_t) (y - r) * w, (size_t) w,
+                             (size_t) w);
+            continue;
+        }
+
+        /* the window clipped at the top or the bottom: its minimum
+         * first, then the test over it alone */
 
         y0 = y - r < 0 ? 0 : y - r;
         y1 = y + r >= h ? h - 1 : y + r;
@@ -580,10 +609,57 @@ vw_text_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
         }
 
         n += vw_text_ink(m->data + (size_t) y * m->stride,
-                         g->data + (size_t) y * g->stride, col, (size_t) w);
+                         g->data + (size_t) y * g->stride, col, 0,
+                         (size_t) w);
     }
 
     *ink = n;
+}
+
+
+/* 1 if a byte of q[0..n) is at least VW_TEXT_INK_BRIGHT: 64 bytes at a
+ * time, each a vectorised maximum */
+static VW_VECTORISE int
+vw_text_has_bright(const uint8_t *q, size_t n)
+{
+    size_t   i, j, e;
+    uint8_t  v;
+
+    for (i = 0; i < n; i += 64) {
+        e = n - i < 64 ? n - i : 64;
+        v = 0;
+
+        for (j = 0; j < e; j++) {
+            v = q[i + j] > v ? q[i + j] : v;
+        }
+
+        if (v >= VW_TEXT_INK_BRIGHT) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/* dst[i] = the least of src[i .. i + 2 VW_TEXT_RADIUS], i < n */
+static VW_VECTORISE void
+vw_text_min_window(uint8_t *restrict dst, const uint8_t *restrict src,
+    size_t n)
+{
+    size_t   i;
+    int      k;
+    uint8_t  v;
+
+    for (i = 0; i < n; i++) {
+        v = src[i];
+
+        for (k = 1; k <= 2 * VW_TEXT_RADIUS; k++) {
+            v = src[i + k] < v ? src[i + k] : v;
+        }
+
+        dst[i] = v;
+    }
 }
 
 
@@ -600,24 +676,35 @@ vw_text_min(uint8_t *restrict dst, const uint8_t *restrict src, size_t n)
 
 
 /*
- * One row of bright ink from the grey row and its window minimum.  Both
- * tests are made on every byte (&, not &&) and counted in an unsigned
- * (a row is at most VW_MAX_SIDE bytes): the loop vectorises so, six
- * times faster than with a branch and a count of size_t.
+ * One row of bright ink from the grey row and the window minimums of
+ * the 2 VW_TEXT_RADIUS + 1 rows around it, stride bytes apart in lo (0:
+ * lo is their minimum already).  Both tests are made on every byte (&,
+ * not &&) and counted in an unsigned (a row is at most VW_MAX_SIDE
+ * bytes): the loop vectorises so, six times faster than with a branch
+ * and a count of size_t.
  */
 static VW_VECTORISE size_t
 vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
-    const uint8_t *restrict lo, size_t n)
+    const uint8_t *restrict lo, size_t stride, size_t n)
 {
     size_t    i;
+    int       k;
     unsigned  ink;
-    uint8_t   on;
+    uint8_t   on, v;
 
     ink = 0;
 
     for (i = 0; i < n; i++) {
+        v = lo[i];
+
+        /* unrolled, the rows' bytes are side by side in i: vectorised */
+#pragma GCC unroll 8
+        for (k = 1; k <= 2 * VW_TEXT_RADIUS; k++) {
+            v = lo[i + k * stride] < v ? lo[i + k * stride] : v;
+        }
+
         on = (uint8_t) ((g[i] >= VW_TEXT_INK_BRIGHT)
-                        & (lo[i] <= VW_TEXT_OUTLINE));
+                        & (v <= VW_TEXT_OUTLINE));
         m[i] = (uint8_t) (on - 1);          /* ink 0, else 255 */
         ink += on;
     }
