@@ -19,6 +19,20 @@
 #include "vw_looks.h"
 
 
+/* the sums' loops are of unknown length: GCC vectorises them at -O2
+ * only with its usual cost model */
+#if defined(__GNUC__) && !defined(__clang__)
+#define VW_LOOKS_VECTORISE                                                \
+    __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define VW_LOOKS_VECTORISE
+#endif
+
+
+static VW_LOOKS_VECTORISE void vw_stack_row(uint16_t *restrict s,
+    const uint8_t *restrict q, int n);
+
+
 void
 vw_stack_free(vw_stack_t *st)
 {
@@ -75,10 +89,7 @@ vw_stack_add(vw_stack_t *st, const vw_image_t *g, int dx)
         s = st->sum + (size_t) y * st->rect.w;
 
         if (dx == 0) {
-            for (x = 0; x < st->rect.w; x++) {
-                s[x] += q[st->rect.x + x];
-            }
-
+            vw_stack_row(s, q + st->rect.x, st->rect.w);
             continue;
         }
 
@@ -116,4 +127,16 @@ vw_stack_mean(const vw_stack_t *st, vw_image_t *out)
     }
 
     return 0;
+}
+
+
+/* s[x] += q[x], x < n */
+static VW_LOOKS_VECTORISE void
+vw_stack_row(uint16_t *restrict s, const uint8_t *restrict q, int n)
+{
+    int  x;
+
+    for (x = 0; x < n; x++) {
+        s[x] = (uint16_t) (s[x] + q[x]);
+    }
 }

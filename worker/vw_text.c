@@ -723,15 +723,15 @@ vw_text_ink(uint8_t *restrict m, const uint8_t *restrict g,
  * changes with the background (when that leaves less than a quarter of
  * the glyph pixels, the strokes are wider than r and all count).  The
  * layer keeps its glyphs and its box;
- * only the comparison looks at the strokes alone.  Only the rows of the
- * box are done; each side's minimum is a run of byte minimums over
- * shifted rows (fr->seen holds the four).
+ * only the comparison looks at the strokes alone.  Only the box is
+ * done; each side's minimum is a run of byte minimums over shifted
+ * rows (fr->seen holds the four).
  */
 static void
 vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h, vw_text_t *t)
 {
-    int             x, y, k, w, h, r;
-    size_t          loose, strict;
+    int             x, y, k, w, h, r, x0, x1, xa, xb;
+    size_t          loose, strict, bw;
     uint8_t        *lo, *ro, *up, *dn, *m, hz, vt;
     const uint8_t  *q;
 
@@ -745,30 +745,45 @@ vw_text_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h, vw_text_t *t)
     up = ro + w;
     dn = up + w;
 
+    x0 = t->box.x;
+    x1 = t->box.x + t->box.w;
+    bw = (size_t) t->box.w;
+
     for (y = t->box.y; y < t->box.y + t->box.h; y++) {
         q = g->data + (size_t) y * g->stride;
         m = t->mask.data + (size_t) y * t->mask.stride;
 
-        memset(lo, 255, 4 * (size_t) w);
+        memset(lo + x0, 255, bw);
+        memset(ro + x0, 255, bw);
+        memset(up + x0, 255, bw);
+        memset(dn + x0, 255, bw);
 
         for (k = 1; k <= r && k < w; k++) {
-            vw_text_min(lo + k, q, (size_t) (w - k));
-            vw_text_min(ro, q + k, (size_t) (w - k));
+            xa = x0 > k ? x0 : k;               /* q[x - k] is in */
+            xb = x1 < w - k ? x1 : w - k;       /* q[x + k] is in */
+
+            if (xa < x1) {
+                vw_text_min(lo + xa, q + xa - k, (size_t) (x1 - xa));
+            }
+
+            if (xb > x0) {
+                vw_text_min(ro + x0, q + x0 + k, (size_t) (xb - x0));
+            }
         }
 
         for (k = 1; k <= r; k++) {
             if (y - k >= 0) {
-                vw_text_min(up, g->data + (size_t) (y - k) * g->stride,
-                            (size_t) w);
+                vw_text_min(up + x0,
+                            g->data + (size_t) (y - k) * g->stride + x0, bw);
             }
 
             if (y + k < h) {
-                vw_text_min(dn, g->data + (size_t) (y + k) * g->stride,
-                            (size_t) w);
+                vw_text_min(dn + x0,
+                            g->data + (size_t) (y + k) * g->stride + x0, bw);
             }
         }
 
-        for (x = t->box.x; x < t->box.x + t->box.w; x++) {
+        for (x = x0; x < x1; x++) {
             hz = lo[x] > ro[x] ? lo[x] : ro[x];
             vt = up[x] > dn[x] ? up[x] : dn[x];
 
