@@ -102,6 +102,8 @@ typedef struct {
 
 static int vw_frame_block_diff(const vw_image_t *a, const vw_image_t *b,
     int bx, int by);
+static int vw_frame_blobs_run(vw_image_t *img, int x, int y,
+    uint32_t *queue, size_t *tail, int *first);
 static void vw_frame_blobs_paint(vw_image_t *img, const uint32_t *queue,
     size_t n, uint8_t v);
 static int vw_frame_lut(vw_framer_t *fr, enum AVPixelFormat fmt);
@@ -919,7 +921,7 @@ int
 vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
     int min_px, int border, vw_rect_t *box)
 {
-    int        w, h, x, y, nx, ny, xa, xb, ya, yb, x0, y0, x1, y1;
+    int        w, h, x, y, nx, ny, xa, xb, ya, x0, y0, x1, y1, first;
     int        bx0, by0, bx1, by1;
     size_t     need, head, tail, kept;
     int64_t    bb, area;
@@ -964,38 +966,51 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
 
             x = (int) (found - row);
 
-            /* breadth first over the 8-connected black pixels */
+            /*
+             * Breadth first over the 8-connected black pixels, a run of
+             * them in a row at a time: a run is queued whole (its pixels
+             * side by side; two runs of a row never are), and taking it
+             * off the queue looks at the rows above and below it, one
+             * pixel further each way, not at each pixel's eight.
+             */
 
             head = kept;
             tail = kept;
-            queue[tail++] = VW_BLOB_AT(x, y);
-            row[x] = VW_BLOB_KEPT;
-            x0 = x1 = x;
+            x1 = vw_frame_blobs_run(img, x, y, queue, &tail, &x0);
             y0 = y1 = y;
 
             while (head < tail) {
                 npos = queue[head++];
-                nx = VW_BLOB_X(npos);
+                xa = VW_BLOB_X(npos);
                 ny = VW_BLOB_Y(npos);
+                xb = xa;
 
-                x0 = nx < x0 ? nx : x0;
-                x1 = nx > x1 ? nx : x1;
-                y0 = ny < y0 ? ny : y0;
-                y1 = ny > y1 ? ny : y1;
+                while (head < tail && queue[head] == VW_BLOB_AT(xb + 1, ny)) {
+                    xb++;
+                    head++;
+                }
 
-                xa = nx > 0 ? nx - 1 : 0;
-                xb = nx < w - 1 ? nx + 1 : w - 1;
-                ya = ny > 0 ? ny - 1 : 0;
-                yb = ny < h - 1 ? ny + 1 : h - 1;
+                xa = xa > 0 ? xa - 1 : 0;
+                xb = xb < w - 1 ? xb + 1 : w - 1;
 
-                for (ny = ya; ny <= yb; ny++) {
-                    q = img->data + (size_t) ny * img->stride;
+                for (ya = ny - 1; ya <= ny + 1; ya += 2) {
+                    if (ya < 0 || ya >= h) {
+                        continue;
+                    }
+
+                    q = img->data + (size_t) ya * img->stride;
 
                     for (nx = xa; nx <= xb; nx++) {
-                        if (q[nx] == 0) {
-                            q[nx] = VW_BLOB_KEPT;
-                            queue[tail++] = VW_BLOB_AT(nx, ny);
+                        if (q[nx] != 0) {
+                            continue;
                         }
+
+                        nx = vw_frame_blobs_run(img, nx, ya, queue, &tail,
+                                                &first);
+                        x0 = first < x0 ? first : x0;
+                        x1 = nx > x1 ? nx : x1;
+                        y0 = ya < y0 ? ya : y0;
+                        y1 = ya > y1 ? ya : y1;
                     }
                 }
             }
@@ -1048,6 +1063,31 @@ vw_frame_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
     }
 
     return 0;
+}
+
+
+/* The run of black pixels of row y through pixel x (black) is marked
+ * VW_BLOB_KEPT and queued; its last x is returned, its first in *first. */
+static int
+vw_frame_blobs_run(vw_image_t *img, int x, int y, uint32_t *queue,
+    size_t *tail, int *first)
+{
+    int       a, b, k;
+    uint8_t  *row;
+
+    row = img->data + (size_t) y * img->stride;
+
+    for (a = x; a > 0 && row[a - 1] == 0; a--) { /* void */ }
+    for (b = x; b < img->width - 1 && row[b + 1] == 0; b++) { /* void */ }
+
+    for (k = a; k <= b; k++) {
+        row[k] = VW_BLOB_KEPT;
+        queue[(*tail)++] = VW_BLOB_AT(k, y);
+    }
+
+    *first = a;
+
+    return b;
 }
 
 
