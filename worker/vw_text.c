@@ -131,6 +131,8 @@ static VW_VECTORISE void vw_text_cells_px(int16_t *restrict col,
 static unsigned vw_text_cell(const vw_cells_t *c, int x0, int y0, int *n);
 static int vw_text_steady(const vw_text_t *ta, const vw_text_t *tb, int dx);
 static void vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h);
+static VW_VECTORISE int64_t vw_text_shift_cost(const uint32_t *restrict a,
+    const uint32_t *restrict b, int n);
 static int vw_text_glyph_row(vw_glyph_scan_t *g, int ncols);
 
 
@@ -1577,7 +1579,7 @@ int
 vw_text_shift(const vw_text_t *ta, const vw_text_t *tb, int max,
     vw_framer_t *fr)
 {
-    int        x, y, y0, y1, d, best, w;
+    int        x, y, y0, y1, x0, x1, d, best, w;
     int64_t    cost, least;
     uint32_t  *ca, *cb;
     const uint8_t  *q;
@@ -1613,15 +1615,20 @@ vw_text_shift(const vw_text_t *ta, const vw_text_t *tb, int max,
     least = -1;
 
     for (d = -max; d <= max; d++) {
-        cost = 0;
+        /* columns [x0, x1) have x + d inside */
+        x0 = d < 0 ? -d : 0;
+        x0 = x0 < w ? x0 : w;
+        x1 = d > 0 ? w - d : w;
+        x1 = x1 > x0 ? x1 : x0;
 
-        for (x = 0; x < w; x++) {
-            if (x + d >= 0 && x + d < w) {
-                cost += abs((int) ca[x] - (int) cb[x + d]);
+        cost = vw_text_shift_cost(ca + x0, cb + x0 + d, x1 - x0);
 
-            } else {
-                cost += ca[x];
-            }
+        for (x = 0; x < x0; x++) {
+            cost += ca[x];
+        }
+
+        for (x = x1; x < w; x++) {
+            cost += ca[x];
         }
 
         if (least < 0 || cost < least || (cost == least && abs(d) < abs(best)))
@@ -1634,3 +1641,24 @@ vw_text_shift(const vw_text_t *ta, const vw_text_t *tb, int max,
     return best;
 }
 
+
+/*
+ * The sum of |a[x] - b[x]|, x < n: column counts of ink, each at most a
+ * picture's height, over at most its width (VW_MAX_SIDE squared is
+ * 2^28: a uint32_t holds it), so the loop vectorises.
+ */
+static VW_VECTORISE int64_t
+vw_text_shift_cost(const uint32_t *restrict a, const uint32_t *restrict b,
+    int n)
+{
+    int       x;
+    uint32_t  sum;
+
+    sum = 0;
+
+    for (x = 0; x < n; x++) {
+        sum += a[x] > b[x] ? a[x] - b[x] : b[x] - a[x];
+    }
+
+    return sum;
+}
