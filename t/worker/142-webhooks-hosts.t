@@ -49,9 +49,18 @@ for my $i (1 .. $n) {
     push @jobs, decode_json($r->{body})->{job_id};
 
     if ($i == int($n / 2)) {
-        # host B goes away with whatever its deliverers hold
+        # host B goes away with whatever its deliverers hold, once three
+        # deliverers of both hosts have made attempts (killed sooner, B's
+        # may have made none, or A's one: a fresh clone's PostgreSQL run
+        # saw 2 deliverers in all)
         my @d = $hb->worker_log =~ /started deliverer (\d+)/g;
-        ok(wait_for(10, sub { $rx->arrived >= 4 }), 'deliveries under way');
+        my %of_b = map { $_ => 1 } @d;
+        ok(wait_for(10, sub {
+            my %by = map { (split m{/}, $_->{owner})[0] => 1 }
+                     $ha->rows('SELECT owner FROM notification_attempts');
+            my $b = grep { $of_b{ (split /:/)[1] // '' } } keys %by;
+            $rx->arrived >= 4 && keys %by >= 3 && $b >= 1
+        }), 'deliveries under way, by three deliverers of both hosts');
         kill 'KILL', $hb->worker_pid, @d;
         waitpid $hb->worker_pid, 0;
         delete $hb->{worker_pid};
