@@ -7,7 +7,7 @@
 #   scripts/asan.sh [build|nginx|worker|browser|all]   (default: all)
 #   scripts/asan.sh t/FILE.t...
 #
-# "all" is the nginx and worker suites (t/*.t, t/worker/*.t); "browser"
+# "all" is the nginx and worker suites (t/nginx/*.t; t/build, t/ocr, t/pool); "browser"
 # is the browser suite alone; "build" only builds; test files run alone
 # (with prove, in the environment scripts/test.sh sets up).
 #
@@ -23,7 +23,7 @@
 # UBSan ignores log_path and writes its reports to stderr, which for
 # nginx is a test's error.log, overwritten by the next test.  The tests
 # take it as NGINX_BIN (the harness, VideoOCR::Stack and
-# t/020-conf-sites.t all start nginx through it).  nginx itself is not
+# t/nginx/020-conf-sites.t all start nginx through it).  nginx itself is not
 # instrumented: ASan sees every heap access of the module's code, and
 # malloc/free of the whole process, but not accesses inside nginx's own
 # code; nginx's pool memory is one malloc'd block to ASan.
@@ -224,7 +224,7 @@ if [ "$what" = all ] || [ "$what" = worker ]; then
     [ "$what" = all ] && { scripts/test.sh nginx || rc=$?; }
 
     worker_files=()
-    for f in t/worker/*.t; do
+    for f in t/build/*.t t/ocr/*.t t/pool/*.t; do
         if grep -q -- --max-memory "$f" \
            && ! grep -q VIDEO_OCR_SANITIZER "$f"
         then

@@ -1,7 +1,8 @@
 #!/bin/bash
-# Runs the suites: "nginx" (Test::Nginx block files in t/), "worker"
-# (t/worker/), "browser" (t/browser/, the demo page in chromium), "pg"
-# (the nginx and worker suites again, every ledger on PostgreSQL), "fuzz"
+# Runs the suites: "nginx" (Test::Nginx block files in t/nginx/),
+# "worker" (t/build/, t/ocr/, t/pool/), "browser" (t/browser/, the demo
+# page in chromium), "pg" (t/nginx/ and t/pool/ again, every ledger on
+# PostgreSQL), "fuzz"
 # (a smoke of every libFuzzer target, FUZZ_SMOKE_SECONDS each, default
 # 5; fuzz/run.sh builds them), or all of them.  "pg-nginx" and
 # "pg-worker" run one suite on PostgreSQL.  Expects "make build" to have
@@ -42,7 +43,7 @@ export PERL5LIB
 # clone under /root or in a "mktemp -d" directory (mode 0700): the
 # Test::Nginx blocks' ledgers and stores then go to a directory of
 # their own under /var/tmp, removed at the end.  (The stacks of
-# t/worker and t/browser live in /tmp already.)
+# t/ocr, t/pool and t/browser live in /tmp already.)
 data_base=
 cleanup() {
     [ -z "$data_base" ] || rm -rf "$data_base"
@@ -87,8 +88,8 @@ receiver_deps() {
 
 # The PostgreSQL run: the same files on a throwaway server
 # (scripts/pg.sh start/stop), each block or stack with a ledger of its
-# own in it (t/lib/VideoOCR/Test.pm).  The worker's 0xx files run
-# "video-ocr-worker ocr", which has no ledger: they run once, above.
+# own in it (t/lib/VideoOCR/Test.pm).  t/ocr runs "video-ocr-worker
+# ocr", which has no ledger, and t/build builds: they run once, above.
 pg_suites() {
     local dir rc=0
     dir=$(scripts/pg.sh start) || return 1
@@ -105,19 +106,25 @@ pg_suites() {
     return "$rc"
 }
 
-pg_worker=(t/worker/[1-9]*.t)
+# The rooms of t/ (docs/testing.md): t/nginx the module in nginx,
+# t/ocr "video-ocr-worker ocr" (no ledger), t/pool the pool on a ledger,
+# t/build builds of the tree.  The two with a ledger, t/nginx and
+# t/pool, run again on PostgreSQL.
+nginx_tests=(t/nginx/*.t)
+worker_tests=(t/build/*.t t/ocr/*.t t/pool/*.t)
+pg_worker=(t/pool/*.t)
 
 what=${1:-all}
 suites=()
 case "$what" in
-    nginx)     suites=(t/*.t) ;;
-    worker)    suites=(t/worker/*.t) ;;
+    nginx)     suites=("${nginx_tests[@]}") ;;
+    worker)    suites=("${worker_tests[@]}") ;;
     browser)   browser_suite; exit ;;
-    pg)        receiver_deps; pg_suites t/*.t "${pg_worker[@]}"; exit ;;
-    pg-nginx)  pg_suites t/*.t; exit ;;
+    pg)        receiver_deps; pg_suites "${nginx_tests[@]}" "${pg_worker[@]}"; exit ;;
+    pg-nginx)  pg_suites "${nginx_tests[@]}"; exit ;;
     pg-worker) receiver_deps; pg_suites "${pg_worker[@]}"; exit ;;
     fuzz)      exec fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" ;;
-    all)       suites=(t/*.t t/worker/*.t) ;;
+    all)       suites=("${nginx_tests[@]}" "${worker_tests[@]}") ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
     soak)      export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
                       CHAOS_VIDEOS=${CHAOS_VIDEOS:-24} \
@@ -125,9 +132,9 @@ case "$what" in
                       CHAOS_DISTURBANCES=${CHAOS_DISTURBANCES:-1000000}
                export WEBHOOK_KILLS=${WEBHOOK_KILLS:-30} \
                       WEBHOOK_JOBS=${WEBHOOK_JOBS:-100}
-               suites=(t/worker/110-storm.t t/worker/111-storm-chaos.t
-                       t/worker/112-ocr-chaos.t
-                       t/worker/141-webhooks-chaos.t) ;;
+               suites=(t/pool/110-storm.t t/pool/111-storm-chaos.t
+                       t/pool/112-ocr-chaos.t
+                       t/pool/141-webhooks-chaos.t) ;;
     *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|soak|all]" >&2
                exit 2 ;;
 esac
@@ -141,6 +148,6 @@ esac
 rc=0
 prove -j1 --timer "${suites[@]}" || rc=$?
 browser_suite || rc=$?
-pg_suites t/*.t "${pg_worker[@]}" || rc=$?
+pg_suites "${nginx_tests[@]}" "${pg_worker[@]}" || rc=$?
 fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" || rc=$?
 exit "$rc"

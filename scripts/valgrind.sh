@@ -1,11 +1,11 @@
 #!/bin/bash
-# The nginx suite (t/*.t) with every nginx under valgrind's memcheck,
+# The nginx suite (t/nginx/*.t) with every nginx under valgrind's memcheck,
 # failing on any valgrind error: in the project's code (the module,
 # ngx_module/, and what it links of lib/ and sql/) or in nginx and the
 # libraries, less the leaks of stock nginx listed in
 # scripts/valgrind.supp.
 #
-#   scripts/valgrind.sh [TEST_FILE...]      (default: t/*.t)
+#   scripts/valgrind.sh [TEST_FILE...]      (default: t/nginx/*.t)
 #
 # Neither t/compat nor this script uses Test::Nginx's own valgrind mode
 # (TEST_NGINX_USE_VALGRIND, which t/compat does not implement): nginx
@@ -15,7 +15,7 @@
 #   valgrind --log-file=build/valgrind/logs/vg.%p ... /usr/sbin/nginx
 #
 # so every nginx the suite starts (the harness's, VideoOCR::Stack's,
-# t/020-conf-sites.t's "nginx -t") runs under memcheck with the
+# t/nginx/020-conf-sites.t's "nginx -t") runs under memcheck with the
 # configuration the test asks for (daemon, master and worker processes,
 # the thread pool).  valgrind follows nginx's fork()s, so the master and
 # each worker process write their own log.
@@ -68,7 +68,7 @@ WRAPPER
 chmod +x "$vg/nginx-valgrind"
 
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=(t/*.t)
+[ ${#tests[@]} -gt 0 ] || tests=(t/nginx/*.t)
 
 export NGINX_BIN=$vg/nginx-valgrind
 export MODULE_SO

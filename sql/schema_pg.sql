@@ -4,7 +4,7 @@
 -- the reference: its comment lists the job states, the transitions and
 -- the invariants, and they hold here unchanged.  This file says only
 -- what PostgreSQL spells differently.  The two are kept in step by a
--- test (t/030-postgresql.t, "the schemas agree") that creates both and
+-- test (t/nginx/030-postgresql.t, "the schemas agree") that creates both and
 -- compares every table's columns (names, order, NOT NULL), primary and
 -- unique keys, indexes and triggers: a change to one file without the
 -- other fails `make test`.

@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The plans of the ledger's statements (every hot query is an
- * index probe; "video-ocr-worker explain", t/worker/114-query-plans.t).
+ * index probe; "video-ocr-worker explain", t/pool/114-query-plans.t).
  * The texts are the statement tables' own, as this backend would run
  * them (vo_ledger_sql_text), and the metrics scrape's: a test of the
  * plans never checks a copy.

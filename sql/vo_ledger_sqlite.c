@@ -174,7 +174,7 @@ vo_sqlite_open(vo_ledger_t *l, const char *path, const vo_ledger_conf_t *conf,
      * to the filesystem.  Only a file of no bytes is asked: on any other
      * the pragma writes the header (a VACUUM would be needed anyway),
      * and an existing ledger, or a damaged file, is never written
-     * before it is known to be one (t/worker/108).
+     * before it is known to be one (t/pool/108).
      */
 
     if (conf->migrate && stat(path, &sb) == 0 && sb.st_size == 0) {

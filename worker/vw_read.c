@@ -556,7 +556,7 @@ vw_pipe_fits(const vw_ocr_result_t *res, int glyphs)
  * reads it (whether its rows get VW_FRAME_UNREAD).  vw_pipe_read
  * allows that only when the first reading did not fit: text mirrored
  * reads as about as many letters at once ("ebiow spsmi 1ONIM" at 60
- * for "Mirror image words", t/worker/100-run-e2e.t), a line in noise
+ * for "Mirror image words", t/pool/100-run-e2e.t), a line in noise
  * as nothing.
  */
 static int

@@ -60,7 +60,7 @@ function write(entry) {
 // tests read the order of arrival from these times (a job's end is sent
 // only once its job.accepted was answered), and Date.now() lost it when
 // two requests came in one millisecond or the wall clock stepped back
-// (t/worker/141 failed once, "in order: every job.accepted before its
+// (t/pool/141 failed once, "in order: every job.accepted before its
 // end", on a fresh clone's make test, 2026-12-03).
 const now = () => performance.timeOrigin + performance.now();
 

@@ -10,7 +10,7 @@ package OCRTraits;
 #                             options: duration, seed (below)
 #   traits()                  the list, each a hash: name, ext, lang,
 #                             short (runs in make test:
-#                             t/worker/014-ocr-traits.t), target (the CER
+#                             t/ocr/014-ocr-traits.t), target (the CER
 #                             it must reach)
 #
 # A trait is a video made by VideoOCR::Media::make_video (drawtext over a
@@ -25,7 +25,7 @@ package OCRTraits;
 # and every machine (ffmpeg's version aside), and a failure can be made
 # again.  The seed option adds to that and to the noise's seed (ffmpeg's
 # 123457), to make other videos of the same trait
-# (t/worker/014-ocr-traits.t takes it from OCR_TRAITS_SEED).
+# (t/ocr/014-ocr-traits.t takes it from OCR_TRAITS_SEED).
 
 use strict;
 use warnings;

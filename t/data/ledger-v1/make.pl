@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # Makes the ledgers of t/data/ledger-v1/ with the code of schema version 1
 # (the build in build/, the nginx module and the worker pool, run for
-# real), for t/worker/130-upgrade.t: a ledger made by the previous
+# real), for t/pool/130-upgrade.t: a ledger made by the previous
 # version of the code, which every later version must open with its rows
 # intact.  Not run by the suites; kept to say how the fixtures were made:
 #

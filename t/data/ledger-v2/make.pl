@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # Makes the ledgers of t/data/ledger-v2/ with the code of schema version 2
 # (the nginx module and the worker pool of a build of that code, run for
-# real), for t/worker/130-upgrade.t: the previous version's ledger, which
+# real), for t/pool/130-upgrade.t: the previous version's ledger, which
 # this version must open with its rows intact.  Not run by the suites;
 # kept to say how the fixtures were made:
 #

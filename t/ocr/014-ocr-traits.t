@@ -17,7 +17,7 @@
 # makes other videos of the same traits, to look for the makings a
 # change reads wrong:
 #   for n in $(seq 1 20); do
-#       OCR_TRAITS_SEED=$n prove t/worker/014-ocr-traits.t; done
+#       OCR_TRAITS_SEED=$n prove t/ocr/014-ocr-traits.t; done
 
 use strict;
 use warnings;

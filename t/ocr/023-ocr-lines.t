@@ -35,7 +35,7 @@ use OCRBench qw(score);
 my $dir = tmpdir();
 
 # 1, 2. the caption as the second benchmark set makes them (bench/ocr/
-# lib/OCRHard.pm, "caps", as in t/worker/022): centred lines 7% of the
+# lib/OCRHard.pm, "caps", as in t/ocr/022): centred lines 7% of the
 # height, every other one yellow, thick outlines, on from 4 s and from
 # 4.8 s (where the pattern's light bar lies under "CHANGED")
 

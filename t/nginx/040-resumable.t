@@ -2,7 +2,7 @@
 # (interop version 8, and 6) and tus 1.0, their completion through the
 # ordinary admission, the limits, the bad headers, cut and silent clients,
 # a second append that takes over, the janitor (kill -9 of the nginx
-# workers, and the worker pool reading the text: t/worker/143-resumable.t).
+# workers, and the worker pool reading the text: t/pool/143-resumable.t).
 # Every block checks the ledger's uploads row, the partial file and the
 # job as well as the replies; each runs on SQLite and (make test-pg) on
 # PostgreSQL.

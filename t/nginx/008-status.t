@@ -99,7 +99,7 @@ sub {
     my ($block, $r) = @_;
     my $job = $r->[0]{json}{job_id};
     # what video-ocr-worker's publish writes (sql/vo_ledger_worker.c);
-    # the worker itself is exercised end to end in t/worker/
+    # the worker itself is exercised end to end in t/pool/
     my $dbh = ledger_dbh(rw => 1);
     $dbh->do("UPDATE jobs SET state = 'done' WHERE job_id = ?", undef, $job);
     my %body = (json => '{"segments":[]}', vtt => "WEBVTT\n\n",
