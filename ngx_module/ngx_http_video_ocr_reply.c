@@ -280,6 +280,33 @@ ngx_http_video_ocr_send_body(ngx_http_request_t *r, ngx_uint_t status,
 
 
 /*
+ * The request's context, made on its first use: where every endpoint
+ * records what it decided, and how the request ended.
+ */
+
+ngx_http_video_ocr_ctx_t *
+ngx_http_video_ocr_get_ctx(ngx_http_request_t *r)
+{
+    ngx_http_video_ocr_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+
+    if (ctx == NULL) {
+        ctx = ngx_pcalloc(r->pool, sizeof(ngx_http_video_ocr_ctx_t));
+        if (ctx == NULL) {
+            return NULL;
+        }
+
+        ctx->container = VO_CONTAINER_NEED_MORE;
+
+        ngx_http_set_ctx(r, ctx, ngx_http_video_ocr_module);
+    }
+
+    return ctx;
+}
+
+
+/*
  * Sends the problem+json reply of an outcome.  Discards a body that was
  * not read, so a refusal at the edge costs no storage.
  */

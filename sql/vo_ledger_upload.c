@@ -5,8 +5,8 @@
  * tenant's limit of incomplete uploads), an append's claim and commit,
  * DELETE, the janitor's expiry, and the upload's part of the admission
  * that completes it (invariants 11-13 of sql/schema.sql).  The partial
- * files are the module's (ngx_module/ngx_http_video_ocr_upload.c); here
- * are only the rows that say how much of them is acknowledged.
+ * files are the module's (ngx_module/ngx_http_video_ocr_upload_task.c);
+ * here are only the rows that say how much of them is acknowledged.
  */
 
 #include <stdio.h>
