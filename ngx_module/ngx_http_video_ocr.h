@@ -191,6 +191,10 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_TOO_MANY_UPLOADS,
     NGX_HTTP_VIDEO_OCR_UPLOAD_SUPERSEDED,
     NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE,
+    NGX_HTTP_VIDEO_OCR_FINAL_UPLOAD,           /* tus concatenation */
+    NGX_HTTP_VIDEO_OCR_PARTIAL_GONE,
+    NGX_HTTP_VIDEO_OCR_PARTIAL_UNFINISHED,
+    NGX_HTTP_VIDEO_OCR_NOT_PARTIAL,
     NGX_HTTP_VIDEO_OCR_OUTCOMES
 } ngx_http_video_ocr_outcome_e;
 
@@ -267,15 +271,16 @@ struct ngx_http_video_ocr_task_s {
                                                        partial file; a
                                                        stage's out too */
     ngx_uint_t                       containers;
+    void                            *concat;        /* a tus final upload's:
+                                                       _resumable.h */
     unsigned                         up_complete:1; /* complete it after */
     unsigned                         up_stale:1;    /* out: taken over,
                                                        deleted, completed */
     unsigned                         up_refused:1;  /* out: not a video */
     unsigned                         chunk_dirty:1; /* out: the chunk file
                                                        could not be emptied
-                                                       (ngx_http_video_ocr_
-                                                       append_stage reads it
-                                                       to its size) */
+                                                       (a stage reads it to
+                                                       its size) */
 
     /* results */
     vo_store_rc_t                    store_rc;
@@ -365,6 +370,9 @@ void ngx_http_video_ocr_key_hash(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx);
 ngx_int_t ngx_http_video_ocr_admission(ngx_http_request_t *r,
     ngx_http_video_ocr_task_t *t, u_char *body_sha256, off_t size);
+int ngx_http_video_ocr_input_digest(u_char *body_sha256,
+    const char *options, char *body_hex, char *input_digest);
+EVP_MD_CTX *ngx_http_video_ocr_md(ngx_http_request_t *r, const EVP_MD *type);
 ngx_int_t ngx_http_video_ocr_new_job_id(ngx_http_request_t *r, char *job_id);
 ngx_int_t ngx_http_video_ocr_random_id(ngx_http_request_t *r, char *id,
     size_t len);

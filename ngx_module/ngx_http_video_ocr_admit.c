@@ -23,8 +23,7 @@
 #include "vo_group.h"
 
 
-static ngx_int_t ngx_http_video_ocr_input_digest(ngx_http_request_t *r,
-    ngx_http_video_ocr_ctx_t *ctx, u_char *body_sha256);
+static void ngx_http_video_ocr_md_free(void *data);
 static int ngx_http_video_ocr_temp_moved(int fd, const char *path);
 
 
@@ -154,8 +153,11 @@ ngx_http_video_ocr_key_hash(ngx_http_request_t *r,
  * proposes a job id and fills t->admission for the store's input name
  * t->rel.  The caller adds what only it knows: the container (the POST's
  * body filter sniffed it; an upload's is sniffed by its commit), and the
- * resumable upload that the admission completes.  NGX_OK, or NGX_ERROR
- * (logged; nothing is posted then).
+ * resumable upload that the admission completes.  A tus final upload's
+ * bytes are hashed as its thread joins them: body_sha256 is NULL, and
+ * that thread computes the digest with ngx_http_video_ocr_input_digest
+ * and sets the size.  NGX_OK, or NGX_ERROR (logged; nothing is posted
+ * then).
  */
 
 ngx_int_t
@@ -171,9 +173,17 @@ ngx_http_video_ocr_admission(ngx_http_request_t *r,
     mcf = ngx_http_get_module_main_conf(r, ngx_http_video_ocr_module);
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 
-    if (ngx_http_video_ocr_input_digest(r, ctx, body_sha256) != NGX_OK
-        || ngx_http_video_ocr_new_job_id(r, ctx->job_id) != NGX_OK)
+    if (body_sha256 != NULL
+        && ngx_http_video_ocr_input_digest(body_sha256, ctx->options_json,
+                                           ctx->body_sha256,
+                                           ctx->input_digest) != 0)
     {
+        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
+                      "video_ocr: input digest failed");
+        return NGX_ERROR;
+    }
+
+    if (ngx_http_video_ocr_new_job_id(r, ctx->job_id) != NGX_OK) {
         return NGX_ERROR;
     }
 
@@ -227,12 +237,14 @@ ngx_http_video_ocr_admission(ngx_http_request_t *r,
 /*
  * input_digest = SHA-256("video-ocr/1\n" body-sha256-hex "\n"
  *                        canonical-options): what was asked, exactly.
- * Also writes the body's SHA-256 in hex (ctx->body_sha256).
+ * Also writes the body's SHA-256 in hex.  Both out buffers hold
+ * VO_DIGEST_HEX_LEN + 1 bytes.  Plain C (a final upload's thread calls
+ * it too); 0, or -1 when options are too long or OpenSSL fails.
  */
 
-static ngx_int_t
-ngx_http_video_ocr_input_digest(ngx_http_request_t *r,
-    ngx_http_video_ocr_ctx_t *ctx, u_char *body_sha256)
+int
+ngx_http_video_ocr_input_digest(u_char *body_sha256, const char *options,
+    char *body_hex, char *input_digest)
 {
     u_char        *p, md[EVP_MAX_MD_SIZE];
     u_char         in[sizeof("video-ocr/1\n") - 1 + VO_DIGEST_HEX_LEN + 1
@@ -240,30 +252,68 @@ ngx_http_video_ocr_input_digest(ngx_http_request_t *r,
     size_t         len;
     unsigned int   n;
 
-    ngx_http_video_ocr_hex((u_char *) ctx->body_sha256, body_sha256, 32);
+    ngx_http_video_ocr_hex((u_char *) body_hex, body_sha256, 32);
 
-    len = ngx_strlen(ctx->options_json);
+    len = ngx_strlen(options);
 
     if (len >= VO_OPTIONS_JSON_MAX) {
-        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
-                      "video_ocr: canonical options of %uz bytes", len);
-        return NGX_ERROR;
+        return -1;
     }
 
     p = ngx_cpymem(in, "video-ocr/1\n", sizeof("video-ocr/1\n") - 1);
-    p = ngx_cpymem(p, ctx->body_sha256, VO_DIGEST_HEX_LEN);
+    p = ngx_cpymem(p, body_hex, VO_DIGEST_HEX_LEN);
     *p++ = '\n';
-    p = ngx_cpymem(p, ctx->options_json, len);
+    p = ngx_cpymem(p, options, len);
 
     if (EVP_Digest(in, p - in, md, &n, EVP_sha256(), NULL) != 1) {
-        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
-                      "video_ocr: input digest failed");
-        return NGX_ERROR;
+        return -1;
     }
 
-    ngx_http_video_ocr_hex((u_char *) ctx->input_digest, md, n);
+    ngx_http_video_ocr_hex((u_char *) input_digest, md, n);
 
-    return NGX_OK;
+    return 0;
+}
+
+
+/*
+ * A digest of type over bytes as they come (the body's SHA-256, a tus
+ * chunk's checksum), freed with the request.  NULL on failure (logged
+ * when it is OpenSSL's).
+ */
+
+EVP_MD_CTX *
+ngx_http_video_ocr_md(ngx_http_request_t *r, const EVP_MD *type)
+{
+    EVP_MD_CTX          *md;
+    ngx_pool_cleanup_t  *cln;
+
+    cln = ngx_pool_cleanup_add(r->pool, 0);
+    if (cln == NULL) {
+        return NULL;
+    }
+
+    md = EVP_MD_CTX_new();
+    if (md == NULL) {
+        return NULL;
+    }
+
+    cln->handler = ngx_http_video_ocr_md_free;
+    cln->data = md;
+
+    if (EVP_DigestInit_ex(md, type, NULL) != 1) {
+        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
+                      "video_ocr: EVP_DigestInit_ex() failed");
+        return NULL;
+    }
+
+    return md;
+}
+
+
+static void
+ngx_http_video_ocr_md_free(void *data)
+{
+    EVP_MD_CTX_free(data);
 }
 
 

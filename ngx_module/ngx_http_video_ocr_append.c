@@ -95,7 +95,16 @@ ngx_http_video_ocr_append_start(ngx_http_request_t *r)
         return;
     }
 
-    SHA256_Init(&up->chunk_sha);
+    if (up->has_checksum) {
+        /* Upload-Checksum: the digest of this request's bytes */
+        up->chunk_md = ngx_http_video_ocr_md(r,
+                           up->checksum_algo == VO_CHECKSUM_SHA1
+                           ? EVP_sha1() : EVP_sha256());
+        if (up->chunk_md == NULL) {
+            ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+            return;
+        }
+    }
 
     tf = ngx_pcalloc(r->pool, sizeof(ngx_temp_file_t));
     if (tf == NULL) {
@@ -298,7 +307,7 @@ ngx_http_video_ocr_append_stage(ngx_http_request_t *r,
 
     if (up->stage == NULL) {
         up->stage = ngx_http_video_ocr_upload_task_new(r,
-                        NGX_HTTP_VIDEO_OCR_UPLOAD_STAGE);
+                        ngx_http_video_ocr_upload_stage_thread);
         ctx->task = task;                 /* the commits' task stays so */
 
         if (up->stage == NULL) {
@@ -451,8 +460,11 @@ ngx_http_video_ocr_append_consume(ngx_http_request_t *r,
 
         SHA256_Update(&up->sha, b->pos, n);
 
-        if (up->has_checksum) {
-            SHA256_Update(&up->chunk_sha, b->pos, n);
+        if (up->has_checksum
+            && EVP_DigestUpdate(up->chunk_md, b->pos, n) != 1)
+        {
+            *outcome = NGX_HTTP_VIDEO_OCR_INTERNAL;
+            return NGX_ERROR;
         }
 
         up->chunk->offset += written;
@@ -475,12 +487,16 @@ ngx_http_video_ocr_append_end(ngx_http_request_t *r,
 {
     int64_t        total, length;
     ngx_uint_t     complete;
-    unsigned char  sum[SHA256_DIGEST_LENGTH];
+    unsigned int   n;
+    unsigned char  sum[EVP_MAX_MD_SIZE];
 
     if (up->has_checksum) {
-        SHA256_Final(sum, &up->chunk_sha);
+        if (EVP_DigestFinal_ex(up->chunk_md, sum, &n) != 1) {
+            ngx_http_finalize_request(r, NGX_HTTP_INTERNAL_SERVER_ERROR);
+            return;
+        }
 
-        if (ngx_memcmp(sum, up->checksum, sizeof(sum)) != 0) {
+        if (ngx_memcmp(sum, up->checksum, n) != 0) {
             ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                           "video_ocr: upload %s: Upload-Checksum mismatch, "
                           "%O bytes dropped", up->id, up->chunk_len);
@@ -495,7 +511,9 @@ ngx_http_video_ocr_append_end(ngx_http_request_t *r,
              : (up->has_length ? up->length : -1);
 
     if (up->tus) {
-        complete = (length >= 0 && total == length);
+        /* a partial upload whole is no job: its final upload joins it */
+        complete = (length >= 0 && total == length
+                    && ngx_strcmp(up->row.concat, "partial") != 0);
 
     } else {
         complete = up->complete;
@@ -548,7 +566,7 @@ ngx_http_video_ocr_append_commit(ngx_http_request_t *r, ngx_uint_t final,
     }
 
     task = ngx_http_video_ocr_upload_task_new(r,
-               NGX_HTTP_VIDEO_OCR_UPLOAD_COMMIT);
+               ngx_http_video_ocr_upload_commit_thread);
     if (task == NULL) {
         return NGX_ERROR;
     }

@@ -19,7 +19,6 @@
 #include "ngx_http_video_ocr.h"
 
 
-static void ngx_http_video_ocr_md_cleanup(void *data);
 static void ngx_http_video_ocr_body_read(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_post_admission(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx, u_char *body_sha256);
@@ -33,7 +32,6 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
 {
     char                            err[VO_ERR_MAX];
     ngx_int_t                       rc;
-    ngx_pool_cleanup_t             *cln;
     ngx_http_video_ocr_ctx_t       *ctx;
     ngx_http_video_ocr_loc_conf_t  *vlcf;
 
@@ -111,22 +109,8 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
 
     /* hash the body as it streams in: see ngx_http_video_ocr_body.c */
 
-    cln = ngx_pool_cleanup_add(r->pool, 0);
-    if (cln == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    ctx->md = EVP_MD_CTX_new();
+    ctx->md = ngx_http_video_ocr_md(r, EVP_sha256());
     if (ctx->md == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    cln->handler = ngx_http_video_ocr_md_cleanup;
-    cln->data = ctx->md;
-
-    if (EVP_DigestInit_ex(ctx->md, EVP_sha256(), NULL) != 1) {
-        ngx_log_error(NGX_LOG_ALERT, r->connection->log, 0,
-                      "video_ocr: EVP_DigestInit_ex() failed");
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
@@ -147,13 +131,6 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
     }
 
     return NGX_DONE;
-}
-
-
-static void
-ngx_http_video_ocr_md_cleanup(void *data)
-{
-    EVP_MD_CTX_free(data);
 }
 
 

@@ -10,6 +10,9 @@
  *                                        an append
  *   ngx_http_video_ocr_append.c          an append's body, read and
  *                                        committed; the completion
+ *   ngx_http_video_ocr_concat.c          tus concatenation: a final
+ *                                        upload's partial uploads joined
+ *                                        and admitted
  *   ngx_http_video_ocr_upload_headers.c  the protocols' request headers
  *   ngx_http_video_ocr_upload_reply.c    the protocols' replies
  *   ngx_http_video_ocr_upload_task.c     the upload's thread-pool tasks:
@@ -32,7 +35,24 @@
 
 #define NGX_HTTP_VIDEO_OCR_TUS_EXTENSIONS                                    \
     "creation,creation-with-upload,creation-defer-length,termination,"       \
-    "expiration,checksum"
+    "expiration,checksum,concatenation"
+
+
+/*
+ * A final upload's task (tus concatenation), beside the upload's own:
+ * what the thread joins and what it found.
+ */
+typedef struct {
+    vo_upload_final_t                final;         /* the ledger's part */
+    vo_upload_part_t                 part[VO_UPLOAD_PARTS_MAX];
+    char                             parts[VO_UPLOAD_PARTS_MAX * 33];
+    char                             body_sha256[VO_DIGEST_HEX_LEN + 1];
+    char                             input_digest[VO_DIGEST_HEX_LEN + 1];
+    unsigned                         refused:1;     /* not a video */
+    unsigned                         gone:1;        /* a partial upload
+                                                       went while joined:
+                                                       final.bad names it */
+} ngx_http_video_ocr_concat_t;
 
 
 /*
@@ -47,18 +67,26 @@ struct ngx_http_video_ocr_up_s {
     int64_t                          offset;        /* Upload-Offset */
     int64_t                          length;        /* Upload-Length */
     u_char                           checksum[32];  /* Upload-Checksum */
+    vo_checksum_e                    checksum_algo;
     vo_upload_meta_t                 meta;          /* Upload-Metadata */
+    ngx_str_t                        metadata;      /* as the header has
+                                                       it, for HEAD */
+    char                           (*parts)[VO_UPLOAD_ID_LEN + 1];
+    size_t                           nparts;        /* Upload-Concat:
+                                                       final;<these> */
 
     vo_upload_row_t                  row;           /* the ledger's */
     SHA256_CTX                       sha;           /* [0, row.offset +
                                                        chunk_len) */
-    SHA256_CTX                       chunk_sha;     /* this request's */
+    EVP_MD_CTX                      *chunk_md;      /* this request's,
+                                                       for Upload-Checksum */
     ngx_temp_file_t                 *chunk;
     int64_t                          chunk_len;     /* not committed yet */
     int64_t                          staged;        /* of those, copied
                                                        into the partial
                                                        file already */
     ngx_thread_task_t               *stage;         /* reused */
+    ngx_http_video_ocr_concat_t     *concat;        /* a final upload's */
     int64_t                          received;      /* this request's */
     ngx_int_t                        error_rc;      /* the body's end */
 
@@ -70,6 +98,10 @@ struct ngx_http_video_ocr_up_s {
     unsigned                         has_length:1;
     unsigned                         defer:1;       /* Upload-Defer-Length */
     unsigned                         has_checksum:1;
+    unsigned                         partial:1;     /* Upload-Concat:
+                                                       partial */
+    unsigned                         final:1;       /* Upload-Concat:
+                                                       final;... */
     unsigned                         creation:1;
     unsigned                         committing:1;
     unsigned                         body_done:1;
@@ -80,17 +112,6 @@ struct ngx_http_video_ocr_up_s {
     unsigned                         cut_drop:1;    /* the end of a cut
                                                        body is not kept */
 };
-
-
-/* What an upload's thread-pool task does (ngx_http_video_ocr_upload_task.c) */
-typedef enum {
-    NGX_HTTP_VIDEO_OCR_UPLOAD_CREATE = 0,
-    NGX_HTTP_VIDEO_OCR_UPLOAD_GET,
-    NGX_HTTP_VIDEO_OCR_UPLOAD_CLAIM,
-    NGX_HTTP_VIDEO_OCR_UPLOAD_STAGE,
-    NGX_HTTP_VIDEO_OCR_UPLOAD_COMMIT,
-    NGX_HTTP_VIDEO_OCR_UPLOAD_DELETE
-} ngx_http_video_ocr_upload_task_e;
 
 
 /* ngx_http_video_ocr_append.c: reads an append's body once claimed */
@@ -141,16 +162,39 @@ ngx_int_t ngx_http_video_ocr_add_header(ngx_http_request_t *r,
 
 
 /*
- * ngx_http_video_ocr_upload_task.c: posts a task of that kind for the
- * request's upload; done runs in the event loop when it has finished.
- * NGX_OK, or NGX_ERROR with the refusal recorded (a full queue).
+ * ngx_http_video_ocr_upload_task.c: posts a task for the request's
+ * upload that runs run in its thread; done runs in the event loop when
+ * it has finished.  NGX_OK, or NGX_ERROR with the refusal recorded (a
+ * full queue).
  */
 ngx_int_t ngx_http_video_ocr_upload_post(ngx_http_request_t *r,
-    ngx_http_video_ocr_upload_task_e kind, ngx_http_event_handler_pt done);
+    ngx_http_video_ocr_run_pt run, ngx_http_event_handler_pt done);
 
 /* A task for the request's upload, filled but not posted yet. */
 ngx_thread_task_t *ngx_http_video_ocr_upload_task_new(ngx_http_request_t *r,
-    ngx_http_video_ocr_upload_task_e kind);
+    ngx_http_video_ocr_run_pt run);
+
+/*
+ * The upload's thread functions (see ngx_http_video_ocr_upload_task.c);
+ * _receipt, in a thread, looks up a completed upload's receipt.
+ */
+void ngx_http_video_ocr_upload_create_thread(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_upload_get_thread(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_upload_claim_thread(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_upload_stage_thread(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_upload_commit_thread(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_upload_delete_thread(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_upload_receipt(ngx_http_video_ocr_task_t *t,
+    vo_ledger_t *l);
+vo_container_t ngx_http_video_ocr_sniff_file(int fd, ngx_uint_t containers);
+
+
+/*
+ * ngx_http_video_ocr_concat.c: a tus final upload's creation (up->final):
+ * its partial uploads joined and admitted.  Returns as the content
+ * handler does.
+ */
+ngx_int_t ngx_http_video_ocr_concat_final(ngx_http_request_t *r);
 
 
 #endif /* _NGX_HTTP_VIDEO_OCR_RESUMABLE_H_INCLUDED_ */

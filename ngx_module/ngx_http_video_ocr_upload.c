@@ -32,6 +32,18 @@
 #include "ngx_http_video_ocr_resumable.h"
 
 
+/* where a request of the intake location goes */
+#define NGX_HTTP_VIDEO_OCR_AT_INTAKE     0
+#define NGX_HTTP_VIDEO_OCR_AT_UPLOAD     1
+#define NGX_HTTP_VIDEO_OCR_BELOW_INTAKE  2
+
+
+static ngx_uint_t ngx_http_video_ocr_upload_where(ngx_http_request_t *r,
+    ngx_str_t *base, u_char **id);
+static ngx_uint_t ngx_http_video_ocr_upload_protocol(ngx_http_request_t *r);
+static ngx_int_t ngx_http_video_ocr_upload_override(ngx_http_request_t *r);
+static ngx_int_t ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up);
 static ngx_int_t ngx_http_video_ocr_upload_create(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx, ngx_http_video_ocr_up_t *up);
 static void ngx_http_video_ocr_upload_created(ngx_http_request_t *r);
@@ -39,7 +51,7 @@ static void ngx_http_video_ocr_upload_claimed(ngx_http_request_t *r);
 static void ngx_http_video_ocr_upload_got(ngx_http_request_t *r);
 static void ngx_http_video_ocr_upload_deleted(ngx_http_request_t *r);
 static ngx_int_t ngx_http_video_ocr_upload_start(ngx_http_request_t *r,
-    ngx_http_video_ocr_upload_task_e kind, ngx_http_event_handler_pt done);
+    ngx_http_video_ocr_run_pt run, ngx_http_event_handler_pt done);
 static ngx_int_t ngx_http_video_ocr_upload_back(ngx_http_request_t *r,
     const char *what);
 static ngx_int_t ngx_http_video_ocr_upload_options(ngx_http_request_t *r);
@@ -48,9 +60,10 @@ static ngx_int_t ngx_http_video_ocr_upload_options(ngx_http_request_t *r);
 ngx_int_t
 ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
 {
-    u_char                         *p, *last;
+    u_char                         *id;
     ngx_int_t                       rc;
-    ngx_uint_t                      n, resource;
+    ngx_str_t                       base;
+    ngx_uint_t                      n, where, protocol;
     ngx_http_video_ocr_up_t        *up;
     ngx_http_video_ocr_ctx_t       *ctx;
     ngx_http_video_ocr_loc_conf_t  *vlcf;
@@ -58,24 +71,15 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
     ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 
-    /* "<intake>/<upload id>": an upload resource */
+    where = ngx_http_video_ocr_upload_where(r, &base, &id);
+    protocol = ngx_http_video_ocr_upload_protocol(r);
 
-    last = r->uri.data + r->uri.len;
-    p = last;
-
-    while (p > r->uri.data && p[-1] != '/') {
-        p--;
-    }
-
-    resource = (p > r->uri.data + 1
-                && vo_upload_id_valid((char *) p, last - p));
-
-    if (!resource && !(r->method & NGX_HTTP_OPTIONS)
-        && ngx_http_video_ocr_header_in(r, "Tus-Resumable", &n) == NULL
-        && ngx_http_video_ocr_header_in(r, "Upload-Draft-Interop-Version",
-                                        &n) == NULL
-        && ngx_http_video_ocr_header_in(r, "Upload-Complete", &n) == NULL)
+    if (!protocol
+        && (where == NGX_HTTP_VIDEO_OCR_AT_INTAKE
+            || (where == NGX_HTTP_VIDEO_OCR_BELOW_INTAKE
+                && (r->method & NGX_HTTP_POST))))
     {
+        /* a plain POST, below the intake as well as to it */
         return NGX_DECLINED;
     }
 
@@ -85,26 +89,21 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
     }
 
     ctx->up = up;
+    up->base = base;
     up->length = -1;
     up->offset = -1;
     up->row.length = -1;
     vo_options_init(&up->meta.options);
 
-    if (resource) {
-        ngx_memcpy(up->id, p, VO_UPLOAD_ID_LEN);
-        up->base.data = r->uri.data;
-        up->base.len = p - 1 - r->uri.data;
-
-    } else {
-        up->base = r->uri;
-
-        while (up->base.len > 1 && up->base.data[up->base.len - 1] == '/') {
-            up->base.len--;
-        }
+    if (id != NULL) {
+        ngx_memcpy(up->id, id, VO_UPLOAD_ID_LEN);
     }
 
-    rc = ngx_http_video_ocr_upload_parse(r, ctx, up);
-    if (rc != NGX_OK) {
+    if (ngx_http_video_ocr_upload_override(r) != NGX_OK
+        || ngx_http_video_ocr_upload_parse(r, ctx, up) != NGX_OK)
+    {
+        up->tus = (ngx_http_video_ocr_header_in(r, "Tus-Resumable", &n)
+                   != NULL);
         return ngx_http_video_ocr_upload_reply(r, ctx->outcome,
                    ctx->problem_detail.data ? (char *) ctx->problem_detail.data
                                             : NULL);
@@ -112,6 +111,14 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
 
     if (r->method & NGX_HTTP_OPTIONS) {
         return ngx_http_video_ocr_upload_options(r);
+    }
+
+    if (where == NGX_HTTP_VIDEO_OCR_BELOW_INTAKE) {
+        /* a path under the intake that names no upload */
+        return protocol ? ngx_http_video_ocr_upload_reply(r,
+                              NGX_HTTP_VIDEO_OCR_NO_SUCH_UPLOAD, NULL)
+                        : ngx_http_video_ocr_send_problem(r,
+                              NGX_HTTP_VIDEO_OCR_NO_SUCH_UPLOAD, NULL, NULL);
     }
 
     rc = ngx_http_video_ocr_tenant(r, vlcf, &ctx->tenant);
@@ -135,7 +142,7 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
                    "is not usable; its error log says why");
     }
 
-    if (!resource) {
+    if (where == NGX_HTTP_VIDEO_OCR_AT_INTAKE) {
         if (!(r->method & NGX_HTTP_POST)) {
             return ngx_http_video_ocr_send_problem(r,
                        NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
@@ -145,59 +152,197 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
         return ngx_http_video_ocr_upload_create(r, ctx, up);
     }
 
-    if (r->method & (NGX_HTTP_HEAD|NGX_HTTP_GET)) {
+    return ngx_http_video_ocr_upload_resource(r, up);
+}
+
+
+/*
+ * Where the request goes: the intake itself; an upload resource,
+ * "<intake>/<upload id>" (its id into *id, the intake's URI into base); or
+ * another path below an intake that is a prefix location, which names
+ * no upload.
+ */
+
+static ngx_uint_t
+ngx_http_video_ocr_upload_where(ngx_http_request_t *r, ngx_str_t *base,
+    u_char **id)
+{
+    u_char                    *p, *last;
+    ngx_str_t                  name;
+    ngx_http_core_loc_conf_t  *clcf;
+
+    last = r->uri.data + r->uri.len;
+    p = last;
+
+    while (p > r->uri.data && p[-1] != '/') {
+        p--;
+    }
+
+    if (p > r->uri.data + 1 && vo_upload_id_valid((char *) p, last - p)) {
+        *id = p;
+        base->data = r->uri.data;
+        base->len = p - 1 - r->uri.data;
+        return NGX_HTTP_VIDEO_OCR_AT_UPLOAD;
+    }
+
+    *id = NULL;
+    *base = r->uri;
+
+    while (base->len > 1 && base->data[base->len - 1] == '/') {
+        base->len--;
+    }
+
+    clcf = ngx_http_get_module_loc_conf(r, ngx_http_core_module);
+    name = clcf->name;
+
+    while (name.len > 1 && name.data[name.len - 1] == '/') {
+        name.len--;
+    }
+
+    if (clcf->exact_match || clcf->named || clcf->noname
+#if (NGX_PCRE)
+        || clcf->regex
+#endif
+        || name.len == 0 || base->len <= name.len)
+    {
+        return NGX_HTTP_VIDEO_OCR_AT_INTAKE;
+    }
+
+    return NGX_HTTP_VIDEO_OCR_BELOW_INTAKE;
+}
+
+
+/*
+ * Whether the request speaks one of the resumable protocols when it is
+ * sent to the intake itself (an upload resource speaks nothing else).
+ */
+
+static ngx_uint_t
+ngx_http_video_ocr_upload_protocol(ngx_http_request_t *r)
+{
+    ngx_uint_t  n;
+
+    return (r->method & NGX_HTTP_OPTIONS)
+           || ngx_http_video_ocr_header_in(r, "Tus-Resumable", &n) != NULL
+           || ngx_http_video_ocr_header_in(r, "Upload-Draft-Interop-Version",
+                                           &n) != NULL
+           || ngx_http_video_ocr_header_in(r, "Upload-Complete", &n) != NULL
+           || ngx_http_video_ocr_header_in(r, "X-HTTP-Method-Override", &n)
+              != NULL;
+}
+
+
+/*
+ * X-HTTP-Method-Override (tus 1.0): the request is taken for one of the
+ * method it names, for clients behind proxies that pass only GET and
+ * POST.  NGX_OK, or NGX_ERROR with the refusal recorded.
+ */
+
+static ngx_int_t
+ngx_http_video_ocr_upload_override(ngx_http_request_t *r)
+{
+    char              err[VO_ERR_MAX];
+    ngx_uint_t        n;
+    vo_method_e       m;
+    ngx_table_elt_t  *h;
+
+    static ngx_uint_t  methods[] = {
+        NGX_HTTP_GET, NGX_HTTP_HEAD, NGX_HTTP_POST, NGX_HTTP_PATCH,
+        NGX_HTTP_DELETE, NGX_HTTP_OPTIONS
+    };
+
+    h = ngx_http_video_ocr_header_in(r, "X-HTTP-Method-Override", &n);
+    if (h == NULL || n > 1) {
+        /* given twice: the headers' check says so */
+        return NGX_OK;
+    }
+
+    if (vo_method_override((char *) h->value.data, h->value.len, &m, err,
+                           sizeof(err)) != 0)
+    {
+        ngx_http_video_ocr_set_problem(r,
+            NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER, err);
+        return NGX_ERROR;
+    }
+
+    ngx_log_debug2(NGX_LOG_DEBUG_HTTP, r->connection->log, 0,
+                   "video_ocr: %V taken for %V", &r->method_name, &h->value);
+
+    r->method = methods[m];
+    r->method_name = h->value;
+
+    return NGX_OK;
+}
+
+
+/* A request to an upload resource, by its method. */
+
+static ngx_int_t
+ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up)
+{
+    ngx_int_t                  rc;
+    ngx_http_core_loc_conf_t  *clcf;
+
+    if (r->method & (NGX_HTTP_HEAD|NGX_HTTP_GET|NGX_HTTP_DELETE)) {
         rc = ngx_http_discard_request_body(r);
         if (rc != NGX_OK) {
             return rc;
         }
 
+        if (r->method & NGX_HTTP_DELETE) {
+            return ngx_http_video_ocr_upload_start(r,
+                       ngx_http_video_ocr_upload_delete_thread,
+                       ngx_http_video_ocr_upload_deleted);
+        }
+
         return ngx_http_video_ocr_upload_start(r,
-                   NGX_HTTP_VIDEO_OCR_UPLOAD_GET,
+                   ngx_http_video_ocr_upload_get_thread,
                    ngx_http_video_ocr_upload_got);
     }
 
-    if (r->method & NGX_HTTP_DELETE) {
-        rc = ngx_http_discard_request_body(r);
-        if (rc != NGX_OK) {
-            return rc;
-        }
-
-        return ngx_http_video_ocr_upload_start(r,
-                   NGX_HTTP_VIDEO_OCR_UPLOAD_DELETE,
-                   ngx_http_video_ocr_upload_deleted);
+    if (!(r->method & NGX_HTTP_PATCH)) {
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
+                   "an upload answers HEAD, PATCH, DELETE and OPTIONS", NULL);
     }
 
-    if (r->method & NGX_HTTP_PATCH) {
-
-        if (up->offset < 0) {
-            return ngx_http_video_ocr_upload_reply(r,
-                NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER,
-                "an append needs Upload-Offset: the offset it starts at");
-        }
-
-        if (!up->tus && !up->has_complete) {
-            return ngx_http_video_ocr_upload_reply(r,
-                NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER,
-                "an append needs Upload-Complete: ?1 when it ends the "
-                "upload, else ?0");
-        }
-
-        if (ngx_http_video_ocr_content_type(r,
-                up->tus ? "application/offset+octet-stream"
-                        : "application/partial-upload") != NGX_OK)
-        {
-            return ngx_http_video_ocr_upload_reply(r,
-                NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE, NULL);
-        }
-
-        return ngx_http_video_ocr_upload_start(r,
-                   NGX_HTTP_VIDEO_OCR_UPLOAD_CLAIM,
-                   ngx_http_video_ocr_upload_claimed);
+    if (up->offset < 0) {
+        return ngx_http_video_ocr_upload_reply(r,
+            NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER,
+            "an append needs Upload-Offset: the offset it starts at");
     }
 
-    return ngx_http_video_ocr_send_problem(r,
-               NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
-               "an upload answers HEAD, PATCH, DELETE and OPTIONS", NULL);
+    if (!up->tus && !up->has_complete) {
+        return ngx_http_video_ocr_upload_reply(r,
+            NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER,
+            "an append needs Upload-Complete: ?1 when it ends the upload, "
+            "else ?0");
+    }
+
+    clcf = ngx_http_get_module_loc_conf(r, ngx_http_core_module);
+
+    if (up->has_length && clcf->client_max_body_size
+        && up->length > clcf->client_max_body_size)
+    {
+        /* a deferred length given now, as at a creation */
+        return ngx_http_video_ocr_upload_reply(r,
+            NGX_HTTP_VIDEO_OCR_TOO_LARGE,
+            "Upload-Length is more than this endpoint accepts "
+            "(Tus-Max-Size, Upload-Limit max-size, client_max_body_size)");
+    }
+
+    if (ngx_http_video_ocr_content_type(r,
+            up->tus ? "application/offset+octet-stream"
+                    : "application/partial-upload") != NGX_OK)
+    {
+        return ngx_http_video_ocr_upload_reply(r,
+            NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE, NULL);
+    }
+
+    return ngx_http_video_ocr_upload_start(r,
+               ngx_http_video_ocr_upload_claim_thread,
+               ngx_http_video_ocr_upload_claimed);
 }
 
 
@@ -216,8 +361,8 @@ ngx_http_video_ocr_upload_create(ngx_http_request_t *r,
         && up->length > clcf->client_max_body_size)
     {
         return ngx_http_video_ocr_upload_reply(r, NGX_HTTP_VIDEO_OCR_TOO_LARGE,
-            "Upload-Length is more than this endpoint accepts (Upload-Limit "
-            "max-size, client_max_body_size)");
+            "Upload-Length is more than this endpoint accepts (Tus-Max-Size, "
+            "Upload-Limit max-size, client_max_body_size)");
     }
 
     if (ngx_http_video_ocr_has_body(r)
@@ -243,23 +388,39 @@ ngx_http_video_ocr_upload_create(ngx_http_request_t *r,
     (void) ngx_cpystrn((u_char *) u->tenant, ctx->tenant.data,
                        ngx_min(ctx->tenant.len, VO_TENANT_MAX) + 1);
     u->tenant[ngx_min(ctx->tenant.len, VO_TENANT_MAX)] = '\0';
-    u->has_key = ctx->has_key;
-    ngx_memcpy(u->key, ctx->key, ctx->key_len);
-    u->key[ctx->key_len] = '\0';
     (void) ngx_cpystrn((u_char *) u->protocol,
                        (u_char *) (up->tus ? "tus" : "ietf"), 5);
     (void) ngx_cpystrn((u_char *) u->options, (u_char *) ctx->options_json,
                        sizeof(u->options));
     (void) ngx_cpystrn((u_char *) u->filename, (u_char *) up->meta.filename,
                        sizeof(u->filename));
+    ngx_memcpy(u->metadata, up->metadata.data, up->metadata.len);
+    u->metadata[up->metadata.len] = '\0';
     u->length = up->has_length ? up->length : -1;
     u->expires_at = ngx_http_video_ocr_now_ms()
                     + (int64_t) mcf->upload_ttl * 1000;
 
+    if (up->partial) {
+        /* no receipt of its own: the key is its final upload's, which
+         * alone may join it (invariant 14) */
+        ngx_memcpy(u->concat, "partial", sizeof("partial"));
+        ngx_memcpy(u->partial_key, ctx->key, ctx->key_len);
+        u->partial_key[ctx->key_len] = '\0';
+
+    } else {
+        u->has_key = ctx->has_key;
+        ngx_memcpy(u->key, ctx->key, ctx->key_len);
+        u->key[ctx->key_len] = '\0';
+    }
+
     up->creation = 1;
 
+    if (up->final) {
+        return ngx_http_video_ocr_concat_final(r);
+    }
+
     return ngx_http_video_ocr_upload_start(r,
-               NGX_HTTP_VIDEO_OCR_UPLOAD_CREATE,
+               ngx_http_video_ocr_upload_create_thread,
                ngx_http_video_ocr_upload_created);
 }
 
@@ -268,12 +429,12 @@ ngx_http_video_ocr_upload_create(ngx_http_request_t *r,
 
 static ngx_int_t
 ngx_http_video_ocr_upload_start(ngx_http_request_t *r,
-    ngx_http_video_ocr_upload_task_e kind, ngx_http_event_handler_pt done)
+    ngx_http_video_ocr_run_pt run, ngx_http_event_handler_pt done)
 {
     ngx_int_t                  rc;
     ngx_http_video_ocr_ctx_t  *ctx;
 
-    rc = ngx_http_video_ocr_upload_post(r, kind, done);
+    rc = ngx_http_video_ocr_upload_post(r, run, done);
 
     if (rc != NGX_OK) {
         ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
@@ -387,7 +548,7 @@ ngx_http_video_ocr_upload_created(ngx_http_request_t *r)
         up->offset = 0;
 
         if (ngx_http_video_ocr_upload_post(r,
-                NGX_HTTP_VIDEO_OCR_UPLOAD_CLAIM,
+                ngx_http_video_ocr_upload_claim_thread,
                 ngx_http_video_ocr_upload_claimed) != NGX_OK)
         {
             ngx_http_video_ocr_upload_end(r, ctx->outcome, NULL);
@@ -434,6 +595,13 @@ ngx_http_video_ocr_upload_claimed(ngx_http_request_t *r)
     t = ctx->task;
 
     if (t->ledger_rc == VO_LEDGER_NOT_READY) {
+
+        if (ngx_strcmp(up->row.concat, "final") == 0) {
+            /* its bytes are its partial uploads' */
+            ngx_http_video_ocr_upload_end(r, NGX_HTTP_VIDEO_OCR_FINAL_UPLOAD,
+                                          NULL);
+            return;
+        }
 
         if (up->row.completed) {
             /* the final response was lost: the receipt again */
@@ -510,10 +678,9 @@ ngx_http_video_ocr_upload_deleted(ngx_http_request_t *r)
     ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                   "video_ocr: upload %s deleted by its tenant", ctx->up->id);
 
-    ctx->up->row.offset = -1;    /* no Upload-Offset for what is gone */
+    /* 204, with tus's Tus-Resumable: the reply of every tus request */
 
-    ngx_http_finalize_request(r,
-        ngx_http_video_ocr_send_empty(r, NGX_HTTP_NO_CONTENT));
+    ngx_http_video_ocr_upload_end(r, NGX_HTTP_VIDEO_OCR_UPLOAD_OFFSET, NULL);
 }
 
 

@@ -11,7 +11,8 @@
  *   2. the protocol: tus (Tus-Resumable) or the IETF draft
  *      (Upload-Draft-Interop-Version, Upload-Complete), never both;
  *   3. Upload-Offset and Upload-Length, in the protocol's syntax;
- *   4. tus's own: Upload-Defer-Length, Upload-Metadata, Upload-Checksum;
+ *   4. tus's own: Upload-Defer-Length, Upload-Metadata, Upload-Checksum
+ *      and, for a creation, Upload-Concat;
  *   5. for a creation: the Idempotency-Key and the options.
  */
 
@@ -65,7 +66,8 @@ ngx_http_video_ocr_upload_once(ngx_http_request_t *r)
     static const char  *names[] = {
         "Tus-Resumable", "Upload-Draft-Interop-Version", "Upload-Complete",
         "Upload-Offset", "Upload-Length", "Upload-Defer-Length",
-        "Upload-Metadata", "Upload-Checksum", NULL
+        "Upload-Metadata", "Upload-Checksum", "Upload-Concat",
+        "X-HTTP-Method-Override", NULL
     };
 
     for (i = 0; names[i] != NULL; i++) {
@@ -100,6 +102,11 @@ ngx_http_video_ocr_upload_protocol_in(ngx_http_request_t *r,
     if (h != NULL) {
         up->tus = 1;
 
+        if (r->method & NGX_HTTP_OPTIONS) {
+            /* discovery: the client asks which versions there are */
+            return NGX_OK;
+        }
+
         if (vo_tus_version((char *) h->value.data, h->value.len, err,
                            sizeof(err)) != 0)
         {
@@ -123,6 +130,12 @@ ngx_http_video_ocr_upload_protocol_in(ngx_http_request_t *r,
 
     if (r->method & NGX_HTTP_OPTIONS) {
         return NGX_OK;
+    }
+
+    if (ngx_http_video_ocr_header_in(r, "Upload-Concat", &n) != NULL) {
+        return ngx_http_video_ocr_upload_bad(r,
+            "Upload-Concat is tus's concatenation: send it with "
+            "Tus-Resumable: 1.0.0");
     }
 
     up->interop = VO_UPLOAD_INTEROP;
@@ -222,12 +235,16 @@ ngx_http_video_ocr_upload_sizes(ngx_http_request_t *r,
 }
 
 
-/* 4. Upload-Defer-Length, Upload-Metadata, Upload-Checksum (tus). */
+/*
+ * 4. Upload-Defer-Length, Upload-Metadata (kept as it is, for HEAD),
+ * Upload-Checksum, and a creation's Upload-Concat (tus).
+ */
 
 static ngx_int_t
 ngx_http_video_ocr_upload_tus(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up)
 {
+    int               final;
     char              err[VO_ERR_MAX];
     ngx_uint_t        n;
     ngx_table_elt_t  *h;
@@ -245,23 +262,56 @@ ngx_http_video_ocr_upload_tus(ngx_http_request_t *r,
     }
 
     h = ngx_http_video_ocr_header_in(r, "Upload-Metadata", &n);
-    if (h != NULL
-        && vo_tus_metadata((char *) h->value.data, h->value.len, &up->meta,
-                           err, sizeof(err)) != 0)
-    {
-        return ngx_http_video_ocr_upload_bad(r, err);
+    if (h != NULL) {
+        if (h->value.len >= VO_UPLOAD_METADATA_MAX) {
+            (void) snprintf(err, sizeof(err), "Upload-Metadata is longer "
+                            "than %d bytes", VO_UPLOAD_METADATA_MAX - 1);
+            return ngx_http_video_ocr_upload_bad(r, err);
+        }
+
+        if (vo_tus_metadata((char *) h->value.data, h->value.len,
+                            &up->meta, err, sizeof(err)) != 0)
+        {
+            return ngx_http_video_ocr_upload_bad(r, err);
+        }
+
+        up->metadata = h->value;
     }
 
     h = ngx_http_video_ocr_header_in(r, "Upload-Checksum", &n);
     if (h != NULL) {
         if (vo_tus_checksum((char *) h->value.data, h->value.len,
-                            up->checksum, err, sizeof(err)) != 0)
+                            &up->checksum_algo, up->checksum, err,
+                            sizeof(err)) != 0)
         {
             return ngx_http_video_ocr_upload_bad(r, err);
         }
 
         up->has_checksum = 1;
     }
+
+    h = ngx_http_video_ocr_header_in(r, "Upload-Concat", &n);
+    if (h == NULL || !(r->method & NGX_HTTP_POST)) {
+        return NGX_OK;
+    }
+
+    up->parts = ngx_palloc(r->pool,
+                           VO_UPLOAD_PARTS_MAX * (VO_UPLOAD_ID_LEN + 1));
+    if (up->parts == NULL) {
+        return NGX_ERROR;
+    }
+
+    if (vo_tus_concat((char *) h->value.data, h->value.len,
+                      (char *) up->base.data,
+                      up->base.len == 1 ? 0 : up->base.len, &final,
+                      up->parts, VO_UPLOAD_PARTS_MAX, &up->nparts, err,
+                      sizeof(err)) != 0)
+    {
+        return ngx_http_video_ocr_upload_bad(r, err);
+    }
+
+    up->partial = !final;
+    up->final = final;
 
     return NGX_OK;
 }
@@ -275,7 +325,19 @@ ngx_http_video_ocr_upload_creation(ngx_http_request_t *r,
 {
     char  err[VO_ERR_MAX];
 
-    if (up->tus && up->has_length == up->defer) {
+    if (up->final) {
+        if (up->has_length || up->defer
+            || ngx_http_video_ocr_has_body(r))
+        {
+            ngx_http_video_ocr_set_problem(r,
+                NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER,
+                "a final upload (Upload-Concat: final) has neither bytes "
+                "nor Upload-Length or Upload-Defer-Length: its bytes are "
+                "its partial uploads'");
+            return NGX_ERROR;
+        }
+
+    } else if (up->tus && up->has_length == up->defer) {
         ngx_http_video_ocr_set_problem(r,
             NGX_HTTP_VIDEO_OCR_BAD_UPLOAD_HEADER,
             "a tus creation needs exactly one of Upload-Length and "

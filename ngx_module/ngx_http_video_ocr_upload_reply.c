@@ -20,6 +20,8 @@ static ngx_int_t ngx_http_video_ocr_upload_discovery(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up);
 static ngx_int_t ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up, ngx_uint_t done);
+static ngx_int_t ngx_http_video_ocr_upload_concat(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up);
 static ngx_int_t ngx_http_video_ocr_upload_job(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up);
 static ngx_int_t ngx_http_video_ocr_upload_limit(ngx_http_request_t *r,
@@ -64,6 +66,7 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
     }
 
     if (up->id[0] && outcome != NGX_HTTP_VIDEO_OCR_NO_SUCH_UPLOAD
+        && !(r->method & NGX_HTTP_DELETE)
         && (up->creation || (r->method & (NGX_HTTP_HEAD|NGX_HTTP_GET))
             || (r->method & NGX_HTTP_OPTIONS)
             || status < NGX_HTTP_SPECIAL_RESPONSE
@@ -80,9 +83,12 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
         || outcome == NGX_HTTP_VIDEO_OCR_REPLAYED)
     {
         if (up->tus) {
-            /* tus: 204 to the final PATCH; the headers name the job */
+            /* tus: 204 to the last PATCH, 201 to a final upload's
+             * creation; the headers name the job */
             ctx->admitted = outcome;
-            return ngx_http_video_ocr_send_empty(r, NGX_HTTP_NO_CONTENT);
+            return ngx_http_video_ocr_send_empty(r, up->final
+                                                    ? NGX_HTTP_CREATED
+                                                    : NGX_HTTP_NO_CONTENT);
         }
 
         return ngx_http_video_ocr_send_receipt(r, ctx,
@@ -108,19 +114,22 @@ ngx_http_video_ocr_upload_protocol(ngx_http_request_t *r,
 {
     ngx_int_t  rc;
 
+    if (r->method & NGX_HTTP_OPTIONS) {
+        /* the discovery's headers say it all */
+        return NGX_OK;
+    }
+
     if (up->tus) {
         rc = ngx_http_video_ocr_header_num(r, "Tus-Resumable", "1.0.0");
 
-        if (outcome == NGX_HTTP_VIDEO_OCR_TUS_VERSION
-            || (r->method & NGX_HTTP_OPTIONS))
-        {
+        if (outcome == NGX_HTTP_VIDEO_OCR_TUS_VERSION) {
             rc |= ngx_http_video_ocr_header_num(r, "Tus-Version", "1.0.0");
         }
 
         return rc;
     }
 
-    if (!(r->method & NGX_HTTP_OPTIONS)) {
+    if (!(r->method & NGX_HTTP_DELETE)) {
         return ngx_http_video_ocr_header_num(r, "Upload-Complete",
                                              done ? "?1" : "?0");
     }
@@ -149,7 +158,7 @@ ngx_http_video_ocr_upload_discovery(ngx_http_request_t *r,
     rc |= ngx_http_video_ocr_header_num(r, "Tus-Extension",
                                         NGX_HTTP_VIDEO_OCR_TUS_EXTENSIONS);
     rc |= ngx_http_video_ocr_header_num(r, "Tus-Checksum-Algorithm",
-                                        "sha256");
+                                        VO_CHECKSUM_ALGORITHMS);
     rc |= ngx_http_video_ocr_header_num(r, "Tus-Max-Size", (char *) buf);
 
     up->row.expires_at = -1;
@@ -182,7 +191,7 @@ ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
 
     rc = NGX_OK;
 
-    if (up->creation && !done) {
+    if (up->creation && (!done || up->final)) {
         /* relative: it stays on the origin the client used */
         len = up->base.len + 1 + VO_UPLOAD_ID_LEN;
         p = ngx_pnalloc(r->pool, len);
@@ -226,7 +235,7 @@ ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
         rc |= ngx_http_video_ocr_add_header(r, "Upload-Limit", p, len);
     }
 
-    if (up->tus && !up->row.completed && up->row.expires_at > 0) {
+    if (up->tus && up->row.job_id[0] == '\0' && up->row.expires_at > 0) {
         p = ngx_pnalloc(r->pool, sizeof("Mon, 28 Sep 1970 06:00:00 GMT"));
         if (p == NULL) {
             return NGX_ERROR;
@@ -238,6 +247,16 @@ ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
 
     if (r->method & (NGX_HTTP_HEAD|NGX_HTTP_GET)) {
         rc |= ngx_http_video_ocr_header_num(r, "Cache-Control", "no-store");
+
+        if (up->row.metadata[0]) {
+            /* as the creation sent it (tus: HEAD must give it back) */
+            rc |= ngx_http_video_ocr_header_num(r, "Upload-Metadata",
+                                                up->row.metadata);
+        }
+
+        if (up->row.concat[0]) {
+            rc |= ngx_http_video_ocr_upload_concat(r, up);
+        }
     }
 
     if (up->row.completed && up->row.job_id[0]) {
@@ -245,6 +264,43 @@ ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
     }
 
     return rc;
+}
+
+
+/*
+ * Upload-Concat: "partial", or "final;" and its partial uploads' URLs
+ * (relative, as the Location of their creation was).
+ */
+
+static ngx_int_t
+ngx_http_video_ocr_upload_concat(ngx_http_request_t *r,
+    ngx_http_video_ocr_up_t *up)
+{
+    u_char      *p, *last;
+    size_t       len, n;
+    const char  *id;
+
+    if (ngx_strcmp(up->row.concat, "final") != 0) {
+        return ngx_http_video_ocr_header_num(r, "Upload-Concat",
+                                             up->row.concat);
+    }
+
+    n = (ngx_strlen(up->row.parts) + 1) / (VO_UPLOAD_ID_LEN + 1);
+    len = sizeof("final;") - 1 + n * (up->base.len + 1 + VO_UPLOAD_ID_LEN + 1);
+
+    p = ngx_pnalloc(r->pool, len);
+    if (p == NULL) {
+        return NGX_ERROR;
+    }
+
+    last = ngx_cpymem(p, "final;", sizeof("final;") - 1);
+
+    for (id = up->row.parts; n--; id += VO_UPLOAD_ID_LEN + 1) {
+        last = ngx_sprintf(last, "%V/%*s%s", &up->base,
+                           (size_t) VO_UPLOAD_ID_LEN, id, n ? " " : "");
+    }
+
+    return ngx_http_video_ocr_add_header(r, "Upload-Concat", p, last - p);
 }
 
 

@@ -35,40 +35,21 @@
 #include "ngx_http_video_ocr_resumable.h"
 
 
-static void ngx_http_video_ocr_upload_create(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_upload_get(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_upload_claim(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_upload_stage(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_upload_commit(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_upload_delete(ngx_http_video_ocr_task_t *t);
 static int ngx_http_video_ocr_upload_write(ngx_http_video_ocr_task_t *t,
     int fd);
 static void ngx_http_video_ocr_upload_sniff(ngx_http_video_ocr_task_t *t,
     int fd);
 static void ngx_http_video_ocr_upload_complete(ngx_http_video_ocr_task_t *t,
     vo_ledger_t *l);
-static void ngx_http_video_ocr_upload_receipt(ngx_http_video_ocr_task_t *t,
-    vo_ledger_t *l);
-
-
-/* by ngx_http_video_ocr_upload_task_e */
-static const ngx_http_video_ocr_run_pt  ngx_http_video_ocr_upload_runs[] = {
-    ngx_http_video_ocr_upload_create,
-    ngx_http_video_ocr_upload_get,
-    ngx_http_video_ocr_upload_claim,
-    ngx_http_video_ocr_upload_stage,
-    ngx_http_video_ocr_upload_commit,
-    ngx_http_video_ocr_upload_delete
-};
 
 
 ngx_int_t
 ngx_http_video_ocr_upload_post(ngx_http_request_t *r,
-    ngx_http_video_ocr_upload_task_e kind, ngx_http_event_handler_pt done)
+    ngx_http_video_ocr_run_pt run, ngx_http_event_handler_pt done)
 {
     ngx_thread_task_t  *task;
 
-    task = ngx_http_video_ocr_upload_task_new(r, kind);
+    task = ngx_http_video_ocr_upload_task_new(r, run);
     if (task == NULL) {
         ngx_http_video_ocr_set_problem(r, NGX_HTTP_VIDEO_OCR_INTERNAL, NULL);
         return NGX_ERROR;
@@ -80,7 +61,7 @@ ngx_http_video_ocr_upload_post(ngx_http_request_t *r,
 
 ngx_thread_task_t *
 ngx_http_video_ocr_upload_task_new(ngx_http_request_t *r,
-    ngx_http_video_ocr_upload_task_e kind)
+    ngx_http_video_ocr_run_pt run)
 {
     ngx_thread_task_t               *task;
     ngx_http_video_ocr_up_t         *up;
@@ -94,8 +75,7 @@ ngx_http_video_ocr_upload_task_new(ngx_http_request_t *r,
     mcf = ngx_http_get_module_main_conf(r, ngx_http_video_ocr_module);
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 
-    task = ngx_http_video_ocr_task_alloc(r,
-                                         ngx_http_video_ocr_upload_runs[kind]);
+    task = ngx_http_video_ocr_task_alloc(r, run);
     if (task == NULL) {
         return NULL;
     }
@@ -123,8 +103,8 @@ ngx_http_video_ocr_upload_task_new(ngx_http_request_t *r,
 /* In a thread-pool thread from here on: plain C only. */
 
 
-static void
-ngx_http_video_ocr_upload_create(ngx_http_video_ocr_task_t *t)
+void
+ngx_http_video_ocr_upload_create_thread(ngx_http_video_ocr_task_t *t)
 {
     char              forgot[VO_STORE_UPLOAD_REL_LEN + 1], err[64];
     vo_ledger_t      *l;
@@ -169,8 +149,8 @@ ngx_http_video_ocr_upload_create(ngx_http_video_ocr_task_t *t)
 }
 
 
-static void
-ngx_http_video_ocr_upload_get(ngx_http_video_ocr_task_t *t)
+void
+ngx_http_video_ocr_upload_get_thread(ngx_http_video_ocr_task_t *t)
 {
     vo_ledger_t  *l;
 
@@ -185,8 +165,8 @@ ngx_http_video_ocr_upload_get(ngx_http_video_ocr_task_t *t)
 }
 
 
-static void
-ngx_http_video_ocr_upload_claim(ngx_http_video_ocr_task_t *t)
+void
+ngx_http_video_ocr_upload_claim_thread(ngx_http_video_ocr_task_t *t)
 {
     vo_ledger_t  *l;
 
@@ -203,8 +183,8 @@ ngx_http_video_ocr_upload_claim(ngx_http_video_ocr_task_t *t)
 }
 
 
-static void
-ngx_http_video_ocr_upload_delete(ngx_http_video_ocr_task_t *t)
+void
+ngx_http_video_ocr_upload_delete_thread(ngx_http_video_ocr_task_t *t)
 {
     char          err[64];
     vo_ledger_t  *l;
@@ -226,7 +206,7 @@ ngx_http_video_ocr_upload_delete(ngx_http_video_ocr_task_t *t)
 
 /* A completed upload's receipt, for a replay (ledger_rc kept). */
 
-static void
+void
 ngx_http_video_ocr_upload_receipt(ngx_http_video_ocr_task_t *t,
     vo_ledger_t *l)
 {
@@ -270,8 +250,8 @@ ngx_http_video_ocr_upload_receipt(ngx_http_video_ocr_task_t *t,
  * whatever a failed copy left past it.
  */
 
-static void
-ngx_http_video_ocr_upload_stage(ngx_http_video_ocr_task_t *t)
+void
+ngx_http_video_ocr_upload_stage_thread(ngx_http_video_ocr_task_t *t)
 {
     int              fd, pass;
     off_t            in, out, end, start;
@@ -361,8 +341,8 @@ done:
  * completion, if it is one.
  */
 
-static void
-ngx_http_video_ocr_upload_commit(ngx_http_video_ocr_task_t *t)
+void
+ngx_http_video_ocr_upload_commit_thread(ngx_http_video_ocr_task_t *t)
 {
     int              fd;
     char             err[64];
@@ -486,120 +466,85 @@ done:
 static int
 ngx_http_video_ocr_upload_write(ngx_http_video_ocr_task_t *t, int fd)
 {
-    int       e;
-    char     *buf;
-    off_t     in, out;
-    ssize_t   n, w;
-
-    if (ftruncate(fd, t->up_offset + t->chunk_staged) == -1) {
-        goto failed;
-    }
+    int    e;
+    off_t  in, out;
 
     in = t->chunk_staged;
     out = t->up_offset + t->chunk_staged;
 
-    while (in < t->chunk_len) {
-        n = copy_file_range(t->chunk_fd, &in, fd, &out,
-                            (size_t) (t->chunk_len - in), 0);
-
-        if (n > 0) {
-            continue;
-        }
-
-        if (n == 0) {
-            errno = EIO;
-            goto failed;
-        }
-
-        if (errno != EXDEV && errno != ENOSYS && errno != EINVAL) {
-            goto failed;
-        }
-
-        /* client_body_temp_path on another filesystem: read and write */
-
-        buf = malloc(256 * 1024);
-        if (buf == NULL) {
-            goto failed;
-        }
-
-        while (in < t->chunk_len) {
-            n = pread(t->chunk_fd, buf, 256 * 1024, in);
-
-            if (n <= 0) {
-                e = n == 0 ? EIO : errno;
-                free(buf);
-                errno = e;
-                goto failed;
-            }
-
-            w = pwrite(fd, buf, (size_t) n, out);
-
-            if (w != n) {
-                e = w == -1 ? errno : EIO;
-                free(buf);
-                errno = e;
-                goto failed;
-            }
-
-            in += n;
-            out += n;
-        }
-
-        free(buf);
-    }
-
-    if (t->mcf->durable && fdatasync(fd) == -1) {
-        goto failed;
+    if (ftruncate(fd, out) == -1
+        || vo_store_copy(t->chunk_fd, &in, fd, &out, t->chunk_len - in) != 0
+        || (t->mcf->durable && fdatasync(fd) == -1))
+    {
+        e = errno;
+        t->store_rc = (e == ENOSPC || e == EDQUOT) ? VO_STORE_FULL
+                                                   : VO_STORE_ERROR;
+        snprintf(t->err, sizeof(t->err), "upload %s: appending %lld bytes "
+                 "at %lld failed: %s", t->up.upload_id,
+                 (long long) t->chunk_len, (long long) t->up_offset,
+                 strerror(e));
+        return -1;
     }
 
     return 0;
-
-failed:
-
-    e = errno;
-    t->store_rc = (e == ENOSPC || e == EDQUOT) ? VO_STORE_FULL
-                                               : VO_STORE_ERROR;
-    snprintf(t->err, sizeof(t->err), "upload %s: appending %lld bytes at "
-             "%lld failed: %s", t->up.upload_id, (long long) t->chunk_len,
-             (long long) t->up_offset, strerror(e));
-
-    return -1;
 }
 
 
 /*
  * The container, from the upload's first bytes, once there are enough
  * of them (or the upload is complete): a refusal (415) ends the upload,
- * as a POST of those bytes would have been refused.
+ * as a POST of those bytes would have been refused.  A partial upload
+ * (tus concatenation) is a slice of a video, whose start only its final
+ * upload knows: it is not sniffed.
  */
 
 static void
 ngx_http_video_ocr_upload_sniff(ngx_http_video_ocr_task_t *t, int fd)
 {
-    ssize_t         n;
-    unsigned char   head[VO_SNIFF_BYTES];
     vo_container_t  c;
 
-    if (t->up.offset < VO_SNIFF_BYTES && !t->up_complete) {
-        return;
-    }
-
-    n = pread(fd, head, sizeof(head), 0);
-    if (n < 0) {
-        return;
-    }
-
-    c = vo_sniff_container(head, (size_t) n, 1);
-
-    if (c <= VO_CONTAINER_UNKNOWN
-        || !(t->containers & ((ngx_uint_t) 1 << c)))
+    if ((t->up.offset < VO_SNIFF_BYTES && !t->up_complete)
+        || ngx_strcmp(t->up.concat, "partial") == 0)
     {
+        return;
+    }
+
+    c = ngx_http_video_ocr_sniff_file(fd, t->containers);
+
+    if (c <= VO_CONTAINER_UNKNOWN) {
         t->up_refused = 1;
         return;
     }
 
     snprintf(t->up.container, sizeof(t->up.container), "%s",
              vo_container_name(c));
+}
+
+
+/*
+ * The container of the file open as fd, by its first bytes: a container
+ * of containers (a bit each), or VO_CONTAINER_UNKNOWN.
+ */
+
+vo_container_t
+ngx_http_video_ocr_sniff_file(int fd, ngx_uint_t containers)
+{
+    ssize_t         n;
+    unsigned char   head[VO_SNIFF_BYTES];
+    vo_container_t  c;
+
+    n = pread(fd, head, sizeof(head), 0);
+    if (n < 0) {
+        return VO_CONTAINER_UNKNOWN;
+    }
+
+    c = vo_sniff_container(head, (size_t) n, 1);
+
+    if (c <= VO_CONTAINER_UNKNOWN || !(containers & ((ngx_uint_t) 1 << c))) {
+        return VO_CONTAINER_UNKNOWN;
+    }
+
+    return c;
 }
 
 

@@ -287,9 +287,9 @@ sub {
     my $o = http_request(method => 'OPTIONS', uri => '/upload');
     is($o->{status}, 204, 'OPTIONS: 204');
     is($o->{headers}{'tus-version'}, '1.0.0', 'Tus-Version');
-    like($o->{headers}{'tus-extension'}, qr/^creation,creation-with-upload,creation-defer-length,termination,expiration,checksum$/, 'Tus-Extension');
+    like($o->{headers}{'tus-extension'}, qr/^creation,creation-with-upload,creation-defer-length,termination,expiration,checksum,concatenation$/, 'Tus-Extension');
     is($o->{headers}{'tus-max-size'}, 67108864, 'Tus-Max-Size');
-    is($o->{headers}{'tus-checksum-algorithm'}, 'sha256', 'Tus-Checksum-Algorithm');
+    is($o->{headers}{'tus-checksum-algorithm'}, 'sha1,sha256', 'Tus-Checksum-Algorithm');
     my $md = CORE::join ',', 'filename ' . $b64->('clip one.mp4'), 'lang ' . $b64->('deu'),
                        'idempotency-key ' . $b64->('t-1'), 'filetype ' . $b64->('video/mp4');
     my $c = http_request(method => 'POST', uri => '/upload',
