@@ -710,8 +710,8 @@ vo_ledger_upload_completing(vo_ledger_t *l, const vo_admission_t *a,
 
 /*
  * Invariant 14: each partial upload of a->upload_parts deleted, if it is
- * still the tenant's, of the key, whole and live; NOT_FOUND naming the
- * first that is not.
+ * still the tenant's, of the key, whole and live, with an upload_joined
+ * event; NOT_FOUND naming the first that is not.
  */
 
 static vo_ledger_rc_t
@@ -746,6 +746,15 @@ vo_upload_take_parts(vo_ledger_t *l, const vo_admission_t *a, char *err,
         if (vo_ledger_changes(l) == 0) {
             snprintf(err, err_size, "%s", id);
             return VO_LEDGER_NOT_FOUND;
+        }
+
+        /* what became of it, for the uploads' counts */
+
+        lrc = vo_ledger_upload_event(l, a->now_ms, NULL, a->tenant,
+                                     "upload_joined", id, NULL, err,
+                                     err_size);
+        if (lrc != VO_LEDGER_OK) {
+            return lrc;
         }
     }
 

@@ -30,6 +30,10 @@ $VideoOCR::Blocks::CONFIG = <<'EOF';
         video_ocr_jobs;
         video_ocr_tenant $http_x_tenant;
     }
+
+    location = /metrics {
+        video_ocr_metrics;
+    }
 EOF
 
 our @TUS = ('Tus-Resumable' => '1.0.0', 'X-Tenant' => 'acme');
@@ -145,6 +149,11 @@ sub {
     is($hf->{headers}{'upload-offset'}, length $::V, 'Upload-Offset: all of it');
     is($hf->{headers}{'upload-metadata'}, 'filename Y2xpcC5tcDQ=', 'Upload-Metadata');
     is($hf->{headers}{'video-ocr-job'}, $job->{job_id}, 'and its job');
+    my $m = http_request(uri => '/metrics');
+    like($m->{body}, qr/^video_ocr_uploads_total\{outcome="joined"\} 3$/m, 'the metrics count the three joined');
+    like($m->{body}, qr/^video_ocr_uploads_total\{outcome="completed"\} 1$/m, 'and the final one completed');
+    like($m->{body}, qr/^video_ocr_uploads_open 0$/m, 'none open');
+    is(ledger_count('events', "kind = 'upload_joined'"), 3, 'an upload_joined event each');
     my $x = http_request(method => 'PATCH', uri => $f->{headers}{location},
                          headers => [@::TUS, 'Upload-Offset' => length $::V,
                                      'Content-Type' => 'application/offset+octet-stream'],
