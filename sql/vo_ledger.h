@@ -890,7 +890,9 @@ typedef struct {
 } vo_upload_final_t;
 
 /*
- * A final upload's creation, in one transaction: the key's upload found
+ * A final upload's creation, in one transaction (u: its row as nginx
+ * would make it, concat "final" and parts its partial uploads' ids by
+ * spaces, as f->ids has them): the key's upload found
  * (DONE, KEY_TAKEN, AGAIN, or an incomplete final upload made again:
  * claimed, JOIN) or, when there is none, u inserted (JOIN); the partial
  * uploads f->ids checked, each the tenant's, of u's key (its

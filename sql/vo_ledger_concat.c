@@ -240,29 +240,9 @@ static vo_ledger_rc_t
 vo_final_insert(vo_ledger_t *l, const vo_upload_row_t *u, int64_t total,
     int64_t now_ms, int *inserted, char *err, size_t err_size)
 {
-    vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
-    s = vo_ledger_stmt(l, VO_STMT_UPLOAD_INSERT, err, err_size);
-    if (s == NULL) {
-        return VO_LEDGER_ERROR;
-    }
-
-    vo_bind_text(s, 1, u->upload_id, -1);
-    vo_bind_text(s, 2, u->tenant, -1);
-    vo_bind_text(s, 3, u->has_key ? u->key : NULL, -1);
-    vo_bind_text(s, 4, u->protocol, -1);
-    vo_bind_text(s, 5, u->options, -1);
-    vo_bind_text(s, 6, u->filename[0] ? u->filename : NULL, -1);
-    vo_bind_int(s, 7, total);
-    vo_bind_int(s, 8, now_ms);
-    vo_bind_int(s, 9, u->expires_at);
-    vo_bind_text(s, 10, u->metadata[0] ? u->metadata : NULL, -1);
-    vo_bind_text(s, 11, "final", -1);
-    vo_bind_null(s, 12);
-    vo_bind_text(s, 13, u->parts, -1);
-
-    lrc = vo_ledger_step_done(l, s, "insert final upload", err, err_size);
+    lrc = vo_ledger_upload_insert(l, u, total, now_ms, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;
     }

@@ -420,6 +420,14 @@ vo_ledger_rc_t vo_ledger_upload_event(vo_ledger_t *l, int64_t at,
     size_t err_size);
 
 /*
+ * vo_ledger_upload.c: the row u inserted with this length (nothing when
+ * another creation of its key was first: vo_ledger_changes() is 0).
+ */
+vo_ledger_rc_t vo_ledger_upload_insert(vo_ledger_t *l,
+    const vo_upload_row_t *u, int64_t length, int64_t now_ms, char *err,
+    size_t err_size);
+
+/*
  * vo_ledger_upload.c: the key's upload (u's tenant and key) if it lives
  * (*found); an expired one is forgotten (*forgot names it).
  */

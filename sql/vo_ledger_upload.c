@@ -175,34 +175,8 @@ vo_ledger_upload_create(vo_ledger_t *l, const vo_upload_row_t *u,
             }
         }
 
-        s = vo_ledger_stmt(l, VO_STMT_UPLOAD_INSERT, err, err_size);
-        if (s == NULL) {
-            lrc = VO_LEDGER_ERROR;
-            goto failed;
-        }
-
-        vo_bind_text(s, 1, u->upload_id, -1);
-        vo_bind_text(s, 2, u->tenant, -1);
-        vo_bind_text(s, 3, u->has_key ? u->key : NULL, -1);
-        vo_bind_text(s, 4, u->protocol, -1);
-        vo_bind_text(s, 5, u->options, -1);
-        vo_bind_text(s, 6, u->filename[0] ? u->filename : NULL, -1);
-
-        if (u->length >= 0) {
-            vo_bind_int(s, 7, u->length);
-
-        } else {
-            vo_bind_null(s, 7);
-        }
-
-        vo_bind_int(s, 8, now_ms);
-        vo_bind_int(s, 9, u->expires_at);
-        vo_bind_text(s, 10, u->metadata[0] ? u->metadata : NULL, -1);
-        vo_bind_text(s, 11, u->concat[0] ? u->concat : NULL, -1);
-        vo_bind_text(s, 12, u->partial_key[0] ? u->partial_key : NULL, -1);
-        vo_bind_text(s, 13, u->parts[0] ? u->parts : NULL, -1);
-
-        lrc = vo_ledger_step_done(l, s, "insert upload", err, err_size);
+        lrc = vo_ledger_upload_insert(l, u, u->length, now_ms, err,
+                                      err_size);
         if (lrc != VO_LEDGER_OK) {
             goto failed;
         }
@@ -239,6 +213,47 @@ failed:
     vo_ledger_rollback(l);
 
     return lrc;
+}
+
+
+/*
+ * Inserts u with this length (-1: not known yet), nothing when another
+ * creation of its key was first (vo_ledger_changes() says which).
+ */
+
+vo_ledger_rc_t
+vo_ledger_upload_insert(vo_ledger_t *l, const vo_upload_row_t *u,
+    int64_t length, int64_t now_ms, char *err, size_t err_size)
+{
+    vo_stmt_t  *s;
+
+    s = vo_ledger_stmt(l, VO_STMT_UPLOAD_INSERT, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, u->upload_id, -1);
+    vo_bind_text(s, 2, u->tenant, -1);
+    vo_bind_text(s, 3, u->has_key ? u->key : NULL, -1);
+    vo_bind_text(s, 4, u->protocol, -1);
+    vo_bind_text(s, 5, u->options, -1);
+    vo_bind_text(s, 6, u->filename[0] ? u->filename : NULL, -1);
+
+    if (length >= 0) {
+        vo_bind_int(s, 7, length);
+
+    } else {
+        vo_bind_null(s, 7);
+    }
+
+    vo_bind_int(s, 8, now_ms);
+    vo_bind_int(s, 9, u->expires_at);
+    vo_bind_text(s, 10, u->metadata[0] ? u->metadata : NULL, -1);
+    vo_bind_text(s, 11, u->concat[0] ? u->concat : NULL, -1);
+    vo_bind_text(s, 12, u->partial_key[0] ? u->partial_key : NULL, -1);
+    vo_bind_text(s, 13, u->parts[0] ? u->parts : NULL, -1);
+
+    return vo_ledger_step_done(l, s, "insert upload", err, err_size);
 }
 
 
