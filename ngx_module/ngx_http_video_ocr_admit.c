@@ -34,7 +34,8 @@ static vo_group_t  ngx_http_video_ocr_group = VO_GROUP_INITIALIZER;
 /*
  * Finds and parses the Idempotency-Key header.  One header, one key: a
  * request with two keys is ambiguous and refused.  Returns NGX_OK, or
- * NGX_HTTP_BAD_REQUEST with the reason recorded for the reply.
+ * NGX_HTTP_BAD_REQUEST with the reason recorded for the reply.  Its hash
+ * is the caller's to compute, once the tenant is known.
  */
 
 ngx_int_t
@@ -73,8 +74,6 @@ ngx_http_video_ocr_key(ngx_http_request_t *r, ngx_http_video_ocr_ctx_t *ctx,
     }
 
     ctx->has_key = 1;
-
-    ngx_http_video_ocr_key_hash(r, ctx);
 
     return NGX_OK;
 }
@@ -128,7 +127,8 @@ ngx_http_video_ocr_header_in(ngx_http_request_t *r, const char *name,
 /*
  * $video_ocr_key_hash: HMAC-SHA256(video_ocr_key_hash_secret,
  * tenant NUL key), first 8 bytes in hex.  Joins log lines of one intent
- * without writing the key itself anywhere.
+ * without writing the key itself anywhere.  ctx has the tenant and the
+ * key.
  */
 
 void

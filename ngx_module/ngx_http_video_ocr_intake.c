@@ -80,6 +80,10 @@ ngx_http_video_ocr_intake_handler(ngx_http_request_t *r)
         return ngx_http_video_ocr_refuse(r);
     }
 
+    if (ctx->has_key) {
+        ngx_http_video_ocr_key_hash(r, ctx);
+    }
+
     /* where this job's notifications will go */
 
     if (ngx_http_video_ocr_webhook(r, vlcf, ctx) != NGX_OK) {

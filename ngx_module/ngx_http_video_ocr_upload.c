@@ -132,6 +132,11 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
                    NGX_HTTP_VIDEO_OCR_NO_TENANT, NULL, NULL);
     }
 
+    if (ctx->has_key) {
+        /* a creation's: the tenant is known now */
+        ngx_http_video_ocr_key_hash(r, ctx);
+    }
+
     /* where the job's notifications go, if this request completes it */
 
     if ((r->method & (NGX_HTTP_POST|NGX_HTTP_PATCH))
@@ -394,8 +399,10 @@ ngx_http_video_ocr_upload_create(ngx_http_request_t *r,
                        sizeof(u->options));
     (void) ngx_cpystrn((u_char *) u->filename, (u_char *) up->meta.filename,
                        sizeof(u->filename));
-    ngx_memcpy(u->metadata, up->metadata.data, up->metadata.len);
-    u->metadata[up->metadata.len] = '\0';
+    if (up->metadata.len) {
+        ngx_memcpy(u->metadata, up->metadata.data, up->metadata.len);
+        u->metadata[up->metadata.len] = '\0';
+    }
     u->length = up->has_length ? up->length : -1;
     u->expires_at = ngx_http_video_ocr_now_ms()
                     + (int64_t) mcf->upload_ttl * 1000;

@@ -423,7 +423,6 @@ ngx_http_video_ocr_upload_key(ngx_http_request_t *r,
         ngx_memcpy(ctx->key, up->meta.key, up->meta.key_len);
         ctx->key_len = up->meta.key_len;
         ctx->has_key = 1;
-        ngx_http_video_ocr_key_hash(r, ctx);
     }
 
     if (!ctx->has_key && vlcf->key_required) {

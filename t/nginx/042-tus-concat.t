@@ -422,3 +422,38 @@ sub {
     is(ledger_count('uploads', "concat = 'final'"), 0, 'no final upload row');
     is(ledger_count('uploads', "concat = 'partial'"), 2, 'the partial uploads stay');
 }
+
+
+
+=== TEST 10: $video_ocr_key_hash of the tenant's key is the same for a POST, a tus creation, a partial upload and its final upload
+--- http_config
+    video_ocr_ledger $DATA/ledger.db;
+    video_ocr_store $DATA/store;
+    client_body_temp_path $DATA/tmp;
+    video_ocr_key_hash_secret "s3cret";
+    log_format vo '$request_method key=$video_ocr_key_hash';
+    access_log logs/vo.log vo;
+--- request
+GET /nowhere
+--- error_code: 404
+--- ledger_check eval
+sub {
+    upload('hash-1', $::V, headers => ['X-Tenant' => 'acme']);
+    http_request(method => 'POST', uri => '/upload',
+                 headers => [@::TUS, 'Idempotency-Key' => 'hash-1', 'Upload-Length' => 10]);
+    my @p = map { main::partial($_, key => 'hash-2') } main::slices($::V, 2);
+    main::final('hash-2', @p);
+    my $log = Test::Nginx::Socket::server_root() . '/logs/vo.log';
+    my @lines;
+    wait_for(5, sub {
+        open my $fh, '<', $log or return 0;
+        @lines = grep { /^POST/ } <$fh>;
+        return @lines == 5;
+    });
+    my $h1 = substr(Digest::SHA::hmac_sha256_hex("acme\0hash-1", 's3cret'), 0, 16);
+    my $h2 = substr(Digest::SHA::hmac_sha256_hex("acme\0hash-2", 's3cret'), 0, 16);
+    like($lines[0], qr/^POST key=$h1$/, 'the POST: the hash of tenant and key');
+    like($lines[1], qr/^POST key=$h1$/, 'a tus creation of the key: the same (its tenant in it too)');
+    like($lines[2], qr/^POST key=$h2$/, 'a partial upload: its key\'s');
+    like($lines[4], qr/^POST key=$h2$/, 'its final upload: the same');
+}
