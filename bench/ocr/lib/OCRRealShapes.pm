@@ -82,10 +82,10 @@ sub _bottom {
 # fade, shape, two (the chance of a two-line subtitle)
 sub _subs {
     my ($c, %o) = @_;
-    my $t = $c->{t0} + _between($c, 0.2, 0.6);
+    my $t = $c->{t0} + _between($c, 0.15, 0.4);
     my ($x, $y) = @{ $o{pos} // [_bottom($c, $o{margin})] };
-    my ($d0, $d1) = @{ $o{dur} // [2.0, 3.2] };
-    my ($g0, $g1) = @{ $o{gap} // [0.3, 0.9] };
+    my ($d0, $d1) = @{ $o{dur} // [1.8, 2.8] };
+    my ($g0, $g1) = @{ $o{gap} // [0.25, 0.7] };
     my $font = $o{font} // _font($c);
     while (1) {
         my $len = _between($c, $d0, $d1);
@@ -136,7 +136,7 @@ my %SHAPES = (
         _subs($c, pool => $pool, size => 18, font => 'DejaVu Sans Light',
               an => 1, tags => '\1c' . colour('f4f4f4') . '\bord0\shad0\fsp3',
               pos => [int($x + 0.05 * $w), int($y + 0.9 * $h)],
-              dur => [3, 4.5], gap => [0.5, 1.2], shape => 'spaced-caps',
+              dur => [2.6, 4], gap => [0.4, 1], shape => 'spaced-caps',
               fade => 1, %o);
     },
     'outline-lineart' => sub {
