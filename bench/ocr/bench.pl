@@ -311,26 +311,9 @@ sub report {
         print '| ', join(' | ', @cells), " |\n";
     }
 
-    open my $fh, '>', "$o{out}/results.tsv" or die $!;
-    print {$fh} "# pipeline\tvideo\tduration\tcpu_s\tcpu_per_video_s\tcer"
-        . "\trecall\tocr_calls\tscreens\tfalse\trss_kb\n", map { "$_\n" } @tsv;
-    close $fh;
-    open $fh, '>', "$o{out}/speed.tsv" or die $!;
-    print {$fh} join("\t", 'video', map { "\"$label{$_}\"" } @pipes), "\n";
-    for my $t (@truths) {
-        print {$fh} join("\t", $t->{name}, map {
-            sprintf '%.2f', $t->{duration} / ($res{$_}{ $t->{name} }{cpu} || 0.01)
-        } @pipes), "\n";
-    }
-    close $fh;
-    open $fh, '>', "$o{out}/summary.tsv" or die $!;
-    print {$fh} "# pipeline\tcpu_per_video_s\tcer\trecall\tlabel\n";
-    for my $p (@pipes) {
-        printf {$fh} "%s\t%.5f\t%.4f\t%.4f\t\"%s\"\n", $p,
-            $sum{$p}{cpu} / $dur, $sum{$p}{cer}, $sum{$p}{recall},
-            $label{$p};
-    }
-    close $fh;
+    plot_files(\@tsv, { map { $_ => [$sum{$_}{cpu} / $dur, $sum{$_}{cer},
+                                      $sum{$_}{recall}] } @pipes },
+               qw(cer recall screens));
     printf "\nfound: a segment overlapping the screen reads it with CER <= "
         . "%.1f; results in %s\n", FOUND_CER, $o{out};
 }
@@ -469,9 +452,24 @@ sub report_real {
     }
 
     # the files plot.gp draws (line CER and recall for CER and found)
+    plot_files(\@tsv, { map { my $s = $sum->($_, @truths);
+                              ($_ => [$s->{cpu} / $dur, $s->{cer} // 0,
+                                      $s->{recall} // 0]) } @pipes },
+               qw(line_cer line_recall lines));
+    print "\nresults in $o{out}\n";
+}
+
+# The files plot.gp draws: results.tsv (the lines of @$tsv: pipeline,
+# video, duration, CPU, CPU per video second, CER, recall, OCR calls,
+# count, false segments, RSS), speed.tsv (video s per CPU s, a column
+# per pipeline) and summary.tsv (per pipeline: CPU per video second,
+# CER, recall); @names: what the CER, recall and count columns are
+sub plot_files {
+    my ($tsv, $sum, @names) = @_;
+    my ($cer, $recall, $count) = @names;
     open my $fh, '>', "$o{out}/results.tsv" or die $!;
-    print {$fh} "# pipeline\tvideo\tduration\tcpu_s\tcpu_per_video_s\tline_cer"
-        . "\tline_recall\tocr_calls\tlines\tfalse\trss_kb\n", map { "$_\n" } @tsv;
+    print {$fh} "# pipeline\tvideo\tduration\tcpu_s\tcpu_per_video_s\t$cer"
+        . "\t$recall\tocr_calls\t$count\tfalse\trss_kb\n", map { "$_\n" } @$tsv;
     close $fh;
     open $fh, '>', "$o{out}/speed.tsv" or die $!;
     print {$fh} join("\t", 'video', map { "\"$label{$_}\"" } @pipes), "\n";
@@ -482,14 +480,10 @@ sub report_real {
     }
     close $fh;
     open $fh, '>', "$o{out}/summary.tsv" or die $!;
-    print {$fh} "# pipeline\tcpu_per_video_s\tline_cer\tline_recall\tlabel\n";
-    for my $p (@pipes) {
-        my $s = $sum->($p, @truths);
-        printf {$fh} "%s\t%.5f\t%.4f\t%.4f\t\"%s\"\n", $p, $s->{cpu} / $dur,
-            $s->{cer} // 0, $s->{recall} // 0, $label{$p};
-    }
+    print {$fh} "# pipeline\tcpu_per_video_s\t$cer\t$recall\tlabel\n";
+    printf {$fh} "%s\t%.5f\t%.4f\t%.4f\t\"%s\"\n", $_, @{ $sum->{$_} },
+        $label{$_} for @pipes;
     close $fh;
-    print "\nresults in $o{out}\n";
 }
 
 sub scaling {
