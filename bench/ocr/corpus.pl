@@ -65,7 +65,7 @@ use VideoOCR::Media qw(make_video);
 use OCRHard ();
 use OCRTraits ();
 use OCRReal ();
-use OCRBench qw(screens);
+use OCRBench qw(screens rng);
 
 my $dir = shift
     or die "usage: $0 DIR [--quick] [--set first|hard|traits|real]"
@@ -290,16 +290,6 @@ for my $v (@list) {
     close $fh;
     printf "corpus: %s: %s %s %s, %d s, %d screens\n", $name, $size,
         $codec, $bg, $dur, scalar @$screens;
-}
-
-# A small deterministic generator (the same numbers on every perl).
-sub rng {
-    my ($state) = @_;
-    $state ||= 1;
-    return sub {
-        $state = (1103515245 * $state + 12345) % 2147483648;
-        return $state / 2147483648;
-    };
 }
 
 sub pick {

@@ -52,7 +52,7 @@ use VideoOCR::Media qw(cer normalise levenshtein);
 
 our @EXPORT_OK = qw(merge_frames worker_looks score median mean screens
     frame_screens percentile FOUND_CER score_lines line_norm line_cer
-    FOUND_LINE_CER LINE_SLACK);
+    FOUND_LINE_CER LINE_SLACK rng);
 
 use constant FOUND_CER      => 0.3;
 use constant NEARLY_PERCENT => 15;
@@ -308,6 +308,17 @@ sub line_cer {
     for my $j (1 .. @g) { $bj = $j if $d[$j] < $d[$bj] }
     my $c = $d[$bj] / @w;
     return ($c > 1 ? 1 : $c, join '', @g[$s[$bj] .. $bj - 1]);
+}
+
+# rng(SEED): a small deterministic generator of numbers in [0, 1), the
+# same numbers on every perl (the corpora's texts and times)
+sub rng {
+    my ($state) = @_;
+    $state ||= 1;
+    return sub {
+        $state = (1103515245 * $state + 12345) % 2147483648;
+        return $state / 2147483648;
+    };
 }
 
 # The truth's screens on frames: each span from its first frame (t >=

@@ -67,7 +67,7 @@ use Exporter 'import';
 use VideoOCR::Media qw(seeds);
 use OCRRealShapes qw(fill);
 use OCRRealMake qw(check_fonts);
-use OCRBench qw(screens);
+use OCRBench qw(screens rng);
 
 our @EXPORT_OK = qw(videos quick make_real);
 
@@ -322,17 +322,6 @@ my @QUICK = (
 sub videos { return @VIDEOS }
 sub quick  { return @QUICK }
 
-# A small deterministic generator (corpus.pl's: the same numbers on
-# every perl)
-sub _rng {
-    my ($state) = @_;
-    $state ||= 1;
-    return sub {
-        $state = (1103515245 * $state + 12345) % 2147483648;
-        return $state / 2147483648;
-    };
-}
-
 sub make_real {
     my ($v, $dir, %o) = @_;
     my ($w, $h) = split /x/, $v->{size};
@@ -340,7 +329,7 @@ sub make_real {
     $dur += $_->{dur} for @{ $v->{scenes} };
     # the texts and times: from the name alone, the same in every making
     my %s = seeds($v->{name});
-    my $c = { rng => _rng($s{seed}), W => $w, H => $h, half => $v->{half},
+    my $c = { rng => rng($s{seed}), W => $w, H => $h, half => $v->{half},
               lang => $v->{lang} =~ s/\+.*//r, events => [], lines => [] };
     my $t = 0;
     for my $sc (@{ $v->{scenes} }) {
@@ -359,7 +348,7 @@ sub make_real {
 
     my %p = seeds($v->{name}, $o{seed} // 0);
     my $scenes = $o{dry} ? [] : OCRRealMake::make_video($v, $c->{events},
-        $dir, rng => _rng($p{seed}), noise_seed => $p{noise_seed});
+        $dir, rng => rng($p{seed}), noise_seed => $p{noise_seed});
 
     my $n = 0;
     my @spans = map { { %$_, line => $n++ } } @lines;
