@@ -356,8 +356,8 @@ sub report_real {
 
     my %half;
     push @{ $half{ $_->{half} // 'all' } }, $_ for @truths;
-    my @parts = (['all', @truths],
-                 map { [$_, @{ $half{$_} }] } grep { $half{$_} } qw(tune holdout));
+    my @parts = (['all', @truths], map { [$_, @{ $half{$_} }] }
+                                   grep { $half{$_} } qw(tune holdout));
     print "\n| videos | pipeline | mean line recall | mean line CER | CPU s "
         . "| false segments | invented on the videos without text |\n"
         . "|---|---|---|---|---|---|---|\n";

@@ -127,7 +127,9 @@ if ($set eq 'real') {
                                            $seed_add]));
         my $tpath = "$dir/$v->{name}.json";
         my $old = -s $tpath ? eval { $jt->decode(slurp($tpath)) } : undef;
-        if ($old && ($old->{recipe} // '') eq $recipe && -s "$dir/$old->{file}") {
+        if ($old && ($old->{recipe} // '') eq $recipe
+            && -s "$dir/$old->{file}")
+        {
             print "corpus: $v->{name}: kept\n";
             next;
         }

@@ -93,7 +93,8 @@ is found_in('Where did you put the old letters?',
     'lines: case and punctuation aside';
 is found_in('Where did you put the old letters?',
             'Wheredidyouputtheold letters ?'), 1, 'lines: spaces aside';
-is found_in('abcdefghij', 'abcdefgh'), 1, 'lines: 2 of 10 characters wrong: found';
+is found_in('abcdefghij', 'abcdefgh'), 1,
+    'lines: 2 of 10 characters wrong: found';
 is found_in('abcdefghij', 'abcdefg'), 0, 'lines: 3 of 10 wrong: not found';
 is found_in('我们明天再说吧', '我们明天再说'), 1,
     'lines: CJK, 1 of 7 characters missing: found';
@@ -105,8 +106,9 @@ is found_in('OK', 'ＯＫ'), 1, 'lines: full-width letters are the letters';
 is found_in('The bridge closes at midnight.', 'The bridge closes',
             'at midnight.'), 0,
     'lines: a line split across two segments is not found';
-is found_in('The bridge closes at midnight.', "The bridge closes\nat midnight."),
-    1, 'lines: a line broken in two in one segment is found';
+is found_in('The bridge closes at midnight.',
+            "The bridge closes\nat midnight."), 1,
+    'lines: a line broken in two in one segment is found';
 
 my $t2 = lines_of([10, 12, 'Keep the change, friend.']);
 is score_lines([seg(12.4, 14, 'Keep the change, friend.')], $t2)->{found}, 1,
@@ -145,7 +147,8 @@ $ls = score_lines([seg(1, 2, 'lll'), seg(3, 4, 'WW')], $none);
 is $ls->{invented}, 2, 'lines: on a video without text, every segment invented';
 is $ls->{invented_chars}, 5, 'lines: and its characters counted';
 is $ls->{recall}, undef, 'lines: no recall without lines';
-is score_lines([], $none)->{invented}, 0, 'lines: nothing read, nothing invented';
+is score_lines([], $none)->{invented}, 0,
+    'lines: nothing read, nothing invented';
 
 is_deeply [line_cer(line_norm('Old letters'), line_norm('xx Old lettars yy'))],
     [1 / 10, 'oldlettars'], 'line_cer: the best substring, and its CER';

@@ -66,7 +66,8 @@ my %todo = (
     'orange-on-black'     => 'orange lettering on black: no segment',
     'black-on-orange-bar' => 'black capitals on an orange bar: not read '
                            . '(the white line beside it is)',
-    'white-in-black-bar'  => 'a thin black bar across a white frame: no segment',
+    'white-in-black-bar'  => 'a thin black bar across a white frame: '
+                           . 'no segment',
     # 4. busy pictures
     'small-under-title' => 'a 14 px line under a 60 px title: only the title',
     # 5. short lines

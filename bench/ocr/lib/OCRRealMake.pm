@@ -42,25 +42,27 @@ my $SKI  = '/usr/lib/python3/dist-packages/skimage/data';
 
 # The photographs: what each shows, for the shapes that need it
 my %PHOTOS = (
-    aqua      => ["$MATE/Aqua.jpg", 'mate-backgrounds'],        # grey-blue water
-    blinds    => ["$MATE/Blinds.jpg", 'mate-backgrounds'],      # leaf, light green
-    dune      => ["$MATE/Dune.jpg", 'mate-backgrounds'],        # sand, sea, sky
-    flower    => ["$MATE/FreshFlower.jpg", 'mate-backgrounds'], # orange petals
-    garden    => ["$MATE/Garden.jpg", 'mate-backgrounds'],      # flower, blur
-    meadow    => ["$MATE/GreenMeadow.jpg", 'mate-backgrounds'], # grass blades
-    ladybird  => ["$MATE/LadyBird.jpg", 'mate-backgrounds'],    # foliage, flowers
-    raindrops => ["$MATE/RainDrops.jpg", 'mate-backgrounds'],   # leaves, drops
-    storm     => ["$MATE/Storm.jpg", 'mate-backgrounds'],       # grey sky, road
-    wings     => ["$MATE/TwoWings.jpg", 'mate-backgrounds'],    # seeds, bokeh
-    wood      => ["$MATE/Wood.jpg", 'mate-backgrounds'],        # white wood
+    aqua      => ["$MATE/Aqua.jpg", 'mate-backgrounds'],    # grey-blue water
+    blinds    => ["$MATE/Blinds.jpg", 'mate-backgrounds'],  # a light leaf
+    dune      => ["$MATE/Dune.jpg", 'mate-backgrounds'],    # sand, sea, sky
+    flower    => ["$MATE/FreshFlower.jpg", 'mate-backgrounds'], # petals
+    garden    => ["$MATE/Garden.jpg", 'mate-backgrounds'],  # flower, blur
+    meadow    => ["$MATE/GreenMeadow.jpg", 'mate-backgrounds'], # grass
+    ladybird  => ["$MATE/LadyBird.jpg", 'mate-backgrounds'], # foliage
+    raindrops => ["$MATE/RainDrops.jpg", 'mate-backgrounds'], # leaves
+    storm     => ["$MATE/Storm.jpg", 'mate-backgrounds'],   # grey sky, road
+    wings     => ["$MATE/TwoWings.jpg", 'mate-backgrounds'], # seeds, bokeh
+    wood      => ["$MATE/Wood.jpg", 'mate-backgrounds'],    # white wood
     yellow    => ["$MATE/YellowFlower.jpg", 'mate-backgrounds'],
-    astronaut => ["$SKI/astronaut.png", 'python3-skimage'],     # face, skin, white
-    camera    => ["$SKI/camera.png", 'python3-skimage'],        # grey film, a man
-    coffee    => ["$SKI/coffee.png", 'python3-skimage'],        # white cup, wood
-    rocket    => ["$SKI/rocket.jpg", 'python3-skimage'],        # lights at night
-    garage    => ["$SKI/motorcycle_left.png", 'python3-skimage'], # a cluttered room
-    cat       => ["$SKI/chelsea.png", 'python3-skimage'],       # fur, face
-    stars     => ["$SKI/hubble_deep_field.jpg", 'python3-skimage'], # points of light
+    astronaut => ["$SKI/astronaut.png", 'python3-skimage'], # face, skin
+    camera    => ["$SKI/camera.png", 'python3-skimage'],    # grey film
+    coffee    => ["$SKI/coffee.png", 'python3-skimage'],    # white cup, wood
+    rocket    => ["$SKI/rocket.jpg", 'python3-skimage'],    # lights at night
+    cat       => ["$SKI/chelsea.png", 'python3-skimage'],   # fur, a face
+    # a cluttered room
+    garage    => ["$SKI/motorcycle_left.png", 'python3-skimage'],
+    # points of light on black
+    stars     => ["$SKI/hubble_deep_field.jpg", 'python3-skimage'],
 );
 
 my %LOOKS = (
@@ -136,9 +138,9 @@ sub _script {
         . "[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, "
         . "MarginR, MarginV, Effect, Text\n";
     for my $e (sort { $a->{start} <=> $b->{start} } @$events) {
-        $s .= sprintf "Dialogue: %d,%s,%s,%s,,0,0,0,,%s\n", $e->{layer} // 1,
-            ass_time($e->{start}), ass_time($e->{end}), $e->{style} // 'Default',
-            $e->{text};
+        $s .= sprintf "Dialogue: %d,%s,%s,%s,,0,0,0,,%s\n",
+            $e->{layer} // 1, ass_time($e->{start}), ass_time($e->{end}),
+            $e->{style} // 'Default', $e->{text};
     }
     return $s;
 }
@@ -181,13 +183,15 @@ sub _scene {
     }
     if (my $in = $sc->{inset}) {
         # filled in by make_video: the inset's own input
-        $f .= "[b$i];[$in->{input}:v]scale=$in->{w}:-2,setsar=1,format=yuv420p,"
-            . "pad=iw+8:ih+8:4:4:white[n$i];[b$i][n$i]overlay=$in->{x}:$in->{y}";
+        $f .= "[b$i];[$in->{input}:v]scale=$in->{w}:-2,setsar=1,"
+            . "format=yuv420p,pad=iw+8:ih+8:4:4:white[n$i];"
+            . "[b$i][n$i]overlay=$in->{x}:$in->{y}";
     }
     $f .= ",pad=$w:$h:(ow-iw)/2:(oh-ih)/2:black" if $pw != $w || $ph != $h;
     my $g = $sc->{grain} // 3;
     $f .= ",noise=alls=$g:allf=t:all_seed=" . ($noise_seed + $i) if $g;
-    return "$f,setsar=1,format=yuv420p,trim=end_frame=$n,setpts=N/$rate/TB[s$i]";
+    return "$f,setsar=1,format=yuv420p,trim=end_frame=$n,"
+        . "setpts=N/$rate/TB[s$i]";
 }
 
 sub _even { my $v = int($_[0] + 0.5); $v + ($v % 2) }
@@ -210,7 +214,7 @@ sub make_video {
     my $t = 0;
     for my $i (0 .. $#{ $v->{scenes} }) {
         my $sc = { %{ $v->{scenes}[$i] } };
-        my $k = scalar @in;
+        my $k;              # the photo's input (a black scene has none)
         if ($sc->{photo}) {
             push @in, '-i', photo($sc->{photo})->{file};
             $k = @in / 2 - 1;

@@ -90,7 +90,8 @@ sub _subs {
     while (1) {
         my $len = _between($c, $d0, $d1);
         last if $t + $len > $c->{t1} - 0.1;
-        my @text = ($o{text} ? $o{text}->() : _next($c, $o{pool} // $c->{lang}));
+        my @text = $o{text} ? $o{text}->()
+                            : _next($c, $o{pool} // $c->{lang});
         push @text, _next($c, $o{pool} // $c->{lang})
             if $o{two} && $c->{rng}->() < $o{two};
         my $tags = ref $o{tags} ? $o{tags}->() : $o{tags} // '';
@@ -203,7 +204,8 @@ my %SHAPES = (
         my $bar = int($H * 0.78);
         my $bh = int($H * 0.075);
         _event($c, $c->{t0}, $c->{t1}, "{\\an7\\pos(0,$bar)\\bord0\\shad0"
-            . '\1c' . colour('f09628') . "\\p1}m 0 0 l $W 0 $W $bh 0 ${bh}{\\p0}",
+            . '\1c' . colour('f09628')
+            . "\\p1}m 0 0 l $W 0 $W $bh 0 ${bh}{\\p0}",
             layer => 0);
         my $fs = int($bh * 0.62);
         # black capitals on the bar and, above it, a white headline
@@ -214,7 +216,8 @@ my %SHAPES = (
             my $cap = _next($c, "$c->{lang}_bars");
             my $head = _next($c, $news);
             _event($c, $t, $t + $len, "{\\an4\\pos(30," . int($bar + $bh / 2)
-                . ")\\fnDejaVu Sans\\b1\\fs$fs\\1c&H000000&\\bord0\\shad0}$cap");
+                . ")\\fnDejaVu Sans\\b1\\fs$fs\\1c&H000000&\\bord0\\shad0}"
+                . $cap);
             _event($c, $t, $t + $len, "{\\an1\\pos(30," . ($bar - 12)
                 . ")\\fnDejaVu Sans\\fs" . int($fs * 1.05) . '\1c&HFFFFFF&'
                 . '\bord0\shad2\4c&H000000&\4a&H60&}' . $head);
@@ -229,7 +232,8 @@ my %SHAPES = (
         my $y = int($H * 0.8);
         my $bh = int($H * 40 / 720);
         _event($c, $c->{t0}, $c->{t1}, "{\\an7\\pos(0,$y)\\bord0\\shad0"
-            . "\\1c&H000000&\\p1}m 0 0 l $W 0 $W $bh 0 ${bh}{\\p0}", layer => 0);
+            . "\\1c&H000000&\\p1}m 0 0 l $W 0 $W $bh 0 ${bh}{\\p0}",
+            layer => 0);
         _subs($c, size => int($bh * 0.68), pos => [int($W / 2), $y + $bh - 6],
               tags => '\1c&HFFFFFF&\bord0\shad0', shape => 'white-in-black-bar',
               %o);
@@ -324,8 +328,9 @@ my %SHAPES = (
             my $stay = _between($c, 1.8, 2.4);
             for ([0.23, 'flash-0.23s'], [$stay, 'after-flash']) {
                 my $text = _next($c, $c->{lang});
-                _event($c, $t, $t + $_->[0], "{\\an2\\pos($x,$y)\\fn" . _font($c)
-                    . "\\fs$fs\\1c&HFFFFFF&\\3c&H000000&\\bord2\\shad0}$text");
+                _event($c, $t, $t + $_->[0], "{\\an2\\pos($x,$y)\\fn"
+                    . _font($c) . "\\fs$fs\\1c&HFFFFFF&\\3c&H000000&"
+                    . "\\bord2\\shad0}$text");
                 _line($c, $t, $t + $_->[0], $text, $_->[1]);
                 $t += $_->[0];
             }
@@ -448,7 +453,8 @@ my %SHAPES = (
                 _event($c, $s, $t1, "{\\an2\\move($x,$yb,$x,-$fs)\\fn"
                     . "DejaVu Sans\\fs$fs\\1c" . colour($col)
                     . '\bord0\shad1\4a&H80&}' . $text);
-                my ($w0, $w1) = ($t0 + 2 * $fs / $speed, $t0 + ($H + $fs) / $speed);
+                my ($w0, $w1) = ($t0 + 2 * $fs / $speed,
+                                 $t0 + ($H + $fs) / $speed);
                 _line($c, $w0 < $s ? $s : $w0, $w1, $text, 'credits')
                     if $w1 > $s + 0.5;
             }

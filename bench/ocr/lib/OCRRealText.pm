@@ -21,7 +21,8 @@ my %POOLS = (
     # film and series subtitles
     eng => [
         'Where did you put the old letters?', 'I thought you left for good.',
-        'The bus was late again this morning.', 'Nobody told me about the fire.',
+        'The bus was late again this morning.',
+        'Nobody told me about the fire.',
         'Keep your hands where I can see them.', 'We ran out of coffee at six.',
         'She painted the whole house blue.', 'How long have you lived here?',
         'Tell him I will call tomorrow.', 'It was never about the money.',
@@ -45,7 +46,8 @@ my %POOLS = (
         '¿Dónde están las llaves del coche?', 'No quiero volver a esa casa.',
         'El tren sale a las nueve y media.', 'Mañana hablamos con calma.',
         'Nadie sabe qué pasó aquella noche.', 'Cierra la puerta, por favor.',
-        'Llevamos tres días sin noticias.', 'La reunión empieza en diez minutos.',
+        'Llevamos tres días sin noticias.',
+        'La reunión empieza en diez minutos.',
         '¿Has visto a mi hermano?', 'Todo saldrá bien, ya verás.',
         'El mercado abre al amanecer.', 'Hace demasiado frío para salir.',
         'Te esperé toda la tarde.', 'Vamos a llegar tarde otra vez.',
@@ -133,11 +135,14 @@ my %POOLS = (
     ],
     rus_caps => [
         'МОСКВА, 1961', 'ТРИ ГОДА СПУСТЯ', 'НОВОСИБИРСК', 'НА СЛЕДУЮЩИЙ ДЕНЬ',
-        'КАЗАНЬ, ЗИМА', 'ЗА ДВЕ НЕДЕЛИ ДО', 'ПОРТ ВЛАДИВОСТОК', 'ПОСЛЕДНИЙ ДЕНЬ',
+        'КАЗАНЬ, ЗИМА', 'ЗА ДВЕ НЕДЕЛИ ДО', 'ПОРТ ВЛАДИВОСТОК',
+        'ПОСЛЕДНИЙ ДЕНЬ',
     ],
     spa_caps => [
-        'SEVILLA, 1992', 'TRES AÑOS DESPUÉS', 'BUENOS AIRES', 'A LA MAÑANA SIGUIENTE',
-        'CUENCA, INVIERNO', 'DOS SEMANAS ANTES', 'PUERTO DE VIGO', 'EL ÚLTIMO DÍA',
+        'SEVILLA, 1992', 'TRES AÑOS DESPUÉS', 'BUENOS AIRES',
+        'A LA MAÑANA SIGUIENTE',
+        'CUENCA, INVIERNO', 'DOS SEMANAS ANTES', 'PUERTO DE VIGO',
+        'EL ÚLTIMO DÍA',
     ],
     # news: chyrons and bars
     eng_news => [
@@ -193,8 +198,10 @@ my %POOLS = (
         'The Last Harvest', 'Part Two', 'Salt and Stone', 'After the Rain',
     ],
     spa_titles => [
-        'El largo invierno', 'Capítulo tres', 'Luces del norte', 'Volver a casa',
-        'La última cosecha', 'Segunda parte', 'Sal y piedra', 'Después de la lluvia',
+        'El largo invierno', 'Capítulo tres', 'Luces del norte',
+        'Volver a casa',
+        'La última cosecha', 'Segunda parte', 'Sal y piedra',
+        'Después de la lluvia',
     ],
     eng_bars => ['BREAKING NEWS', 'LIVE', 'WEATHER ALERT', 'SPORT',
                  'LATEST', 'TRAFFIC'],
@@ -205,8 +212,10 @@ my %POOLS = (
         ['Directed by', 'Ana Ferreira'], ['Written by', 'Tom Okafor'],
         ['Music by', 'Lena Brandt'], ['Director of Photography', 'Kenji Mori'],
         ['Edited by', 'Paula Reyes'], ['Sound Design', 'Marco Bellini'],
-        ['Production Designer', 'Ines Castro'], ['Costume Design', 'Yuki Tanaka'],
-        ['Executive Producer', 'Samuel Green'], ['Casting by', 'Nora Lindqvist'],
+        ['Production Designer', 'Ines Castro'],
+        ['Costume Design', 'Yuki Tanaka'],
+        ['Executive Producer', 'Samuel Green'],
+        ['Casting by', 'Nora Lindqvist'],
         ['Visual Effects', 'Studio Nine'], ['Colourist', 'Ravi Patel'],
         ['Animation Director', 'Chloe Martin'], ['Storyboards', 'Daniel Weiss'],
     ],
