@@ -18,15 +18,16 @@ WORKER="libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
 # tests: the Test::Nginx block format harness and its dependencies, the
 # ffmpeg CLI and fonts to make test videos (WenQuanYi Zen Hei: Han, kana
 # and Hangul in one 7 MB font, for the CJK traits; DejaVu's light and
-# condensed faces and Humor Sans, a hand-drawn one, and photographs
-# from mate-backgrounds, for the real-like clips of t/ocr/024), ledger readers for assertions,
+# condensed faces and Humor Sans, a hand-drawn one, fontconfig's
+# fc-match to check them, and photographs from mate-backgrounds, for
+# the real-like clips of t/ocr/024), ledger readers for assertions,
 # promtool and a Prometheus server to scrape /metrics, and a PostgreSQL
 # server the suites start in a temporary directory
 TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
       liblist-moreutils-perl libipc-run-perl libhttp-message-perl
       libdbd-sqlite3-perl libdbd-pg-perl libjson-pp-perl ffmpeg curl
       fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-wqy-zenhei
-      fonts-humor-sans mate-backgrounds procps psmisc prometheus
+      fonts-humor-sans fontconfig mate-backgrounds procps psmisc prometheus
       postgresql"
 # fuzzing (make fuzz, and the smoke in make test): Debian's clang and its
 # runtimes (libFuzzer, ASan, UBSan)
