@@ -8,8 +8,9 @@
  *                                 the plain POST, or the resumable
  *                                 protocols' requests
  *   ngx_http_video_ocr_upload*.c, resumable uploads: the IETF draft and
- *   ngx_http_video_ocr_append.c   tus 1.0 on the intake location (their
- *                                 own header: _resumable.h)
+ *   ngx_http_video_ocr_append.c,  tus 1.0 on the intake location, tus
+ *   ngx_http_video_ocr_concat.c   concatenation (their own header:
+ *                                 _resumable.h)
  *   ngx_http_video_ocr_jobs.c     the job endpoint (video_ocr_jobs):
  *                                 status, results, DELETE
  *   ngx_http_video_ocr_admit.c    the admission both ways share: the key,
