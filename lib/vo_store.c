@@ -179,6 +179,114 @@ vo_store_open(const char *store, const char *rel, int flags, char *err,
 }
 
 
+int
+vo_store_create(const char *store, const char *rel, vo_store_rc_t *rc,
+    char *err, size_t err_size)
+{
+    int   fd, e;
+    char  path[PATH_MAX];
+
+    *rc = vo_store_prepare(store, rel, path, err, err_size);
+    if (*rc != VO_STORE_OK) {
+        return -1;
+    }
+
+    fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, VO_FILE_MODE);
+
+    if (fd == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", path,
+                 strerror(e));
+        *rc = vo_store_errno(e);
+        errno = e;
+    }
+
+    return fd;
+}
+
+
+int
+vo_store_copy(int from, off_t *in, int to, off_t *out, off_t len)
+{
+    int       e;
+    char     *buf;
+    off_t     end;
+    ssize_t   n, w;
+
+    end = *in + len;
+
+    while (*in < end) {
+        n = copy_file_range(from, in, to, out, (size_t) (end - *in), 0);
+
+        if (n > 0) {
+            continue;
+        }
+
+        if (n == 0) {
+            /* from is shorter than it should be */
+            errno = EIO;
+            return -1;
+        }
+
+        if (errno == EINTR) {
+            continue;
+        }
+
+        if (errno == EXDEV || errno == ENOSYS || errno == EINVAL
+            || errno == EOPNOTSUPP)
+        {
+            break;
+        }
+
+        return -1;
+    }
+
+    if (*in == end) {
+        return 0;
+    }
+
+    /* another filesystem, or none that copies: read and write */
+
+    buf = malloc(VO_COPY_BUF);
+    if (buf == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+
+    while (*in < end) {
+        n = pread(from, buf, (size_t) ((end - *in) < VO_COPY_BUF
+                                       ? end - *in : VO_COPY_BUF), *in);
+
+        if (n <= 0) {
+            e = (n == 0) ? EIO : errno;
+            if (e == EINTR) {
+                continue;
+            }
+
+            free(buf);
+            errno = e;
+            return -1;
+        }
+
+        w = pwrite(to, buf, (size_t) n, *out);
+
+        if (w != n) {
+            e = (w == -1) ? errno : EIO;
+            free(buf);
+            errno = e;
+            return -1;
+        }
+
+        *in += n;
+        *out += n;
+    }
+
+    free(buf);
+
+    return 0;
+}
+
+
 vo_store_rc_t
 vo_store_link(const char *store, const char *from, const char *to, char *err,
     size_t err_size)

@@ -287,28 +287,6 @@ static ngx_http_variable_t  ngx_http_video_ocr_vars[] = {
 };
 
 
-ngx_http_video_ocr_ctx_t *
-ngx_http_video_ocr_get_ctx(ngx_http_request_t *r)
-{
-    ngx_http_video_ocr_ctx_t  *ctx;
-
-    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
-
-    if (ctx == NULL) {
-        ctx = ngx_pcalloc(r->pool, sizeof(ngx_http_video_ocr_ctx_t));
-        if (ctx == NULL) {
-            return NULL;
-        }
-
-        ctx->container = VO_CONTAINER_NEED_MORE;
-
-        ngx_http_set_ctx(r, ctx, ngx_http_video_ocr_module);
-    }
-
-    return ctx;
-}
-
-
 /*
  * The tenant the request acts for: video_ocr_tenant evaluated, or the
  * empty tenant when the directive is not set.  NGX_DECLINED when the

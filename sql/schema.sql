@@ -99,6 +99,13 @@
 --      inserts (or finds) the receipt and the job also marks the upload
 --      completed, if it is still incomplete under the completing writer's
 --      token, so a completed upload names exactly one job.
+--  14. A partial upload's bytes count in one job at most, and only while
+--      it lives (tus concatenation, below): no admission completes a
+--      partial upload; an admission takes its bytes only for a final
+--      upload of its tenant and of its partial_key, and deletes its row
+--      in the same transaction, which fails when that row is gone,
+--      expired or not whole (deleted, or expired and taken by the
+--      janitor): the final upload then fails and admits nothing.
 
 CREATE TABLE requests (
     tenant          TEXT    NOT NULL,
@@ -677,3 +684,33 @@ BEGIN
                       'deleted_notifications', 'deleted_events')
         ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
 END;
+
+
+-- issue 38 (tus): Upload-Metadata kept for HEAD, and concatenation
+-- (schema version 5; sql/migrations/005.sql adds the same columns)
+--
+-- A tus upload may be a partial upload (Upload-Concat: partial), one
+-- slice of a video that a client sends beside the others over its own
+-- connection, or a final upload (Upload-Concat: final;<partial URLs>),
+-- which joins partial uploads, in its order, into the video it admits.
+-- A partial upload is an upload row like any other (invariants 11 and
+-- 12) that stays incomplete when all its bytes are in: no admission
+-- completes it (invariant 14).  It has no request_key, so the key's
+-- receipt stays the final upload's, and partial_key scopes it to that
+-- key instead.  The final upload's bytes are joined into the job's input
+-- file by its creation (copy_file_range: shared blocks, no copy, where
+-- the filesystem has reflinks), and its admission is the ordinary one
+-- (invariant 13), which also deletes the partial uploads' rows
+-- (invariant 14); its own partial file stays empty.
+
+ALTER TABLE uploads ADD COLUMN metadata TEXT;   -- tus Upload-Metadata as
+                                                -- the creation sent it
+ALTER TABLE uploads ADD COLUMN concat TEXT      -- NULL: a whole upload
+    CHECK (concat IN ('partial', 'final'));
+ALTER TABLE uploads ADD COLUMN partial_key TEXT;    -- a partial upload: the
+                                                    -- Idempotency-Key of
+                                                    -- the final one that
+                                                    -- may join it
+ALTER TABLE uploads ADD COLUMN parts TEXT;      -- a final upload: the ids
+                                                -- of its partial uploads,
+                                                -- in order, by spaces

@@ -519,3 +519,13 @@ END $$;
 CREATE TRIGGER retention_counted AFTER INSERT ON events
     FOR EACH ROW WHEN (NEW.kind = 'retention')
     EXECUTE FUNCTION retention_counted();
+
+
+-- issue 38 (tus): Upload-Metadata, concatenation (schema version 5; as
+-- in schema.sql, which says what each column is and invariant 14)
+
+ALTER TABLE uploads ADD COLUMN metadata TEXT;
+ALTER TABLE uploads ADD COLUMN concat TEXT
+    CHECK (concat IN ('partial', 'final'));
+ALTER TABLE uploads ADD COLUMN partial_key TEXT;
+ALTER TABLE uploads ADD COLUMN parts TEXT;
