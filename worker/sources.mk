@@ -12,7 +12,7 @@
 #                backend, and only SQLite ledgers open ("VW_PQ=no" on the
 #                make command line builds that on any host)
 
-VW_SRCS   := vw_main.c vw_core.c vw_plan.c \
+VW_SRCS   := vw_main.c core/vw_core.c core/vw_plan.c \
              vw_inspect.c vw_container.c vw_duration.c vw_decode.c \
              vw_frame.c vw_orient.c vw_text.c vw_looks.c vw_ocr.c \
              vw_script.c vw_parts.c vw_segments.c \

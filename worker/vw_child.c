@@ -25,7 +25,7 @@
 
 #include "vo_edge.h"
 #include "vo_ledger.h"
-#include "vw_core.h"
+#include "core/vw_core.h"
 #include "vw_media.h"
 #include "vw_output.h"
 #include "vw_pipeline.h"

@@ -15,7 +15,7 @@
 
 #include <stdio.h>
 
-#include "vw_core.h"
+#include "core/vw_core.h"
 
 
 /* Exit codes (sysexits.h values). */

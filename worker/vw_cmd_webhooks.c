@@ -30,7 +30,7 @@
 
 #include "vo_ledger.h"
 #include "vw_cmd.h"
-#include "vw_core.h"
+#include "core/vw_core.h"
 
 
 typedef struct {

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "vw_confine.h"
-#include "vw_core.h"
+#include "core/vw_core.h"
 
 
 volatile sig_atomic_t  vw_cpu_exceeded;

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "vo_ledger.h"
-#include "vw_core.h"
+#include "core/vw_core.h"
 #include "vw_http.h"
 #include "vw_pool.h"
 

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "vo_edge.h"
-#include "vw_core.h"
+#include "core/vw_core.h"
 
 
 struct AVFrame;

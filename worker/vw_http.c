@@ -13,7 +13,7 @@
 
 #include <curl/curl.h>
 
-#include "vw_core.h"
+#include "core/vw_core.h"
 #include "vw_http.h"
 
 

@@ -54,7 +54,7 @@
 #include "vo_ledger.h"
 #include "vo_store.h"
 #include "vo_upload.h"
-#include "vw_core.h"
+#include "core/vw_core.h"
 #include "vw_pool.h"
 
 

@@ -28,9 +28,9 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 
-#include "vw_core.h"
+#include "core/vw_core.h"
 #include "vw_orient.h"
-#include "vw_plan.h"
+#include "core/vw_plan.h"
 
 
 typedef struct {

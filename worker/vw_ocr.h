@@ -16,7 +16,7 @@
 
 
 #include "vo_edge.h"
-#include "vw_core.h"
+#include "core/vw_core.h"
 #include "vw_frame.h"
 
 

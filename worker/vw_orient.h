@@ -33,7 +33,7 @@
 
 #include <stdint.h>
 
-#include "vw_core.h"
+#include "core/vw_core.h"
 #include "vw_frame.h"
 
 

@@ -29,8 +29,8 @@
 
 
 #include "vo_edge.h"
-#include "vw_core.h"
-#include "vw_plan.h"
+#include "core/vw_core.h"
+#include "core/vw_plan.h"
 #include "vw_segments.h"
 
 

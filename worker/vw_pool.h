@@ -24,7 +24,7 @@
 #include "vo_ledger.h"
 #include "vw_cmd.h"
 #include "vw_confine.h"
-#include "vw_plan.h"
+#include "core/vw_plan.h"
 #include "vo_webhook.h"
 
 

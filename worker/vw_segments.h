@@ -62,7 +62,7 @@
 #include <stdint.h>
 
 #include "vw_frame.h"
-#include "vw_plan.h"
+#include "core/vw_plan.h"
 
 
 #define VW_FRAME_TIMED_OUT   0x01    /* OCR cancelled by the deadline */
