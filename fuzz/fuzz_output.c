@@ -59,7 +59,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "vw_output.h"
+#include "result/vw_output.h"
 #include "vw_script.h"
 
 

@@ -53,8 +53,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "vw_parts.h"
-#include "vw_segments.h"
+#include "result/vw_parts.h"
+#include "result/vw_segments.h"
 
 
 #define FUZZ_FRAMES   6

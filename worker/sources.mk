@@ -15,8 +15,8 @@
 VW_SRCS   := vw_main.c core/vw_core.c core/vw_plan.c \
              vw_inspect.c vw_container.c vw_duration.c vw_decode.c \
              vw_frame.c vw_orient.c vw_text.c vw_looks.c vw_ocr.c \
-             vw_script.c vw_parts.c vw_segments.c \
-             vw_output.c \
+             vw_script.c result/vw_parts.c result/vw_segments.c \
+             result/vw_output.c \
              vw_pipeline.c vw_screen.c vw_read.c vw_between.c vw_join.c \
              vw_pipe_orient.c vw_cmd_ocr.c \
              vw_cmd_run.c vw_super.c vw_child.c vw_janitor.c vw_confine.c \

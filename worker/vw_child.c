@@ -27,7 +27,7 @@
 #include "vo_ledger.h"
 #include "core/vw_core.h"
 #include "vw_media.h"
-#include "vw_output.h"
+#include "result/vw_output.h"
 #include "vw_pipeline.h"
 #include "vw_pool.h"
 

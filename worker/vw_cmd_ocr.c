@@ -20,7 +20,7 @@
 
 #include "vw_cmd.h"
 #include "vw_media.h"
-#include "vw_output.h"
+#include "result/vw_output.h"
 #include "vw_pipeline.h"
 #include "vw_ocr.h"
 

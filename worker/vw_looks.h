@@ -11,7 +11,7 @@
 
 
 #include "vw_frame.h"
-#include "vw_segments.h"
+#include "result/vw_segments.h"
 
 
 /* at most this many looks are summed (VW_LOOKS_COMBINED: the plan's) */

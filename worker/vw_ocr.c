@@ -29,7 +29,7 @@
 
 #include "vo_edge.h"
 #include "vw_ocr.h"
-#include "vw_segments.h"
+#include "result/vw_segments.h"
 #include "vw_script.h"
 
 

@@ -31,7 +31,7 @@
 #include "vo_edge.h"
 #include "core/vw_core.h"
 #include "core/vw_plan.h"
-#include "vw_segments.h"
+#include "result/vw_segments.h"
 
 
 /* tick is called at least this often while the pipeline works */

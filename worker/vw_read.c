@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vw_parts.h"
+#include "result/vw_parts.h"
 #include "vw_pipe.h"
 
 
