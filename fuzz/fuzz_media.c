@@ -30,7 +30,7 @@
 
 #include "fuzz_check.h"
 #include "vw_pipeline.h"
-#include "vw_media.h"
+#include "media/vw_media.h"
 
 
 #define FUZZ_MEDIA_MAX  (256 * 1024)

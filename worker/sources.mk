@@ -13,7 +13,7 @@
 #                make command line builds that on any host)
 
 VW_SRCS   := vw_main.c core/vw_core.c core/vw_plan.c \
-             vw_inspect.c vw_container.c vw_duration.c vw_decode.c \
+             media/vw_inspect.c media/vw_container.c media/vw_duration.c media/vw_decode.c \
              vw_frame.c vw_orient.c vw_text.c vw_looks.c vw_ocr.c \
              vw_script.c result/vw_parts.c result/vw_segments.c \
              result/vw_output.c \

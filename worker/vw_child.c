@@ -26,7 +26,7 @@
 #include "vo_edge.h"
 #include "vo_ledger.h"
 #include "core/vw_core.h"
-#include "vw_media.h"
+#include "media/vw_media.h"
 #include "result/vw_output.h"
 #include "vw_pipeline.h"
 #include "vw_pool.h"

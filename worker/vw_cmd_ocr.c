@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "vw_cmd.h"
-#include "vw_media.h"
+#include "media/vw_media.h"
 #include "result/vw_output.h"
 #include "vw_pipeline.h"
 #include "vw_ocr.h"

@@ -14,7 +14,7 @@
 
 #include "vw_frame.h"
 #include "vw_looks.h"
-#include "vw_media.h"
+#include "media/vw_media.h"
 #include "vw_ocr.h"
 #include "vw_orient.h"
 #include "vw_pipeline.h"

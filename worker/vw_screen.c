@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vw_media.h"
+#include "media/vw_media.h"
 #include "vw_pipe.h"
 
 
