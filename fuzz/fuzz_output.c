@@ -60,7 +60,7 @@
 
 #include "fuzz_check.h"
 #include "result/vw_output.h"
-#include "vw_script.h"
+#include "ocr/vw_script.h"
 
 
 #define FUZZ_FRAMES     48

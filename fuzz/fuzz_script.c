@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "vw_script.h"
+#include "ocr/vw_script.h"
 
 
 static int32_t fuzz_scan(const unsigned char *p, size_t n);

@@ -14,8 +14,8 @@
 
 VW_SRCS   := vw_main.c core/vw_core.c core/vw_plan.c \
              media/vw_inspect.c media/vw_container.c media/vw_duration.c media/vw_decode.c \
-             vw_frame.c vw_orient.c vw_text.c vw_looks.c vw_ocr.c \
-             vw_script.c result/vw_parts.c result/vw_segments.c \
+             image/vw_frame.c image/vw_orient.c image/vw_text.c image/vw_looks.c ocr/vw_ocr.c \
+             ocr/vw_script.c result/vw_parts.c result/vw_segments.c \
              result/vw_output.c \
              vw_pipeline.c vw_screen.c vw_read.c vw_between.c vw_join.c \
              vw_pipe_orient.c vw_cmd_ocr.c \

@@ -22,7 +22,7 @@
 #include "media/vw_media.h"
 #include "result/vw_output.h"
 #include "vw_pipeline.h"
-#include "vw_ocr.h"
+#include "ocr/vw_ocr.h"
 
 
 typedef struct {

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "vo_ledger.h"
-#include "vw_ocr.h"
+#include "ocr/vw_ocr.h"
 #include "vw_pool.h"
 
 

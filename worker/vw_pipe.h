@@ -12,11 +12,11 @@
 #define _VW_PIPE_H_INCLUDED_
 
 
-#include "vw_frame.h"
-#include "vw_looks.h"
+#include "image/vw_frame.h"
+#include "image/vw_looks.h"
 #include "media/vw_media.h"
-#include "vw_ocr.h"
-#include "vw_orient.h"
+#include "ocr/vw_ocr.h"
+#include "image/vw_orient.h"
 #include "vw_pipeline.h"
 
 

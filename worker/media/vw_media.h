@@ -29,7 +29,7 @@
 #include <libavformat/avformat.h>
 
 #include "core/vw_core.h"
-#include "vw_orient.h"
+#include "image/vw_orient.h"
 #include "core/vw_plan.h"
 
 

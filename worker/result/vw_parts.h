@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "vw_frame.h"
+#include "image/vw_frame.h"
 
 
 /* a screen has at most this many parts (more: the last takes the rest) */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "vw_parts.h"
-#include "vw_script.h"
+#include "ocr/vw_script.h"
 #include "vw_segments.h"
 
 

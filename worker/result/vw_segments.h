@@ -61,7 +61,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vw_frame.h"
+#include "image/vw_frame.h"
 #include "core/vw_plan.h"
 
 

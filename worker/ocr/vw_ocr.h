@@ -17,7 +17,7 @@
 
 #include "vo_edge.h"
 #include "core/vw_core.h"
-#include "vw_frame.h"
+#include "image/vw_frame.h"
 
 
 #define VW_OCR_ENGINES_MAX  8
