@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "fuzz_check.h"
-#include "vw_pipeline.h"
+#include "pipeline/vw_pipeline.h"
 #include "media/vw_media.h"
 
 

@@ -17,8 +17,8 @@ VW_SRCS   := vw_main.c core/vw_core.c core/vw_plan.c \
              image/vw_frame.c image/vw_orient.c image/vw_text.c image/vw_looks.c ocr/vw_ocr.c \
              ocr/vw_script.c result/vw_parts.c result/vw_segments.c \
              result/vw_output.c \
-             vw_pipeline.c vw_screen.c vw_read.c vw_between.c vw_join.c \
-             vw_pipe_orient.c vw_cmd_ocr.c \
+             pipeline/vw_pipeline.c pipeline/vw_screen.c pipeline/vw_read.c pipeline/vw_between.c pipeline/vw_join.c \
+             pipeline/vw_pipe_orient.c vw_cmd_ocr.c \
              vw_cmd_run.c vw_super.c vw_child.c vw_janitor.c vw_confine.c \
              vw_cmd_admin.c vw_deliver.c vw_http.c vw_cmd_webhooks.c
 VW_SRCS   := $(addprefix ../worker/,$(VW_SRCS))

@@ -28,7 +28,7 @@
 #include "core/vw_core.h"
 #include "media/vw_media.h"
 #include "result/vw_output.h"
-#include "vw_pipeline.h"
+#include "pipeline/vw_pipeline.h"
 #include "vw_pool.h"
 
 

@@ -21,7 +21,7 @@
 #include "vw_cmd.h"
 #include "media/vw_media.h"
 #include "result/vw_output.h"
-#include "vw_pipeline.h"
+#include "pipeline/vw_pipeline.h"
 #include "ocr/vw_ocr.h"
 
 
