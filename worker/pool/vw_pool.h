@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "vo_ledger.h"
-#include "vw_cmd.h"
+#include "cmd/vw_cmd.h"
 #include "vw_confine.h"
 #include "core/vw_plan.h"
 #include "vo_webhook.h"

@@ -18,7 +18,7 @@
 
 #include "vo_ledger.h"
 #include "ocr/vw_ocr.h"
-#include "vw_pool.h"
+#include "pool/vw_pool.h"
 
 
 static int vw_parse_ms(const char *name, const char *v, int64_t min,
