@@ -15,8 +15,9 @@
 
 VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              cmd/vw_cmd_admin.c cmd/vw_cmd_webhooks.c \
-             pool/vw_super.c pool/vw_child.c pool/vw_janitor.c \
-             pool/vw_deliver.c pool/vw_confine.c pool/vw_http.c \
+             pool/vw_pool.c pool/vw_super.c pool/vw_child.c \
+             pool/vw_janitor.c pool/vw_deliver.c pool/vw_confine.c \
+             pool/vw_http.c \
              pipeline/vw_pipeline.c pipeline/vw_screen.c pipeline/vw_read.c \
              pipeline/vw_between.c pipeline/vw_join.c \
              pipeline/vw_pipe_orient.c \

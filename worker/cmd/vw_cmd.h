@@ -18,17 +18,6 @@
 #include "core/vw_core.h"
 
 
-/* Exit codes (sysexits.h values). */
-#define VW_EXIT_OK         0
-#define VW_EXIT_USAGE      64    /* bad flag or value */
-#define VW_EXIT_REJECTED   65    /* invalid input: do not retry */
-#define VW_EXIT_FAILED     70    /* internal or transient error */
-#define VW_EXIT_CONFIG     78    /* configuration: the pool must not
-                                    respawn a child that exits so */
-
-#define VW_PROG            "video-ocr-worker"
-
-
 /* ocr FILE [options]: the pipeline on one file, the result on stdout. */
 int vw_cmd_ocr(int argc, char **argv);
 

@@ -19,8 +19,11 @@
 #include "vo_ledger.h"
 #include "ocr/vw_ocr.h"
 #include "pool/vw_pool.h"
+#include "vw_cmd.h"
 
 
+static int vw_pool_parse(vw_pool_conf_t *conf, int argc, char **argv,
+    int child);
 static int vw_parse_ms(const char *name, const char *v, int64_t min,
     int64_t max, int64_t *out);
 static int vw_parse_int(const char *name, const char *v, long min, long max,
@@ -151,7 +154,12 @@ static const vw_pool_time_t  vw_pool_times[] = {
 };
 
 
-int
+/*
+ * Parses the options of "run", "child", "janitor" and "deliverer"
+ * (argv[0] is the subcommand).  Returns 0, or -1 after printing a
+ * message that names the bad option.
+ */
+static int
 vw_pool_parse(vw_pool_conf_t *conf, int argc, char **argv, int child)
 {
     int  opt, index, frame_timeout_set;
@@ -579,50 +587,6 @@ vw_cmd_child(int argc, char **argv)
     }
 
     return vw_child_main(&conf);
-}
-
-
-vo_ledger_t *
-vw_pool_ledger(const vw_pool_conf_t *conf, const char *who,
-    volatile sig_atomic_t *stop, int *exit_code)
-{
-    int               tries;
-    char              err[VO_ERR_TEXT];
-    vo_ledger_t      *l;
-    vo_ledger_rc_t    rc;
-    vo_ledger_conf_t  lconf;
-
-    lconf.busy_timeout_ms = conf->busy_timeout_ms;
-    lconf.sync_full = 1;
-    lconf.migrate = 0;
-
-    /* a database server that does not answer (restarting) may come back */
-
-    for (tries = 0; /* void */; tries++) {
-        rc = vo_ledger_open(conf->ledger, &lconf, &l, err, sizeof(err));
-
-        if (rc == VO_LEDGER_OK) {
-            return l;
-        }
-
-        if (tries == 0 || rc != VO_LEDGER_BUSY) {
-            vw_log("%s: %s%s", who, err,
-                   rc == VO_LEDGER_BUSY && !conf->once
-                   ? "; trying again every second" : "");
-        }
-
-        if (rc != VO_LEDGER_BUSY || conf->once) {
-            *exit_code = VW_EXIT_CONFIG;
-            return NULL;
-        }
-
-        if (*stop) {
-            *exit_code = VW_EXIT_OK;
-            return NULL;
-        }
-
-        vw_sleep_ms(1000);
-    }
 }
 
 

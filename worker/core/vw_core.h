@@ -23,6 +23,17 @@
 #define VW_CODE_MAX       32
 #define VW_MSG_MAX        400
 
+#define VW_PROG           "video-ocr-worker"
+
+/* The exit codes of every process of the worker (sysexits.h values):
+ * a command's result, and what the supervisor reads of a child's. */
+#define VW_EXIT_OK        0
+#define VW_EXIT_USAGE     64    /* bad flag or value */
+#define VW_EXIT_REJECTED  65    /* invalid input: do not retry */
+#define VW_EXIT_FAILED    70    /* internal or transient error */
+#define VW_EXIT_CONFIG    78    /* configuration: the pool must not
+                                   respawn a child that exits so */
+
 #if defined(__GNUC__)
 #define VW_PRINTF(f, a)   __attribute__((format(printf, f, a)))
 #else

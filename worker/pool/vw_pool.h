@@ -22,7 +22,6 @@
 #include <stdint.h>
 
 #include "vo_ledger.h"
-#include "cmd/vw_cmd.h"
 #include "vw_confine.h"
 #include "core/vw_plan.h"
 #include "vo_webhook.h"
@@ -77,16 +76,9 @@ typedef struct {
 
 
 /*
- * Parses the options of "run", "child" and "janitor" (argv[0] is the
- * subcommand; vw_cmd_run.c).
- * Returns 0, or -1 after printing a message that names the bad option.
- */
-int vw_pool_parse(vw_pool_conf_t *conf, int argc, char **argv, int child);
-
-/*
  * A process of the pool opens its ledger connection (after exec), and
  * while the database does not answer tries again every second, until
- * *stop; who prefixes the log line.  NULL with *exit_code set when it
+ * *stop; who prefixes the log line (vw_pool.c).  NULL with *exit_code set when it
  * gives up: VW_EXIT_CONFIG (a ledger that cannot be used, or a janitor
  * --once) or VW_EXIT_OK (stopped).
  */
