@@ -30,7 +30,6 @@
 
 #include "fuzz_check.h"
 #include "pipeline/vw_pipeline.h"
-#include "media/vw_media.h"
 
 
 #define FUZZ_MEDIA_MAX  (256 * 1024)
@@ -49,7 +48,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
      * with an exec; here run.sh sets it before the start) */
     (void) setenv("OMP_THREAD_LIMIT", "1", 0);
 
-    vw_media_log_init(0);
+    vw_pipeline_init(0);
 
     return 0;
 }

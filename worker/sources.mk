@@ -21,8 +21,8 @@ VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              pipeline/vw_pipeline.c pipeline/vw_screen.c pipeline/vw_read.c \
              pipeline/vw_between.c pipeline/vw_join.c \
              pipeline/vw_pipe_orient.c \
-             media/vw_inspect.c media/vw_container.c media/vw_duration.c \
-             media/vw_decode.c \
+             media/vw_inspect.c media/vw_media_io.c media/vw_container.c \
+             media/vw_duration.c media/vw_decode.c \
              image/vw_frame.c image/vw_orient.c image/vw_text.c \
              image/vw_looks.c \
              ocr/vw_ocr.c ocr/vw_script.c \

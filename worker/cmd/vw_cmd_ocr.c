@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "vw_cmd.h"
-#include "media/vw_media.h"
 #include "result/vw_output.h"
 #include "pipeline/vw_pipeline.h"
 #include "ocr/vw_ocr.h"
@@ -112,7 +111,7 @@ vw_cmd_ocr(int argc, char **argv)
     rc = vw_ocr_parse(&cmd, argc, argv);
 
     if (rc == -1) {
-        vw_media_log_init(cmd.verbose);
+        vw_pipeline_init(cmd.verbose);
         rc = vw_ocr_file(&cmd);
     }
 

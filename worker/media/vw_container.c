@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "vo_edge.h"
-#include "vw_media.h"
+#include "vw_media_int.h"
 
 
 static int vw_check_isobmff(vw_media_t *m, vw_err_t *err);
@@ -32,38 +32,6 @@ static int vw_check_mxf(vw_media_t *m, vw_err_t *err);
 static int64_t vw_be64(const unsigned char *p);
 static int vw_ebml_vint(const unsigned char *p, size_t n, int64_t *value,
     int *unknown);
-
-
-/* Reads up to n bytes at off; fewer only at the end of the file. */
-ssize_t
-vw_media_pread(vw_media_t *m, int64_t off, void *buf, size_t n)
-{
-    size_t   got;
-    ssize_t  r;
-
-    got = 0;
-
-    while (got < n) {
-        r = pread(m->fd, (char *) buf + got, n - got, (off_t) off + got);
-
-        if (r < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-
-            m->io_errno = errno;
-            return -1;
-        }
-
-        if (r == 0) {
-            break;
-        }
-
-        got += (size_t) r;
-    }
-
-    return (ssize_t) got;
-}
 
 
 int

@@ -50,7 +50,7 @@
 #include <libavutil/avstring.h>
 #include <libavutil/imgutils.h>
 
-#include "vw_media.h"
+#include "vw_media_int.h"
 
 
 #define VW_ENDED_SLACK_US  500000
@@ -565,7 +565,8 @@ vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
 
 
 int
-vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us, int *first)
+vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us,
+    const vw_kept_t **run, int *whole)
 {
     int  i, n;
 
@@ -575,7 +576,8 @@ vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us, int *first)
         /* void */
     }
 
-    *first = i;
+    *run = &m->kept[i];
+    *whole = i > 0 || !m->kept_lost;
 
     for (n = 0; i + n < m->nkept && m->kept[i + n].pts_us < before_us; n++) {
         /* void */
@@ -651,6 +653,20 @@ vw_media_us(vw_media_t *m, int64_t pts)
     us = av_rescale_q(pts - m->start_pts, m->st->time_base, AV_TIME_BASE_Q);
 
     return us > 0 ? us : 0;
+}
+
+
+const vw_media_stats_t *
+vw_media_stats(const vw_media_t *m)
+{
+    return &m->stats;
+}
+
+
+vw_orient_t
+vw_media_shown(const vw_media_t *m, const AVFrame *f)
+{
+    return vw_orient_of_frame(f, m->shown);
 }
 
 

@@ -33,7 +33,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "vw_media.h"
+#include "vw_media_int.h"
 
 
 #define VW_SCAN_BUFFER  65536

@@ -13,20 +13,17 @@
  * against the limits before any decoder runs, and every decoder (the
  * ones libavformat opens to probe included) runs with max_pixels set.
  *
- * vw_inspect.c: opening, inspection, limits.  vw_container.c: the
- * container structure check.  vw_duration.c: the duration of a stream
- * that declares none.  vw_decode.c: the decoder, seeking, the frame
- * shown at an instant.
+ * This is the room's contract; vw_media_int.h holds what its files
+ * share and nothing else includes (README.md: which file owns what).
  */
 
 #ifndef _VW_MEDIA_H_INCLUDED_
 #define _VW_MEDIA_H_INCLUDED_
 
 
-#include <sys/types.h>
+#include <stdint.h>
 
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
+#include <libavutil/frame.h>
 
 #include "core/vw_core.h"
 #include "image/vw_orient.h"
@@ -45,81 +42,14 @@ typedef struct {
 
 typedef struct vw_media_s  vw_media_t;
 
-/*
- * The frames decoded before the current one, kept for finding where a
- * change began (vw_media_start with keep_us): those of keep_us and
- * VW_KEPT_SLACK more (a look may take a frame a few before its instant),
- * at most VW_KEPT_MAX and no more than VW_KEPT_BYTES of pictures, the
- * oldest dropped first.  The pipeline asks for two looks' steps of 0.17
- * s: 13 frames at 25 fps (all 13 at 720p, 18 MB; 8 at 1080p) and 25 at
- * 60 fps.  Each costs more than its picture (the decoder's pool grows
- * by one), 30 to 50 MB at 4K, where 2 are kept (docs/worker-pipeline.md).
- */
+/* The most frames kept before the current one (vw_media_start with
+ * keep_us): a caller may size its arrays of them so. */
 #define VW_KEPT_MAX     32
-#define VW_KEPT_SLACK   4
-#define VW_KEPT_BYTES   (24 * 1024 * 1024)
 
 typedef struct {
     AVFrame            *frame;
     int64_t             pts_us;      /* from the start, as *pts_us below */
 } vw_kept_t;
-
-/* Where an AVIOContext of ours is in the upload: the media's own, or a
- * second one over the same file (vw_duration.c's pass). */
-typedef struct {
-    vw_media_t         *m;
-    int64_t             pos;
-} vw_media_reader_t;
-
-
-struct vw_media_s {
-    /* the input */
-    int                 fd;
-    const char         *name;        /* for messages only */
-    int64_t             size;
-    vw_media_reader_t   reader;      /* of avio */
-    int                 io_errno;    /* set by a failed read or seek */
-    vw_limits_t         limits;
-
-    AVIOContext        *avio;
-    AVFormatContext    *fmt;
-    AVStream           *st;
-    int                 stream_index;
-    vw_orient_t         shown;       /* the stream's display matrix */
-
-    /* decoding (vw_decode.c) */
-    AVCodecContext     *dec;
-    AVPacket           *pkt;
-    AVFrame            *tmp;
-    AVFrame            *cur;         /* last frame at or before target */
-    AVFrame            *next;        /* first frame after target */
-    int                 have_cur;
-    int                 have_next;
-    int64_t             cur_pts;     /* stream time base, absolute */
-    int64_t             next_pts;
-    int64_t             start_pts;   /* the stream time of t = 0 */
-    int64_t             frame_dur;   /* nominal, stream time base; 0 = ? */
-    int64_t             last_dts;    /* of the last packet read */
-    int64_t             seek_margin; /* seek this much before a target */
-    int                 started;     /* packets read since open/seek */
-    int                 eof;         /* the demuxer has no more packets */
-    int                 drained;     /* the decoder has given them all */
-    int                 skip_nonref; /* sparse sampling: skip B frames */
-    int                 skip_level;  /* AVDISCARD_NONREF or _BIDIR */
-    int64_t             skip_window; /* decode all within this of target */
-    int                 index_ok;    /* the index covers the stream */
-
-    vw_kept_t           kept[VW_KEPT_MAX];  /* oldest first */
-    int                 nkept;
-    int                 keep;        /* how many to keep; 0: none */
-    int                 kept_lost;   /* a frame decoded since the start
-                                        was dropped or not decoded */
-
-    vw_poll_pt          poll;
-    void               *poll_data;
-
-    vw_media_stats_t    stats;
-};
 
 
 /*
@@ -155,13 +85,15 @@ int vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
 
 /*
  * The kept frames shown after after_us and before before_us (times from
- * the start), oldest first: the run of m->kept from the one after the
- * newest at or before after_us; *first is its index (0: none kept was
- * at or before after_us), the count is returned.  Valid until the next
+ * the start), oldest first: *run points at the run of them from the one
+ * after the newest at or before after_us, and the count is returned.
+ * *whole is 1 when that run reaches back to a kept frame at or before
+ * after_us, or when every frame decoded since the start is kept (so
+ * that a change among them is bracketed).  Valid until the next
  * vw_media_frame_* call.
  */
 int vw_media_kept(vw_media_t *m, int64_t after_us, int64_t before_us,
-    int *first);
+    const vw_kept_t **run, int *whole);
 
 /*
  * The decoded frame shown right after the one at pts_us: a kept one,
@@ -195,38 +127,12 @@ int vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
 /* Closes everything; m may be NULL.  The fd stays open. */
 void vw_media_close(vw_media_t *m);
 
-/* Unrefs the kept frames (vw_media_close does). */
-void vw_media_free_kept(vw_media_t *m);
+/* What decoding did so far. */
+const vw_media_stats_t *vw_media_stats(const vw_media_t *m);
 
-/* Internal to the media stage (vw_inspect.c, vw_container.c,
- * vw_duration.c, vw_decode.c). */
-
-/* The last libav* error message (or rc's text) into buf. */
-void vw_media_av_error(int rc, char *buf, size_t size);
-
-/* Reads up to n bytes at off (fewer only at the end of the file); -1 with
- * m->io_errno set on a read error. */
-ssize_t vw_media_pread(vw_media_t *m, int64_t off, void *buf, size_t n);
-
-/* The container's top-level sizes against the file's (vw_container.c). */
-int vw_media_check_structure(vw_media_t *m, int container, vw_err_t *err);
-
-/* The read and seek callbacks of an AVIOContext over a reader. */
-int vw_media_avio_read(void *reader, uint8_t *buf, int size);
-int64_t vw_media_avio_seek(void *reader, int64_t offset, int whence);
-
-/* The io_open of every demuxer of ours: refuses to open anything. */
-int vw_media_io_open_refuse(AVFormatContext *s, AVIOContext **pb,
-    const char *url, int flags, AVDictionary **options);
-
-/*
- * The duration of m's video stream in ms from t = 0, measured by a
- * demux-only pass over its packets, for a container that declares none
- * (vw_duration.c); what names the container in messages.  REJECTED too_long as soon as the packets pass
- * max_duration_ms, unknown_duration when none has a time stamp.
- */
-int vw_media_measure_duration(vw_media_t *m, const char *what,
-    int64_t *duration_ms, vw_err_t *err);
+/* How frame f is shown: its own display matrix if it carries one, else
+ * the stream's. */
+vw_orient_t vw_media_shown(const vw_media_t *m, const AVFrame *f);
 
 
 #endif /* _VW_MEDIA_H_INCLUDED_ */

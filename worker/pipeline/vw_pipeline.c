@@ -57,6 +57,7 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
     size_t             n;
     vw_rect_t          r;
     vw_pipe_t          pipe, *p;
+    const vw_media_stats_t  *ms;
 
     p = &pipe;
     memset(p, 0, sizeof(vw_pipe_t));
@@ -135,9 +136,6 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         vw_stop(err, "run \"%s\": stopped before decoding", job->name);
         goto done;
     }
-
-    p->media->poll = vw_pipe_poll;
-    p->media->poll_data = p;
 
     for (i = 0; i < run->plan.frames; i++) {
 
@@ -223,11 +221,11 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
 done:
 
     if (p->media != NULL) {
-        run->stats.packets = p->media->stats.packets;
-        run->stats.frames_decoded = p->media->stats.frames_decoded
-                                    + p->media->stats.probe_frames;
-        run->stats.decode_errors = p->media->stats.decode_errors;
-        run->stats.seeks = p->media->stats.seeks;
+        ms = vw_media_stats(p->media);
+        run->stats.packets = ms->packets;
+        run->stats.frames_decoded = ms->frames_decoded + ms->probe_frames;
+        run->stats.decode_errors = ms->decode_errors;
+        run->stats.seeks = ms->seeks;
     }
 
     run->stats.turn = p->osd_tried ? 90 * p->turn_q : -1;
@@ -274,6 +272,13 @@ done:
     run->stats.cpu_ms = (vw_cpu_us() - cpu) / 1000;
 
     return ret;
+}
+
+
+void
+vw_pipeline_init(int verbose)
+{
+    vw_media_log_init(verbose);
 }
 
 
@@ -369,8 +374,9 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
 int
 vw_pipe_clean(vw_pipe_t *p, vw_err_t *err)
 {
-    int             n, first;
-    const AVFrame  *beside[2];
+    int               n, whole;
+    const AVFrame    *beside[2];
+    const vw_kept_t  *run;
 
     if (p->layer.box.w == 0 || p->layer.polarity != VW_TEXT_BRIGHT
         || !p->job->options->refine || p->media == NULL)
@@ -378,8 +384,8 @@ vw_pipe_clean(vw_pipe_t *p, vw_err_t *err)
         return 0;
     }
 
-    n = vw_media_kept(p->media, -1, p->look_us, &first);
-    beside[0] = n > 0 ? p->media->kept[first + n - 1].frame : NULL;
+    n = vw_media_kept(p->media, -1, p->look_us, &run, &whole);
+    beside[0] = n > 0 ? run[n - 1].frame : NULL;
     beside[1] = vw_media_frame_after(p->media, p->look_us);
 
     if (vw_text_persist_begin(&p->layer, &p->persist, err) != 0) {
@@ -410,7 +416,7 @@ vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
 {
     vw_orient_t  shown;
 
-    shown = vw_orient_of_frame(frame, p->media->shown);
+    shown = vw_media_shown(p->media, frame);
 
     return vw_frame_grey(&p->framer, frame, p->job->options, &shown,
                          &p->turn, out, err);

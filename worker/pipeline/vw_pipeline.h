@@ -181,6 +181,10 @@ typedef struct {
  */
 int vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err);
 
+/* Sets up the process-wide state, once before the first run: libav*'s
+ * log routed through ours (verbose: its warnings printed too). */
+void vw_pipeline_init(int verbose);
+
 /* Frees the process-wide state (the OCR engines) before exiting. */
 void vw_pipeline_shutdown(void);
 

@@ -408,10 +408,11 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 static void
 vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
 {
-    int            i, n, first;
-    int64_t        after;
-    vw_err_t       err;
-    vw_between_t  *b;
+    int               i, n;
+    int64_t           after;
+    vw_err_t          err;
+    vw_between_t     *b;
+    const vw_kept_t  *run;
 
     vw_pipe_free_kept(p);
     p->tent_whole = 0;
@@ -427,24 +428,20 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
         after = p->state_ms * 1000 + 999;
     }
 
-    n = vw_media_kept(p->media, after, p->look_us, &first);
-
-    /* a kept frame at or before after is the old state's, or every frame
-     * since the start is there */
-    p->tent_whole = first > 0 || !p->media->kept_lost;
+    /* whole: a kept frame at or before after is the old state's, or
+     * every frame since the start is there */
+    n = vw_media_kept(p->media, after, p->look_us, &run, &p->tent_whole);
 
     for (i = 0; i < n; i++) {
         b = &p->tent_kept[p->ntent_kept];
 
-        if (vw_pipe_grey(p, p->media->kept[first + i].frame, &b->grey, &err)
-            != 0)
-        {
+        if (vw_pipe_grey(p, run[i].frame, &b->grey, &err) != 0) {
             vw_pipe_free_kept(p);   /* timed by the look, then */
             p->tent_whole = 0;
             break;
         }
 
-        b->pts_us = p->media->kept[first + i].pts_us;
+        b->pts_us = run[i].pts_us;
         p->ntent_kept++;
     }
 }

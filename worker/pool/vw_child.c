@@ -26,7 +26,6 @@
 #include "vo_edge.h"
 #include "vo_ledger.h"
 #include "core/vw_core.h"
-#include "media/vw_media.h"
 #include "result/vw_output.h"
 #include "pipeline/vw_pipeline.h"
 #include "vw_pool.h"
@@ -106,7 +105,7 @@ vw_child_main(const vw_pool_conf_t *conf)
 
     /* FFmpeg's own messages: kept for the job's error, printed only with
      * --verbose (a decoder's complaint is not a line of the pool's log) */
-    vw_media_log_init(conf->verbose);
+    vw_pipeline_init(conf->verbose);
 
     if (gethostname(host, sizeof(host)) != 0) {
         snprintf(host, sizeof(host), "localhost");
