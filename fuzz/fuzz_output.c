@@ -60,7 +60,7 @@
 
 #include "fuzz_check.h"
 #include "result/vw_output.h"
-#include "ocr/vw_script.h"
+#include "core/vw_utf8.h"
 
 
 #define FUZZ_FRAMES     48

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
+#include "core/vw_utf8.h"
 #include "ocr/vw_script.h"
 
 

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "vw_core.h"
+#include "vw_geom.h"
 
 
 #define VW_PLAN_VERSION                2
@@ -44,11 +45,15 @@
 /* the longest step between two looks, in microseconds */
 #define VW_LOOK_US                     170000
 
+/* a screen's text is read from the mean of its first looks, at most
+ * this many (the pipeline's rule, part of the plan's definition: a
+ * segment's looks count them) */
+#define VW_LOOKS_COMBINED              12
+
 #define VW_MAX_DURATION_MS_DEFAULT     (3LL * 3600 * 1000)   /* 3 h */
 #define VW_MAX_PIXELS_DEFAULT          (3840LL * 2160)       /* 8.3 Mpx */
 #define VW_MAX_FRAMES_DEFAULT          20000
 #define VW_FRAME_TIMEOUT_MS_DEFAULT    10000
-#define VW_MAX_SIDE                    16384
 
 
 typedef struct {

@@ -16,28 +16,14 @@
 
 #include "vo_edge.h"
 #include "core/vw_core.h"
+#include "core/vw_geom.h"
+#include "vw_image.h"
 
 
 struct AVFrame;
 struct SwsContext;
 struct vw_orient_s;
 
-
-/* An 8-bit grey image; data holds height rows of stride bytes. */
-typedef struct {
-    uint8_t  *data;
-    int       width;
-    int       height;
-    int       stride;
-    size_t    cap;
-} vw_image_t;
-
-typedef struct {
-    int  x;
-    int  y;
-    int  w;
-    int  h;
-} vw_rect_t;
 
 /* An ink component (vw_text.c): its box, size and first pixel. */
 typedef struct {
@@ -151,20 +137,6 @@ void vw_framer_free(vw_framer_t *fr);
 int vw_framer_work(vw_framer_t *fr, size_t need);
 int vw_framer_comp(vw_framer_t *fr, int x0, int y0, int x1, int y1,
     uint32_t seed, uint32_t pixels);
-
-void vw_image_free(vw_image_t *img);
-void vw_image_swap(vw_image_t *a, vw_image_t *b);
-
-/* Sizes img for width x height (rows aligned); -1 when out of memory. */
-int vw_image_alloc(vw_image_t *img, int width, int height);
-
-/*
- * view: the part in of picture img, whose pixels are those of rectangle
- * of (in lies inside of): the same pixels, not a copy, to be neither
- * sized nor freed.
- */
-void vw_image_view(const vw_image_t *img, const vw_rect_t *of,
-    const vw_rect_t *in, vw_image_t *view);
 
 void vw_text_free(vw_text_t *t);
 void vw_text_swap(vw_text_t *a, vw_text_t *b);

@@ -11,11 +11,6 @@
 
 
 #include "vw_frame.h"
-#include "result/vw_segments.h"
-
-
-/* at most this many looks are summed (VW_LOOKS_COMBINED: the plan's) */
-#define VW_STACK_MAX  VW_LOOKS_COMBINED
 
 
 typedef struct {

@@ -23,8 +23,8 @@
  * The text layer, the near-identical tests and Tesseract all see the
  * picture as shown (crop is in shown coordinates too).  Text that is
  * still not upright (a phone held sideways, no matrix) is found once
- * per video by Tesseract's orientation detection (OSD), checked by
- * reading it (vw_orient_detect), and turned from then on.
+ * per video by Tesseract's orientation detection (OSD, ocr/vw_osd.c),
+ * checked by reading it (pipeline/), and turned from then on.
  */
 
 #ifndef _VW_ORIENT_H_INCLUDED_
@@ -33,8 +33,9 @@
 
 #include <stdint.h>
 
+#include "vo_edge.h"
 #include "core/vw_core.h"
-#include "vw_frame.h"
+#include "vw_image.h"
 
 
 struct AVFrame;
@@ -98,20 +99,6 @@ int vw_orient_copy(vw_orient_t o, const uint8_t *src, int stride,
 
 /* Turns img by o in place (tmp is work space).  -1 when out of memory. */
 int vw_orient_image(vw_orient_t o, vw_image_t *img, vw_image_t *tmp);
-
-
-/*
- * Tesseract's orientation and script detection on a picture prepared for
- * OCR (black ink on white): *turns gets the quarter turns clockwise that
- * make its text upright and *conf Tesseract's confidence.  Returns 0, or
- * 1 when Tesseract found too little to tell (or has no osd.traineddata);
- * -1 only when out of memory.  The OSD engine is loaded on first use and
- * kept (vw_orient_shutdown frees it).
- */
-int vw_orient_osd(const vw_image_t *img, int *turns, float *conf,
-    vw_err_t *err);
-
-void vw_orient_shutdown(void);
 
 
 #endif /* _VW_ORIENT_H_INCLUDED_ */

@@ -28,14 +28,11 @@
 #include <tesseract/capi.h>
 
 #include "vo_edge.h"
-#include "vw_ocr.h"
-#include "result/vw_segments.h"
+#include "vw_ocr_int.h"
+#include "core/vw_geom.h"
 #include "vw_script.h"
 
 
-#ifndef VW_TESSDATA_DEFAULT
-#define VW_TESSDATA_DEFAULT  "/usr/share/tesseract-ocr/5/tessdata"
-#endif
 
 #define VW_OCR_DPI           70
 #define VW_OCR_MIN_LINE_CONF 50
@@ -100,7 +97,6 @@ static int          vw_nengines;
 static uint64_t     vw_engine_clock;
 
 
-static const char *vw_ocr_datapath(void);
 static int vw_ocr_check_lang(const char *lang, const char *name,
     vw_err_t *err);
 static int vw_ocr_strcmp(const void *a, const void *b);
@@ -1255,7 +1251,7 @@ vw_ocr_fill(uint8_t *pix, int w, int h, size_t seed, int limit,
 }
 
 
-static const char *
+const char *
 vw_ocr_datapath(void)
 {
     const char  *p;

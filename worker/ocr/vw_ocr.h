@@ -17,7 +17,7 @@
 
 #include "vo_edge.h"
 #include "core/vw_core.h"
-#include "image/vw_frame.h"
+#include "image/vw_image.h"
 
 
 #define VW_OCR_ENGINES_MAX  8
@@ -136,6 +136,20 @@ int vw_ocr_languages_publish(const char *dir);
 
 /* Ends and frees every engine (tests, clean exit). */
 void vw_ocr_shutdown(void);
+
+
+/*
+ * Tesseract's orientation and script detection on a picture prepared for
+ * OCR (black ink on white; vw_osd.c): *turns gets the quarter turns
+ * clockwise that make its text upright and *conf Tesseract's
+ * confidence.  Returns 0, or 1 when Tesseract found too little to tell
+ * (or has no osd.traineddata); -1 only when out of memory.  The OSD
+ * engine is loaded on first use and kept (vw_osd_shutdown frees it).
+ */
+int vw_osd_detect(const vw_image_t *img, int *turns, float *conf,
+    vw_err_t *err);
+
+void vw_osd_shutdown(void);
 
 
 #endif /* _VW_OCR_H_INCLUDED_ */

@@ -1,14 +1,14 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Scripts in the OCR text (see vw_script.h): a strict UTF-8 decoder
- * (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF),
- * the Unicode blocks of the CJK scripts, and the space rule between two
- * words of a line with the blanks Tesseract wrote between them.
+ * Scripts in the OCR text (see vw_script.h): the Unicode blocks of the
+ * CJK scripts, and the space rule between two words of a line with the
+ * blanks Tesseract wrote between them.
  */
 
 #include <string.h>
 
+#include "core/vw_utf8.h"
 #include "vw_script.h"
 
 
@@ -44,88 +44,6 @@ static const vw_script_range_t  vw_script_ranges[] = {
                                                  compatibility supplement */
     { 0x30000, 0x323af, VW_SCRIPT_CJK },      /* Han extensions G, H */
 };
-
-
-int32_t
-vw_utf8_next(const unsigned char *p, size_t n, size_t *len)
-{
-    size_t   need, i;
-    int32_t  cp, min;
-
-    *len = 1;
-
-    if (n == 0) {
-        return -1;
-    }
-
-    if (p[0] < 0x80) {
-        return p[0];
-    }
-
-    if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-        need = 1;
-        cp = p[0] & 0x1f;
-        min = 0x80;
-
-    } else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-        need = 2;
-        cp = p[0] & 0x0f;
-        min = 0x800;
-
-    } else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-        need = 3;
-        cp = p[0] & 0x07;
-        min = 0x10000;
-
-    } else {
-        /* a continuation byte, 0xc0/0xc1 (overlong), 0xf5+ (too large) */
-        return -1;
-    }
-
-    if (n < need + 1) {
-        return -1;
-    }
-
-    for (i = 1; i <= need; i++) {
-        if ((p[i] & 0xc0) != 0x80) {
-            return -1;
-        }
-
-        cp = (cp << 6) | (p[i] & 0x3f);
-    }
-
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-        return -1;
-    }
-
-    *len = need + 1;
-
-    return cp;
-}
-
-
-int32_t
-vw_utf8_last(const unsigned char *p, size_t n)
-{
-    size_t   s, len;
-    int32_t  cp;
-
-    if (n == 0) {
-        return -1;
-    }
-
-    /* back over at most three continuation bytes to the lead byte */
-
-    s = n - 1;
-
-    while (s > 0 && n - s < 4 && (p[s] & 0xc0) == 0x80) {
-        s--;
-    }
-
-    cp = vw_utf8_next(p + s, n - s, &len);
-
-    return cp >= 0 && len == n - s ? cp : -1;
-}
 
 
 int

@@ -26,24 +26,6 @@
 #define VW_SCRIPT_HANGUL  2
 
 
-/*
- * Decodes the character at p[0..n), n > 0: returns its code point and
- * sets *len to its length (1-4).  A byte that starts no well-formed
- * character (a stray continuation byte, an overlong form, a surrogate,
- * past U+10FFFF, cut short by n) gives -1 with *len = 1, so a scan
- * always moves forward and never reads past n.  The worker's only
- * decoder (vw_utf8_decode of vw_segments.h is its U+FFFD view), in a
- * file that needs libc only, so the fuzz targets of both link it.
- */
-int32_t vw_utf8_next(const unsigned char *p, size_t n, size_t *len);
-
-/*
- * The last character of p[0..n): its code point, or -1 when n is 0 or
- * the bytes do not end with a well-formed character.  The same value a
- * forward scan with vw_utf8_next gives for the last character.
- */
-int32_t vw_utf8_last(const unsigned char *p, size_t n);
-
 /* VW_SCRIPT_CJK, VW_SCRIPT_HANGUL or VW_SCRIPT_OTHER (also for -1). */
 int vw_script_class(int32_t cp);
 

@@ -49,7 +49,7 @@
 #include <string.h>
 
 #include "vw_pipe.h"
-#include "result/vw_segments.h"
+#include "core/vw_utf8.h"
 
 
 static int vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,

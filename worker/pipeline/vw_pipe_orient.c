@@ -124,7 +124,7 @@ vw_pipe_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
     q = 0;
     conf = 0;
 
-    if (vw_orient_osd(&p->ocr, &q, &conf, err) < 0) {
+    if (vw_osd_detect(&p->ocr, &q, &conf, err) < 0) {
         return -1;
     }
 

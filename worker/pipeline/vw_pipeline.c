@@ -286,7 +286,7 @@ void
 vw_pipeline_shutdown(void)
 {
     vw_ocr_shutdown();
-    vw_orient_shutdown();
+    vw_osd_shutdown();
 }
 
 

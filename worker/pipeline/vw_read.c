@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vw_utf8.h"
 #include "result/vw_parts.h"
 #include "vw_pipe.h"
 

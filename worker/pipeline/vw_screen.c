@@ -278,7 +278,7 @@ vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
         /* (where its ink matched the reference's unmoved, it is there) */
         vw_stack_add(&p->stack, &p->grey, p->ink_same ? 0 : dx);
 
-        if (p->stack.count >= VW_STACK_MAX && vw_pipe_read(p, err) != 0) {
+        if (p->stack.count >= VW_LOOKS_COMBINED && vw_pipe_read(p, err) != 0) {
             return -1;
         }
     }
@@ -800,7 +800,7 @@ vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
 
     p->scale = vw_frame_ocr_scale(p->ref.height, p->ref_layer.glyph_h);
 
-    if (vw_stack_start(&p->stack, &p->ref, r, VW_STACK_MAX) != 0) {
+    if (vw_stack_start(&p->stack, &p->ref, r, VW_LOOKS_COMBINED) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
     }

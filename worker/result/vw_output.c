@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "vw_output.h"
+#include "core/vw_utf8.h"
 #include "vw_parts.h"
 
 

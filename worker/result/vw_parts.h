@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-#include "image/vw_frame.h"
+#include "core/vw_geom.h"
 
 
 /* a screen has at most this many parts (more: the last takes the rest) */

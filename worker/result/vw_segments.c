@@ -1,15 +1,13 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Merging frame results into segments (the rules are in vw_segments.h),
- * and the U+FFFD view of the UTF-8 decoder of vw_script.c.
+ * Merging frame results into segments (the rules are in vw_segments.h).
  */
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "vw_parts.h"
-#include "ocr/vw_script.h"
 #include "vw_segments.h"
 
 
@@ -413,68 +411,4 @@ vw_segment_cmp(const void *a, const void *b)
     }
 
     return sa->box.x < sb->box.x ? -1 : (sa->box.x > sb->box.x);
-}
-
-
-int
-vw_box_ok(const vw_rect_t *b)
-{
-    return b->x >= 0 && b->y >= 0 && b->w > 0 && b->h > 0
-           && b->x <= VW_MAX_SIDE - b->w && b->y <= VW_MAX_SIDE - b->h;
-}
-
-
-void
-vw_box_union(vw_rect_t *u, const vw_rect_t *b)
-{
-    int  x1, y1;
-
-    if (u->w == 0) {
-        *u = *b;
-        return;
-    }
-
-    x1 = u->x + u->w > b->x + b->w ? u->x + u->w : b->x + b->w;
-    y1 = u->y + u->h > b->y + b->h ? u->y + u->h : b->y + b->h;
-
-    u->x = u->x < b->x ? u->x : b->x;
-    u->y = u->y < b->y ? u->y : b->y;
-    u->w = x1 - u->x;
-    u->h = y1 - u->y;
-}
-
-
-int64_t
-vw_box_overlap(const vw_rect_t *a, const vw_rect_t *b)
-{
-    int64_t  w, h;
-
-    if (!vw_box_ok(a) || !vw_box_ok(b)) {
-        return 0;
-    }
-
-    w = (int64_t) (a->x + a->w < b->x + b->w ? a->x + a->w : b->x + b->w)
-        - (a->x > b->x ? a->x : b->x);
-    h = (int64_t) (a->y + a->h < b->y + b->h ? a->y + a->h : b->y + b->h)
-        - (a->y > b->y ? a->y : b->y);
-
-    return w > 0 && h > 0 ? w * h : 0;
-}
-
-
-size_t
-vw_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp)
-{
-    size_t   len;
-    int32_t  c;
-
-    if (n == 0) {
-        *cp = 0xfffd;
-        return 0;
-    }
-
-    c = vw_utf8_next(p, n, &len);
-    *cp = c >= 0 ? (uint32_t) c : 0xfffd;
-
-    return len;
 }

@@ -61,7 +61,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "image/vw_frame.h"
+#include "core/vw_geom.h"
 #include "core/vw_plan.h"
 
 
@@ -96,10 +96,6 @@
                                         before the first row of its last:
                                         a resumed run does not pick up
                                         after it (vw_join.c) */
-
-/* a screen's text is read from the mean of its first looks, at most
- * this many (the pipeline's rule, part of the plan's definition) */
-#define VW_LOOKS_COMBINED    12
 
 
 typedef struct {
@@ -143,28 +139,5 @@ typedef struct {
  */
 int vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     size_t n, vw_segment_t **out, size_t *nout);
-
-/*
- * 1 if b is a box a result may give: w, h > 0, inside a picture of
- * VW_MAX_SIDE a side.  A frame's box that is not (none, or a ledger row
- * that lies) counts as not known.
- */
-int vw_box_ok(const vw_rect_t *b);
-
-/* u becomes the union of u (w = 0: empty) and b (w, h > 0). */
-void vw_box_union(vw_rect_t *u, const vw_rect_t *b);
-
-/* The area a and b have in common; 0 when either is not a box. */
-int64_t vw_box_overlap(const vw_rect_t *a, const vw_rect_t *b);
-
-/*
- * Decodes one UTF-8 sequence of at most n bytes; returns its length (at
- * least 1 when n > 0; 0 with U+FFFD when n is 0).  An ill-formed
- * sequence gives U+FFFD for its first byte.  The writers' view of
- * vw_utf8_next (vw_script.h), which holds the rules: the same length,
- * U+FFFD where it gives -1.
- */
-size_t vw_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp);
-
 
 #endif /* _VW_SEGMENTS_H_INCLUDED_ */
