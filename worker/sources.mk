@@ -19,8 +19,9 @@ VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              pool/vw_janitor.c pool/vw_deliver.c pool/vw_confine.c \
              pool/vw_http.c \
              pipeline/vw_pipeline.c pipeline/vw_screen.c pipeline/vw_read.c \
-             pipeline/vw_between.c pipeline/vw_join.c \
-             pipeline/vw_pipe_orient.c \
+             pipeline/vw_join.c pipeline/vw_turn.c pipeline/vw_between.c \
+             pipeline/vw_boundary.c pipeline/vw_resume.c pipeline/vw_reading.c \
+             pipeline/vw_rows.c pipeline/vw_look.c pipeline/vw_pipe.c \
              media/vw_inspect.c media/vw_media_io.c media/vw_container.c \
              media/vw_duration.c media/vw_decode.c \
              image/vw_image.c image/vw_frame.c image/vw_orient.c \

@@ -24,7 +24,7 @@
  * read from its looks.
  */
 
-#include "vw_pipe.h"
+#include "vw_pipeline_int.h"
 
 
 static int vw_between_frame(vw_pipe_t *p, const vw_image_t *g,

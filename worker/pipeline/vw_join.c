@@ -48,17 +48,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vw_pipe.h"
+#include "vw_pipeline_int.h"
 #include "core/vw_utf8.h"
 
 
+static int vw_join_letters_alike(const char *a, const char *b);
+static const unsigned char *vw_join_letter(const unsigned char *s,
+    size_t *len);
 static int vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,
     const vw_rect_t *in);
 static void vw_join_box(const vw_pipe_t *p, const vw_rect_t *b,
     vw_rect_t *out);
-static int vw_join_letters_alike(const char *a, const char *b);
-static const unsigned char *vw_join_letter(const unsigned char *s,
-    size_t *len);
 
 
 /*

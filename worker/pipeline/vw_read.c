@@ -1,13 +1,12 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * A screen read (see vw_pipe.h and the top of vw_pipeline.c): the mean
- * of its looks (or of its frames, vw_between.c) given to Tesseract,
- * prepared for its kind of ink; the second readings when the first
- * says nothing (without the specks, from the glyphs alone, turned);
- * what a reading must say to be published; its parts (text in two
- * places at once); and the join with the screen before it (vw_join.c)
- * decided before it is read.
+ * A screen read (see the top of vw_pipeline.c): the mean of its looks
+ * (or of its frames, vw_between.c) read (vw_reading.c); the second
+ * readings when the first says nothing (without the specks, from the
+ * glyphs alone, turned); what a reading must say to be published; its
+ * parts (text in two places at once); and the join with the screen
+ * before it (vw_join.c) decided before it is read.
  */
 
 #include <stdlib.h>
@@ -15,29 +14,19 @@
 
 #include "core/vw_utf8.h"
 #include "result/vw_parts.h"
-#include "vw_pipe.h"
+#include "vw_pipeline_int.h"
 
 
 static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
     vw_ocr_result_t *res, vw_err_t *err);
 static int vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res,
     vw_err_t *err);
-static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
-    int timeout, int64_t start, vw_ocr_result_t *res, vw_err_t *err);
-static int vw_pipe_left(int timeout, int64_t start);
-static void vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res,
-    vw_ocr_result_t *other);
-static void vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other,
-    int take);
 static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
 static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
     int h);
-static int vw_pipe_few(int letters, int glyphs);
-static int vw_pipe_letters(const vw_ocr_result_t *res);
 static int vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res,
     int fit);
-static int vw_pipe_fits(const vw_ocr_result_t *res, int glyphs);
 static int vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res);
 static int vw_pipe_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
 
@@ -256,42 +245,6 @@ failed:
 
 
 /*
- * The rows that wait for the pending screen's text (its own and the
- * samples that reuse it) get the reference's, with flags, and the
- * screen's own row own too; a deadline that cut its reading short is
- * counted once.
- */
-int
-vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
-{
-    size_t     n;
-    vw_row_t  *r;
-
-    for (n = 0; n < p->nrows; n++) {
-        r = &p->rows[n];
-
-        if (r->text != NULL || (r->f.index != p->ref_index
-                                && r->f.reused_from != p->ref_index))
-        {
-            continue;
-        }
-
-        if (vw_pipe_row_ref(p, r, err) != 0) {
-            return -1;
-        }
-
-        r->f.flags |= flags | (r->f.index == p->ref_index ? own : 0);
-
-        if (flags & VW_FRAME_TIMED_OUT) {
-            p->run->stats.frames_timed_out += r->f.index == p->ref_index;
-        }
-    }
-
-    return 0;
-}
-
-
-/*
  * The pending screen's region read again as how says: *res, an
  * unreadable reading of it, is replaced when this one is readable.
  */
@@ -394,38 +347,6 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
 
 /*
- * A second reading of a screen whose first said nothing: it replaces
- * *res if it says something (vw_pipe_readable) or fits the glyphs
- * (vw_pipe_fits), else it is dropped; the time of both counts, and so
- * does a deadline it ran into.
- */
-static void
-vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res, vw_ocr_result_t *other)
-{
-    vw_pipe_take(res, other, vw_pipe_readable(other, p->ref_layer.glyphs)
-                             || vw_pipe_fits(other, p->ref_layer.glyphs));
-}
-
-
-/* *res becomes *other if take, else stays; the one let go is freed and
- * its time counted in the one kept */
-static void
-vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take)
-{
-    if (take) {
-        other->ms += res->ms;
-        vw_ocr_result_free(res);
-        *res = *other;
-
-    } else {
-        res->ms += other->ms;
-        res->timed_out |= other->timed_out;
-        vw_ocr_result_free(other);
-    }
-}
-
-
-/*
  * The parts of a screen's reading (vw_parts.h): its lines in runs, a
  * run ending where the next line is apart from the last (vw_pipe_apart),
  * each run's box the union of its lines' boxes, from the OCR picture's
@@ -514,42 +435,6 @@ vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
 
 
 /*
- * A reading says something when it has at least a quarter as many
- * letters or digits as the screen has glyphs (two at least), at a
- * confidence of VW_READ_CONF or more: text upside down, mirrored or in
- * a script the language does not know reads as a few stray marks at a
- * low confidence.
- */
-int
-vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
-{
-    return !vw_pipe_few(vw_pipe_letters(res), glyphs)
-           && res->confidence >= VW_READ_CONF;
-}
-
-
-/*
- * A reading less sure than that still reads its screen when it has
- * about as many letters as the screen has glyphs (half to one and a
- * half times), at VW_FIT_CONF or more: a line in strong noise read
- * right but unsure (". Trains delayed in north'", 21 letters for 20
- * glyphs, at 60).  A first reading this unsure is read again all the
- * same (that reads better), and orientation detection runs on it
- * (text upside down reads as about as many letters).
- */
-static int
-vw_pipe_fits(const vw_ocr_result_t *res, int glyphs)
-{
-    int  letters;
-
-    letters = vw_pipe_letters(res);
-
-    return res->confidence >= VW_FIT_CONF && 2 * letters >= glyphs
-           && 2 * letters <= 3 * glyphs && !vw_pipe_few(letters, glyphs);
-}
-
-
-/*
  * The pending screen's reading res leaves it unread: plenty of glyphs,
  * a reading that says nothing, and no deadline that cut it short.
  * Such a screen gets a second reading and orientation detection (fit
@@ -612,179 +497,4 @@ vw_pipe_stray(const vw_pipe_t *p, const vw_ocr_result_t *res)
            && p->mean_count == 1
            && 2 * res->nlines < p->ref_layer.lines
            && !vw_pipe_readable(res, p->ref_layer.glyphs);
-}
-
-
-/* Fewer letters than a quarter of the screen's glyphs (two at least). */
-static int
-vw_pipe_few(int letters, int glyphs)
-{
-    return letters < (glyphs / 4 > 2 ? glyphs / 4 : 2);
-}
-
-
-/* The letters or digits of a reading; any character beyond ASCII counts
- * as a letter. */
-static int
-vw_pipe_letters(const vw_ocr_result_t *res)
-{
-    int                   letters;
-    size_t                i, n, len;
-    uint32_t              cp;
-    const unsigned char  *s;
-
-    s = (const unsigned char *) (res->text != NULL ? res->text : "");
-    len = strlen((const char *) s);
-    letters = 0;
-
-    for (i = 0; i < len; i += n) {
-        n = vw_utf8_decode(s + i, len - i, &cp);
-
-        letters += (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z')
-                   || (cp >= 'A' && cp <= 'Z') || (cp >= 0x80 && cp != 0xfffd);
-    }
-
-    return letters;
-}
-
-
-/*
- * OCR of img, a screen's text region (p->region of a p->ref-sized
- * picture), read as how says (vw_ocr.h), prepared for the kind of ink
- * found: bright ink binarised, dark ink in grey.  When the binarised
- * reading is unsure (confidence below VW_OCR_ACCEPT, or nothing read),
- * the grey region is read too and the more confident reading wins
- * (coloured text).  Each picture may be read twice (vw_pipe_ocr_pass).
- * The deadline covers all of it.
- */
-int
-vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
-    const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err)
-{
-    int              chosen, timeout, mode;
-    int64_t          start;
-    vw_ocr_result_t  other;
-
-    start = vw_now_ms();
-    timeout = p->limits.frame_timeout_ms;
-
-    mode = p->ref_layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY
-                                                  : VW_PREP_BRIGHT;
-
-    if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
-                              1, p->scale, mode, &p->ocr, &chosen, err) != 0)
-    {
-        return -1;
-    }
-
-    if (vw_pipe_ocr_pass(p, how, timeout, start, res, err) != 0) {
-        return -1;
-    }
-
-    if (chosen != VW_PREP_BRIGHT || res->confidence >= VW_OCR_ACCEPT
-        || res->timed_out)
-    {
-        return 0;
-    }
-
-    timeout = vw_pipe_left(timeout, start);
-
-    if (timeout < 0) {
-        res->timed_out = 1;
-        return 0;
-    }
-
-    if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
-                              1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
-                              err) != 0
-        || vw_pipe_ocr_pass(p, how, timeout, vw_now_ms(), &other, err) != 0)
-    {
-        vw_ocr_result_free(res);
-        return -1;
-    }
-
-    if (other.confidence > res->confidence && other.text[0] != '\0') {
-        other.ms += res->ms;
-        vw_ocr_result_free(res);
-        *res = other;
-
-    } else {
-        res->ms += other.ms;
-        res->timed_out |= other.timed_out && res->text[0] == '\0';
-        vw_ocr_result_free(&other);
-    }
-
-    return 0;
-}
-
-
-/* What is left of timeout ms from start: 0 for none (no deadline), -1
- * when it has passed. */
-static int
-vw_pipe_left(int timeout, int64_t start)
-{
-    if (timeout <= 0) {
-        return 0;
-    }
-
-    timeout -= (int) (vw_now_ms() - start);
-
-    return timeout > 0 ? timeout : -1;
-}
-
-
-/*
- * One reading of p->ocr (the picture vw_pipe_ocr prepared) as how says,
- * timeout ms from start.  When Tesseract's page layout found no word at
- * all in a screen of plenty of glyphs (it says "Empty page" for a clean
- * line of Hangul that reads right as one block), the picture is read
- * again as one block, and that reading is kept if it says something.
- * Not when the layout found words, if only noise: one block reads a
- * page of junk in grain, at several times the cost.
- */
-static int
-vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
-    int64_t start, vw_ocr_result_t *res, vw_err_t *err)
-{
-    vw_ocr_how_t     block;
-    vw_ocr_result_t  other;
-
-    if (vw_ocr_image(p->engine, &p->ocr, how, timeout, vw_pipe_poll, p,
-                     res, err)
-        != 0)
-    {
-        return -1;
-    }
-
-    p->run->stats.ocr_passes++;
-
-    if (res->words > 0 || res->timed_out || how->layout != VW_OCR_LAYOUT_AUTO
-        || p->ref_layer.glyphs < VW_SURE_GLYPHS)
-    {
-        return 0;
-    }
-
-    timeout = vw_pipe_left(timeout, start);
-
-    if (timeout < 0) {
-        res->timed_out = 1;
-        return 0;
-    }
-
-    block = *how;
-    block.layout = VW_OCR_LAYOUT_BLOCK;
-
-    if (vw_ocr_image(p->engine, &p->ocr, &block, timeout, vw_pipe_poll, p,
-                     &other, err)
-        != 0)
-    {
-        vw_ocr_result_free(res);
-        return -1;
-    }
-
-    p->run->stats.ocr_passes++;
-
-    vw_pipe_second(p, res, &other);
-
-    return 0;
 }

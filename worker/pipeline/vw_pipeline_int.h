@@ -1,15 +1,13 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The pipeline's own state, shared by vw_pipeline.c (the run: plan,
- * units, resuming), vw_screen.c (the looks of a unit, the screens),
- * vw_read.c (their readings), vw_between.c and vw_join.c (what a
- * reading is made from) and vw_pipe_orient.c (text not upright);
- * nothing else includes this.
+ * The pipeline room's own header (its contract is vw_pipeline.h): the
+ * state of a run, shared by the room's files, and what each of them
+ * offers the others.  Nothing outside pipeline/ includes it.
  */
 
-#ifndef _VW_PIPE_H_INCLUDED_
-#define _VW_PIPE_H_INCLUDED_
+#ifndef _VW_PIPELINE_INT_H_INCLUDED_
+#define _VW_PIPELINE_INT_H_INCLUDED_
 
 
 #include "image/vw_frame.h"
@@ -155,50 +153,79 @@ typedef struct {
 
 
 
-/* vw_pipeline.c */
+/*
+ * The room's files, from the bottom up: each calls only those above it
+ * in this list (none calls back), and vw_pipeline.c, the last, runs
+ * them.
+ */
+
+/* vw_pipe.c: the tick hook (rate-limited), the reference's reading, a
+ * copy of a string that may be NULL */
 int vw_pipe_poll(void *data);
+void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
+    uint32_t index);
+char *vw_pipe_strdup(const char *s, int *failed);
+
+/* vw_look.c: look j decoded into p->grey (and its layer, if asked); a
+ * decoded frame in grey; the layer cleaned of lines the frames beside
+ * it do not show; picture b shows the same text as a, where it is or
+ * where it slid (*dx: how far) */
 int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     vw_err_t *err);
 int vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
     vw_err_t *err);
 int vw_pipe_clean(vw_pipe_t *p, vw_err_t *err);
-void vw_pipe_free_kept(vw_pipe_t *p);
-void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
-    uint32_t index);
-int vw_pipe_row_ref(vw_pipe_t *p, vw_row_t *r, vw_err_t *err);
-char *vw_pipe_strdup(const char *s, int *failed);
-int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
-    vw_err_t *err);
-
-/* vw_screen.c: look j of the unit being done; the held look committed;
- * the rows of the units done handed on */
-int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
-int vw_pipe_commit(vw_pipe_t *p, vw_err_t *err);
-int vw_pipe_flush(vw_pipe_t *p, vw_err_t *err);
-
-/* vw_screen.c: picture b shows the same text as a, where it is or where
- * it slid (*dx: how far) */
 int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx);
 
-/* vw_read.c: the pending screen read; a picture of it read as how says */
-int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
+/* vw_rows.c: a row queued (text NULL: the pending screen's, later); the
+ * rows waiting for the pending screen's text get the reference's (flags
+ * added, own to the screen's own row); row r gets the reference's
+ * reading; the rows of the units done handed on */
+int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
+    int64_t reused_from, const char *text, int confidence, int known,
+    vw_err_t *err);
+int vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
+int vw_pipe_row_ref(vw_pipe_t *p, vw_row_t *r, vw_err_t *err);
+int vw_pipe_flush(vw_pipe_t *p, vw_err_t *err);
+
+/* vw_reading.c: a picture of a screen read as how says; whether a
+ * reading says something (VW_FRAME_UNREAD when not) or fits its glyphs;
+ * a second reading taken or dropped; letters and digits counted */
 int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err);
-
-/* vw_read.c: whether a reading of a screen of `glyphs` glyphs says
- * something (VW_FRAME_UNREAD when not) */
 int vw_pipe_readable(const vw_ocr_result_t *res, int glyphs);
+int vw_pipe_fits(const vw_ocr_result_t *res, int glyphs);
+void vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res,
+    vw_ocr_result_t *other);
+void vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take);
+int vw_pipe_few(int letters, int glyphs);
+int vw_pipe_letters(const vw_ocr_result_t *res);
 
-/* vw_read.c: the rows waiting for the pending screen's text get the
- * reference's (flags added to the screen's own row) */
-int vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
+/* vw_resume.c: the frame_known hook; a known unit; a group cut short
+ * done again; the reference restored */
+int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
+    vw_err_t *err);
+int vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
+int vw_pipe_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err);
+int vw_pipe_restore(vw_pipe_t *p, vw_err_t *err);
+
+/* vw_boundary.c: the frames before look j kept with it; let go; the
+ * frame the change to the held look began on */
+void vw_pipe_keep_between(vw_pipe_t *p, uint32_t j);
+void vw_pipe_free_kept(vw_pipe_t *p);
+int vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
+    vw_err_t *err);
 
 /* vw_between.c: a screen of few looks read from its frames too (see
  * there) */
 void vw_between_start(vw_pipe_t *p);
 int vw_between_last(vw_pipe_t *p, int n, vw_err_t *err);
 int vw_between_mean(vw_pipe_t *p, int frames);
+
+/* vw_turn.c: text not upright (once per video, see there) */
+int vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err);
+int vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 
 /* vw_join.c: a screen split by what goes on around its text, joined in
  * hindsight (see there) */
@@ -216,9 +243,12 @@ int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
 void vw_join_close(vw_pipe_t *p);
 void vw_join_free(vw_pipe_t *p);
 
-/* vw_pipe_orient.c: text not upright (once per video, see there) */
-int vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err);
-int vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+/* vw_read.c: the pending screen read */
+int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
+
+/* vw_screen.c: look j of the unit being done; the held look committed */
+int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
+int vw_pipe_commit(vw_pipe_t *p, vw_err_t *err);
 
 
-#endif /* _VW_PIPE_H_INCLUDED_ */
+#endif /* _VW_PIPELINE_INT_H_INCLUDED_ */
