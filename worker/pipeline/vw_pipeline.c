@@ -37,26 +37,66 @@
 static const vw_hooks_t  vw_no_hooks;
 
 
+static void vw_pipeline_begin(vw_pipe_t *p, const vw_job_t *job,
+    vw_report_t *run, int64_t start);
+static int vw_pipeline_prepare(vw_pipe_t *p, int64_t start, vw_err_t *err);
+static int vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err);
+static int vw_pipeline_end(vw_pipe_t *p, vw_err_t *err);
+static void vw_pipeline_free(vw_pipe_t *p);
+
+
 int
 vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
 {
-    int                ret, k;
-    int64_t            start, cpu, t;
-    uint32_t           i, j;
-    size_t             n;
-    vw_rect_t          r;
-    vw_pipe_t          pipe, *p;
-    const vw_media_stats_t  *ms;
+    int         ret;
+    int64_t     start, cpu;
+    uint32_t    i;
+    vw_pipe_t   pipe, *p;
 
     p = &pipe;
     memset(p, 0, sizeof(vw_pipe_t));
     memset(run, 0, sizeof(vw_report_t));
     vw_err_clear(err);
-    vw_framer_init(&p->framer);
 
     ret = -1;
     start = vw_now_ms();
     cpu = vw_cpu_us();
+
+    vw_pipeline_begin(p, job, run, start);
+
+    if (vw_pipeline_prepare(p, start, err) != 0) {
+        goto done;
+    }
+
+    for (i = 0; i < run->plan.frames; i++) {
+        if (vw_pipeline_unit(p, &i, err) != 0) {
+            goto done;
+        }
+    }
+
+    if (vw_pipeline_end(p, err) != 0) {
+        goto done;
+    }
+
+    ret = 0;
+
+done:
+
+    vw_pipeline_free(p);
+
+    run->stats.total_ms = vw_now_ms() - start;
+    run->stats.cpu_ms = (vw_cpu_us() - cpu) / 1000;
+
+    return ret;
+}
+
+
+/* The state of a run that has done nothing yet. */
+static void
+vw_pipeline_begin(vw_pipe_t *p, const vw_job_t *job, vw_report_t *run,
+    int64_t start)
+{
+    vw_framer_init(&p->framer);
 
     p->job = job;
     p->run = run;
@@ -72,33 +112,45 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
     } else {
         vw_limits_init(&p->limits);
     }
+}
 
-    /* inspect, check the crop, plan, load the language: all before
-     * any frame is decoded */
+
+/*
+ * Everything before the first frame is decoded: inspect, check the crop
+ * (in the picture as shown, after the display matrix), plan, load the
+ * language, and the ready hook.
+ */
+static int
+vw_pipeline_prepare(vw_pipe_t *p, int64_t start, vw_err_t *err)
+{
+    vw_rect_t           r;
+    vw_report_t        *run;
+    const vw_job_t     *job;
+
+    job = p->job;
+    run = p->run;
 
     if (vw_media_open(&p->media, job->fd, job->name, &p->limits,
                       vw_pipe_poll, p, &run->inspection, err) != 0)
     {
-        goto done;
+        return -1;
     }
 
     run->inspected = 1;
     run->stats.inspect_ms = vw_now_ms() - start;
-
-    /* the crop is in the picture as shown (after the display matrix) */
 
     if (job->options->has_crop
         && vw_frame_crop_rect(run->inspection.display_width,
                               run->inspection.display_height,
                               job->options, &r) != 0)
     {
-        vw_reject(err, "crop_outside", "plan \"%s\": crop %u,%u,%u,%u lies "
-                  "outside the %dx%d picture (as shown); give a crop inside "
-                  "it", job->name, job->options->crop_x, job->options->crop_y,
-                  job->options->crop_w, job->options->crop_h,
-                  run->inspection.display_width,
-                  run->inspection.display_height);
-        goto done;
+        return vw_reject(err, "crop_outside", "plan \"%s\": crop "
+                         "%u,%u,%u,%u lies outside the %dx%d picture (as "
+                         "shown); give a crop inside it", job->name,
+                         job->options->crop_x, job->options->crop_y,
+                         job->options->crop_w, job->options->crop_h,
+                         run->inspection.display_width,
+                         run->inspection.display_height);
     }
 
     p->framer.shrink = vw_frame_shrink(run->inspection.display_width,
@@ -109,115 +161,135 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
                      job->options->fps_milli, &p->limits, job->name, err)
         != 0)
     {
-        goto done;
+        return -1;
     }
 
     run->planned = 1;
 
     if (vw_ocr_engine(job->options->lang, job->name, &p->engine, err) != 0) {
-        goto done;
+        return -1;
     }
 
     if (p->hooks->ready != NULL
         && p->hooks->ready(p->hooks->data, &run->inspection, &run->plan)
            != 0)
     {
-        vw_stop(err, "run \"%s\": stopped before decoding", job->name);
-        goto done;
+        return vw_stop(err, "run \"%s\": stopped before decoding",
+                       job->name);
     }
 
-    for (i = 0; i < run->plan.frames; i++) {
+    return 0;
+}
 
-        if (vw_pipe_poll(p) != 0) {
-            vw_stop(err, "run \"%s\": stopped at frame %u", job->name,
-                    i * run->plan.looks);
-            goto done;
-        }
 
-        k = i * run->plan.looks < p->redo_end ? 0
-            : vw_pipe_known_unit(p, i, err);
+/*
+ * Unit *i: the sample and the looks after it, up to the next sample;
+ * passed over when the ledger has it (vw_pipe_known_unit), and, for
+ * the first unit to do after known ones, the reference restored first
+ * (which may move *i back: vw_pipe_redo).  Its rows are handed on once
+ * nothing in them waits.
+ */
+static int
+vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
+{
+    int                 k;
+    uint32_t            j, looks;
+    const vw_plan_t    *plan;
 
-        if (k < 0) {
-            goto done;
-        }
+    plan = &p->run->plan;
+    looks = plan->looks;
 
-        if (k > 0) {
-            p->units_done = i + 1;
-            continue;
-        }
+    if (vw_pipe_poll(p) != 0) {
+        return vw_stop(err, "run \"%s\": stopped at frame %u", p->job->name,
+                       *i * looks);
+    }
 
-        if (p->resume && vw_pipe_redo(p, &i, err) != 0) {
-            goto done;
-        }
+    k = *i * looks < p->redo_end ? 0 : vw_pipe_known_unit(p, *i, err);
 
-        if (!p->decoding) {
-            /* refine: the frames of two looks' steps are kept */
-            if (vw_media_start(p->media, vw_plan_interval_us(&run->plan),
-                               job->options->refine
-                               ? vw_plan_time_us(&run->plan, 2) : 0,
-                               err) != 0)
-            {
-                goto done;
-            }
+    if (k < 0) {
+        return -1;
+    }
 
-            p->decoding = 1;
-        }
+    if (k > 0) {
+        p->units_done = *i + 1;
+        return 0;
+    }
 
-        if (p->resume) {
-            p->resume = 0;
+    if (p->resume && vw_pipe_redo(p, i, err) != 0) {
+        return -1;
+    }
 
-            if (vw_pipe_restore(p, err) != 0) {
-                goto done;
-            }
-        }
-
-        /* the sample and the looks after it, up to the next sample */
-
-        for (j = i * run->plan.looks;
-             j < (i + 1) * run->plan.looks && j < run->plan.indexes; j++)
+    if (!p->decoding) {
+        /* refine: the frames of two looks' steps are kept */
+        if (vw_media_start(p->media, vw_plan_interval_us(plan),
+                           p->job->options->refine
+                           ? vw_plan_time_us(plan, 2) : 0, err) != 0)
         {
-            if (vw_pipe_look(p, j, err) != 0) {
-                goto done;
-            }
+            return -1;
         }
 
-        p->units_done = i + 1;
+        p->decoding = 1;
+    }
 
-        if (vw_pipe_flush(p, err) != 0) {
-            goto done;
+    if (p->resume) {
+        p->resume = 0;
+
+        if (vw_pipe_restore(p, err) != 0) {
+            return -1;
         }
     }
 
-    /* a held look is a change when the video ends; the last screen is
-     * read */
+    for (j = *i * looks; j < (*i + 1) * looks && j < plan->indexes; j++) {
+        if (vw_pipe_look(p, j, err) != 0) {
+            return -1;
+        }
+    }
 
+    p->units_done = *i + 1;
+
+    return vw_pipe_flush(p, err);
+}
+
+
+/* The video ended: a held look is a change, the last screen is read,
+ * the group closes, and the last rows are handed on. */
+static int
+vw_pipeline_end(vw_pipe_t *p, vw_err_t *err)
+{
     if (p->tentative && vw_pipe_commit(p, err) != 0) {
-        goto done;
+        return -1;
     }
 
     if (p->pending && vw_pipe_read(p, err) != 0) {
-        goto done;
+        return -1;
     }
 
     vw_join_close(p);
 
-    if (vw_pipe_flush(p, err) != 0) {
-        goto done;
-    }
+    return vw_pipe_flush(p, err);
+}
 
-    ret = 0;
 
-done:
+/* What decoding did goes into the report; everything the run holds is
+ * let go. */
+static void
+vw_pipeline_free(vw_pipe_t *p)
+{
+    size_t                   n;
+    vw_stats_t              *st;
+    const vw_media_stats_t  *ms;
+
+    st = &p->run->stats;
 
     if (p->media != NULL) {
         ms = vw_media_stats(p->media);
-        run->stats.packets = ms->packets;
-        run->stats.frames_decoded = ms->frames_decoded + ms->probe_frames;
-        run->stats.decode_errors = ms->decode_errors;
-        run->stats.seeks = ms->seeks;
+        st->packets = ms->packets;
+        st->frames_decoded = ms->frames_decoded + ms->probe_frames;
+        st->decode_errors = ms->decode_errors;
+        st->seeks = ms->seeks;
     }
 
-    run->stats.turn = p->osd_tried ? 90 * p->turn_q : -1;
+    st->turn = p->osd_tried ? 90 * p->turn_q : -1;
 
     vw_pipe_free_kept(p);
     vw_media_close(p->media);
@@ -240,6 +312,7 @@ done:
     for (n = 0; n < VW_KEPT_MAX; n++) {
         vw_image_free(&p->tent_kept[n].grey);
     }
+
     vw_stack_free(&p->stack);
     vw_stack_free(&p->frames);
 
@@ -255,12 +328,6 @@ done:
     free(p->ref_parts);
     free(p->known_text);
     free(p->known_parts);
-
-    t = vw_now_ms();
-    run->stats.total_ms = t - start;
-    run->stats.cpu_ms = (vw_cpu_us() - cpu) / 1000;
-
-    return ret;
 }
 
 

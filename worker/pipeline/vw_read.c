@@ -17,6 +17,12 @@
 #include "vw_pipeline_int.h"
 
 
+static int vw_read_first(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+static int vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+static int vw_read_verdict(vw_pipe_t *p, vw_ocr_result_t *res,
+    int first_fits);
+static int vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined,
+    int turn_q, int unread, vw_err_t *err);
 static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
     vw_ocr_result_t *res, vw_err_t *err);
 static int vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res,
@@ -43,10 +49,7 @@ static int vw_pipe_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
 int
 vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 {
-    int               unread, first_fits, turn_q, joined, stray, rc;
-    char             *parts;
-    unsigned          flags;
-    vw_ocr_how_t      how;
+    int               unread, first_fits, turn_q, joined;
     int64_t           t0;
     vw_stats_t       *st;
     vw_ocr_result_t   res;
@@ -72,20 +75,58 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
 
     turn_q = p->turn_q;
 
-    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, &vw_ocr_plain,
-                    &res, err)
-        != 0)
-    {
+    if (vw_read_first(p, &res, err) != 0) {
         goto failed;
     }
 
-    if (p->mean_count > p->stack.count && !res.timed_out
-        && !vw_pipe_readable(&res, p->ref_layer.glyphs))
+    /* a later reading that fits reads the screen only if this one did
+     * not fit (mirrored text: vw_pipe_unread) */
+    first_fits = vw_pipe_fits(&res, p->ref_layer.glyphs);
+
+    if (vw_read_more(p, &res, err) != 0) {
+        goto failed;
+    }
+
+    unread = vw_read_verdict(p, &res, first_fits);
+
+    st->ocr_calls++;
+    st->looks_combined += (uint32_t) p->mean_count;
+    st->frame_readings += p->mean_count > p->stack.count;
+    st->ocr_ms += vw_now_ms() - t0;
+
+    return vw_read_settle(p, &res, joined, turn_q, unread, err);
+
+failed:
+
+    if (err->status == VW_STOPPED) {
+        vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
+                p->job->name, p->ref_index);
+    }
+
+    return -1;
+}
+
+
+/*
+ * The first reading of the pending screen: of the mean vw_between_mean
+ * made; when that is of the frames between its looks and the reading
+ * is unsure, of its looks, as a screen of many looks is read
+ * (vw_between.c).
+ */
+static int
+vw_read_first(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+{
+    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, &vw_ocr_plain,
+                    res, err)
+        != 0)
     {
-        /* read from the frames between its looks, and unsure: it is
-         * read from its looks, as a screen of many looks is
-         * (vw_between.c) */
-        vw_ocr_result_free(&res);
+        return -1;
+    }
+
+    if (p->mean_count > p->stack.count && !res->timed_out
+        && !vw_pipe_readable(res, p->ref_layer.glyphs))
+    {
+        vw_ocr_result_free(res);
 
         if (vw_between_mean(p, 0) != 0) {
             return vw_fail(err, "no_memory", "run \"%s\": out of memory",
@@ -93,18 +134,28 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         }
 
         if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height,
-                        &vw_ocr_plain, &res, err)
+                        &vw_ocr_plain, res, err)
             != 0)
         {
-            goto failed;
+            return -1;
         }
     }
 
-    /* a later reading that fits reads the screen only if this one did
-     * not fit (mirrored text: vw_pipe_unread) */
-    first_fits = vw_pipe_fits(&res, p->ref_layer.glyphs);
+    return 0;
+}
 
-    if (vw_pipe_unread(p, &res, 0) && res.words > 0) {
+
+/*
+ * The second readings of a screen whose first says too little: without
+ * the noise's specks, from its glyphs alone, turned.  *res becomes the
+ * better one; on error it is freed.
+ */
+static int
+vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+{
+    vw_ocr_how_t  how;
+
+    if (vw_pipe_unread(p, res, 0) && res->words > 0) {
         /*
          * Plenty of glyphs, nothing read, though Tesseract's layout
          * found words (when it found none, vw_pipe_ocr read the region
@@ -117,13 +168,13 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
         how.layout = VW_OCR_LAYOUT_AUTO;
         how.speck = p->ref_layer.glyph_h * p->scale / VW_OCR_NOISE_SPECK;
 
-        if (vw_pipe_read_again(p, &how, &res, err) != 0) {
-            vw_ocr_result_free(&res);
-            goto failed;
+        if (vw_pipe_read_again(p, &how, res, err) != 0) {
+            vw_ocr_result_free(res);
+            return -1;
         }
     }
 
-    if (!res.timed_out && res.nlines < p->ref_layer.lines) {
+    if (!res->timed_out && res->nlines < p->ref_layer.lines) {
         /*
          * Fewer lines read than the layer has (none, or lines Tesseract
          * was unsure of and dropped: a light bar of the background
@@ -131,31 +182,43 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
          * the glyphs alone, as the text layer found them in the
          * screen's first look, without the background or its noise
          */
-        if (vw_pipe_read_glyphs(p, &res, err) != 0) {
-            vw_ocr_result_free(&res);
-            goto failed;
+        if (vw_pipe_read_glyphs(p, res, err) != 0) {
+            vw_ocr_result_free(res);
+            return -1;
         }
     }
 
-    if (!p->osd_tried && vw_pipe_unread(p, &res, 0)) {
+    if (!p->osd_tried && vw_pipe_unread(p, res, 0)) {
         /* plenty of glyphs, nothing read for sure: is the text upside
          * down or sideways?  (res becomes the turned reading if it is;
          * a reading that fits its glyphs may be upside-down text read
          * as letters: "SPJOM UMOP apisdy" at 53) */
-        if (vw_pipe_orient_read(p, &res, err) != 0) {
-            vw_ocr_result_free(&res);
-            goto failed;
+        if (vw_pipe_orient_read(p, res, err) != 0) {
+            vw_ocr_result_free(res);
+            return -1;
         }
     }
 
-    unread = vw_pipe_unread(p, &res, !first_fits)
-             || vw_pipe_line_lost(p, &res);
+    return 0;
+}
 
-    stray = vw_pipe_stray(p, &res);
+
+/*
+ * Whether the reading leaves its screen unread (the rows get
+ * VW_FRAME_UNREAD); a reading that is no text to publish is emptied.
+ */
+static int
+vw_read_verdict(vw_pipe_t *p, vw_ocr_result_t *res, int first_fits)
+{
+    int  unread, stray;
+
+    unread = vw_pipe_unread(p, res, !first_fits) || vw_pipe_line_lost(p, res);
+
+    stray = vw_pipe_stray(p, res);
     unread |= stray;
 
-    if (res.text != NULL && !res.timed_out
-        && (stray || vw_pipe_few(vw_pipe_letters(&res), p->ref_layer.glyphs)))
+    if (res->text != NULL && !res->timed_out
+        && (stray || vw_pipe_few(vw_pipe_letters(res), p->ref_layer.glyphs)))
     {
         /*
          * Fewer letters than a quarter of the glyphs (than two, for a
@@ -167,33 +230,46 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
          * or a stray reading keeps its flag (unread: the
          * text_unreadable warning).
          */
-        res.text[0] = '\0';
-        res.confidence = 0;
-        res.nlines = 0;
+        res->text[0] = '\0';
+        res->confidence = 0;
+        res->nlines = 0;
     }
 
-    st->ocr_calls++;
-    st->looks_combined += (uint32_t) p->mean_count;
-    st->frame_readings += p->mean_count > p->stack.count;
-    st->ocr_ms += vw_now_ms() - t0;
+    return unread;
+}
+
+
+/*
+ * The reading becomes the screen's text, or the screen joins the group
+ * before it with the group's reading when that is the surer one; the
+ * rows waiting for it get it, and a reading that says something may be
+ * joined by the next screen.  res is freed (or owned by the reference).
+ */
+static int
+vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
+    int unread, vw_err_t *err)
+{
+    int        rc;
+    char      *parts;
+    unsigned   flags;
 
     if (joined == VW_JOIN_WITHIN) {
         /* its glyphs are within the group's: it joins if what the
          * group read lies within what it read */
-        joined = vw_join_within(p, &res);
+        joined = vw_join_within(p, res);
     }
 
     if (!joined) {
         /* the means were told apart; the readings may still be one */
-        joined = vw_join_read_same(p, turn_q, &res);
+        joined = vw_join_read_same(p, turn_q, res);
     }
 
-    if (joined && (unread || res.timed_out || res.text[0] == '\0'
-                   || res.confidence <= p->join_conf
+    if (joined && (unread || res->timed_out || res->text[0] == '\0'
+                   || res->confidence <= p->join_conf
                    || turn_q != p->turn_q))
     {
         /* the reading of the screen it joins is the surer one */
-        vw_ocr_result_free(&res);
+        vw_ocr_result_free(res);
         return vw_join_take(p, err);
     }
 
@@ -201,17 +277,17 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
      * lines' boxes are another picture's) */
     parts = NULL;
 
-    if (turn_q == p->turn_q && vw_pipe_parts(p, &res, &parts) != 0) {
-        vw_ocr_result_free(&res);
+    if (turn_q == p->turn_q && vw_pipe_parts(p, res, &parts) != 0) {
+        vw_ocr_result_free(res);
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
     }
 
     p->pending = 0;
-    vw_pipe_set_ref_text(p, res.text, parts, res.confidence, p->ref_index);
+    vw_pipe_set_ref_text(p, res->text, parts, res->confidence, p->ref_index);
 
     flags = (unread ? VW_FRAME_UNREAD : 0)
-            | (res.timed_out ? VW_FRAME_TIMED_OUT : 0);
+            | (res->timed_out ? VW_FRAME_TIMED_OUT : 0);
 
     rc = vw_pipe_fill(p, flags, 0, err);
 
@@ -222,25 +298,16 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     if (rc == 0 && flags == 0 && p->ref_text[0] != '\0'
         && turn_q == p->turn_q)
     {
-        rc = vw_join_keep(p, &res, joined, err);
+        rc = vw_join_keep(p, res, joined, err);
 
     } else {
         vw_join_close(p);
     }
 
-    res.text = NULL;                /* the reference's now */
-    vw_ocr_result_free(&res);
+    res->text = NULL;               /* the reference's now */
+    vw_ocr_result_free(res);
 
     return rc;
-
-failed:
-
-    if (err->status == VW_STOPPED) {
-        vw_stop(err, "run \"%s\": stopped during OCR of frame %u",
-                p->job->name, p->ref_index);
-    }
-
-    return -1;
 }
 
 

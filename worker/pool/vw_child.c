@@ -62,6 +62,13 @@ static volatile sig_atomic_t  vw_child_stop;
 
 static void vw_child_signal(int signo);
 static void vw_child_job(vw_child_t *ch);
+static void vw_child_begin(vw_child_t *ch);
+static int vw_child_input(vw_child_t *ch, vo_options_t *options, int *fd,
+    vw_err_t *err);
+static int vw_child_run(vw_child_t *ch, int fd, const vo_options_t *options,
+    vw_report_t *run, vw_err_t *err);
+static void vw_child_finish(vw_child_t *ch, const vw_report_t *run,
+    const char *step, vw_err_t *err);
 static int vw_child_publish(vw_child_t *ch, const vw_report_t *run,
     const vo_options_t *options, vo_attempt_stats_t *st);
 static void vw_child_stats(vw_child_t *ch, const vw_report_t *run,
@@ -165,26 +172,76 @@ vw_child_signal(int signo)
 }
 
 
+/*
+ * One claimed job: its input opened, the pipeline run with the hooks
+ * that write its rows, the result published; or the attempt ended as
+ * lost, rejected, released or retried (vw_child_finish).
+ */
 static void
 vw_child_job(vw_child_t *ch)
 {
-    int            fd, rc;
-    char           path[PATH_MAX], name[64];
-    int64_t        start, now, backoff;
-    const char    *step;
+    int                 fd, rc;
+    const char         *step;
+    vw_err_t            err;
+    vw_report_t         run;
+    vo_options_t        options;
     vo_attempt_stats_t  st;
-    vw_err_t       err;
-    vw_job_t       job;
-    vw_report_t       run;
-    vw_hooks_t     hooks;
-    vo_claim_t    *c;
-    vo_options_t   options;
-    vo_ledger_rc_t lrc;
+
+    fd = -1;
+    step = "start";
+
+    vw_err_clear(&err);
+    memset(&run, 0, sizeof(run));
+
+    vw_child_begin(ch);
+
+    if (vw_child_input(ch, &options, &fd, &err) == 0) {
+        rc = vw_child_run(ch, fd, &options, &run, &err);
+
+        step = !run.inspected ? "inspect" : !run.planned ? "plan" : "ocr";
+
+        if (rc == 0 && !ch->lost && !ch->failed) {
+            vw_child_stats(ch, &run, "publish", &st);
+
+            if (vw_child_publish(ch, &run, &options, &st) == 0) {
+                vw_child_event(ch, "published", &st, "planned=%u known=%u "
+                               "restored=%u warning=%s", run.plan.frames,
+                               run.stats.frames_known,
+                               run.stats.refs_restored,
+                               st.warning != NULL ? st.warning : "-");
+                goto done;
+            }
+
+            step = "publish";
+        }
+    }
+
+    vw_child_finish(ch, &run, step, &err);
+
+done:
+
+    vw_confine_job_end(&ch->conf->confine);
+
+    if (fd != -1) {
+        (void) close(fd);
+    }
+
+    vo_ledger_free_frames(ch->known, ch->nknown);
+    ch->known = NULL;
+    ch->nknown = 0;
+}
+
+
+/* A claim begins: the attempt's counters, its CPU budget, the keyed
+ * hash of its key for the logs, the "claimed" event. */
+static void
+vw_child_begin(vw_child_t *ch)
+{
+    int64_t      start;
+    vo_claim_t  *c;
 
     c = &ch->claim;
     start = vw_now_ms();
-    fd = -1;
-    step = "start";
 
     ch->lost = 0;
     ch->failed = 0;
@@ -194,12 +251,7 @@ vw_child_job(vw_child_t *ch)
     ch->nknown = 0;
     ch->next_heartbeat = start + ch->conf->heartbeat_ms;
 
-    vw_err_clear(&err);
-    memset(&run, 0, sizeof(run));
-
     (void) vw_confine_job(&ch->conf->confine);
-
-    snprintf(name, sizeof(name), "job %s", c->job_id);
 
     ch->started = start;
 
@@ -215,35 +267,62 @@ vw_child_job(vw_child_t *ch)
     vw_child_event(ch, c->takeover ? "taken_over" : "claimed", NULL,
                    "owner=%s age=%llds", ch->owner,
                    (long long) ((vw_wall_ms() - c->created_at) / 1000));
+}
 
-    if (vo_options_from_canonical(&options, c->options, strlen(c->options),
-                                  err.msg, sizeof(err.msg))
+
+/*
+ * What the job reads: its stored options, its upload (*fd, the
+ * caller's to close), and the rows earlier attempts stored (those
+ * frames are not read again).  -1 with err filled when one is missing.
+ */
+static int
+vw_child_input(vw_child_t *ch, vo_options_t *options, int *fd,
+    vw_err_t *err)
+{
+    char             path[PATH_MAX];
+    vo_claim_t      *c;
+    vo_ledger_rc_t   lrc;
+
+    c = &ch->claim;
+
+    if (vo_options_from_canonical(options, c->options, strlen(c->options),
+                                  err->msg, sizeof(err->msg))
         != 0)
     {
-        (void) vw_fail(&err, "bad_options", "job %s: stored options %s: %s",
-                       c->job_id, c->options, err.msg);
-        goto finish;
+        return vw_fail(err, "bad_options", "job %s: stored options %s: %s",
+                       c->job_id, c->options, err->msg);
     }
 
     snprintf(path, sizeof(path), "%s/%s", ch->conf->store, c->input_path);
 
-    fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd == -1) {
-        (void) vw_fail(&err, errno == ENOENT ? "input_missing" : "io",
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd == -1) {
+        return vw_fail(err, errno == ENOENT ? "input_missing" : "io",
                        "job %s: open(\"%s\") failed: %s", c->job_id, path,
                        strerror(errno));
-        goto finish;
     }
-
-    /* what earlier attempts stored: those frames are not read again */
 
     lrc = vo_ledger_frames(ch->ledger, c->job_id, VW_PLAN_VERSION,
                            &ch->known, &ch->nknown, ch->err,
                            sizeof(ch->err));
     if (lrc != VO_LEDGER_OK) {
-        (void) vw_fail(&err, "ledger", "job %s: %s", c->job_id, ch->err);
-        goto finish;
+        return vw_fail(err, "ledger", "job %s: %s", c->job_id, ch->err);
     }
+
+    return 0;
+}
+
+
+/* The pipeline on the job, its rows written by the hooks. */
+static int
+vw_child_run(vw_child_t *ch, int fd, const vo_options_t *options,
+    vw_report_t *run, vw_err_t *err)
+{
+    char        name[64];
+    vw_job_t    job;
+    vw_hooks_t  hooks;
+
+    snprintf(name, sizeof(name), "job %s", ch->claim.job_id);
 
     memset(&hooks, 0, sizeof(hooks));
     memset(&job, 0, sizeof(job));
@@ -256,115 +335,100 @@ vw_child_job(vw_child_t *ch)
 
     job.name = name;
     job.fd = fd;
-    job.options = &options;
+    job.options = options;
     job.limits = &ch->conf->limits;
     job.hooks = &hooks;
 
-    rc = vw_pipeline_run(&job, &run, &err);
+    return vw_pipeline_run(&job, run, err);
+}
 
-    step = !run.inspected ? "inspect" : !run.planned ? "plan" : "ocr";
 
-    if (rc == 0 && !ch->lost && !ch->failed) {
-        vw_child_stats(ch, &run, "publish", &st);
+/*
+ * The attempt did not publish: it was lost (another attempt holds the
+ * job, or it was cancelled), rejected (the input can never succeed, or
+ * it used its CPU budget), released (the worker is stopping), or it
+ * failed and is retried after a backoff (or failed for good).
+ */
+static void
+vw_child_finish(vw_child_t *ch, const vw_report_t *run, const char *step,
+    vw_err_t *err)
+{
+    int                 gave_up;
+    size_t              n;
+    int64_t             now, backoff;
+    vo_claim_t         *c;
+    vo_ledger_rc_t      lrc;
+    vo_attempt_stats_t  st;
 
-        if (vw_child_publish(ch, &run, &options, &st) == 0) {
-            vw_child_event(ch, "published", &st, "planned=%u known=%u "
-                           "restored=%u warning=%s", run.plan.frames,
-                           run.stats.frames_known, run.stats.refs_restored,
-                           st.warning != NULL ? st.warning : "-");
-            goto done;
-        }
-
-        step = "publish";
-    }
-
-finish:
-
+    c = &ch->claim;
     now = vw_wall_ms();
-    vw_child_stats(ch, &run, step, &st);
+    vw_child_stats(ch, run, step, &st);
 
     if (ch->lost) {
-        /* another attempt holds the job, or it was cancelled */
         (void) vo_ledger_lost(ch->ledger, c, &st, now, ch->err,
                               sizeof(ch->err));
         vw_child_event(ch, "lost", &st, "this attempt's writes were "
                        "refused");
-        goto done;
+        return;
     }
 
     if (ch->cpu_limit) {
         /* the same file would take as long again: not worth a retry */
-        vw_err_clear(&err);
-        (void) vw_reject(&err, "cpu_limit", "job %s: used its CPU budget "
+        vw_err_clear(err);
+        (void) vw_reject(err, "cpu_limit", "job %s: used its CPU budget "
                          "of %llds (--max-cpu) at frame %u of %u", c->job_id,
                          (long long) (ch->conf->confine.max_cpu_ms / 1000),
-                         run.stats.frames_done, run.plan.frames);
+                         run->stats.frames_done, run->plan.frames);
     }
 
-    if (strcmp(err.code, "no_memory") == 0
+    if (strcmp(err->code, "no_memory") == 0
         && ch->conf->confine.max_memory > 0)
     {
         /* most likely the child's own limit: say which */
-        size_t  n = strlen(err.msg);
+        n = strlen(err->msg);
 
-        snprintf(err.msg + n, sizeof(err.msg) - n, " (within --max-memory "
-                 "%lldm)", (long long) (ch->conf->confine.max_memory >> 20));
+        snprintf(err->msg + n, sizeof(err->msg) - n, " (within "
+                 "--max-memory %lldm)",
+                 (long long) (ch->conf->confine.max_memory >> 20));
     }
 
-    if (err.status == VW_REJECTED) {
-        lrc = vo_ledger_reject(ch->ledger, c, err.code, err.msg, &st, now,
+    if (err->status == VW_REJECTED) {
+        lrc = vo_ledger_reject(ch->ledger, c, err->code, err->msg, &st, now,
                                ch->err, sizeof(ch->err));
         if (vw_child_ledger_rc(ch, lrc, "reject") == 0) {
-            vw_child_event(ch, "rejected", &st, "code=%s: %s", err.code,
-                           err.msg);
+            vw_child_event(ch, "rejected", &st, "code=%s: %s", err->code,
+                           err->msg);
         }
 
-        goto done;
+        return;
     }
 
-    if (err.status == VW_STOPPED && vw_child_stop && !ch->failed) {
+    if (err->status == VW_STOPPED && vw_child_stop && !ch->failed) {
         lrc = vo_ledger_release(ch->ledger, c, &st, now, ch->err,
                                 sizeof(ch->err));
         if (vw_child_ledger_rc(ch, lrc, "release") == 0) {
             vw_child_event(ch, "released", &st, "the worker is stopping");
         }
 
-        goto done;
+        return;
     }
 
-    if (err.status == VW_OK || err.status == VW_STOPPED) {
+    if (err->status == VW_OK || err->status == VW_STOPPED) {
         /* a hook stopped the run: a ledger write failed */
-        (void) vw_fail(&err, "ledger", "job %s: %s", c->job_id, ch->err);
+        (void) vw_fail(err, "ledger", "job %s: %s", c->job_id, ch->err);
     }
 
     /* a transient failure: back to accepted after a backoff, or failed */
 
     backoff = ch->conf->backoff_ms << (c->failures < 10 ? c->failures : 10);
 
-    {
-        int  gave_up;
+    lrc = vo_ledger_retry(ch->ledger, c, err->code, err->msg, &st, now,
+                          now + backoff, &gave_up, ch->err, sizeof(ch->err));
 
-        lrc = vo_ledger_retry(ch->ledger, c, err.code, err.msg, &st, now,
-                              now + backoff, &gave_up, ch->err,
-                              sizeof(ch->err));
-
-        if (vw_child_ledger_rc(ch, lrc, "retry") == 0) {
-            vw_child_event(ch, gave_up ? "failed" : "retried", &st,
-                           "code=%s: %s", err.code, err.msg);
-        }
+    if (vw_child_ledger_rc(ch, lrc, "retry") == 0) {
+        vw_child_event(ch, gave_up ? "failed" : "retried", &st,
+                       "code=%s: %s", err->code, err->msg);
     }
-
-done:
-
-    vw_confine_job_end(&ch->conf->confine);
-
-    if (fd != -1) {
-        (void) close(fd);
-    }
-
-    vo_ledger_free_frames(ch->known, ch->nknown);
-    ch->known = NULL;
-    ch->nknown = 0;
 }
 
 

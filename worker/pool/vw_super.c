@@ -51,10 +51,30 @@ typedef struct {
 } vw_slot_t;
 
 
+typedef struct {
+    const vw_pool_conf_t  *conf;
+    int                    argc;     /* the command line the children */
+    char                 **argv;     /* are exec'd with */
+    vw_slot_t             *slots;
+    int                    n;
+    int                    workers;  /* slots 0 .. workers - 1: OCR */
+    int                    fatal;    /* a child exited EX_CONFIG */
+    int                    stopping;
+    int                    killed;   /* SIGKILL sent */
+    int64_t                deadline; /* of the grace period */
+} vw_super_t;
+
+
 static volatile sig_atomic_t  vw_got_child;
 static volatile sig_atomic_t  vw_got_stop;
 
 
+static int vw_super_prepare(const vw_pool_conf_t *conf, int *deliverers);
+static void vw_super_signals(sigset_t *orig);
+static void vw_super_stop(vw_super_t *s, int64_t now);
+static int vw_super_spawn(vw_super_t *s, int64_t now, int64_t *wake);
+static int64_t vw_super_kill(vw_super_t *s, int64_t now, int running);
+static void vw_super_sleep(int64_t now, int64_t wake, const sigset_t *orig);
 static void vw_super_signal(int signo);
 static pid_t vw_spawn(const vw_pool_conf_t *conf, int slot, const char *cmd,
     int argc, char **argv);
@@ -65,19 +85,105 @@ static void vw_signal_all(vw_slot_t *slots, int n, int signo);
 int
 vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
 {
-    int               i, n, running, fatal, stopping, killed, no_network;
-    int               deliverers;
-    char              err[256];
-    int64_t           now, wake, deadline;
-    sigset_t          block, orig;
-    vw_slot_t        *slots;
-    vo_ledger_t      *l;
-    struct timespec   ts;
-    vo_ledger_conf_t  lconf;
-    struct sigaction  sa;
-    struct stat       st;
+    int          i, rc, running, deliverers;
+    char         ledger[256];
+    int64_t      now, wake;
+    sigset_t     orig;
+    vw_super_t   s;
 
-    /* the user and network of the whole pool, before anything is opened */
+    rc = vw_super_prepare(conf, &deliverers);
+
+    if (rc != VW_EXIT_OK) {
+        return rc;
+    }
+
+    memset(&s, 0, sizeof(vw_super_t));
+    s.conf = conf;
+    s.argc = argc;
+    s.argv = argv;
+    s.workers = conf->workers;
+    s.n = conf->workers + (conf->janitor ? 1 : 0) + deliverers;
+
+    s.slots = calloc((size_t) s.n, sizeof(vw_slot_t));
+    if (s.slots == NULL) {
+        vw_log("supervisor: out of memory");
+        return VW_EXIT_FAILED;
+    }
+
+    vw_super_signals(&orig);
+
+    /* a URI's password stays out of the log */
+    vo_ledger_redact(conf->ledger, ledger, sizeof(ledger));
+
+    vw_log("supervisor: starting %d children%s, %d webhook deliverer%s, "
+           "ledger \"%s\", store \"%s\"", conf->workers,
+           conf->janitor ? " and the janitor" : "", deliverers,
+           deliverers == 1 ? "" : "s", ledger, conf->store);
+
+    now = vw_now_ms();
+
+    for (i = 0; i < s.n; i++) {
+        s.slots[i].backoff_ms = VW_RESTART_MIN_MS;
+        s.slots[i].restart_at = now;
+    }
+
+    for ( ;; ) {
+
+        if (vw_got_child) {
+            vw_got_child = 0;
+
+            if (vw_reap(s.slots, s.n, s.stopping) != 0 && !s.stopping) {
+                s.fatal = 1;
+                vw_got_stop = 1;
+            }
+        }
+
+        now = vw_now_ms();
+
+        if (vw_got_stop && !s.stopping) {
+            vw_super_stop(&s, now);
+        }
+
+        running = vw_super_spawn(&s, now, &wake);
+
+        if (s.stopping) {
+            if (running == 0) {
+                break;
+            }
+
+            wake = vw_super_kill(&s, now, running);
+        }
+
+        if (vw_got_child || (vw_got_stop && !s.stopping)) {
+            continue;
+        }
+
+        vw_super_sleep(now, wake, &orig);
+    }
+
+    vw_log("supervisor: all children exited%s",
+           s.fatal ? " (a child reported a fatal configuration error)" : "");
+
+    free(s.slots);
+
+    return s.fatal ? VW_EXIT_CONFIG : VW_EXIT_OK;
+}
+
+
+/*
+ * Before any child: the user and network of the whole pool (before
+ * anything is opened), the ledger migrated once and closed again (the
+ * children open their own connections after exec), and how many
+ * deliverers this pool can run.  VW_EXIT_OK, or the exit code.
+ */
+static int
+vw_super_prepare(const vw_pool_conf_t *conf, int *deliverers)
+{
+    int               no_network;
+    char              err[256];
+    vo_ledger_t      *l;
+    vo_ledger_conf_t  lconf;
+    struct stat       st;
 
     if (vw_confine_pool(&conf->confine, conf->ledger, &no_network, err,
                         sizeof(err))
@@ -86,11 +192,6 @@ vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
         vw_log("supervisor: %s", err);
         return VW_EXIT_CONFIG;
     }
-
-    /*
-     * The supervisor migrates the ledger once and closes it again before
-     * any fork: children open their own connections after exec.
-     */
 
     lconf.busy_timeout_ms = conf->busy_timeout_ms;
     lconf.sync_full = 1;
@@ -122,35 +223,39 @@ vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
      * the network, which a pool without one cannot give them
      */
 
-    deliverers = conf->deliverers;
+    *deliverers = conf->deliverers;
 
-    if (deliverers > 0 && no_network) {
+    if (*deliverers > 0 && no_network) {
         vw_log("supervisor: webhooks: no deliverer started: this pool has "
                "no network; run the deliverers in a pool of their own with "
                "the network (run --workers 0 --no-janitor --deliverers N "
                "--allow-network, docs/worker.md): meanwhile notifications "
                "wait in the ledger");
-        deliverers = 0;
+        *deliverers = 0;
     }
 
-    if (conf->workers == 0 && deliverers == 0 && !conf->janitor) {
+    if (conf->workers == 0 && *deliverers == 0 && !conf->janitor) {
         vw_log("supervisor: nothing to run (--workers 0 and no deliverer)");
         return VW_EXIT_CONFIG;
     }
 
-    n = conf->workers + (conf->janitor ? 1 : 0) + deliverers;
+    return VW_EXIT_OK;
+}
 
-    slots = calloc((size_t) n, sizeof(vw_slot_t));
-    if (slots == NULL) {
-        vw_log("supervisor: out of memory");
-        return VW_EXIT_FAILED;
-    }
+
+/* SIGCHLD, SIGTERM and SIGINT only set flags, and are blocked but while
+ * the loop sleeps (*orig: the mask it sleeps with). */
+static void
+vw_super_signals(sigset_t *orig)
+{
+    sigset_t          block;
+    struct sigaction  sa;
 
     sigemptyset(&block);
     sigaddset(&block, SIGCHLD);
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGINT);
-    sigprocmask(SIG_BLOCK, &block, &orig);
+    sigprocmask(SIG_BLOCK, &block, orig);
 
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = vw_super_signal;
@@ -158,129 +263,108 @@ vw_supervise(const vw_pool_conf_t *conf, int argc, char **argv)
     sigaction(SIGCHLD, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+}
 
-    /* a URI's password stays out of the log */
-    vo_ledger_redact(conf->ledger, err, sizeof(err));
 
-    vw_log("supervisor: starting %d children%s, %d webhook deliverer%s, "
-           "ledger \"%s\", store \"%s\"", conf->workers,
-           conf->janitor ? " and the janitor" : "", deliverers,
-           deliverers == 1 ? "" : "s", err, conf->store);
+/* Shutdown begins: SIGTERM to every child, SIGKILL after the grace. */
+static void
+vw_super_stop(vw_super_t *s, int64_t now)
+{
+    s->stopping = 1;
+    s->deadline = now + s->conf->grace_ms;
 
-    now = vw_now_ms();
+    vw_log("supervisor: stopping: SIGTERM to the children, SIGKILL "
+           "after %lldms", (long long) s->conf->grace_ms);
 
-    for (i = 0; i < n; i++) {
-        slots[i].backoff_ms = VW_RESTART_MIN_MS;
-        slots[i].restart_at = now;
-    }
+    vw_signal_all(s->slots, s->n, SIGTERM);
+}
 
-    fatal = 0;
-    stopping = 0;
-    killed = 0;
-    deadline = 0;
 
-    for ( ;; ) {
+/*
+ * Starts the slots that are due (unless stopping); returns how many
+ * children run, *wake the next restart due (in a minute at most).
+ */
+static int
+vw_super_spawn(vw_super_t *s, int64_t now, int64_t *wake)
+{
+    int         i, running;
+    vw_slot_t  *slot;
 
-        if (vw_got_child) {
-            vw_got_child = 0;
+    running = 0;
+    *wake = now + 60000;
 
-            if (vw_reap(slots, n, stopping) != 0
-                && !stopping)
-            {
-                fatal = 1;
-                vw_got_stop = 1;
-            }
+    for (i = 0; i < s->n; i++) {
+        slot = &s->slots[i];
+
+        if (slot->pid != 0) {
+            running++;
+            continue;
         }
 
-        now = vw_now_ms();
-
-        if (vw_got_stop && !stopping) {
-            stopping = 1;
-            deadline = now + conf->grace_ms;
-
-            vw_log("supervisor: stopping: SIGTERM to the children, SIGKILL "
-                   "after %lldms", (long long) conf->grace_ms);
-
-            vw_signal_all(slots, n, SIGTERM);
+        if (s->stopping) {
+            continue;
         }
 
-        running = 0;
-        wake = now + 60000;
+        if (slot->restart_at <= now) {
+            slot->pid = vw_spawn(s->conf, i,
+                                 i < s->workers ? "child"
+                                 : (i == s->workers && s->conf->janitor)
+                                   ? "janitor" : "deliverer",
+                                 s->argc, s->argv);
 
-        for (i = 0; i < n; i++) {
+            /* the clock after the fork, not the loop's: a slow fork
+             * must not eat into the restart throttle */
+            slot->started_at = vw_now_ms();
 
-            if (slots[i].pid != 0) {
+            if (slot->pid > 0) {
                 running++;
                 continue;
             }
 
-            if (stopping) {
-                continue;
-            }
-
-            if (slots[i].restart_at <= now) {
-                slots[i].pid = vw_spawn(conf, i,
-                                        i < conf->workers ? "child"
-                                        : (i == conf->workers
-                                           && conf->janitor) ? "janitor"
-                                        : "deliverer",
-                                        argc, argv);
-
-                /* the clock after the fork, not the loop's: a slow fork
-                 * must not eat into the restart throttle */
-                slots[i].started_at = vw_now_ms();
-
-                if (slots[i].pid > 0) {
-                    running++;
-                    continue;
-                }
-
-                /* fork failed: try again after the backoff */
-                slots[i].pid = 0;
-                slots[i].restart_at = now + slots[i].backoff_ms;
-            }
-
-            if (slots[i].restart_at < wake) {
-                wake = slots[i].restart_at;
-            }
+            /* fork failed: try again after the backoff */
+            slot->pid = 0;
+            slot->restart_at = now + slot->backoff_ms;
         }
 
-        if (stopping) {
-            if (running == 0) {
-                break;
-            }
-
-            if (!killed && now >= deadline) {
-                vw_log("supervisor: %d children still running after the "
-                       "grace period: SIGKILL", running);
-                vw_signal_all(slots, n, SIGKILL);
-                killed = 1;
-            }
-
-            wake = killed ? now + 1000 : deadline;
+        if (slot->restart_at < *wake) {
+            *wake = slot->restart_at;
         }
-
-        if (vw_got_child || (vw_got_stop && !stopping)) {
-            continue;
-        }
-
-        if (wake < now) {
-            wake = now;
-        }
-
-        ts.tv_sec = (wake - now) / 1000;
-        ts.tv_nsec = ((wake - now) % 1000) * 1000000;
-
-        /* sleeps with the signals unblocked; they wake it up */
-        (void) ppoll(NULL, 0, &ts, &orig);
     }
 
-    vw_log("supervisor: all children exited%s",
-           fatal ? " (a child reported a fatal configuration error)" : "");
+    return running;
+}
 
-    free(slots);
 
-    return fatal ? VW_EXIT_CONFIG : VW_EXIT_OK;
+/* While stopping: SIGKILL once the grace has passed; returns when to
+ * look again. */
+static int64_t
+vw_super_kill(vw_super_t *s, int64_t now, int running)
+{
+    if (!s->killed && now >= s->deadline) {
+        vw_log("supervisor: %d children still running after the "
+               "grace period: SIGKILL", running);
+        vw_signal_all(s->slots, s->n, SIGKILL);
+        s->killed = 1;
+    }
+
+    return s->killed ? now + 1000 : s->deadline;
+}
+
+
+/* Sleeps until wake with the signals unblocked: they wake it up. */
+static void
+vw_super_sleep(int64_t now, int64_t wake, const sigset_t *orig)
+{
+    struct timespec  ts;
+
+    if (wake < now) {
+        wake = now;
+    }
+
+    ts.tv_sec = (wake - now) / 1000;
+    ts.tv_nsec = ((wake - now) % 1000) * 1000000;
+
+    (void) ppoll(NULL, 0, &ts, orig);
 }
 
 

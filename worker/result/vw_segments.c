@@ -11,11 +11,6 @@
 #include "vw_segments.h"
 
 
-static int vw_frame_cmp(const void *a, const void *b);
-static int vw_segment_cmp(const void *a, const void *b);
-static int vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f);
-
-
 /*
  * The segments closed last, where a segment of the same text that opens
  * may begin before one ends: only with an exact start (it lies after
@@ -38,32 +33,55 @@ typedef struct {
 } vw_seg_aux_t;
 
 
+/* a merge under way */
+typedef struct {
+    const vw_plan_t           *plan;
+    uint32_t                   looks;     /* per sample, at least 1 */
+    const vw_frame_result_t  **order;     /* the rows by index */
+    size_t                     n;
+    vw_segment_t              *segs;      /* then the parts' texts */
+    vw_seg_aux_t              *aux;
+    char                      *arena;     /* where the next text goes */
+    size_t                     count;     /* segments made */
+    size_t                     open[VW_PARTS_MAX];   /* those open */
+    int                        nopen;
+    int64_t                    closed;    /* the segment closed last */
+    size_t                     recent[VW_SEG_RECENT];
+    size_t                     nrecent;
+} vw_merge_t;
+
+
+static int vw_merge_alloc(vw_merge_t *m, const vw_frame_result_t *frames,
+    size_t n);
+static int vw_merge_texts(const vw_frame_result_t *f, vw_part_t *item);
+static void vw_merge_match(vw_merge_t *m, const vw_part_t *item, int nitems,
+    int *match, size_t *seg_of);
+static void vw_merge_close(vw_merge_t *m, const vw_frame_result_t *f,
+    const vw_frame_result_t *prev, int gap, const int *match);
+static void vw_merge_open(vw_merge_t *m, const vw_frame_result_t *f,
+    const vw_part_t *item, int nitems, size_t *seg_of);
+static void vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item,
+    int nitems, const size_t *seg_of);
+static void vw_merge_times(vw_merge_t *m);
+static int vw_frame_cmp(const void *a, const void *b);
+static int vw_segment_cmp(const void *a, const void *b);
+static int vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f);
+
+
 int
 vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     size_t n, vw_segment_t **out, size_t *nout)
 {
-    int                        ret, nitems, k, j, jj, nopen, gap, pass;
+    int                        ret, k, nitems, gap;
     int                        match[VW_PARTS_MAX];
-    int64_t                    best, least, overlap;
-    char                      *arena;
-    size_t                     i, m, count, items, bytes;
-    int64_t                    half, dur, closed;
-    uint32_t                   looks, next, span;
-    size_t                     open[VW_PARTS_MAX], seg_of[VW_PARTS_MAX];
-    size_t                     recent[VW_SEG_RECENT], nrecent, r;
+    size_t                     i, seg_of[VW_PARTS_MAX];
+    vw_merge_t                 m;
     vw_part_t                  item[VW_PARTS_MAX];
-    vw_seg_aux_t              *aux, *a;
-    vw_segment_t              *segs, *s;
-    const vw_frame_result_t  **order, *f, *prev;
+    vw_seg_aux_t              *a;
+    vw_segment_t              *s;
+    const vw_frame_result_t   *f, *prev;
 
     ret = -1;
-    segs = NULL;
-    order = NULL;
-    aux = NULL;
-    count = 0;
-    nopen = 0;
-    closed = -1;
-    nrecent = 0;
 
     *out = NULL;
     *nout = 0;
@@ -72,7 +90,95 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
         return 0;
     }
 
-    /* at most a segment per part, and room for the parts' texts */
+    memset(&m, 0, sizeof(vw_merge_t));
+    m.plan = plan;
+    m.closed = -1;
+
+    if (vw_merge_alloc(&m, frames, n) != 0) {
+        goto done;
+    }
+
+    prev = NULL;
+
+    for (i = 0; i < n; i++) {
+        f = m.order[i];
+
+        if (prev != NULL && prev->index == f->index) {
+            goto done;
+        }
+
+        /* a sample missing since the previous row closes everything */
+        gap = prev != NULL && f->index / m.looks > prev->index / m.looks + 1;
+
+        nitems = vw_merge_texts(f, item);
+
+        if (!gap) {
+            vw_merge_match(&m, item, nitems, match, seg_of);
+
+        } else {
+            for (k = 0; k < nitems; k++) {
+                seg_of[k] = (size_t) -1;
+            }
+
+            for (k = 0; k < m.nopen; k++) {
+                match[k] = -1;
+            }
+        }
+
+        vw_merge_close(&m, f, prev, gap, match);
+
+        prev = f;
+
+        vw_merge_open(&m, f, item, nitems, seg_of);
+
+        if (nitems > 0) {
+            vw_merge_add(&m, i, item, nitems, seg_of);
+        }
+    }
+
+    /* the segments still open end with the last row's sample */
+
+    for (k = 0; k < m.nopen; k++) {
+        s = &m.segs[m.open[k]];
+        a = &m.aux[m.open[k]];
+        s->confidence = (int) ((a->sum + a->rows / 2) / a->rows);
+        s->end_ms = (prev->index / m.looks + 1) * m.looks;
+    }
+
+    vw_merge_times(&m);
+
+    /* in time order (one part's segments are already) */
+    qsort(m.segs, m.count, sizeof(*m.segs), vw_segment_cmp);
+
+    if (m.count > 0) {
+        *out = m.segs;
+        *nout = m.count;
+        m.segs = NULL;
+    }
+
+    ret = 0;
+
+done:
+
+    free(m.segs);
+    free(m.order);
+    free(m.aux);
+
+    return ret;
+}
+
+
+/*
+ * Room for at most a segment per part, and for the parts' texts (after
+ * the segments, NUL-terminated: freed with them); the rows in index
+ * order.  -1 when out of memory.
+ */
+static int
+vw_merge_alloc(vw_merge_t *m, const vw_frame_result_t *frames, size_t n)
+{
+    int        nitems;
+    size_t     i, items, bytes;
+    vw_part_t  item[VW_PARTS_MAX];
 
     items = 0;
     bytes = 0;
@@ -83,219 +189,277 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
         bytes += nitems > 0 ? strlen(frames[i].text) + (size_t) nitems : 0;
     }
 
-    order = malloc(n * sizeof(*order));
-    segs = malloc(items * sizeof(*segs) + bytes);
-    aux = malloc(items * sizeof(*aux));
-    if (order == NULL || segs == NULL || aux == NULL) {
-        goto done;
+    m->order = malloc(n * sizeof(*m->order));
+    m->segs = malloc(items * sizeof(*m->segs) + bytes);
+    m->aux = malloc(items * sizeof(*m->aux));
+    if (m->order == NULL || m->segs == NULL || m->aux == NULL) {
+        return -1;
     }
 
-    /* the parts' texts, NUL-terminated, after the segments: freed with
-     * them */
-    arena = (char *) (segs + items);
+    m->arena = (char *) (m->segs + items);
 
     for (i = 0; i < n; i++) {
-        order[i] = &frames[i];
+        m->order[i] = &frames[i];
     }
 
-    qsort(order, n, sizeof(*order), vw_frame_cmp);
+    qsort(m->order, n, sizeof(*m->order), vw_frame_cmp);
 
-    looks = plan->looks > 0 ? plan->looks : 1;
-    half = vw_plan_time_us(plan, 1) / 2;
-    dur = plan->duration_ms * 1000;
-    prev = NULL;
+    m->n = n;
+    m->looks = m->plan->looks > 0 ? m->plan->looks : 1;
 
-    for (i = 0; i < n; i++) {
-        f = order[i];
+    return 0;
+}
 
-        if (prev != NULL && prev->index == f->index) {
-            goto done;
-        }
 
-        gap = prev != NULL && f->index / looks > prev->index / looks + 1;
+/* A row's texts: the parts of its screen, or its text whole (none when
+ * it is empty). */
+static int
+vw_merge_texts(const vw_frame_result_t *f, vw_part_t *item)
+{
+    int  nitems;
 
-        /* its texts: the parts of its screen, or its text whole */
+    if (f->text[0] == '\0') {
+        return 0;
+    }
 
-        nitems = 0;
+    nitems = vw_parts_parse(f->parts, f->text, item);
 
-        if (f->text[0] != '\0') {
-            nitems = vw_parts_parse(f->parts, f->text, item);
+    if (nitems == 0) {
+        item[0].text = f->text;
+        item[0].len = strlen(f->text);
+        item[0].lines = f->lines;
+        item[0].box = f->box;
+        item[0].confidence = f->confidence;
+        nitems = 1;
+    }
 
-            if (nitems == 0) {
-                item[0].text = f->text;
-                item[0].len = strlen(f->text);
-                item[0].lines = f->lines;
-                item[0].box = f->box;
-                item[0].confidence = f->confidence;
-                nitems = 1;
-            }
-        }
+    return nitems;
+}
 
-        for (j = 0; j < nitems; j++) {
-            seg_of[j] = (size_t) -1;
-        }
 
-        /* an open segment goes on with the same text, or is closed
-         * where this row's look begins, at the next sample when one is
-         * missing.  The same text in two places is two segments, each
-         * going on in its own place: a segment takes first the part of
-         * its text that covers most of where it was, and only then,
-         * unmatched, any part of its text */
+/*
+ * Which open segment goes on with which of the row's texts: the same
+ * text.  The same text in two places is two segments, each going on in
+ * its own place: a segment takes first the text of its own that covers
+ * most of where it was, and only then, unmatched, any text of its own.
+ * match[k]: the text open segment k goes on with (-1: none); seg_of[j]:
+ * the segment text j goes on (-1: none).
+ */
+static void
+vw_merge_match(vw_merge_t *m, const vw_part_t *item, int nitems, int *match,
+    size_t *seg_of)
+{
+    int            j, jj, k, pass;
+    int64_t        best, least, overlap;
+    vw_segment_t  *s;
 
-        for (k = 0; k < nopen; k++) {
-            match[k] = -1;
-        }
+    for (j = 0; j < nitems; j++) {
+        seg_of[j] = (size_t) -1;
+    }
 
-        for (pass = 0; !gap && pass < 2; pass++) {
-            least = pass == 0 ? 0 : -1;     /* 0: some overlap, then any */
+    for (k = 0; k < m->nopen; k++) {
+        match[k] = -1;
+    }
 
-            for (k = 0; k < nopen; k++) {
-                if (match[k] >= 0) {
-                    continue;
-                }
+    for (pass = 0; pass < 2; pass++) {
+        least = pass == 0 ? 0 : -1;     /* 0: some overlap, then any */
 
-                s = &segs[open[k]];
-                best = least;
-                j = -1;
-
-                for (jj = 0; jj < nitems; jj++) {
-                    if (seg_of[jj] != (size_t) -1
-                        || item[jj].len != strlen(s->text)
-                        || memcmp(item[jj].text, s->text, item[jj].len) != 0)
-                    {
-                        continue;
-                    }
-
-                    overlap = vw_box_overlap(&s->box, &item[jj].box);
-
-                    if (overlap > best) {
-                        best = overlap;
-                        j = jj;
-                    }
-                }
-
-                if (j >= 0) {
-                    match[k] = j;
-                    seg_of[j] = open[k];
-                }
-            }
-        }
-
-        for (k = 0; k < nopen; k++) {
-            s = &segs[open[k]];
-
+        for (k = 0; k < m->nopen; k++) {
             if (match[k] >= 0) {
                 continue;
             }
 
-            a = &aux[open[k]];
-            s->confidence = (int) ((a->sum + a->rows / 2) / a->rows);
-            s->end_ms = gap ? (prev->index / looks + 1) * looks : f->index;
-            a->exact |= !gap && vw_exact_ok(plan, f) ? 2 : 0;
-            a->end_at = f->pts_ms;
-            closed = (int64_t) open[k];
-            recent[nrecent++ % VW_SEG_RECENT] = open[k];
-        }
+            s = &m->segs[m->open[k]];
+            best = least;
+            j = -1;
 
-        prev = f;
-
-        /* the others open segments of their own */
-
-        nopen = 0;
-
-        for (j = 0; j < nitems; j++) {
-            if (seg_of[j] == (size_t) -1) {
-                seg_of[j] = count;
-                s = &segs[count];
-                a = &aux[count++];
-
-                if (item[j].text[item[j].len] == '\0') {
-                    s->text = item[j].text;     /* the row's whole text */
-
-                } else {
-                    memcpy(arena, item[j].text, item[j].len);
-                    arena[item[j].len] = '\0';
-                    s->text = arena;
-                    arena += item[j].len + 1;
+            for (jj = 0; jj < nitems; jj++) {
+                if (seg_of[jj] != (size_t) -1
+                    || item[jj].len != strlen(s->text)
+                    || memcmp(item[jj].text, s->text, item[jj].len) != 0)
+                {
+                    continue;
                 }
 
-                s->first = f->index;
-                s->looks = 0;
-                s->lines = 0;
-                memset(&s->box, 0, sizeof(vw_rect_t));
-                a->exact = vw_exact_ok(plan, f) ? 1 : 0;
-                a->start_at = f->pts_ms;
-                a->end_at = -1;
-                a->rows = 0;
-                a->sum = 0;
-                a->pred = closed;
-                a->same = -1;
+                overlap = vw_box_overlap(&s->box, &item[jj].box);
 
-                for (r = nrecent; r > 0 && r + VW_SEG_RECENT > nrecent; r--) {
-                    m = recent[(r - 1) % VW_SEG_RECENT];
-
-                    if (strcmp(segs[m].text, s->text) == 0) {
-                        a->same = (int64_t) m;
-                        break;
-                    }
+                if (overlap > best) {
+                    best = overlap;
+                    j = jj;
                 }
             }
 
-            open[nopen++] = seg_of[j];
+            if (j >= 0) {
+                match[k] = j;
+                seg_of[j] = m->open[k];
+            }
         }
+    }
+}
 
-        if (nitems == 0) {
+
+/*
+ * The open segments row f does not go on with close where its look
+ * begins, or at the sample after prev when samples are missing (gap);
+ * end_ms holds that look until vw_merge_times.
+ */
+static void
+vw_merge_close(vw_merge_t *m, const vw_frame_result_t *f,
+    const vw_frame_result_t *prev, int gap, const int *match)
+{
+    int            k;
+    vw_seg_aux_t  *a;
+    vw_segment_t  *s;
+
+    for (k = 0; k < m->nopen; k++) {
+        s = &m->segs[m->open[k]];
+
+        if (match[k] >= 0) {
             continue;
         }
 
-        span = 0;
-
-        if (f->reused_from < 0
-            && !(f->flags & (VW_FRAME_NO_PICTURE | VW_FRAME_JOINED)))
-        {
-            /* an OCR'd frame: the looks up to the next change */
-            for (m = i + 1; m < n && order[m]->reused_from
-                                     == (int64_t) f->index; m++)
-            {
-                /* void */
-            }
-
-            next = m < n ? order[m]->index : plan->indexes;
-            span = next > f->index ? next - f->index : 1;
-            span = span < VW_LOOKS_COMBINED ? span : VW_LOOKS_COMBINED;
-        }
-
-        for (j = 0; j < nitems; j++) {
-            s = &segs[seg_of[j]];
-            a = &aux[seg_of[j]];
-
-            s->last = f->index;
-            s->looks += span;
-            a->sum += item[j].confidence;
-            a->rows++;
-
-            if (vw_box_ok(&item[j].box)) {
-                vw_box_union(&s->box, &item[j].box);
-                s->lines = item[j].lines > s->lines ? item[j].lines
-                                                    : s->lines;
-            }
-        }
-    }
-
-    for (k = 0; k < nopen; k++) {
-        s = &segs[open[k]];
-        a = &aux[open[k]];
+        a = &m->aux[m->open[k]];
         s->confidence = (int) ((a->sum + a->rows / 2) / a->rows);
-        s->end_ms = (prev->index / looks + 1) * looks;
+        s->end_ms = gap ? (prev->index / m->looks + 1) * m->looks
+                        : f->index;
+        a->exact |= !gap && vw_exact_ok(m->plan, f) ? 2 : 0;
+        a->end_at = f->pts_ms;
+        m->closed = (int64_t) m->open[k];
+        m->recent[m->nrecent++ % VW_SEG_RECENT] = m->open[k];
+    }
+}
+
+
+/* The row's texts that no open segment goes on with open segments of
+ * their own; the open ones are then those of this row. */
+static void
+vw_merge_open(vw_merge_t *m, const vw_frame_result_t *f,
+    const vw_part_t *item, int nitems, size_t *seg_of)
+{
+    int            j;
+    size_t         r, k;
+    vw_seg_aux_t  *a;
+    vw_segment_t  *s;
+
+    m->nopen = 0;
+
+    for (j = 0; j < nitems; j++) {
+        if (seg_of[j] == (size_t) -1) {
+            seg_of[j] = m->count;
+            s = &m->segs[m->count];
+            a = &m->aux[m->count++];
+
+            if (item[j].text[item[j].len] == '\0') {
+                s->text = item[j].text;     /* the row's whole text */
+
+            } else {
+                memcpy(m->arena, item[j].text, item[j].len);
+                m->arena[item[j].len] = '\0';
+                s->text = m->arena;
+                m->arena += item[j].len + 1;
+            }
+
+            s->first = f->index;
+            s->looks = 0;
+            s->lines = 0;
+            memset(&s->box, 0, sizeof(vw_rect_t));
+            a->exact = vw_exact_ok(m->plan, f) ? 1 : 0;
+            a->start_at = f->pts_ms;
+            a->end_at = -1;
+            a->rows = 0;
+            a->sum = 0;
+            a->pred = m->closed;
+            a->same = -1;
+
+            for (r = m->nrecent; r > 0 && r + VW_SEG_RECENT > m->nrecent;
+                 r--)
+            {
+                k = m->recent[(r - 1) % VW_SEG_RECENT];
+
+                if (strcmp(m->segs[k].text, s->text) == 0) {
+                    a->same = (int64_t) k;
+                    break;
+                }
+            }
+        }
+
+        m->open[m->nopen++] = seg_of[j];
+    }
+}
+
+
+/*
+ * Row i's texts counted in their segments: its last row, its
+ * confidence, its box and lines, and, for a row read by OCR, the looks
+ * its reading was made from (those up to the next change, at most
+ * VW_LOOKS_COMBINED).
+ */
+static void
+vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item, int nitems,
+    const size_t *seg_of)
+{
+    int                        j;
+    size_t                     k;
+    uint32_t                   next, span;
+    vw_seg_aux_t              *a;
+    vw_segment_t              *s;
+    const vw_frame_result_t   *f;
+
+    f = m->order[i];
+    span = 0;
+
+    if (f->reused_from < 0
+        && !(f->flags & (VW_FRAME_NO_PICTURE | VW_FRAME_JOINED)))
+    {
+        /* an OCR'd frame: the looks up to the next change */
+        for (k = i + 1; k < m->n && m->order[k]->reused_from
+                                    == (int64_t) f->index; k++)
+        {
+            /* void */
+        }
+
+        next = k < m->n ? m->order[k]->index : m->plan->indexes;
+        span = next > f->index ? next - f->index : 1;
+        span = span < VW_LOOKS_COMBINED ? span : VW_LOOKS_COMBINED;
     }
 
-    for (m = 0; m < count; m++) {
-        s = &segs[m];
-        a = &aux[m];
+    for (j = 0; j < nitems; j++) {
+        s = &m->segs[seg_of[j]];
+        a = &m->aux[seg_of[j]];
+
+        s->last = f->index;
+        s->looks += span;
+        a->sum += item[j].confidence;
+        a->rows++;
+
+        if (vw_box_ok(&item[j].box)) {
+            vw_box_union(&s->box, &item[j].box);
+            s->lines = item[j].lines > s->lines ? item[j].lines : s->lines;
+        }
+    }
+}
+
+
+/* The segments' times, from the looks they start and end at (see
+ * vw_segments.h). */
+static void
+vw_merge_times(vw_merge_t *m)
+{
+    size_t         k;
+    int64_t        half, dur;
+    vw_seg_aux_t  *a;
+    vw_segment_t  *s;
+
+    half = vw_plan_time_us(m->plan, 1) / 2;
+    dur = m->plan->duration_ms * 1000;
+
+    for (k = 0; k < m->count; k++) {
+        s = &m->segs[k];
+        a = &m->aux[k];
 
         /* end_ms holds the look the segment ends at until here */
-        s->start_ms = vw_plan_time_us(plan, s->first) - half;
-        s->end_ms = vw_plan_time_us(plan, (uint32_t) s->end_ms) - half;
+        s->start_ms = vw_plan_time_us(m->plan, s->first) - half;
+        s->end_ms = vw_plan_time_us(m->plan, (uint32_t) s->end_ms) - half;
 
         if (s->start_ms < 0) {
             s->start_ms = 0;
@@ -321,40 +485,21 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
          * overlap.  (Segments of other texts may overlap it: they are
          * elsewhere on the screen.)
          */
-        if (a->pred >= 0 && s->start_ms < segs[a->pred].end_ms) {
-            s->start_ms = segs[a->pred].end_ms;
+        if (a->pred >= 0 && s->start_ms < m->segs[a->pred].end_ms) {
+            s->start_ms = m->segs[a->pred].end_ms;
         }
 
         /* nor before a segment of its text that ends */
-        if (a->same >= 0 && s->start_ms < segs[a->same].end_ms) {
-            s->start_ms = segs[a->same].end_ms;
+        if (a->same >= 0 && s->start_ms < m->segs[a->same].end_ms) {
+            s->start_ms = m->segs[a->same].end_ms;
         }
 
         if ((a->exact & 2) && a->end_at > s->start_ms
-            && a->end_at <= plan->duration_ms)
+            && a->end_at <= m->plan->duration_ms)
         {
             s->end_ms = a->end_at;
         }
     }
-
-    /* in time order (one part's segments are already) */
-    qsort(segs, count, sizeof(*segs), vw_segment_cmp);
-
-    if (count > 0) {
-        *out = segs;
-        *nout = count;
-        segs = NULL;
-    }
-
-    ret = 0;
-
-done:
-
-    free(segs);
-    free(order);
-    free(aux);
-
-    return ret;
 }
 
 
