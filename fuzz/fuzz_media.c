@@ -106,7 +106,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (rc == 0) {
         FUZZ_CHECK(run.inspected && run.planned);
-        FUZZ_CHECK(run.stats.frames_done == run.plan.frames);
+        FUZZ_CHECK(run.stats.frames_done == run.plan.samples);
 
     } else {
         FUZZ_CHECK(rc == -1);
@@ -115,7 +115,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     if (run.planned) {
-        FUZZ_CHECK(run.plan.frames >= 1 && run.plan.frames <= 8);
+        FUZZ_CHECK(run.plan.samples >= 1 && run.plan.samples <= 8);
     }
 
     close(fd);

@@ -88,7 +88,7 @@ typedef struct {
 
 
 static void fuzz_check_segments(const vw_plan_t *plan,
-    const vw_frame_result_t *frames, size_t n, const vw_segment_t *segs,
+    const vw_row_t *frames, size_t n, const vw_segment_t *segs,
     size_t nsegs);
 static void fuzz_check_cues(const char *doc, size_t len,
     const vw_result_t *r, vw_format_t f, const vw_segment_t *segs,
@@ -134,7 +134,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vo_options_t        options;
     vw_segment_t       *segs;
     vw_inspection_t     insp;
-    vw_frame_result_t   frames[FUZZ_FRAMES], tmp;
+    vw_row_t            frames[FUZZ_FRAMES], tmp;
 
     /* 9 */
 
@@ -157,7 +157,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(0);
     }
 
-    FUZZ_CHECK(plan.frames >= 1);
+    FUZZ_CHECK(plan.samples >= 1);
 
     /* the frame size: none, 640x360, any, or too big to be one */
 
@@ -325,8 +325,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.plan = &plan;
     r.options = &options;
     r.inspection = &insp;
-    r.frames = frames;
-    r.nframes = n;
+    r.rows = frames;
+    r.nrows = n;
     r.with_frames = 0;
 
     if (rc == 0) {
@@ -390,14 +390,14 @@ fuzz_check_utf8(const uint8_t *p, size_t n)
 
 
 static void
-fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
+fuzz_check_segments(const vw_plan_t *plan, const vw_row_t *frames,
     size_t n, const vw_segment_t *segs, size_t nsegs)
 {
     int                       lines;
     size_t                    i, k, texted, covered;
     int64_t                   sum, count, x0, y0, x1, y1;
     const vw_segment_t       *s;
-    const vw_frame_result_t  *f, *prev, *own, *by_index[FUZZ_FRAMES];
+    const vw_row_t           *f, *prev, *own, *by_index[FUZZ_FRAMES];
 
     FUZZ_CHECK(nsegs == 0 || segs != NULL);
     FUZZ_CHECK(nsegs <= n);

@@ -80,7 +80,7 @@ static void fuzz_check_format(const char *spec, const char *text,
 static void fuzz_check_refusals(fuzz_in_t *in);
 static void fuzz_check_merge(const char *spec, const char *text,
     const vw_part_t *parts, int n, fuzz_in_t *in);
-static void fuzz_contributes(const vw_frame_result_t *f, fuzz_texts_t *t);
+static void fuzz_contributes(const vw_row_t *f, fuzz_texts_t *t);
 static int fuzz_same(const vw_part_t *a, const vw_part_t *b, int n,
     int with_text);
 
@@ -371,18 +371,18 @@ static void
 fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
     int n, fuzz_in_t *in)
 {
-    int                 rc, j, m, c;
-    char               *own[FUZZ_FRAMES];
-    size_t              i, k, nf, nsegs, items;
-    int64_t             duration, step;
-    uint32_t            fps, index, looks;
-    unsigned            b, r;
-    vw_plan_t           plan;
-    vw_err_t            err;
-    fuzz_texts_t        t[FUZZ_FRAMES], *ft;
-    vw_segment_t       *segs;
-    const vw_segment_t *s;
-    vw_frame_result_t   frames[FUZZ_FRAMES], rot[FUZZ_FRAMES];
+    int                  rc, j, m, c;
+    char                *own[FUZZ_FRAMES];
+    size_t               i, k, nf, nsegs, items;
+    int64_t              duration, step;
+    uint32_t             fps, index, looks;
+    unsigned             b, r;
+    vw_plan_t            plan;
+    vw_err_t             err;
+    fuzz_texts_t         t[FUZZ_FRAMES], *ft;
+    vw_segment_t        *segs;
+    const vw_segment_t  *s;
+    vw_row_t             frames[FUZZ_FRAMES], rot[FUZZ_FRAMES];
 
     static const uint32_t  rates[] = { 1000, 500, 2000, 6000, 30000, 10,
                                        60000, 250 };
@@ -588,7 +588,7 @@ fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
 /* The texts frame f contributes (vw_segments.h), by the reference
  * reading of its spec */
 static void
-fuzz_contributes(const vw_frame_result_t *f, fuzz_texts_t *t)
+fuzz_contributes(const vw_row_t *f, fuzz_texts_t *t)
 {
     int        i;
     vw_part_t  p[VW_PARTS_MAX];

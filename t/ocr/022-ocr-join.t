@@ -148,7 +148,7 @@ is $r->{rc}, 0, 'after a blank: exit 0' or diag $r->{stderr};
 $segs = $r->{json}{segments} // [];
 is scalar(@$segs), 2, 'after a blank: two segments' or diag explain texts($r);
 
-# a stray reading (worker/vw_read.c, vw_pipe_stray): the hard set's
+# a stray reading (worker/vw_read.c, vw_read_stray): the hard set's
 # small subtitle over a zooming fractal (bench/ocr/lib/OCRHard.pm,
 # hard-small-720p-h264: its first 4 s, the fractal zooming as over its
 # 20), where a look that takes the fractal's bright edges for 7 lines

@@ -2,13 +2,13 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * video-ocr-worker ocr FILE [options]: the pipeline on one file without a
- * ledger.  The frame results are kept in memory by the same hooks a
- * worker child implements with ledger rows, and the result is written
+ * ledger.  The rows are kept in memory by the same hooks a worker
+ * child implements with the ledger, and the result is written
  * by the same function that makes the job status endpoint's result.
  *
  * --debug-resume-at N (not in --help) drives the resumption hooks from
- * the command line: a first run stops after N frames (as a child whose
- * lease was lost), a second run is told those frames are known and does
+ * the command line: a first run stops after N samples (as a child whose
+ * lease was lost), a second run is told those rows are known and does
  * the rest.  --stats then shows what each run did.
  */
 
@@ -25,14 +25,14 @@
 
 
 typedef struct {
-    vw_frame_result_t  *frames;
+    vw_row_t           *rows;
     size_t              n;
     size_t              cap;
-    int64_t            *pos;          /* frame index -> frames[] slot */
+    int64_t            *pos;          /* row index -> rows[] slot */
     uint32_t            npos;
     uint32_t            stop_after;   /* 0: never */
-    uint32_t            done;         /* frame_done calls in this run */
-    int                 know;         /* answer frame_known */
+    uint32_t            done;         /* row_done calls in this run */
+    int                 know;         /* answer row_known */
 } vw_ocr_mem_t;
 
 
@@ -96,8 +96,8 @@ static int vw_ocr_number(const char *flag, const char *v, int64_t min,
     int64_t max, int64_t *out);
 static int vw_ocr_ready(void *data, const vw_inspection_t *in,
     const vw_plan_t *plan);
-static int vw_ocr_known(void *data, uint32_t index, vw_frame_result_t *known);
-static int vw_ocr_done(void *data, const vw_frame_result_t *f);
+static int vw_ocr_known(void *data, uint32_t index, vw_row_t *known);
+static int vw_ocr_done(void *data, const vw_row_t *f);
 static void vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label,
     int last);
 
@@ -276,7 +276,7 @@ vw_ocr_value(vw_ocr_cmd_t *cmd, const char *flag, const char *val)
 
 /*
  * Runs the pipeline on the file (twice with --debug-resume-at: a first
- * run stopped after N frames, then the resumed one) and prints the
+ * run stopped after N samples, then the resumed one) and prints the
  * result, then --stats.  Returns the exit code.
  */
 
@@ -310,8 +310,8 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
 
     hooks.data = &mem;
     hooks.ready = vw_ocr_ready;
-    hooks.frame_known = vw_ocr_known;
-    hooks.frame_done = vw_ocr_done;
+    hooks.row_known = vw_ocr_known;
+    hooks.row_done = vw_ocr_done;
     hooks.tick = NULL;
 
     job.name = cmd->file;
@@ -344,8 +344,8 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     result.plan = &run[runs - 1].plan;
     result.options = &cmd->options;
     result.inspection = &run[runs - 1].inspection;
-    result.frames = mem.frames;
-    result.nframes = mem.n;
+    result.rows = mem.rows;
+    result.nrows = mem.n;
     result.with_frames = cmd->with_frames;
 
     if (vw_result_write(&out, cmd->format, &result) != 0) {
@@ -380,11 +380,11 @@ stats:
 done:
 
     for (k = 0; k < mem.n; k++) {
-        free((char *) mem.frames[k].text);
-        free((char *) mem.frames[k].parts);
+        free((char *) mem.rows[k].text);
+        free((char *) mem.rows[k].parts);
     }
 
-    free(mem.frames);
+    free(mem.rows);
     free(mem.pos);
     vo_buf_free(&out);
 
@@ -470,7 +470,7 @@ vw_ocr_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 
 
 static int
-vw_ocr_known(void *data, uint32_t index, vw_frame_result_t *known)
+vw_ocr_known(void *data, uint32_t index, vw_row_t *known)
 {
     vw_ocr_mem_t  *mem;
 
@@ -480,18 +480,18 @@ vw_ocr_known(void *data, uint32_t index, vw_frame_result_t *known)
         return 0;
     }
 
-    *known = mem->frames[mem->pos[index]];
+    *known = mem->rows[mem->pos[index]];
 
     return 1;
 }
 
 
 static int
-vw_ocr_done(void *data, const vw_frame_result_t *f)
+vw_ocr_done(void *data, const vw_row_t *f)
 {
     size_t              cap;
     vw_ocr_mem_t       *mem;
-    vw_frame_result_t  *p;
+    vw_row_t           *p;
 
     mem = data;
 
@@ -505,16 +505,16 @@ vw_ocr_done(void *data, const vw_frame_result_t *f)
 
     if (mem->n == mem->cap) {
         cap = mem->cap ? mem->cap * 2 : 64;
-        p = realloc(mem->frames, cap * sizeof(vw_frame_result_t));
+        p = realloc(mem->rows, cap * sizeof(vw_row_t));
         if (p == NULL) {
             return -1;
         }
 
-        mem->frames = p;
+        mem->rows = p;
         mem->cap = cap;
     }
 
-    p = &mem->frames[mem->n];
+    p = &mem->rows[mem->n];
     *p = *f;
     p->text = strdup(f->text);
     p->parts = f->parts != NULL ? strdup(f->parts) : NULL;
@@ -557,7 +557,7 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             "\"cpu_ms\":%lld}%s",
             label,
             (long long) (run->inspected ? run->inspection.duration_ms : 0),
-            run->planned ? run->plan.frames : 0,
+            run->planned ? run->plan.samples : 0,
             s->frames_known, s->frames_done, s->looks, s->looks_kept,
             s->ocr_calls, s->looks_combined,
             s->ocr_calls ? (double) s->looks_combined / s->ocr_calls : 0.0,

@@ -149,7 +149,7 @@ vw_plan_make(vw_plan_t *p, int64_t duration_ms, uint32_t fps_milli,
 
     p->version = VW_PLAN_VERSION;
     p->fps_milli = fps_milli;
-    p->frames = (uint32_t) frames;
+    p->samples = (uint32_t) frames;
     p->looks = (uint32_t) looks;
     p->indexes = (uint32_t) indexes;
     p->duration_ms = duration_ms;

@@ -97,7 +97,8 @@ typedef struct {
 typedef struct {
     uint32_t  version;           /* VW_PLAN_VERSION */
     uint32_t  fps_milli;         /* samples per second x 1000 */
-    uint32_t  frames;            /* samples planned */
+    uint32_t  samples;           /* samples planned (the result's
+                                    frames_planned) */
     uint32_t  looks;             /* looks per sampling interval */
     uint32_t  indexes;           /* looks planned: frame indexes */
     int64_t   duration_ms;

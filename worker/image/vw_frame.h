@@ -250,7 +250,7 @@ int vw_frame_similar(const vw_image_t *a, const vw_image_t *b, int *diff);
 
 /* The same over blocks side by side, not overlapping: blind to a change
  * smaller than a block that two share (a full stop), not to a line of
- * text (vw_pipe_unchanged).  Each cell is summed once either way: it
+ * text (vw_screen_unchanged).  Each cell is summed once either way: it
  * is about three quarters of the work, no longer a quarter. */
 int vw_frame_similar_coarse(const vw_image_t *a, const vw_image_t *b);
 

@@ -319,7 +319,7 @@ vw_frame_text_part(vw_framer_t *fr, const vw_image_t *g, int ref_w,
  * vw_text_persist_end.  Each frame's bright ink is found over t's rows
  * (and the outline's radius above and below) and chained into lines
  * (vw_text_lines, judged by the picture's size) over t's box widened as
- * far either way as text slides (vw_pipe_same); the ink of t that lies
+ * far either way as text slides (vw_look_same); the ink of t that lies
  * on them, at
  * the shift that best matches the two, goes into pt->keep.  At the
  * end, pt->keep is chained into lines, and t's ink within their box,
@@ -950,7 +950,7 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
         }
     }
 
-    /* the most of either kind of ink (vw_pipe_look: text turned
+    /* the most of either kind of ink (vw_screen_look: text turned
      * sideways has glyph-sized components but no line) */
     *comps = (int) ntall > *comps ? (int) ntall : *comps;
 

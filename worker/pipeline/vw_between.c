@@ -14,7 +14,7 @@
  * that pass the looks' own test against its first look are summed with
  * it (p->frames, vw_between_last), and the screen is read from that
  * mean (vw_between_mean), and, when that reading is unsure, from its
- * looks as any other screen (vw_pipe_read: a few frames of the fractal
+ * looks as any other screen (vw_read_screen: a few frames of the fractal
  * behind the hard set's small subtitles read as a page of junk letters,
  * "ra] / aA / a / a", where its look read as nothing).  A screen of
  * more looks costs nothing more (the frames are looked at only at its
@@ -95,7 +95,7 @@ vw_between_mean(vw_pipe_t *p, int frames)
 /*
  * Frame g (grey) is added to the pending screen's frames if it shows
  * its text: the looks' own test against its first look, where it is or
- * where it slid (vw_pipe_same), made over the screen's region (its
+ * where it slid (vw_look_same), made over the screen's region (its
  * layer is found there alone, judged by the picture's size: over
  * strong noise the layer of a whole picture costs several times more);
  * -1 when out of memory.
@@ -129,7 +129,7 @@ vw_between_frame(vw_pipe_t *p, const vw_image_t *g, vw_err_t *err)
     vw_image_view(&p->ref, &all, &p->region, &rv);
     vw_text_view(&p->ref_layer, &all, &p->region, &rt);
 
-    if (vw_pipe_same(p, &rv, &rt, &gv, &p->cand_layer, &dx)) {
+    if (vw_look_same(p, &rv, &rt, &gv, &p->cand_layer, &dx)) {
         vw_stack_add(&p->frames, g, dx);
     }
 

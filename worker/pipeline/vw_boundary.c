@@ -12,7 +12,7 @@
 #include "vw_pipeline_int.h"
 
 
-static int vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err);
+static int vw_boundary_began(vw_pipe_t *p, int k, vw_err_t *err);
 
 
 /*
@@ -27,7 +27,7 @@ static int vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err);
  * margin), so a resumed job finds the same boundaries.
  */
 void
-vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
+vw_boundary_keep(vw_pipe_t *p, uint32_t j)
 {
     int               i, n;
     int64_t           after;
@@ -35,7 +35,7 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
     vw_between_t     *b;
     const vw_kept_t  *run;
 
-    vw_pipe_free_kept(p);
+    vw_boundary_drop(p);
     p->tent_whole = 0;
 
     if (!p->job->options->refine || p->media == NULL) {
@@ -56,8 +56,8 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
     for (i = 0; i < n; i++) {
         b = &p->tent_kept[p->ntent_kept];
 
-        if (vw_pipe_grey(p, run[i].frame, &b->grey, &err) != 0) {
-            vw_pipe_free_kept(p);   /* timed by the look, then */
+        if (vw_look_grey(p, run[i].frame, &b->grey, &err) != 0) {
+            vw_boundary_drop(p);   /* timed by the look, then */
             p->tent_whole = 0;
             break;
         }
@@ -71,7 +71,7 @@ vw_pipe_keep_between(vw_pipe_t *p, uint32_t j)
 /* The frames kept between looks are let go (their planes stay, for the
  * next ones). */
 void
-vw_pipe_free_kept(vw_pipe_t *p)
+vw_boundary_drop(vw_pipe_t *p)
 {
     p->ntent_kept = 0;
 }
@@ -81,17 +81,17 @@ vw_pipe_free_kept(vw_pipe_t *p)
  * The frame on which the change to the held look (p->grey, p->layer)
  * began, from the old state's reference (p->ref) and the frames kept
  * between the look before it and it: found by bisection, each frame
- * tested with the same comparison as the looks (vw_pipe_began), no OCR.
+ * tested with the same comparison as the looks (vw_boundary_began), no OCR.
  * *old becomes the number of those frames before it (they show the old
  * state).  *pts_ms becomes its time, and *exact 1, when the frames
  * searched bracket the change: one of them still shows the old state,
  * or they reach back to one that does (tent_whole).  Otherwise the
  * change may have begun on a frame not kept (4K, 60 fps at 1080p, after
  * a frame that could not be kept) and the row is timed by its look.
- * The kept frames stay (vw_pipe_free_kept lets them go).
+ * The kept frames stay (vw_boundary_drop lets them go).
  */
 int
-vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
+vw_boundary_find(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
     vw_err_t *err)
 {
     int  lo, hi, mid, rc;
@@ -108,7 +108,7 @@ vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
 
     while (lo < hi) {
         mid = lo + (hi - lo) / 2;
-        rc = vw_pipe_began(p, mid, err);
+        rc = vw_boundary_began(p, mid, err);
 
         if (rc < 0) {
             return -1;
@@ -147,7 +147,7 @@ vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
  * text replaced by another ends when it starts to change).
  */
 static int
-vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err)
+vw_boundary_began(vw_pipe_t *p, int k, vw_err_t *err)
 {
     int                dx;
     const vw_image_t  *cand;
@@ -165,10 +165,10 @@ vw_pipe_began(vw_pipe_t *p, int k, vw_err_t *err)
     }
 
     if (p->layer.box.w == 0) {
-        return vw_pipe_same(p, &p->grey, &p->layer, cand, &p->cand_layer,
+        return vw_look_same(p, &p->grey, &p->layer, cand, &p->cand_layer,
                             &dx);
     }
 
-    return !vw_pipe_same(p, &p->ref, &p->ref_layer, cand, &p->cand_layer,
+    return !vw_look_same(p, &p->ref, &p->ref_layer, cand, &p->cand_layer,
                          &dx);
 }

@@ -16,7 +16,7 @@
  * the other: it takes the other's reading when it has no more looks
  * than that reading was made from (no OCR call), and otherwise is read
  * and the more confident reading becomes the text of both
- * (vw_pipe_read).  One segment, read once or twice, from the most
+ * (vw_read_screen).  One segment, read once or twice, from the most
  * looks.  A screen whose mean is kept apart is read, and joins all the
  * same when its reading is the group's letter for letter
  * (vw_join_read_same): a mean of few looks over strong noise can differ
@@ -27,14 +27,14 @@
  * where its lines are, and the first row of the group.  Invariants:
  *
  *   1. While the group is open, none of its rows is handed on
- *      (vw_pipe_flush waits for join_first's unit): a later reading may
+ *      (vw_rows_flush waits for join_first's unit): a later reading may
  *      still become their text.
  *   2. A run resumed after a row of the group that a later screen
  *      joined would lack the group's mean for that join.  So when the
  *      group closes, its rows from its first up to the first row of its
  *      last screen are flagged VW_FRAME_JOINING, and a resumed run
  *      whose last known row is so flagged starts again where the group
- *      began (vw_pipe_redo): it decides as an unbroken run does, at the
+ *      began (vw_resume_redo): it decides as an unbroken run does, at the
  *      cost of reading the group's screens again.
  *
  * The group closes when a screen does not join it (that screen opens
@@ -120,7 +120,7 @@ vw_join_same(vw_pipe_t *p, vw_err_t *err)
 
     if (vw_join_inside(&p->join_la.box, a, b)) {
         /* each has its glyphs where the other has: the same text? */
-        return vw_pipe_same(p, &ia, &ta, &ib, &tb, &dx) ? VW_JOIN_SAME : 0;
+        return vw_look_same(p, &ia, &ta, &ib, &tb, &dx) ? VW_JOIN_SAME : 0;
     }
 
     /*
@@ -248,7 +248,7 @@ vw_join_take(vw_pipe_t *p, vw_err_t *err)
     p->join_last = p->ref_index;
     p->run->stats.screens_joined++;
 
-    return vw_pipe_fill(p, 0, VW_FRAME_JOINED, err);
+    return vw_rows_fill(p, 0, VW_FRAME_JOINED, err);
 }
 
 
@@ -262,11 +262,11 @@ int
 vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     vw_err_t *err)
 {
-    int         i, failed;
-    char       *text, *parts;
-    size_t      n;
-    vw_row_t   *r;
-    vw_rect_t  *lines;
+    int           i, failed;
+    char         *text, *parts;
+    size_t        n;
+    vw_queued_t  *r;
+    vw_rect_t    *lines;
 
     text = strdup(p->ref_text);
     parts = vw_pipe_strdup(p->ref_parts, &failed);
@@ -327,14 +327,14 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     for (n = 0; n < p->nrows; n++) {
         r = &p->rows[n];
 
-        if (r->f.index < p->join_first || r->text == NULL
-            || (r->f.flags & VW_FRAME_NO_PICTURE)
-            || r->f.index == p->ref_index || r->f.reused_from == p->ref_index)
+        if (r->row.index < p->join_first || r->text == NULL
+            || (r->row.flags & VW_FRAME_NO_PICTURE)
+            || r->row.index == p->ref_index || r->row.reused_from == p->ref_index)
         {
             continue;
         }
 
-        if (vw_pipe_row_ref(p, r, err) != 0) {
+        if (vw_rows_take_ref(p, r, err) != 0) {
             return -1;
         }
     }
@@ -353,8 +353,8 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
 void
 vw_join_close(vw_pipe_t *p)
 {
-    size_t     n;
-    vw_row_t  *r;
+    size_t        n;
+    vw_queued_t  *r;
 
     if (!p->join_open) {
         return;
@@ -365,8 +365,8 @@ vw_join_close(vw_pipe_t *p)
     for (n = 0; n < p->nrows && p->join_last > p->join_first; n++) {
         r = &p->rows[n];
 
-        if (r->f.index >= p->join_first && r->f.index < p->join_last) {
-            r->f.flags |= VW_FRAME_JOINING;
+        if (r->row.index >= p->join_first && r->row.index < p->join_last) {
+            r->row.flags |= VW_FRAME_JOINING;
         }
     }
 }

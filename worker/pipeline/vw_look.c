@@ -18,7 +18,7 @@
  * misses this frame).
  */
 int
-vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
+vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     vw_err_t *err)
 {
     int               rc;
@@ -43,7 +43,7 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
         return rc;
     }
 
-    if (vw_pipe_grey(p, frame, &p->grey, err) != 0) {
+    if (vw_look_grey(p, frame, &p->grey, err) != 0) {
         return -1;
     }
 
@@ -61,7 +61,7 @@ vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
 /* A decoded frame in grey: as a player shows it (the frame's own matrix
  * first), then as orientation detection found the text. */
 int
-vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
+vw_look_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
     vw_err_t *err)
 {
     vw_orient_t  shown;
@@ -85,7 +85,7 @@ vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
  * the layer stays as it is.  1 if it changed, 0 if not, -1 on error.
  */
 int
-vw_pipe_clean(vw_pipe_t *p, vw_err_t *err)
+vw_look_clean(vw_pipe_t *p, vw_err_t *err)
 {
     int               n, whole;
     const AVFrame    *beside[2];
@@ -107,7 +107,7 @@ vw_pipe_clean(vw_pipe_t *p, vw_err_t *err)
 
     for (n = 0; n < 2; n++) {
         if (beside[n] != NULL
-            && (vw_pipe_grey(p, beside[n], &p->beside, err) != 0
+            && (vw_look_grey(p, beside[n], &p->beside, err) != 0
                 || vw_text_persist_add(&p->framer, &p->layer, &p->beside,
                                        &p->persist, err)
                    != 0))
@@ -123,7 +123,7 @@ vw_pipe_clean(vw_pipe_t *p, vw_err_t *err)
 
 /* Picture b shows the same text as a, where it is or where it slid. */
 int
-vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
+vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx)
 {
     int  d;

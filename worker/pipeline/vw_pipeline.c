@@ -68,7 +68,7 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         goto done;
     }
 
-    for (i = 0; i < run->plan.frames; i++) {
+    for (i = 0; i < run->plan.samples; i++) {
         if (vw_pipeline_unit(p, &i, err) != 0) {
             goto done;
         }
@@ -184,9 +184,9 @@ vw_pipeline_prepare(vw_pipe_t *p, int64_t start, vw_err_t *err)
 
 /*
  * Unit *i: the sample and the looks after it, up to the next sample;
- * passed over when the ledger has it (vw_pipe_known_unit), and, for
+ * passed over when the ledger has it (vw_resume_unit), and, for
  * the first unit to do after known ones, the reference restored first
- * (which may move *i back: vw_pipe_redo).  Its rows are handed on once
+ * (which may move *i back: vw_resume_redo).  Its rows are handed on once
  * nothing in them waits.
  */
 static int
@@ -204,7 +204,7 @@ vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
                        *i * looks);
     }
 
-    k = *i * looks < p->redo_end ? 0 : vw_pipe_known_unit(p, *i, err);
+    k = *i * looks < p->redo_end ? 0 : vw_resume_unit(p, *i, err);
 
     if (k < 0) {
         return -1;
@@ -215,7 +215,7 @@ vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
         return 0;
     }
 
-    if (p->resume && vw_pipe_redo(p, i, err) != 0) {
+    if (p->resume && vw_resume_redo(p, i, err) != 0) {
         return -1;
     }
 
@@ -234,20 +234,20 @@ vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
     if (p->resume) {
         p->resume = 0;
 
-        if (vw_pipe_restore(p, err) != 0) {
+        if (vw_resume_restore(p, err) != 0) {
             return -1;
         }
     }
 
     for (j = *i * looks; j < (*i + 1) * looks && j < plan->indexes; j++) {
-        if (vw_pipe_look(p, j, err) != 0) {
+        if (vw_screen_look(p, j, err) != 0) {
             return -1;
         }
     }
 
     p->units_done = *i + 1;
 
-    return vw_pipe_flush(p, err);
+    return vw_rows_flush(p, err);
 }
 
 
@@ -256,17 +256,17 @@ vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
 static int
 vw_pipeline_end(vw_pipe_t *p, vw_err_t *err)
 {
-    if (p->tentative && vw_pipe_commit(p, err) != 0) {
+    if (p->tentative && vw_screen_commit(p, err) != 0) {
         return -1;
     }
 
-    if (p->pending && vw_pipe_read(p, err) != 0) {
+    if (p->pending && vw_read_screen(p, err) != 0) {
         return -1;
     }
 
     vw_join_close(p);
 
-    return vw_pipe_flush(p, err);
+    return vw_rows_flush(p, err);
 }
 
 
@@ -291,7 +291,7 @@ vw_pipeline_free(vw_pipe_t *p)
 
     st->turn = p->osd_tried ? 90 * p->turn_q : -1;
 
-    vw_pipe_free_kept(p);
+    vw_boundary_drop(p);
     vw_media_close(p->media);
     vw_framer_free(&p->framer);
     vw_image_free(&p->grey);

@@ -1,27 +1,29 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The pipeline: one upload in, one frame result per planned sample out,
- * through hooks that let the caller keep the results (in memory for the
- * ocr command, in the ledger for a worker child) and resume a job whose
- * earlier attempt died.
+ * The pipeline: one upload in, a row for every sample and for every
+ * look between samples where the text changed out, through hooks that
+ * let the caller keep the rows (in memory for the ocr command, in the
+ * ledger for a worker child) and resume a job whose earlier attempt
+ * died.  Its words (sample, look, screen, ...) are defined once, in
+ * README.md beside this file.
  *
  *   inspect (vw_media) -> plan (vw_plan) -> OCR engine (vw_ocr)
  *   -> ready hook -> for each sample i not known yet, and the looks
  *      after it up to the next sample:
  *        decode the frame shown at the look -> crop, grey, text layer
- *        (vw_frame) -> the same text as the state's first look? it goes
+ *        (image/) -> the same text as the state's first look? it goes
  *           on (a screen adds the look to its sum)
  *           : else, once the next look confirms it, a new state
  *             (placed on the frame it began on, among the frames kept
  *             since the look before, with refine): no glyph? empty, no
  *             OCR : a screen, read from the mean of its looks when it
- *             ends (vw_looks, vw_ocr)
- *        -> frame_done hook, a unit's rows at a time
+ *             ends (image/vw_stack, ocr/)
+ *        -> row_done hook, a unit's rows at a time
  *
- * Frames are merged into segments afterwards, from the frame results
- * alone (vw_segments_merge, vw_result_write), so they need not all come
- * from one run.
+ * Rows are merged into segments afterwards, from the rows alone
+ * (vw_segments_merge, vw_result_write), so they need not all come from
+ * one run.
  */
 
 #ifndef _VW_PIPELINE_H_INCLUDED_
@@ -50,17 +52,17 @@
 #define VW_STAYED_LOOKS 5
 #define VW_STAYED_WIDTH 5
 
-/* a reading less confident than this says nothing (vw_pipe_readable),
+/* a reading less confident than this says nothing (vw_reading_says),
  * unless it has about as many letters as the glyphs, at this */
 #define VW_READ_CONF    70
 #define VW_FIT_CONF     50
 
 /* a screen that read as nothing is read again without the specks up to
- * 1/VW_OCR_NOISE_SPECK of its glyphs' height (vw_pipe_read) */
+ * 1/VW_OCR_NOISE_SPECK of its glyphs' height (vw_read_screen) */
 #define VW_OCR_NOISE_SPECK  4
 
 /* a sample with this many glyph-sized components and no line of them
- * is tried turned a quarter (vw_pipe_orient_look) */
+ * is tried turned a quarter (vw_turn_look) */
 #define VW_ORIENT_COMPS 8
 
 /* pixels around the glyphs' box in the region Tesseract reads (plus a
@@ -83,24 +85,24 @@
  * called from inside a Tesseract recognition.
  *
  * ready(in, plan): the inspection and the plan, once, before any frame
- *     is decoded; record them (frames_planned = plan->frames, plan
+ *     is decoded; record them (frames_planned = plan->samples, plan
  *     version = plan->version).  Non-zero stops the run.
  *
- * frame_known(index, known): 1 if the frame of this index is already
+ * row_known(index, known): 1 if the look of this index is already
  *     done (the ledger has its row): it is neither decoded nor OCR'd
  *     again.  The hook fills known->text (valid until its next call),
  *     known->confidence and known->reused_from from the row; the
  *     pipeline uses them to resume exactly where a clean run would be:
- *     before the first frame it must do after a known one, it decodes
- *     (without OCR) the frame whose text the known one carries, so the
+ *     before the first look it must do after a known one, it decodes
+ *     (without OCR) the look whose text the known one carries, so the
  *     near-identical test compares against the same picture and a
  *     resumed job makes the same OCR calls as an uninterrupted one.
- *     When the known frames are a prefix, decoding seeks past them.
+ *     When the known rows are a prefix, decoding seeks past them.
  *     0 if not known; -1 on error (the run fails, VW_FAILED "hook").
  *
- * frame_done(f): a frame is done (f and f->text are valid during the
- *     call only).  The row must be written before returning; non-zero
- *     stops the run after this frame (lease lost, shutdown).
+ * row_done(f): a row is done (f and f->text are valid during the call
+ *     only).  It must be written before returning; non-zero stops the
+ *     run after this row (lease lost, shutdown).
  *
  * tick(): called at least every VW_TICK_MS while work goes on (between
  *     packets, frames, and the words Tesseract recognises): renew the
@@ -110,8 +112,8 @@ typedef struct {
     void  *data;
     int  (*ready)(void *data, const vw_inspection_t *in,
                   const vw_plan_t *plan);
-    int  (*frame_known)(void *data, uint32_t index, vw_frame_result_t *known);
-    int  (*frame_done)(void *data, const vw_frame_result_t *f);
+    int  (*row_known)(void *data, uint32_t index, vw_row_t *known);
+    int  (*row_done)(void *data, const vw_row_t *f);
     int  (*tick)(void *data);
 } vw_hooks_t;
 
@@ -126,8 +128,8 @@ typedef struct {
 
 
 typedef struct {
-    uint32_t  frames_known;        /* skipped: frame_known said done */
-    uint32_t  frames_done;         /* frame_done calls for samples */
+    uint32_t  frames_known;        /* skipped: row_known said done */
+    uint32_t  frames_done;         /* row_done calls for samples */
     uint32_t  looks;               /* looks between samples taken */
     uint32_t  looks_kept;          /* of those, rows: the text changed */
     uint32_t  looks_combined;      /* looks summed into the readings */
@@ -173,8 +175,8 @@ typedef struct {
 
 
 /*
- * Runs a job.  Returns 0 when every planned frame is done (known or
- * reported through frame_done); -1 otherwise, with err->status
+ * Runs a job.  Returns 0 when every planned look is done (known or
+ * reported through row_done); -1 otherwise, with err->status
  * REJECTED (invalid media, unknown language: do not retry), FAILED (a
  * retry may succeed) or STOPPED (a hook asked).  The report is always
  * filled as far as the run got.  The fd stays open.

@@ -30,13 +30,13 @@ typedef struct {
 } vw_between_t;
 
 
-/* a row waiting for its unit to be complete, or for its screen's text */
+/* a row queued until its unit is complete, or for its screen's text */
 typedef struct {
-    vw_frame_result_t   f;
+    vw_row_t            row;
     char               *text;         /* owned; NULL: the screen's, later */
     char               *parts;        /* owned; NULL: none (vw_parts.h) */
     int                 known;        /* the ledger has it: not handed on */
-} vw_row_t;
+} vw_queued_t;
 
 
 typedef struct {
@@ -55,7 +55,7 @@ typedef struct {
     vw_image_t          ocr;
     vw_image_t          mean;
     vw_image_t          inked;         /* the screen's glyphs alone
-                                          (vw_pipe_read_glyphs) */
+                                          (vw_read_glyphs) */
     int                 scale;         /* of the OCR pictures */
 
     vw_image_t          prev;          /* the last look between samples */
@@ -89,7 +89,7 @@ typedef struct {
     int                 mean_count;    /* the pictures p->mean was made
                                           of */
 
-    vw_row_t           *rows;          /* waiting, in index order */
+    vw_queued_t        *rows;          /* waiting, in index order */
     size_t              nrows;
     size_t              rows_cap;
     uint32_t            units_done;    /* units whose looks are all done */
@@ -115,7 +115,7 @@ typedef struct {
                                           placed exactly among them */
     vw_text_t           cand_layer;    /* the text layer of one of them */
     vw_image_t          beside;        /* a frame shown beside a look */
-    vw_persist_t        persist;       /* vw_pipe_clean's work */
+    vw_persist_t        persist;       /* vw_look_clean's work */
 
     /* the screen read last, with the screens joined to it since, while
      * the next screen may still join them (vw_join.c): their rows wait */
@@ -145,7 +145,7 @@ typedef struct {
                                           redo_end) are done again */
     uint32_t            redo_end;
 
-    vw_frame_result_t   known;         /* the last known frame */
+    vw_row_t            known;         /* the last known row */
     char               *known_text;
     char               *known_parts;
     int                 resume;        /* restore the reference first */
@@ -170,51 +170,51 @@ char *vw_pipe_strdup(const char *s, int *failed);
  * decoded frame in grey; the layer cleaned of lines the frames beside
  * it do not show; picture b shows the same text as a, where it is or
  * where it slid (*dx: how far) */
-int vw_pipe_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
+int vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
     vw_err_t *err);
-int vw_pipe_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
+int vw_look_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
     vw_err_t *err);
-int vw_pipe_clean(vw_pipe_t *p, vw_err_t *err);
-int vw_pipe_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
+int vw_look_clean(vw_pipe_t *p, vw_err_t *err);
+int vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx);
 
 /* vw_rows.c: a row queued (text NULL: the pending screen's, later); the
  * rows waiting for the pending screen's text get the reference's (flags
  * added, own to the screen's own row); row r gets the reference's
  * reading; the rows of the units done handed on */
-int vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
+int vw_rows_add(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     int64_t reused_from, const char *text, int confidence, int known,
     vw_err_t *err);
-int vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
-int vw_pipe_row_ref(vw_pipe_t *p, vw_row_t *r, vw_err_t *err);
-int vw_pipe_flush(vw_pipe_t *p, vw_err_t *err);
+int vw_rows_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
+int vw_rows_take_ref(vw_pipe_t *p, vw_queued_t *r, vw_err_t *err);
+int vw_rows_flush(vw_pipe_t *p, vw_err_t *err);
 
 /* vw_reading.c: a picture of a screen read as how says; whether a
  * reading says something (VW_FRAME_UNREAD when not) or fits its glyphs;
  * a second reading taken or dropped; letters and digits counted */
-int vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
+int vw_reading_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err);
-int vw_pipe_readable(const vw_ocr_result_t *res, int glyphs);
-int vw_pipe_fits(const vw_ocr_result_t *res, int glyphs);
-void vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res,
+int vw_reading_says(const vw_ocr_result_t *res, int glyphs);
+int vw_reading_fits(const vw_ocr_result_t *res, int glyphs);
+void vw_reading_second(vw_pipe_t *p, vw_ocr_result_t *res,
     vw_ocr_result_t *other);
-void vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take);
-int vw_pipe_few(int letters, int glyphs);
-int vw_pipe_letters(const vw_ocr_result_t *res);
+void vw_reading_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take);
+int vw_reading_few(int letters, int glyphs);
+int vw_reading_letters(const vw_ocr_result_t *res);
 
-/* vw_resume.c: the frame_known hook; a known unit; a group cut short
+/* vw_resume.c: the row_known hook; a known unit; a group cut short
  * done again; the reference restored */
-int vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
+int vw_resume_known(vw_pipe_t *p, uint32_t j, vw_row_t *known,
     vw_err_t *err);
-int vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
-int vw_pipe_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err);
-int vw_pipe_restore(vw_pipe_t *p, vw_err_t *err);
+int vw_resume_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
+int vw_resume_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err);
+int vw_resume_restore(vw_pipe_t *p, vw_err_t *err);
 
 /* vw_boundary.c: the frames before look j kept with it; let go; the
  * frame the change to the held look began on */
-void vw_pipe_keep_between(vw_pipe_t *p, uint32_t j);
-void vw_pipe_free_kept(vw_pipe_t *p);
-int vw_pipe_boundary(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
+void vw_boundary_keep(vw_pipe_t *p, uint32_t j);
+void vw_boundary_drop(vw_pipe_t *p);
+int vw_boundary_find(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
     vw_err_t *err);
 
 /* vw_between.c: a screen of few looks read from its frames too (see
@@ -224,8 +224,8 @@ int vw_between_last(vw_pipe_t *p, int n, vw_err_t *err);
 int vw_between_mean(vw_pipe_t *p, int frames);
 
 /* vw_turn.c: text not upright (once per video, see there) */
-int vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err);
-int vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+int vw_turn_look(vw_pipe_t *p, vw_err_t *err);
+int vw_turn_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 
 /* vw_join.c: a screen split by what goes on around its text, joined in
  * hindsight (see there) */
@@ -244,11 +244,11 @@ void vw_join_close(vw_pipe_t *p);
 void vw_join_free(vw_pipe_t *p);
 
 /* vw_read.c: the pending screen read */
-int vw_pipe_read(vw_pipe_t *p, vw_err_t *err);
+int vw_read_screen(vw_pipe_t *p, vw_err_t *err);
 
 /* vw_screen.c: look j of the unit being done; the held look committed */
-int vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
-int vw_pipe_commit(vw_pipe_t *p, vw_err_t *err);
+int vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
+int vw_screen_commit(vw_pipe_t *p, vw_err_t *err);
 
 
 #endif /* _VW_PIPELINE_INT_H_INCLUDED_ */

@@ -23,18 +23,18 @@ static int vw_read_verdict(vw_pipe_t *p, vw_ocr_result_t *res,
     int first_fits);
 static int vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined,
     int turn_q, int unread, vw_err_t *err);
-static int vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
+static int vw_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
     vw_ocr_result_t *res, vw_err_t *err);
-static int vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res,
+static int vw_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res,
     vw_err_t *err);
-static int vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
+static int vw_read_parts(vw_pipe_t *p, const vw_ocr_result_t *res,
     char **spec);
-static int vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
+static int vw_read_apart(const vw_rect_t *a, const vw_rect_t *b, int w,
     int h);
-static int vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res,
+static int vw_read_unread(const vw_pipe_t *p, const vw_ocr_result_t *res,
     int fit);
-static int vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res);
-static int vw_pipe_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
+static int vw_read_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res);
+static int vw_read_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
 
 
 /*
@@ -47,7 +47,7 @@ static int vw_pipe_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
  * (vw_join_read_same).
  */
 int
-vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
+vw_read_screen(vw_pipe_t *p, vw_err_t *err)
 {
     int               unread, first_fits, turn_q, joined;
     int64_t           t0;
@@ -80,8 +80,8 @@ vw_pipe_read(vw_pipe_t *p, vw_err_t *err)
     }
 
     /* a later reading that fits reads the screen only if this one did
-     * not fit (mirrored text: vw_pipe_unread) */
-    first_fits = vw_pipe_fits(&res, p->ref_layer.glyphs);
+     * not fit (mirrored text: vw_read_unread) */
+    first_fits = vw_reading_fits(&res, p->ref_layer.glyphs);
 
     if (vw_read_more(p, &res, err) != 0) {
         goto failed;
@@ -116,7 +116,7 @@ failed:
 static int
 vw_read_first(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
-    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, &vw_ocr_plain,
+    if (vw_reading_ocr(p, &p->mean, p->ref.width, p->ref.height, &vw_ocr_plain,
                     res, err)
         != 0)
     {
@@ -124,7 +124,7 @@ vw_read_first(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
     }
 
     if (p->mean_count > p->stack.count && !res->timed_out
-        && !vw_pipe_readable(res, p->ref_layer.glyphs))
+        && !vw_reading_says(res, p->ref_layer.glyphs))
     {
         vw_ocr_result_free(res);
 
@@ -133,7 +133,7 @@ vw_read_first(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
                            p->job->name);
         }
 
-        if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height,
+        if (vw_reading_ocr(p, &p->mean, p->ref.width, p->ref.height,
                         &vw_ocr_plain, res, err)
             != 0)
         {
@@ -155,10 +155,10 @@ vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
     vw_ocr_how_t  how;
 
-    if (vw_pipe_unread(p, res, 0) && res->words > 0) {
+    if (vw_read_unread(p, res, 0) && res->words > 0) {
         /*
          * Plenty of glyphs, nothing read, though Tesseract's layout
-         * found words (when it found none, vw_pipe_ocr read the region
+         * found words (when it found none, vw_reading_ocr read the region
          * as one block already): the noise left in the mean is what
          * hides the text.  Read again without the specks up to a
          * quarter of a glyph's height (full stops go too: this is for
@@ -168,7 +168,7 @@ vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         how.layout = VW_OCR_LAYOUT_AUTO;
         how.speck = p->ref_layer.glyph_h * p->scale / VW_OCR_NOISE_SPECK;
 
-        if (vw_pipe_read_again(p, &how, res, err) != 0) {
+        if (vw_read_again(p, &how, res, err) != 0) {
             vw_ocr_result_free(res);
             return -1;
         }
@@ -182,18 +182,18 @@ vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
          * the glyphs alone, as the text layer found them in the
          * screen's first look, without the background or its noise
          */
-        if (vw_pipe_read_glyphs(p, res, err) != 0) {
+        if (vw_read_glyphs(p, res, err) != 0) {
             vw_ocr_result_free(res);
             return -1;
         }
     }
 
-    if (!p->osd_tried && vw_pipe_unread(p, res, 0)) {
+    if (!p->osd_tried && vw_read_unread(p, res, 0)) {
         /* plenty of glyphs, nothing read for sure: is the text upside
          * down or sideways?  (res becomes the turned reading if it is;
          * a reading that fits its glyphs may be upside-down text read
          * as letters: "SPJOM UMOP apisdy" at 53) */
-        if (vw_pipe_orient_read(p, res, err) != 0) {
+        if (vw_turn_read(p, res, err) != 0) {
             vw_ocr_result_free(res);
             return -1;
         }
@@ -212,20 +212,20 @@ vw_read_verdict(vw_pipe_t *p, vw_ocr_result_t *res, int first_fits)
 {
     int  unread, stray;
 
-    unread = vw_pipe_unread(p, res, !first_fits) || vw_pipe_line_lost(p, res);
+    unread = vw_read_unread(p, res, !first_fits) || vw_read_line_lost(p, res);
 
-    stray = vw_pipe_stray(p, res);
+    stray = vw_read_stray(p, res);
     unread |= stray;
 
     if (res->text != NULL && !res->timed_out
-        && (stray || vw_pipe_few(vw_pipe_letters(res), p->ref_layer.glyphs)))
+        && (stray || vw_reading_few(vw_reading_letters(res), p->ref_layer.glyphs)))
     {
         /*
          * Fewer letters than a quarter of the glyphs (than two, for a
          * screen of a line or two), however read: what Tesseract makes
          * of noise or of filaments taken for lines ("8" from three
          * "lines" of a zooming fractal), not text to publish; nor a
-         * stray reading (vw_pipe_stray).  The rows have no text; a
+         * stray reading (vw_read_stray).  The rows have no text; a
          * screen of VW_SURE_GLYPHS glyphs or more, a line that stayed
          * or a stray reading keeps its flag (unread: the
          * text_unreadable warning).
@@ -277,7 +277,7 @@ vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
      * lines' boxes are another picture's) */
     parts = NULL;
 
-    if (turn_q == p->turn_q && vw_pipe_parts(p, res, &parts) != 0) {
+    if (turn_q == p->turn_q && vw_read_parts(p, res, &parts) != 0) {
         vw_ocr_result_free(res);
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
@@ -289,7 +289,7 @@ vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
     flags = (unread ? VW_FRAME_UNREAD : 0)
             | (res->timed_out ? VW_FRAME_TIMED_OUT : 0);
 
-    rc = vw_pipe_fill(p, flags, 0, err);
+    rc = vw_rows_fill(p, flags, 0, err);
 
     /* a reading that says something, in the pictures as they are now,
      * may be joined by the next screen (or is the text of those it
@@ -316,19 +316,19 @@ vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
  * unreadable reading of it, is replaced when this one is readable.
  */
 static int
-vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
+vw_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
     vw_ocr_result_t *res, vw_err_t *err)
 {
     vw_ocr_result_t  other;
 
-    if (vw_pipe_ocr(p, &p->mean, p->ref.width, p->ref.height, how, &other,
+    if (vw_reading_ocr(p, &p->mean, p->ref.width, p->ref.height, how, &other,
                     err)
         != 0)
     {
         return -1;
     }
 
-    vw_pipe_second(p, res, &other);
+    vw_reading_second(p, res, &other);
 
     return 0;
 }
@@ -344,7 +344,7 @@ vw_pipe_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
  * and has more lines, or *res is not readable.
  */
 static int
-vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+vw_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
     int              x, y, ink, rc, said, says;
     uint8_t         *q;
@@ -371,18 +371,18 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         }
     }
 
-    if (vw_pipe_ocr(p, &p->inked, p->ref.width, p->ref.height, &vw_ocr_plain,
+    if (vw_reading_ocr(p, &p->inked, p->ref.width, p->ref.height, &vw_ocr_plain,
                     &other, err)
         != 0)
     {
         return -1;
     }
 
-    said = vw_pipe_readable(res, p->ref_layer.glyphs);
-    says = vw_pipe_readable(&other, p->ref_layer.glyphs);
+    said = vw_reading_says(res, p->ref_layer.glyphs);
+    says = vw_reading_says(&other, p->ref_layer.glyphs);
 
     if (!said || !says || other.timed_out || res->timed_out) {
-        vw_pipe_take(res, &other,
+        vw_reading_take(res, &other,
                      says && (other.nlines > res->nlines || !said));
         return 0;
     }
@@ -401,7 +401,7 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
     }
 
     if (rc == 0) {
-        vw_pipe_take(res, &other, 0);
+        vw_reading_take(res, &other, 0);
         return 0;
     }
 
@@ -415,13 +415,13 @@ vw_pipe_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
 /*
  * The parts of a screen's reading (vw_parts.h): its lines in runs, a
- * run ending where the next line is apart from the last (vw_pipe_apart),
+ * run ending where the next line is apart from the last (vw_read_apart),
  * each run's box the union of its lines' boxes, from the OCR picture's
  * pixels (the region, scaled) to the picture as shown.  *spec: NULL
  * when the reading is one part.  -1 when out of memory.
  */
 static int
-vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
+vw_read_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
 {
     int          i, n, k, conf;
     char         buf[VW_PARTS_SPEC_MAX];
@@ -439,7 +439,7 @@ vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
         }
 
         if (i == 0 || (n < VW_PARTS_MAX
-                       && vw_pipe_apart(&res->lines[i - 1].box, b,
+                       && vw_read_apart(&res->lines[i - 1].box, b,
                                         p->ref.width * p->scale,
                                         p->ref.height * p->scale)))
         {
@@ -490,7 +490,7 @@ vw_pipe_parts(vw_pipe_t *p, const vw_ocr_result_t *res, char **spec)
  * points (a fifth of the height apart in the benchmark's slides).
  */
 static int
-vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
+vw_read_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
 {
     int  vgap, hgap;
 
@@ -506,17 +506,17 @@ vw_pipe_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
  * a reading that says nothing, and no deadline that cut it short.
  * Such a screen gets a second reading and orientation detection (fit
  * 0); once they are done, with fit, a reading that fits its glyphs
- * reads it (whether its rows get VW_FRAME_UNREAD).  vw_pipe_read
+ * reads it (whether its rows get VW_FRAME_UNREAD).  vw_read_screen
  * allows that only when the first reading did not fit: text mirrored
  * reads as about as many letters at once ("ebiow spsmi 1ONIM" at 60
  * for "Mirror image words", t/pool/100-run-e2e.t), a line in noise
  * as nothing.
  */
 static int
-vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
+vw_read_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
 {
-    return !vw_pipe_readable(res, p->ref_layer.glyphs)
-           && !(fit && vw_pipe_fits(res, p->ref_layer.glyphs))
+    return !vw_reading_says(res, p->ref_layer.glyphs)
+           && !(fit && vw_reading_fits(res, p->ref_layer.glyphs))
            && p->ref_layer.glyphs >= VW_SURE_GLYPHS && !res->timed_out;
 }
 
@@ -533,20 +533,20 @@ vw_pipe_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
  * looks, on the hard set's busy test pattern).  It is flagged
  * (VW_FRAME_UNREAD), not read again: the second readings and
  * orientation detection stay for screens of many glyphs
- * (vw_pipe_unread).
+ * (vw_read_unread).
  */
 static int
-vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res)
+vw_read_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res)
 {
     return p->ref_layer.lines > 0 && p->stack.count >= VW_STAYED_LOOKS
            && p->ref_layer.box.w >= VW_STAYED_WIDTH * p->ref_layer.glyph_h
            && !res->timed_out
-           && vw_pipe_few(vw_pipe_letters(res), p->ref_layer.glyphs);
+           && vw_reading_few(vw_reading_letters(res), p->ref_layer.glyphs);
 }
 
 
 /*
- * A stray reading: unsure (not vw_pipe_readable) and of one picture
+ * A stray reading: unsure (not vw_reading_says) and of one picture
  * alone (a screen of one look, not read from the frames between), with
  * fewer than half the lines its layer found.  Such a layer is mostly a
  * busy background taken for lines, and the line read a piece of the
@@ -558,10 +558,10 @@ vw_pipe_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res)
  * over every benchmark set, the only reading this drops).
  */
 static int
-vw_pipe_stray(const vw_pipe_t *p, const vw_ocr_result_t *res)
+vw_read_stray(const vw_pipe_t *p, const vw_ocr_result_t *res)
 {
     return res->text != NULL && res->text[0] != '\0' && !res->timed_out
            && p->mean_count == 1
            && 2 * res->nlines < p->ref_layer.lines
-           && !vw_pipe_readable(res, p->ref_layer.glyphs);
+           && !vw_reading_says(res, p->ref_layer.glyphs);
 }

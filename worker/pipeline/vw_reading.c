@@ -5,8 +5,8 @@
  * its looks or a part of it): prepared for its kind of ink and given to
  * Tesseract, read again in grey or as one block when that may say more;
  * and what a reading says: enough letters for the screen's glyphs at a
- * confidence that means it (vw_pipe_readable), or about as many as its
- * glyphs (vw_pipe_fits).
+ * confidence that means it (vw_reading_says), or about as many as its
+ * glyphs (vw_reading_fits).
  */
 
 #include <string.h>
@@ -15,8 +15,8 @@
 #include "vw_pipeline_int.h"
 
 
-static int vw_pipe_left(int timeout, int64_t start);
-static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
+static int vw_reading_left(int timeout, int64_t start);
+static int vw_reading_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
     int timeout, int64_t start, vw_ocr_result_t *res, vw_err_t *err);
 
 
@@ -26,11 +26,11 @@ static int vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
  * found: bright ink binarised, dark ink in grey.  When the binarised
  * reading is unsure (confidence below VW_OCR_ACCEPT, or nothing read),
  * the grey region is read too and the more confident reading wins
- * (coloured text).  Each picture may be read twice (vw_pipe_ocr_pass).
+ * (coloured text).  Each picture may be read twice (vw_reading_pass).
  * The deadline covers all of it.
  */
 int
-vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
+vw_reading_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err)
 {
     int              chosen, timeout, mode;
@@ -49,7 +49,7 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
         return -1;
     }
 
-    if (vw_pipe_ocr_pass(p, how, timeout, start, res, err) != 0) {
+    if (vw_reading_pass(p, how, timeout, start, res, err) != 0) {
         return -1;
     }
 
@@ -59,7 +59,7 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
         return 0;
     }
 
-    timeout = vw_pipe_left(timeout, start);
+    timeout = vw_reading_left(timeout, start);
 
     if (timeout < 0) {
         res->timed_out = 1;
@@ -69,7 +69,7 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
                               1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
                               err) != 0
-        || vw_pipe_ocr_pass(p, how, timeout, vw_now_ms(), &other, err) != 0)
+        || vw_reading_pass(p, how, timeout, vw_now_ms(), &other, err) != 0)
     {
         vw_ocr_result_free(res);
         return -1;
@@ -93,7 +93,7 @@ vw_pipe_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
 /* What is left of timeout ms from start: 0 for none (no deadline), -1
  * when it has passed. */
 static int
-vw_pipe_left(int timeout, int64_t start)
+vw_reading_left(int timeout, int64_t start)
 {
     if (timeout <= 0) {
         return 0;
@@ -106,7 +106,7 @@ vw_pipe_left(int timeout, int64_t start)
 
 
 /*
- * One reading of p->ocr (the picture vw_pipe_ocr prepared) as how says,
+ * One reading of p->ocr (the picture vw_reading_ocr prepared) as how says,
  * timeout ms from start.  When Tesseract's page layout found no word at
  * all in a screen of plenty of glyphs (it says "Empty page" for a clean
  * line of Hangul that reads right as one block), the picture is read
@@ -115,7 +115,7 @@ vw_pipe_left(int timeout, int64_t start)
  * page of junk in grain, at several times the cost.
  */
 static int
-vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
+vw_reading_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
     int64_t start, vw_ocr_result_t *res, vw_err_t *err)
 {
     vw_ocr_how_t     block;
@@ -136,7 +136,7 @@ vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
         return 0;
     }
 
-    timeout = vw_pipe_left(timeout, start);
+    timeout = vw_reading_left(timeout, start);
 
     if (timeout < 0) {
         res->timed_out = 1;
@@ -156,7 +156,7 @@ vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
 
     p->run->stats.ocr_passes++;
 
-    vw_pipe_second(p, res, &other);
+    vw_reading_second(p, res, &other);
 
     return 0;
 }
@@ -164,22 +164,22 @@ vw_pipe_ocr_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
 
 /*
  * A second reading of a screen whose first said nothing: it replaces
- * *res if it says something (vw_pipe_readable) or fits the glyphs
- * (vw_pipe_fits), else it is dropped; the time of both counts, and so
+ * *res if it says something (vw_reading_says) or fits the glyphs
+ * (vw_reading_fits), else it is dropped; the time of both counts, and so
  * does a deadline it ran into.
  */
 void
-vw_pipe_second(vw_pipe_t *p, vw_ocr_result_t *res, vw_ocr_result_t *other)
+vw_reading_second(vw_pipe_t *p, vw_ocr_result_t *res, vw_ocr_result_t *other)
 {
-    vw_pipe_take(res, other, vw_pipe_readable(other, p->ref_layer.glyphs)
-                             || vw_pipe_fits(other, p->ref_layer.glyphs));
+    vw_reading_take(res, other, vw_reading_says(other, p->ref_layer.glyphs)
+                             || vw_reading_fits(other, p->ref_layer.glyphs));
 }
 
 
 /* *res becomes *other if take, else stays; the one let go is freed and
  * its time counted in the one kept */
 void
-vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take)
+vw_reading_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take)
 {
     if (take) {
         other->ms += res->ms;
@@ -202,9 +202,9 @@ vw_pipe_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take)
  * low confidence.
  */
 int
-vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
+vw_reading_says(const vw_ocr_result_t *res, int glyphs)
 {
-    return !vw_pipe_few(vw_pipe_letters(res), glyphs)
+    return !vw_reading_few(vw_reading_letters(res), glyphs)
            && res->confidence >= VW_READ_CONF;
 }
 
@@ -219,20 +219,20 @@ vw_pipe_readable(const vw_ocr_result_t *res, int glyphs)
  * (text upside down reads as about as many letters).
  */
 int
-vw_pipe_fits(const vw_ocr_result_t *res, int glyphs)
+vw_reading_fits(const vw_ocr_result_t *res, int glyphs)
 {
     int  letters;
 
-    letters = vw_pipe_letters(res);
+    letters = vw_reading_letters(res);
 
     return res->confidence >= VW_FIT_CONF && 2 * letters >= glyphs
-           && 2 * letters <= 3 * glyphs && !vw_pipe_few(letters, glyphs);
+           && 2 * letters <= 3 * glyphs && !vw_reading_few(letters, glyphs);
 }
 
 
 /* Fewer letters than a quarter of the screen's glyphs (two at least). */
 int
-vw_pipe_few(int letters, int glyphs)
+vw_reading_few(int letters, int glyphs)
 {
     return letters < (glyphs / 4 > 2 ? glyphs / 4 : 2);
 }
@@ -241,7 +241,7 @@ vw_pipe_few(int letters, int glyphs)
 /* The letters or digits of a reading; any character beyond ASCII counts
  * as a letter. */
 int
-vw_pipe_letters(const vw_ocr_result_t *res)
+vw_reading_letters(const vw_ocr_result_t *res)
 {
     int                   letters;
     size_t                i, n, len;

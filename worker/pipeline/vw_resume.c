@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Resuming a job after the rows the ledger has (frame_known): a sample
+ * Resuming a job after the rows the ledger has (row_known): a sample
  * the ledger has stands for its whole unit (vw_rows.c), so the run skips
  * the known units; before the first unit it must do, it decodes (without
  * OCR) the look whose text the last known row carries and makes it the
@@ -17,27 +17,27 @@
 #include "vw_pipeline_int.h"
 
 
-/* The frame_known hook for index j: 1 and *known, 0, or -1 (err). */
+/* The row_known hook for index j: 1 and *known, 0, or -1 (err). */
 int
-vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
+vw_resume_known(vw_pipe_t *p, uint32_t j, vw_row_t *known,
     vw_err_t *err)
 {
     int  k;
 
-    memset(known, 0, sizeof(vw_frame_result_t));
+    memset(known, 0, sizeof(vw_row_t));
     known->text = "";
     known->reused_from = -1;
 
-    if (p->hooks->frame_known == NULL
+    if (p->hooks->row_known == NULL
         || (j >= p->redo_from && j < p->redo_end))
     {
         return 0;
     }
 
-    k = p->hooks->frame_known(p->hooks->data, j, known);
+    k = p->hooks->row_known(p->hooks->data, j, known);
 
     if (k < 0) {
-        return vw_fail(err, "hook", "run \"%s\": frame_known failed for "
+        return vw_fail(err, "hook", "run \"%s\": row_known failed for "
                        "frame %u", p->job->name, j);
     }
 
@@ -48,26 +48,26 @@ vw_pipe_known(vw_pipe_t *p, uint32_t j, vw_frame_result_t *known,
 /*
  * 1 if sample i is known (its unit is then done: its rows were handed
  * on after those of the looks after it), and keeps the unit's last
- * known row for vw_pipe_restore; 0 if not; -1 on error.
+ * known row for vw_resume_restore; 0 if not; -1 on error.
  */
 int
-vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
+vw_resume_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 {
     int                k, failed;
     uint32_t           j, first;
-    vw_frame_result_t  known, last;
+    vw_row_t           known, last;
     const vw_plan_t   *plan;
 
-    if (p->hooks->frame_known == NULL) {
+    if (p->hooks->row_known == NULL) {
         return 0;
     }
 
     plan = &p->run->plan;
     first = i * plan->looks;
-    memset(&last, 0, sizeof(vw_frame_result_t));
+    memset(&last, 0, sizeof(vw_row_t));
 
     for (j = first; j < first + plan->looks && j < plan->indexes; j++) {
-        k = vw_pipe_known(p, j, &known, err);
+        k = vw_resume_known(p, j, &known, err);
 
         if (k < 0) {
             return -1;
@@ -129,12 +129,12 @@ vw_pipe_known_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
  * (the same rows: the ledger keeps the first of each).
  */
 int
-vw_pipe_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
+vw_resume_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
 {
     int                k;
     uint32_t           j, looks, r;
     unsigned           flags;
-    vw_frame_result_t  known;
+    vw_row_t           known;
 
     looks = p->run->plan.looks;
     flags = p->known.flags;
@@ -142,7 +142,7 @@ vw_pipe_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
     for (j = *i * looks + 1; j < (*i + 1) * looks && j < p->run->plan.indexes;
          j++)
     {
-        k = vw_pipe_known(p, j, &known, err);
+        k = vw_resume_known(p, j, &known, err);
 
         if (k < 0) {
             return -1;
@@ -163,7 +163,7 @@ vw_pipe_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
     *i = r;
 
     if (r > 0) {
-        return vw_pipe_known_unit(p, r - 1, err) < 0 ? -1 : 0;
+        return vw_resume_unit(p, r - 1, err) < 0 ? -1 : 0;
     }
 
     /* from the start */
@@ -182,13 +182,13 @@ vw_pipe_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
  * picture of the look whose text the last known row carries.
  */
 int
-vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
+vw_resume_restore(vw_pipe_t *p, vw_err_t *err)
 {
     int                rc, k;
     char              *text, *parts;
     int64_t            pts_ms, t0;
     uint32_t           r;
-    vw_frame_result_t  began;
+    vw_row_t           began;
 
     p->have_ref = 0;
 
@@ -204,7 +204,7 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
     p->state_ms = p->known.pts_ms;
 
     if (r != p->known.index) {
-        k = vw_pipe_known(p, r, &began, err);
+        k = vw_resume_known(p, r, &began, err);
 
         if (k < 0) {
             return -1;
@@ -214,9 +214,9 @@ vw_pipe_restore(vw_pipe_t *p, vw_err_t *err)
     }
 
     t0 = vw_now_ms();
-    rc = vw_pipe_decode(p, r, &pts_ms, 1, err);
+    rc = vw_look_decode(p, r, &pts_ms, 1, err);
 
-    if (rc == 0 && vw_pipe_clean(p, err) < 0) {
+    if (rc == 0 && vw_look_clean(p, err) < 0) {
         rc = -1;            /* (a reference was a change: cleaned) */
     }
 

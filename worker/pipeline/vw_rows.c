@@ -3,7 +3,7 @@
  *
  * The rows of a run (see the top of vw_pipeline.c): queued as the looks
  * make them, given their screen's reading when it is read, and handed
- * to frame_done a sample's unit at a time (the sample and the looks
+ * to row_done a sample's unit at a time (the sample and the looks
  * after it, up to the next sample) once no screen in them waits for its
  * reading, no look is held and no row of them may still get a later
  * reading (a group of joined screens, vw_join.c): the looks' rows
@@ -19,17 +19,17 @@
 
 /* Queues a row (text NULL: the pending screen's, filled in when read). */
 int
-vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
+vw_rows_add(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     int64_t reused_from, const char *text, int confidence, int known,
     vw_err_t *err)
 {
-    int        failed;
-    size_t     cap;
-    vw_row_t  *r;
+    int           failed;
+    size_t        cap;
+    vw_queued_t  *r;
 
     if (p->nrows == p->rows_cap) {
         cap = p->rows_cap ? 2 * p->rows_cap : 16;
-        r = realloc(p->rows, cap * sizeof(vw_row_t));
+        r = realloc(p->rows, cap * sizeof(vw_queued_t));
         if (r == NULL) {
             return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                            p->job->name);
@@ -40,21 +40,21 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     }
 
     r = &p->rows[p->nrows];
-    memset(r, 0, sizeof(vw_row_t));
-    r->f.index = j;
-    r->f.t_ms = vw_plan_time_ms(&p->run->plan, j);
-    r->f.pts_ms = pts_ms;
-    r->f.flags = flags;
-    r->f.reused_from = reused_from;
-    r->f.confidence = confidence;
+    memset(r, 0, sizeof(vw_queued_t));
+    r->row.index = j;
+    r->row.t_ms = vw_plan_time_ms(&p->run->plan, j);
+    r->row.pts_ms = pts_ms;
+    r->row.flags = flags;
+    r->row.reused_from = reused_from;
+    r->row.confidence = confidence;
     r->known = known;
 
     if (!(flags & VW_FRAME_NO_PICTURE)) {
         /* where the text is: the layer of the screen the row shows */
         vw_orient_box_shown(p->turn, p->ref.width, p->ref.height,
                             p->framer.shrink, p->job->options,
-                            &p->ref_layer.box, &r->f.box);
-        r->f.lines = r->f.box.w > 0 ? p->ref_layer.lines : 0;
+                            &p->ref_layer.box, &r->row.box);
+        r->row.lines = r->row.box.w > 0 ? p->ref_layer.lines : 0;
     }
 
     if (text != NULL) {
@@ -87,28 +87,28 @@ vw_pipe_row(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
  * counted once.
  */
 int
-vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
+vw_rows_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
 {
-    size_t     n;
-    vw_row_t  *r;
+    size_t        n;
+    vw_queued_t  *r;
 
     for (n = 0; n < p->nrows; n++) {
         r = &p->rows[n];
 
-        if (r->text != NULL || (r->f.index != p->ref_index
-                                && r->f.reused_from != p->ref_index))
+        if (r->text != NULL || (r->row.index != p->ref_index
+                                && r->row.reused_from != p->ref_index))
         {
             continue;
         }
 
-        if (vw_pipe_row_ref(p, r, err) != 0) {
+        if (vw_rows_take_ref(p, r, err) != 0) {
             return -1;
         }
 
-        r->f.flags |= flags | (r->f.index == p->ref_index ? own : 0);
+        r->row.flags |= flags | (r->row.index == p->ref_index ? own : 0);
 
         if (flags & VW_FRAME_TIMED_OUT) {
-            p->run->stats.frames_timed_out += r->f.index == p->ref_index;
+            p->run->stats.frames_timed_out += r->row.index == p->ref_index;
         }
     }
 
@@ -119,7 +119,7 @@ vw_pipe_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
 /* Row r carries the reference's reading: its text, parts and confidence
  * (what r had is dropped). */
 int
-vw_pipe_row_ref(vw_pipe_t *p, vw_row_t *r, vw_err_t *err)
+vw_rows_take_ref(vw_pipe_t *p, vw_queued_t *r, vw_err_t *err)
 {
     int  failed;
 
@@ -133,7 +133,7 @@ vw_pipe_row_ref(vw_pipe_t *p, vw_row_t *r, vw_err_t *err)
                        p->job->name);
     }
 
-    r->f.confidence = p->ref_conf;
+    r->row.confidence = p->ref_conf;
 
     return 0;
 }
@@ -146,11 +146,11 @@ vw_pipe_row_ref(vw_pipe_t *p, vw_row_t *r, vw_err_t *err)
  * looks' rows first, the sample's last (see the top of vw_pipeline.c).
  */
 int
-vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
+vw_rows_flush(vw_pipe_t *p, vw_err_t *err)
 {
-    size_t     k, end, pass;
-    uint32_t   looks, done;
-    vw_row_t  *r;
+    size_t        k, end, pass;
+    uint32_t      looks, done;
+    vw_queued_t  *r;
 
     looks = p->run->plan.looks;
 
@@ -171,11 +171,11 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
         done = p->join_first / looks;       /* may still be joined */
     }
 
-    while (p->nrows > 0 && p->rows[0].f.index / looks < done) {
+    while (p->nrows > 0 && p->rows[0].row.index / looks < done) {
 
         for (end = 1; end < p->nrows
-                      && p->rows[end].f.index / looks
-                         == p->rows[0].f.index / looks; end++)
+                      && p->rows[end].row.index / looks
+                         == p->rows[0].row.index / looks; end++)
         {
             /* void */
         }
@@ -184,38 +184,38 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
             for (k = 0; k < end; k++) {
                 r = &p->rows[k];
 
-                if ((pass == 0) != ((r->f.flags & VW_FRAME_PROBE) != 0)
+                if ((pass == 0) != ((r->row.flags & VW_FRAME_PROBE) != 0)
                     || r->known)
                 {
                     continue;
                 }
 
-                r->f.text = r->text != NULL ? r->text : "";
-                r->f.parts = r->parts;
+                r->row.text = r->text != NULL ? r->text : "";
+                r->row.parts = r->parts;
 
                 /*
                  * The orientation as it is when the row is handed on,
                  * after its screen was read: what a run resumed after
-                 * this unit starts from (vw_pipe_known_unit), and what
+                 * this unit starts from (vw_resume_unit), and what
                  * this run has from here on.
                  */
-                r->f.flags = (r->f.flags & ~(VW_FRAME_TURN_MASK
+                r->row.flags = (r->row.flags & ~(VW_FRAME_TURN_MASK
                                              | VW_FRAME_OSD))
                              | ((unsigned) p->turn_q << VW_FRAME_TURN_SHIFT)
                              | (p->osd_tried ? VW_FRAME_OSD : 0);
 
-                if (r->f.flags & VW_FRAME_PROBE) {
+                if (r->row.flags & VW_FRAME_PROBE) {
                     p->run->stats.looks_kept++;
 
                 } else {
                     p->run->stats.frames_done++;
                 }
 
-                if (p->hooks->frame_done != NULL
-                    && p->hooks->frame_done(p->hooks->data, &r->f) != 0)
+                if (p->hooks->row_done != NULL
+                    && p->hooks->row_done(p->hooks->data, &r->row) != 0)
                 {
                     return vw_stop(err, "run \"%s\": stopped after frame %u",
-                                   p->job->name, r->f.index);
+                                   p->job->name, r->row.index);
                 }
             }
         }
@@ -226,7 +226,7 @@ vw_pipe_flush(vw_pipe_t *p, vw_err_t *err)
         }
 
         memmove(&p->rows[0], &p->rows[end],
-                (p->nrows - end) * sizeof(vw_row_t));
+                (p->nrows - end) * sizeof(vw_queued_t));
         p->nrows -= end;
     }
 

@@ -15,17 +15,17 @@
 #include "vw_pipeline_int.h"
 
 
-static int vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err);
-static int vw_pipe_seen_whole(vw_pipe_t *p, vw_err_t *err);
-static int vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample,
+static int vw_screen_unchanged(vw_pipe_t *p, vw_err_t *err);
+static int vw_screen_seen_whole(vw_pipe_t *p, vw_err_t *err);
+static int vw_screen_state(vw_pipe_t *p, uint32_t j, int sample,
     int64_t pts_ms, vw_err_t *err);
-static int vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep);
-static int vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err);
-static int vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample,
+static int vw_screen_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep);
+static int vw_screen_glitch(vw_pipe_t *p, vw_err_t *err);
+static int vw_screen_goes_on(vw_pipe_t *p, uint32_t j, int sample,
     int64_t pts_ms, int dx, vw_err_t *err);
-static int vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample,
+static int vw_screen_change(vw_pipe_t *p, uint32_t j, int sample,
     int64_t pts_ms, vw_err_t *err);
-static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
+static int vw_screen_open(vw_pipe_t *p, vw_err_t *err);
 
 
 /*
@@ -33,7 +33,7 @@ static int vw_pipe_screen(vw_pipe_t *p, vw_err_t *err);
  * change (a new state, with a row).  A sample always has a row.
  */
 int
-vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
+vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 {
     int          rc, sample;
     int64_t      t0, pts_ms;
@@ -49,7 +49,7 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
     }
 
     t0 = vw_now_ms();
-    rc = vw_pipe_decode(p, j, &pts_ms, 0, err);
+    rc = vw_look_decode(p, j, &pts_ms, 0, err);
 
     if (rc == 0 && sample) {
         /*
@@ -58,17 +58,17 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
          * sample judges them as an uninterrupted run does
          */
         p->loose = 0;
-        rc = vw_pipe_seen_whole(p, err);
+        rc = vw_screen_seen_whole(p, err);
     }
 
     if (rc == 0 && !sample) {
         /* between samples: a plain look first, the layer only if needed */
         st->looks++;
-        rc = vw_pipe_unchanged(p, err);
+        rc = vw_screen_unchanged(p, err);
 
         if (rc == 1) {
             st->decode_ms += vw_now_ms() - t0;
-            return vw_pipe_glitch(p, err);
+            return vw_screen_glitch(p, err);
         }
     }
 
@@ -80,7 +80,7 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
         && p->layer.box.w == 0 && p->layer.comps >= VW_ORIENT_COMPS)
     {
         /* glyphs but no line of them: text turned sideways? */
-        rc = vw_pipe_orient_look(p, err);
+        rc = vw_turn_look(p, err);
     }
 
     st->decode_ms += vw_now_ms() - t0;
@@ -96,10 +96,10 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 
         st->frames_no_picture++;
 
-        return vw_pipe_row(p, j, -1, VW_FRAME_NO_PICTURE, -1, "", 0, 0, err);
+        return vw_rows_add(p, j, -1, VW_FRAME_NO_PICTURE, -1, "", 0, 0, err);
     }
 
-    return vw_pipe_state(p, j, sample, pts_ms, err);
+    return vw_screen_state(p, j, sample, pts_ms, err);
 }
 
 
@@ -114,7 +114,7 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
  * that stays), so every other look is seen whole: near-identical to the
  * last look so seen (blocks side by side: a line of text covers
  * several), or else its layer.  A change is placed among the frames
- * since the look before the one that sees it (vw_pipe_keep_between), so
+ * since the look before the one that sees it (vw_boundary_keep), so
  * one look in two is enough to place it to the frame (without refine
  * such a change is timed by the look that sees it: up to one late).
  * Which looks those are starts again at each sample (seen whole by its
@@ -123,7 +123,7 @@ vw_pipe_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
  * text one every other look.
  */
 static int
-vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
+vw_screen_unchanged(vw_pipe_t *p, vw_err_t *err)
 {
     int  same;
 
@@ -170,7 +170,7 @@ vw_pipe_unchanged(vw_pipe_t *p, vw_err_t *err)
 
     /* seen whole (or about to be, by its layer): the next looks' match */
 
-    if (vw_pipe_seen_whole(p, err) != 0) {
+    if (vw_screen_seen_whole(p, err) != 0) {
         return -1;
     }
 
@@ -190,7 +190,7 @@ goes_on:
 
 /* The look (p->grey) is the last one seen whole: p->prev. */
 static int
-vw_pipe_seen_whole(vw_pipe_t *p, vw_err_t *err)
+vw_screen_seen_whole(vw_pipe_t *p, vw_err_t *err)
 {
     if (vw_image_alloc(&p->prev, p->grey.width, p->grey.height) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
@@ -218,29 +218,29 @@ vw_pipe_seen_whole(vw_pipe_t *p, vw_err_t *err)
  * encoder).
  */
 static int
-vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
+vw_screen_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     vw_err_t *err)
 {
     int  dx, held, appeared, same, rc;
 
-    same = p->have_ref && vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey,
+    same = p->have_ref && vw_look_same(p, &p->ref, &p->ref_layer, &p->grey,
                                        &p->layer, &dx);
 
     if (!same) {
         /* noise taken for lines may be what differs: the lines not in
          * the frames beside it go, and it is judged again (invariant:
          * every layer that starts a state, or is held, is cleaned; but
-         * those found again when a turn is taken, vw_pipe_take_turn,
+         * those found again when a turn is taken, vw_turn_take,
          * whose frames beside are gone: a job resumed in that screen
          * restores its reference cleaned) */
-        rc = vw_pipe_clean(p, err);
+        rc = vw_look_clean(p, err);
 
         if (rc < 0) {
             return -1;
         }
 
         same = rc && p->have_ref
-               && vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey,
+               && vw_look_same(p, &p->ref, &p->ref_layer, &p->grey,
                                &p->layer, &dx);
     }
 
@@ -249,56 +249,56 @@ vw_pipe_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
                    && p->tent_layer.glyphs >= VW_SURE_GLYPHS;
 
         if (!appeared) {
-            if (vw_pipe_glitch(p, err) != 0) {
+            if (vw_screen_glitch(p, err) != 0) {
                 return -1;
             }
 
-            return vw_pipe_goes_on(p, j, sample, pts_ms, dx, err);
+            return vw_screen_goes_on(p, j, sample, pts_ms, dx, err);
         }
 
         /* a short text: it starts a state, this look ends it */
-        if (vw_pipe_commit(p, err) != 0) {
+        if (vw_screen_commit(p, err) != 0) {
             return -1;
         }
 
-        return vw_pipe_hold(p, j, pts_ms, 0);
+        return vw_screen_hold(p, j, pts_ms, 0);
     }
 
     if (!p->tentative) {
-        return vw_pipe_hold(p, j, pts_ms, 0);
+        return vw_screen_hold(p, j, pts_ms, 0);
     }
 
-    held = vw_pipe_same(p, &p->tent, &p->tent_layer, &p->grey, &p->layer,
+    held = vw_look_same(p, &p->tent, &p->tent_layer, &p->grey, &p->layer,
                         &dx);
 
     if (!held && !sample && !p->stood_in) {
         /* neither: this look stands in for the held one, once (a
          * sample has a row of its own, so it never does) */
         p->stood_in = 1;
-        return vw_pipe_hold(p, j, pts_ms, 1);
+        return vw_screen_hold(p, j, pts_ms, 1);
     }
 
-    if (vw_pipe_commit(p, err) != 0) {
+    if (vw_screen_commit(p, err) != 0) {
         return -1;
     }
 
-    if (vw_pipe_same(p, &p->ref, &p->ref_layer, &p->grey, &p->layer, &dx)) {
-        return vw_pipe_goes_on(p, j, sample, pts_ms, dx, err);
+    if (vw_look_same(p, &p->ref, &p->ref_layer, &p->grey, &p->layer, &dx)) {
+        return vw_screen_goes_on(p, j, sample, pts_ms, dx, err);
     }
 
-    return vw_pipe_hold(p, j, pts_ms, 0);
+    return vw_screen_hold(p, j, pts_ms, 0);
 }
 
 
 /* Holds look j (keep: the held look's index stays the change's start). */
 static int
-vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep)
+vw_screen_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep)
 {
     if (!keep || !p->tentative) {
         p->tent_index = j;
         p->tent_pts = pts_ms;
         p->stood_in = 0;
-        vw_pipe_keep_between(p, j);
+        vw_boundary_keep(p, j);
     }
 
     p->tentative = 1;
@@ -313,7 +313,7 @@ vw_pipe_hold(vw_pipe_t *p, uint32_t j, int64_t pts_ms, int keep)
 
 /* The held look changes the state: it starts the new one. */
 int
-vw_pipe_commit(vw_pipe_t *p, vw_err_t *err)
+vw_screen_commit(vw_pipe_t *p, vw_err_t *err)
 {
     int  rc;
 
@@ -321,7 +321,7 @@ vw_pipe_commit(vw_pipe_t *p, vw_err_t *err)
     vw_image_swap(&p->grey, &p->tent);
     vw_text_swap(&p->layer, &p->tent_layer);
 
-    rc = vw_pipe_change(p, p->tent_index,
+    rc = vw_screen_change(p, p->tent_index,
                         p->tent_index % p->run->plan.looks == 0, p->tent_pts,
                         err);
 
@@ -334,14 +334,14 @@ vw_pipe_commit(vw_pipe_t *p, vw_err_t *err)
 
 /* The held look was a glitch: a sample goes on with the state. */
 static int
-vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err)
+vw_screen_glitch(vw_pipe_t *p, vw_err_t *err)
 {
     if (!p->tentative) {
         return 0;
     }
 
     p->tentative = 0;
-    vw_pipe_free_kept(p);
+    vw_boundary_drop(p);
 
     if (p->pending && p->tent_ink) {
         /* its ink was the reference's, unmoved: the sum has it, as it
@@ -355,14 +355,14 @@ vw_pipe_glitch(vw_pipe_t *p, vw_err_t *err)
 
     p->run->stats.frames_reused++;
 
-    return vw_pipe_row(p, p->tent_index, p->tent_pts, 0, p->ref_index,
+    return vw_rows_add(p, p->tent_index, p->tent_pts, 0, p->ref_index,
                        p->ref_text, p->ref_conf, 0, err);
 }
 
 
 /* A look that shows the reference's text: its screen's sum has it. */
 static int
-vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
+vw_screen_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
     vw_err_t *err)
 {
     vw_stats_t  *st;
@@ -373,7 +373,7 @@ vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
         /* (where its ink matched the reference's unmoved, it is there) */
         vw_stack_add(&p->stack, &p->grey, p->ink_same ? 0 : dx);
 
-        if (p->stack.count >= VW_LOOKS_COMBINED && vw_pipe_read(p, err) != 0) {
+        if (p->stack.count >= VW_LOOKS_COMBINED && vw_read_screen(p, err) != 0) {
             return -1;
         }
     }
@@ -384,14 +384,14 @@ vw_pipe_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
 
     st->frames_reused++;
 
-    return vw_pipe_row(p, j, pts_ms, 0, p->ref_index, p->ref_text,
+    return vw_rows_add(p, j, pts_ms, 0, p->ref_index, p->ref_text,
                        p->ref_conf, 0, err);
 }
 
 
 /* Look j starts a new state: no text, or a screen to be read. */
 static int
-vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
+vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     vw_err_t *err)
 {
     int                k, found, failed, old;
@@ -399,13 +399,13 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     int64_t            at_ms;
     unsigned           exact;
     vw_stats_t        *st;
-    vw_frame_result_t  known;
+    vw_row_t           known;
 
     st = &p->run->stats;
 
     /* a look the ledger has (its unit was cut short): its text */
 
-    k = sample ? 0 : vw_pipe_known(p, j, &known, err);
+    k = sample ? 0 : vw_resume_known(p, j, &known, err);
 
     if (k < 0) {
         return -1;
@@ -420,7 +420,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     old = 0;
 
     if (p->job->options->refine
-        && vw_pipe_boundary(p, &at_ms, &found, &old, err) != 0)
+        && vw_boundary_find(p, &at_ms, &found, &old, err) != 0)
     {
         return -1;
     }
@@ -438,9 +438,9 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    vw_pipe_free_kept(p);
+    vw_boundary_drop(p);
 
-    if (p->pending && vw_pipe_read(p, err) != 0) {
+    if (p->pending && vw_read_screen(p, err) != 0) {
         return -1;
     }
 
@@ -471,7 +471,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
             st->frames_no_text++;
         }
 
-        return vw_pipe_row(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE)
+        return vw_rows_add(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE)
                            | (k > 0 ? known.flags : VW_FRAME_NO_TEXT | exact),
                            -1, p->ref_text, p->ref_conf, k > 0, err);
     }
@@ -480,11 +480,11 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 
     vw_pipe_set_ref_text(p, NULL, NULL, 0, j);
 
-    if (vw_pipe_screen(p, err) != 0) {
+    if (vw_screen_open(p, err) != 0) {
         return -1;
     }
 
-    return vw_pipe_row(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE) | exact,
+    return vw_rows_add(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE) | exact,
                        -1, NULL, 0, 0, err);
 }
 
@@ -499,7 +499,7 @@ vw_pipe_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
  * (vw_frame_ocr_scale).
  */
 static int
-vw_pipe_screen(vw_pipe_t *p, vw_err_t *err)
+vw_screen_open(vw_pipe_t *p, vw_err_t *err)
 {
     int         px, py, minh;
     vw_rect_t  *b, *r;

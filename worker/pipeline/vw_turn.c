@@ -7,12 +7,12 @@
  *
  * Two signs start a detection:
  *   - a screen with at least VW_SURE_GLYPHS glyphs whose reading says
- *     nothing (vw_pipe_readable): upside down, or sideways with enough
- *     glyphs side by side to make lines (vw_pipe_orient_read);
+ *     nothing (vw_reading_says): upside down, or sideways with enough
+ *     glyphs side by side to make lines (vw_turn_read);
  *   - a sample with VW_ORIENT_COMPS glyph-sized components and no line
  *     of them, whose picture turned a quarter has lines of as many
  *     glyphs: text written down the picture
- *     (vw_pipe_orient_look).  The quarter-turn test needs nothing but
+ *     (vw_turn_look).  The quarter-turn test needs nothing but
  *     the sample itself, so it may run on several samples; the
  *     detection itself runs once.
  * Tesseract's orientation detection (OSD) proposes a turn; it is tried
@@ -40,16 +40,16 @@
 #include "vw_pipeline_int.h"
 
 
-static int vw_pipe_columns(const vw_framer_t *fr, int height);
-static int vw_pipe_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode,
+static int vw_turn_columns(const vw_framer_t *fr, int height);
+static int vw_turn_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode,
     int *order, int n, vw_err_t *err);
-static int vw_pipe_take_turn(vw_pipe_t *p, int q, vw_err_t *err);
-static int vw_pipe_turn_one(vw_pipe_t *p, vw_orient_t o, vw_image_t *img,
+static int vw_turn_take(vw_pipe_t *p, int q, vw_err_t *err);
+static int vw_turn_one(vw_pipe_t *p, vw_orient_t o, vw_image_t *img,
     vw_text_t *layer, vw_err_t *err);
 
 
 int
-vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
+vw_turn_look(vw_pipe_t *p, vw_err_t *err)
 {
     int              k, q, px, py, scale, chosen, glyphs, readable;
     int              order[2] = { 1, 3 };
@@ -59,13 +59,13 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
     /* glyph-sized components stacked like the letters of a line
      * written down the picture (cheap: the boxes the layer found) */
 
-    if (vw_pipe_columns(&p->framer, p->grey.height) < VW_ORIENT_COMPS) {
+    if (vw_turn_columns(&p->framer, p->grey.height) < VW_ORIENT_COMPS) {
         return 0;
     }
 
     /* lines of glyphs once turned a quarter (either way finds them) */
 
-    if (vw_pipe_turn_one(p, vw_orient_turns(1, 0), &p->spare,
+    if (vw_turn_one(p, vw_orient_turns(1, 0), &p->spare,
                          &p->spare_layer, err) != 0)
     {
         return -1;
@@ -77,14 +77,14 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
         return 0;
     }
 
-    if (vw_pipe_osd_order(p, &p->grey, VW_PREP_AUTO, order, 2, err) != 0) {
+    if (vw_turn_osd_order(p, &p->grey, VW_PREP_AUTO, order, 2, err) != 0) {
         return -1;
     }
 
     for (k = 0; k < 2; k++) {
         q = order[k];
 
-        if (vw_pipe_turn_one(p, vw_orient_turns(q, 0), &p->spare,
+        if (vw_turn_one(p, vw_orient_turns(q, 0), &p->spare,
                              &p->spare_layer, err) != 0)
         {
             return -1;
@@ -122,12 +122,12 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
 
         p->run->stats.ocr_passes++;
 
-        readable = vw_pipe_readable(&res, glyphs)
+        readable = vw_reading_says(&res, glyphs)
                    && res.confidence >= VW_OCR_ACCEPT;
         vw_ocr_result_free(&res);
 
         if (readable) {
-            return vw_pipe_take_turn(p, q, err);
+            return vw_turn_take(p, q, err);
         }
     }
 
@@ -136,7 +136,7 @@ vw_pipe_orient_look(vw_pipe_t *p, vw_err_t *err)
 
 
 int
-vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+vw_turn_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
     int              q, w, h;
     int              order[3] = { 0, 0, 0 };
@@ -146,7 +146,7 @@ vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
      * on busy pictures, and reading it three more ways would cost more
      * than the rare upside-down video gains */
 
-    if (vw_pipe_osd_order(p, &p->mean, p->ref_layer.polarity == VW_TEXT_DARK
+    if (vw_turn_osd_order(p, &p->mean, p->ref_layer.polarity == VW_TEXT_DARK
                           ? VW_PREP_GREY : VW_PREP_BRIGHT, order, 1, err)
         != 0)
     {
@@ -169,16 +169,16 @@ vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
     w = q & 1 ? p->ref.height : p->ref.width;
     h = q & 1 ? p->ref.width : p->ref.height;
 
-    if (vw_pipe_ocr(p, &p->spare, w, h, &vw_ocr_plain, &other, err) != 0) {
+    if (vw_reading_ocr(p, &p->spare, w, h, &vw_ocr_plain, &other, err) != 0) {
         return -1;                      /* (it counts its passes) */
     }
 
-    if (vw_pipe_readable(&other, p->ref_layer.glyphs)
+    if (vw_reading_says(&other, p->ref_layer.glyphs)
         && other.confidence >= VW_OCR_ACCEPT)
     {
         vw_ocr_result_free(res);
         *res = other;
-        return vw_pipe_take_turn(p, q, err);
+        return vw_turn_take(p, q, err);
     }
 
     vw_ocr_result_free(&other);
@@ -194,7 +194,7 @@ vw_pipe_orient_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
  * a gap of at most 1.5x the wider (vw_text_lines's rule, turned).
  */
 static int
-vw_pipe_columns(const vw_framer_t *fr, int height)
+vw_turn_columns(const vw_framer_t *fr, int height)
 {
     int               n, wa, wb, ov, gap, minw;
     size_t            i, j;
@@ -245,7 +245,7 @@ vw_pipe_columns(const vw_framer_t *fr, int height)
  * Tesseract (mode).
  */
 static int
-vw_pipe_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
+vw_turn_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
     int n, vw_err_t *err)
 {
     int    k, q, chosen, t;
@@ -287,7 +287,7 @@ vw_pipe_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
  * turned so, and those held now are turned and their layers found again.
  */
 static int
-vw_pipe_take_turn(vw_pipe_t *p, int q, vw_err_t *err)
+vw_turn_take(vw_pipe_t *p, int q, vw_err_t *err)
 {
     vw_orient_t  o;
 
@@ -322,7 +322,7 @@ vw_pipe_take_turn(vw_pipe_t *p, int q, vw_err_t *err)
 
 /* The copy of p->grey turned by o, and its text layer. */
 static int
-vw_pipe_turn_one(vw_pipe_t *p, vw_orient_t o, vw_image_t *img,
+vw_turn_one(vw_pipe_t *p, vw_orient_t o, vw_image_t *img,
     vw_text_t *layer, vw_err_t *err)
 {
     if (vw_orient_copy(o, p->grey.data, p->grey.stride,

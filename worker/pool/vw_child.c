@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * A worker child: claims a job, runs the pipeline on it with hooks that
- * write every frame to the ledger under the claim's fencing token, and
+ * write every row to the ledger under the claim's fencing token, and
  * publishes the result only while it still holds the attempt.  One ledger
  * connection and one set of Tesseract engines per child, reused across
  * jobs.  See docs/ledger.md for the rules it follows.
@@ -53,7 +53,7 @@ typedef struct {
     int                   lost;           /* a write came back STALE */
     int                   failed;         /* a write failed otherwise */
     int                   cpu_limit;      /* the job used its CPU budget */
-    uint32_t              stored;         /* frames written this attempt */
+    uint32_t              stored;         /* rows written this attempt */
 } vw_child_t;
 
 
@@ -83,9 +83,9 @@ static int vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc,
     const char *what);
 static int vw_hook_ready(void *data, const vw_inspection_t *in,
     const vw_plan_t *plan);
-static int vw_hook_frame_known(void *data, uint32_t index,
-    vw_frame_result_t *known);
-static int vw_hook_frame_done(void *data, const vw_frame_result_t *f);
+static int vw_hook_row_known(void *data, uint32_t index,
+    vw_row_t  *known);
+static int vw_hook_row_done(void *data, const vw_row_t *f);
 static int vw_hook_tick(void *data);
 
 
@@ -205,7 +205,7 @@ vw_child_job(vw_child_t *ch)
 
             if (vw_child_publish(ch, &run, &options, &st) == 0) {
                 vw_child_event(ch, "published", &st, "planned=%u known=%u "
-                               "restored=%u warning=%s", run.plan.frames,
+                               "restored=%u warning=%s", run.plan.samples,
                                run.stats.frames_known,
                                run.stats.refs_restored,
                                st.warning != NULL ? st.warning : "-");
@@ -273,7 +273,7 @@ vw_child_begin(vw_child_t *ch)
 /*
  * What the job reads: its stored options, its upload (*fd, the
  * caller's to close), and the rows earlier attempts stored (those
- * frames are not read again).  -1 with err filled when one is missing.
+ * looks are not read again).  -1 with err filled when one is missing.
  */
 static int
 vw_child_input(vw_child_t *ch, vo_options_t *options, int *fd,
@@ -329,8 +329,8 @@ vw_child_run(vw_child_t *ch, int fd, const vo_options_t *options,
 
     hooks.data = ch;
     hooks.ready = vw_hook_ready;
-    hooks.frame_known = vw_hook_frame_known;
-    hooks.frame_done = vw_hook_frame_done;
+    hooks.row_known = vw_hook_row_known;
+    hooks.row_done = vw_hook_row_done;
     hooks.tick = vw_hook_tick;
 
     job.name = name;
@@ -378,7 +378,7 @@ vw_child_finish(vw_child_t *ch, const vw_report_t *run, const char *step,
         (void) vw_reject(err, "cpu_limit", "job %s: used its CPU budget "
                          "of %llds (--max-cpu) at frame %u of %u", c->job_id,
                          (long long) (ch->conf->confine.max_cpu_ms / 1000),
-                         run->stats.frames_done, run->plan.frames);
+                         run->stats.frames_done, run->plan.samples);
     }
 
     if (strcmp(err->code, "no_memory") == 0
@@ -433,7 +433,7 @@ vw_child_finish(vw_child_t *ch, const vw_report_t *run, const char *step,
 
 
 /*
- * Builds the result from every frame row of the job (those of earlier
+ * Builds the result from every row of the job (those of earlier
  * attempts too), renders it in each format, and publishes it with the
  * move to done, under the fencing token.
  */
@@ -446,10 +446,10 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
     size_t              n, k;
     vo_buf_t            bufs[VW_CHILD_FORMATS];
     vw_result_t         res;
-    vo_frame_row_t     *rows;
+    vo_frame_row_t     *stored;
     vo_ledger_rc_t      lrc;
     vo_result_body_t    bodies[VW_CHILD_FORMATS];
-    vw_frame_result_t  *frames;
+    vw_row_t           *rows;
 
     static const char  *formats[] = { "json", "vtt", "srt", "txt", "ass" };
     static const vw_format_t  kinds[] = { VW_FORMAT_JSON, VW_FORMAT_VTT,
@@ -457,44 +457,44 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
                                           VW_FORMAT_ASS };
 
     rc = -1;
-    frames = NULL;
+    rows = NULL;
 
     for (i = 0; i < VW_CHILD_FORMATS; i++) {
         vo_buf_init(&bufs[i]);
     }
 
     lrc = vo_ledger_frames(ch->ledger, ch->claim.job_id, VW_PLAN_VERSION,
-                           &rows, &n, ch->err, sizeof(ch->err));
+                           &stored, &n, ch->err, sizeof(ch->err));
     if (lrc != VO_LEDGER_OK) {
-        return vw_child_ledger_rc(ch, lrc, "read frames");
+        return vw_child_ledger_rc(ch, lrc, "read rows");
     }
 
-    frames = calloc(n ? n : 1, sizeof(vw_frame_result_t));
-    if (frames == NULL) {
+    rows = calloc(n ? n : 1, sizeof(vw_row_t));
+    if (rows == NULL) {
         snprintf(ch->err, sizeof(ch->err), "publish: out of memory");
         ch->failed = 1;
         goto done;
     }
 
     for (k = 0; k < n; k++) {
-        frames[k].index = (uint32_t) rows[k].frame_index;
-        frames[k].t_ms = vw_plan_time_ms(&run->plan, frames[k].index);
-        frames[k].pts_ms = rows[k].pts_ms;
-        frames[k].text = rows[k].text;
-        frames[k].confidence = (int) (rows[k].confidence + 0.5);
-        frames[k].reused_from = rows[k].reused_from;
-        frames[k].flags = rows[k].flags;
-        frames[k].box = (vw_rect_t) { rows[k].box[0], rows[k].box[1],
-                                      rows[k].box[2], rows[k].box[3] };
-        frames[k].lines = rows[k].lines;
-        frames[k].parts = rows[k].parts;
+        rows[k].index = (uint32_t) stored[k].frame_index;
+        rows[k].t_ms = vw_plan_time_ms(&run->plan, rows[k].index);
+        rows[k].pts_ms = stored[k].pts_ms;
+        rows[k].text = stored[k].text;
+        rows[k].confidence = (int) (stored[k].confidence + 0.5);
+        rows[k].reused_from = stored[k].reused_from;
+        rows[k].flags = stored[k].flags;
+        rows[k].box = (vw_rect_t) { stored[k].box[0], stored[k].box[1],
+                                    stored[k].box[2], stored[k].box[3] };
+        rows[k].lines = stored[k].lines;
+        rows[k].parts = stored[k].parts;
     }
 
     res.plan = &run->plan;
     res.options = options;
     res.inspection = &run->inspection;
-    res.frames = frames;
-    res.nframes = n;
+    res.rows = rows;
+    res.nrows = n;
     res.with_frames = 0;
 
     /* a done job that read nothing of plain text says so (metrics) */
@@ -526,11 +526,11 @@ done:
         vo_buf_free(&bufs[i]);
     }
 
-    free(frames);
-    vo_ledger_free_frames(rows, n);
+    free(rows);
+    vo_ledger_free_frames(stored, n);
 
     if (rc != 0 && !ch->lost) {
-        /* the frames stay: a later attempt resumes and publishes */
+        /* the rows stay: a later attempt resumes and publishes */
         vw_child_event(ch, "publish_failed", NULL, "%s", ch->err);
     }
 
@@ -630,7 +630,7 @@ vw_hook_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
     }
 
     rc = vo_ledger_set_plan(ch->ledger, &ch->claim, (int) plan->version,
-                            plan->frames, b.data, vw_wall_ms(),
+                            plan->samples, b.data, vw_wall_ms(),
                             ch->conf->lease_ms, ch->err, sizeof(ch->err));
     vo_buf_free(&b);
 
@@ -641,7 +641,7 @@ vw_hook_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 
 
 static int
-vw_hook_frame_known(void *data, uint32_t index, vw_frame_result_t *known)
+vw_hook_row_known(void *data, uint32_t index, vw_row_t *known)
 {
     vw_child_t      *ch = data;
     size_t           lo, hi, mid;
@@ -683,7 +683,7 @@ vw_hook_frame_known(void *data, uint32_t index, vw_frame_result_t *known)
 
 
 static int
-vw_hook_frame_done(void *data, const vw_frame_result_t *f)
+vw_hook_row_done(void *data, const vw_row_t *f)
 {
     vw_child_t      *ch = data;
     vo_frame_row_t   row;

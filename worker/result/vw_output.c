@@ -61,11 +61,11 @@ static void vw_result_json(vo_buf_t *out, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs);
 static int vw_result_turn(const vw_result_t *r);
 static void vw_result_warnings(vo_buf_t *out, const vw_result_t *r);
-static int vw_frame_size(const vw_result_t *r, int *w, int *h);
+static int vw_result_frame_size(const vw_result_t *r, int *w, int *h);
 static void vw_place(const vw_result_t *r, const vw_segment_t *s,
     vw_place_t *pl);
 static void vw_box_json(vo_buf_t *out, const vw_rect_t *box, int lines);
-static void vw_parts_json(vo_buf_t *out, const vw_frame_result_t *f);
+static void vw_parts_json(vo_buf_t *out, const vw_row_t *f);
 static void vw_result_ass(vo_buf_t *out, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs);
 static void vw_ass_time(vo_buf_t *out, int64_t ms);
@@ -122,7 +122,7 @@ vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
     vw_place_t     pl;
     vw_segment_t  *segs;
 
-    if (vw_segments_merge(r->plan, r->frames, r->nframes, &segs, &nsegs)
+    if (vw_segments_merge(r->plan, r->rows, r->nrows, &segs, &nsegs)
         != 0)
     {
         return -1;
@@ -203,7 +203,7 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     int                       turn, w, h;
     char                      opts[VO_OPTIONS_JSON_MAX];
     size_t                    i, ocr, reused, timed_out, no_text, between;
-    const vw_frame_result_t  *f;
+    const vw_row_t           *f;
 
     ocr = 0;
     reused = 0;
@@ -211,8 +211,8 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     no_text = 0;
     between = 0;
 
-    for (i = 0; i < r->nframes; i++) {
-        f = &r->frames[i];
+    for (i = 0; i < r->nrows; i++) {
+        f = &r->rows[i];
 
         between += (f->flags & VW_FRAME_PROBE) != 0;
 
@@ -250,7 +250,7 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
                 "\"ocr_calls\":%zu,\"frames_reused\":%zu,"
                 "\"frames_timed_out\":%zu,\"frames_no_text\":%zu,"
                 "\"detected_rotation\":",
-                (unsigned) r->plan->frames, r->nframes - between, between,
+                (unsigned) r->plan->samples, r->nrows - between, between,
                 ocr, reused, timed_out, no_text);
 
     turn = vw_result_turn(r);
@@ -264,7 +264,7 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
 
     vw_result_warnings(out, r);
 
-    if (vw_frame_size(r, &w, &h)) {
+    if (vw_result_frame_size(r, &w, &h)) {
         vo_buf_printf(out, ",\"frame_size\":[%d,%d]", w, h);
 
     } else {
@@ -291,8 +291,8 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     if (r->with_frames) {
         vo_buf_adds(out, ",\"frames\":[");
 
-        for (i = 0; i < r->nframes; i++) {
-            f = &r->frames[i];
+        for (i = 0; i < r->nrows; i++) {
+            f = &r->rows[i];
 
             vo_buf_printf(out, "%s{\"index\":%u,\"t\":", i ? "," : "",
                         (unsigned) f->index);
@@ -348,13 +348,13 @@ vw_result_turn(const vw_result_t *r)
     size_t                    i;
     int64_t                   last;
     unsigned                  flags;
-    const vw_frame_result_t  *f;
+    const vw_row_t           *f;
 
     last = -1;
     flags = 0;
 
-    for (i = 0; i < r->nframes; i++) {
-        f = &r->frames[i];
+    for (i = 0; i < r->nrows; i++) {
+        f = &r->rows[i];
 
         if ((f->flags & VW_FRAME_OSD) && (int64_t) f->index > last) {
             last = f->index;
@@ -375,9 +375,9 @@ vw_result_warning(const vw_result_t *r)
 {
     size_t  i;
 
-    for (i = 0; i < r->nframes; i++) {
-        if ((r->frames[i].flags & VW_FRAME_UNREAD)
-            && r->frames[i].reused_from < 0)
+    for (i = 0; i < r->nrows; i++) {
+        if ((r->rows[i].flags & VW_FRAME_UNREAD)
+            && r->rows[i].reused_from < 0)
         {
             return "text_unreadable";
         }
@@ -388,7 +388,7 @@ vw_result_warning(const vw_result_t *r)
 
 
 /*
- * ,"warnings":[...]: text_unreadable lists, in index order, the frames
+ * ,"warnings":[...]: text_unreadable lists, in index order, the rows
  * whose own reading (not a reused one) found many glyphs and read
  * (almost) nothing, at most VW_WARN_FRAMES of them ("count" says how
  * many there are).
@@ -409,9 +409,9 @@ vw_result_warnings(vo_buf_t *out, const vw_result_t *r)
 
     n = 0;
 
-    for (i = 0; i < r->nframes; i++) {
-        n += (r->frames[i].flags & VW_FRAME_UNREAD)
-             && r->frames[i].reused_from < 0;
+    for (i = 0; i < r->nrows; i++) {
+        n += (r->rows[i].flags & VW_FRAME_UNREAD)
+             && r->rows[i].reused_from < 0;
     }
 
     vo_buf_printf(out, "{\"code\":\"text_unreadable\",\"message\":\"%zu "
@@ -420,23 +420,23 @@ vw_result_warnings(vo_buf_t *out, const vw_result_t *r)
                   "or too blurred to read\",\"count\":%zu,\"frames\":[",
                   n, n == 1 ? "" : "s", n);
 
-    /* the frames may come in any order: take them by index */
+    /* the rows may come in any order: take them by index */
 
     prev = 0;
 
     for (k = 0; k < n && k < VW_WARN_FRAMES; k++) {
         next = -1;
 
-        for (i = 0; i < r->nframes; i++) {
-            if (!(r->frames[i].flags & VW_FRAME_UNREAD)
-                || r->frames[i].reused_from >= 0
-                || (k > 0 && r->frames[i].index <= prev))
+        for (i = 0; i < r->nrows; i++) {
+            if (!(r->rows[i].flags & VW_FRAME_UNREAD)
+                || r->rows[i].reused_from >= 0
+                || (k > 0 && r->rows[i].index <= prev))
             {
                 continue;
             }
 
-            if (next < 0 || r->frames[i].index < (uint32_t) next) {
-                next = r->frames[i].index;
+            if (next < 0 || r->rows[i].index < (uint32_t) next) {
+                next = r->rows[i].index;
             }
         }
 
@@ -485,7 +485,7 @@ vw_inspection_json(vo_buf_t *out, const vw_inspection_t *in)
 
 /* The displayed picture's size (the inspection's), 0 when unknown. */
 static int
-vw_frame_size(const vw_result_t *r, int *w, int *h)
+vw_result_frame_size(const vw_result_t *r, int *w, int *h)
 {
     if (r->inspection == NULL || r->inspection->display_width <= 0
         || r->inspection->display_height <= 0
@@ -503,9 +503,9 @@ vw_frame_size(const vw_result_t *r, int *w, int *h)
 
 
 /* ,"parts":[{"text":...,"confidence":c,"box":[...],"lines":n},...] when
- * the frame's text is in two places or more (vw_parts.h), else null */
+ * the row's text is in two places or more (vw_parts.h), else null */
 static void
-vw_parts_json(vo_buf_t *out, const vw_frame_result_t *f)
+vw_parts_json(vo_buf_t *out, const vw_row_t *f)
 {
     int        i, n;
     vw_part_t  parts[VW_PARTS_MAX];
@@ -557,7 +557,7 @@ vw_place(const vw_result_t *r, const vw_segment_t *s, vw_place_t *pl)
 
     memset(pl, 0, sizeof(vw_place_t));
 
-    if (!vw_box_ok(&s->box) || !vw_frame_size(r, &w, &h)) {
+    if (!vw_box_ok(&s->box) || !vw_result_frame_size(r, &w, &h)) {
         return;
     }
 
@@ -589,7 +589,7 @@ vw_result_ass(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     size_t      i;
     vw_place_t  pl;
 
-    if (!vw_frame_size(r, &w, &h)) {
+    if (!vw_result_frame_size(r, &w, &h)) {
         w = 384;
         h = 288;
     }

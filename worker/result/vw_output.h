@@ -3,11 +3,12 @@
  *
  * The result writers: JSON (what `ocr --format json` prints and what the
  * job status endpoint publishes, byte for byte), WebVTT, SubRip, plain
- * text and Advanced SubStation Alpha (v4+).  They take frame results (from memory or ledger rows) and
- * merge them into segments themselves, so there is one way to go from
- * frames to a result.  libc only: fuzz_output links this file and
- * vw_segments.c without FFmpeg or Tesseract.  The job endpoint serves
- * ?format= from the results a child publishes in every format.
+ * text and Advanced SubStation Alpha (v4+).  They take rows (from
+ * memory or read back from the ledger) and merge them into segments
+ * themselves, so there is one way to go from rows to a result.  libc
+ * only: fuzz_output links this file and vw_segments.c without FFmpeg or
+ * Tesseract.  The job endpoint serves ?format= from the results a child
+ * publishes in every format.
  *
  * The JSON result (one line, keys in this order):
  *
@@ -40,15 +41,15 @@
  * detection ran (text found not upright), then the degrees clockwise the
  * pictures were turned by from then on (0: nothing better was found);
  * warnings: text_unreadable when some screens with many glyphs read as
- * (almost) nothing (VW_FRAME_UNREAD), with those frames' indexes.
- * Both come from the frame rows alone, like everything else here.
+ * (almost) nothing (VW_FRAME_UNREAD), with those rows' indexes.
+ * Both come from the rows alone, like everything else here.
  * frame_size: the picture as a player shows it (the inspection's
  * display size; null without an inspection).  box: [x, y, width,
  * height] of the text in pixels of that picture (the display matrix
  * applied; with a crop, the crop's offset added; with a turn found by
  * orientation detection, the turn undone), a segment's the union of its
- * frames' (vw_segments.h), and lines the lines of text in it; both
- * null when no frame of it has a box (rows made before boxes were).
+ * rows' (vw_segments.h), and lines the lines of text in it; both null
+ * when no row of it has a box (rows made before boxes were).
  * WebVTT cues and ASS events are placed from the box (vw_output.c).
  */
 
@@ -62,7 +63,7 @@
 #include "vw_segments.h"
 
 
-/* a warning lists at most this many frames */
+/* a warning lists at most this many rows */
 #define VW_WARN_FRAMES  50
 
 typedef enum {
@@ -77,9 +78,10 @@ typedef struct {
     const vw_plan_t          *plan;         /* required */
     const vo_options_t       *options;      /* NULL: omitted */
     const vw_inspection_t    *inspection;   /* NULL: omitted */
-    const vw_frame_result_t  *frames;       /* any order */
-    size_t                    nframes;
-    int                       with_frames;  /* JSON: add "frames" */
+    const vw_row_t           *rows;         /* any order */
+    size_t                    nrows;
+    int                       with_frames;  /* JSON: add "frames", the
+                                               rows (--frames) */
 } vw_result_t;
 
 
@@ -91,7 +93,7 @@ const char *vw_format_content_type(vw_format_t f);
 
 /*
  * Appends the result in format f to out.  Returns -1 when out of memory
- * (out is then in an unspecified state) or on a duplicate frame index.
+ * (out is then in an unspecified state) or on a duplicate row index.
  */
 int vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r);
 

@@ -6,9 +6,9 @@
  * screen for the pipeline, read once, and two parts for the merger,
  * each its own segment with its own box (vw_segments.h).  A part is a
  * run of the screen's lines, in its text's order, apart from the next
- * run (the pipeline's rule: vw_pipe_parts in vw_read.c).
+ * run (the pipeline's rule: vw_read_parts in vw_read.c).
  *
- * A frame row keeps its text whole (what was read, as one string) and,
+ * A row keeps its text whole (what was read, as one string) and,
  * when the screen has two parts or more, their spec (the ledger's
  * frames.parts): for each part, in order, "lines x y w h confidence",
  * parts separated by ";", decimal integers: the number of the text's

@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Merging frame results into segments (the rules are in vw_segments.h).
+ * Merging rows into segments (the rules are in vw_segments.h).
  */
 
 #include <stdlib.h>
@@ -37,7 +37,7 @@ typedef struct {
 typedef struct {
     const vw_plan_t           *plan;
     uint32_t                   looks;     /* per sample, at least 1 */
-    const vw_frame_result_t  **order;     /* the rows by index */
+    const vw_row_t           **order;     /* the rows by index */
     size_t                     n;
     vw_segment_t              *segs;      /* then the parts' texts */
     vw_seg_aux_t              *aux;
@@ -51,25 +51,25 @@ typedef struct {
 } vw_merge_t;
 
 
-static int vw_merge_alloc(vw_merge_t *m, const vw_frame_result_t *frames,
+static int vw_merge_alloc(vw_merge_t *m, const vw_row_t *rows,
     size_t n);
-static int vw_merge_texts(const vw_frame_result_t *f, vw_part_t *item);
+static int vw_merge_texts(const vw_row_t *f, vw_part_t *item);
 static void vw_merge_match(vw_merge_t *m, const vw_part_t *item, int nitems,
     int *match, size_t *seg_of);
-static void vw_merge_close(vw_merge_t *m, const vw_frame_result_t *f,
-    const vw_frame_result_t *prev, int gap, const int *match);
-static void vw_merge_open(vw_merge_t *m, const vw_frame_result_t *f,
+static void vw_merge_close(vw_merge_t *m, const vw_row_t *f,
+    const vw_row_t  *prev, int gap, const int *match);
+static void vw_merge_open(vw_merge_t *m, const vw_row_t *f,
     const vw_part_t *item, int nitems, size_t *seg_of);
 static void vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item,
     int nitems, const size_t *seg_of);
 static void vw_merge_times(vw_merge_t *m);
-static int vw_frame_cmp(const void *a, const void *b);
+static int vw_row_cmp(const void *a, const void *b);
 static int vw_segment_cmp(const void *a, const void *b);
-static int vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f);
+static int vw_exact_ok(const vw_plan_t *plan, const vw_row_t *f);
 
 
 int
-vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
+vw_segments_merge(const vw_plan_t *plan, const vw_row_t *rows,
     size_t n, vw_segment_t **out, size_t *nout)
 {
     int                        ret, k, nitems, gap;
@@ -79,7 +79,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     vw_part_t                  item[VW_PARTS_MAX];
     vw_seg_aux_t              *a;
     vw_segment_t              *s;
-    const vw_frame_result_t   *f, *prev;
+    const vw_row_t            *f, *prev;
 
     ret = -1;
 
@@ -94,7 +94,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
     m.plan = plan;
     m.closed = -1;
 
-    if (vw_merge_alloc(&m, frames, n) != 0) {
+    if (vw_merge_alloc(&m, rows, n) != 0) {
         goto done;
     }
 
@@ -174,7 +174,7 @@ done:
  * order.  -1 when out of memory.
  */
 static int
-vw_merge_alloc(vw_merge_t *m, const vw_frame_result_t *frames, size_t n)
+vw_merge_alloc(vw_merge_t *m, const vw_row_t *rows, size_t n)
 {
     int        nitems;
     size_t     i, items, bytes;
@@ -184,9 +184,9 @@ vw_merge_alloc(vw_merge_t *m, const vw_frame_result_t *frames, size_t n)
     bytes = 0;
 
     for (i = 0; i < n; i++) {
-        nitems = vw_parts_parse(frames[i].parts, frames[i].text, item);
+        nitems = vw_parts_parse(rows[i].parts, rows[i].text, item);
         items += nitems > 0 ? (size_t) nitems : 1;
-        bytes += nitems > 0 ? strlen(frames[i].text) + (size_t) nitems : 0;
+        bytes += nitems > 0 ? strlen(rows[i].text) + (size_t) nitems : 0;
     }
 
     m->order = malloc(n * sizeof(*m->order));
@@ -199,10 +199,10 @@ vw_merge_alloc(vw_merge_t *m, const vw_frame_result_t *frames, size_t n)
     m->arena = (char *) (m->segs + items);
 
     for (i = 0; i < n; i++) {
-        m->order[i] = &frames[i];
+        m->order[i] = &rows[i];
     }
 
-    qsort(m->order, n, sizeof(*m->order), vw_frame_cmp);
+    qsort(m->order, n, sizeof(*m->order), vw_row_cmp);
 
     m->n = n;
     m->looks = m->plan->looks > 0 ? m->plan->looks : 1;
@@ -214,7 +214,7 @@ vw_merge_alloc(vw_merge_t *m, const vw_frame_result_t *frames, size_t n)
 /* A row's texts: the parts of its screen, or its text whole (none when
  * it is empty). */
 static int
-vw_merge_texts(const vw_frame_result_t *f, vw_part_t *item)
+vw_merge_texts(const vw_row_t *f, vw_part_t *item)
 {
     int  nitems;
 
@@ -304,8 +304,8 @@ vw_merge_match(vw_merge_t *m, const vw_part_t *item, int nitems, int *match,
  * end_ms holds that look until vw_merge_times.
  */
 static void
-vw_merge_close(vw_merge_t *m, const vw_frame_result_t *f,
-    const vw_frame_result_t *prev, int gap, const int *match)
+vw_merge_close(vw_merge_t *m, const vw_row_t *f,
+    const vw_row_t *prev, int gap, const int *match)
 {
     int            k;
     vw_seg_aux_t  *a;
@@ -333,7 +333,7 @@ vw_merge_close(vw_merge_t *m, const vw_frame_result_t *f,
 /* The row's texts that no open segment goes on with open segments of
  * their own; the open ones are then those of this row. */
 static void
-vw_merge_open(vw_merge_t *m, const vw_frame_result_t *f,
+vw_merge_open(vw_merge_t *m, const vw_row_t *f,
     const vw_part_t *item, int nitems, size_t *seg_of)
 {
     int            j;
@@ -403,7 +403,7 @@ vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item, int nitems,
     uint32_t                   next, span;
     vw_seg_aux_t              *a;
     vw_segment_t              *s;
-    const vw_frame_result_t   *f;
+    const vw_row_t            *f;
 
     f = m->order[i];
     span = 0;
@@ -411,7 +411,7 @@ vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item, int nitems,
     if (f->reused_from < 0
         && !(f->flags & (VW_FRAME_NO_PICTURE | VW_FRAME_JOINED)))
     {
-        /* an OCR'd frame: the looks up to the next change */
+        /* a row read by OCR: the looks up to the next change */
         for (k = i + 1; k < m->n && m->order[k]->reused_from
                                     == (int64_t) f->index; k++)
         {
@@ -509,7 +509,7 @@ vw_merge_times(vw_merge_t *m)
  * look j's (a row from elsewhere is timed by its look).
  */
 static int
-vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f)
+vw_exact_ok(const vw_plan_t *plan, const vw_row_t *f)
 {
     if (!(f->flags & VW_FRAME_EXACT) || f->pts_ms < 0
         || f->pts_ms > vw_plan_time_ms(plan, f->index))
@@ -523,12 +523,12 @@ vw_exact_ok(const vw_plan_t *plan, const vw_frame_result_t *f)
 
 
 static int
-vw_frame_cmp(const void *a, const void *b)
+vw_row_cmp(const void *a, const void *b)
 {
-    const vw_frame_result_t  *fa, *fb;
+    const vw_row_t  *fa, *fb;
 
-    fa = *(const vw_frame_result_t * const *) a;
-    fb = *(const vw_frame_result_t * const *) b;
+    fa = *(const vw_row_t * const *) a;
+    fb = *(const vw_row_t * const *) b;
 
     return fa->index < fb->index ? -1 : (fa->index > fb->index);
 }

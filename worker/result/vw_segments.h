@@ -1,24 +1,24 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Frames and segments.  A frame result is what the ledger keeps per
- * (job_id, plan_version, frame_index); segments are merged from frame
- * results alone (plus the plan, for the times), so the same function
- * serves a frame array the pipeline just filled and rows read back from
- * the ledger by a later attempt.  libc only.
+ * Rows and segments.  A row is what a job keeps of one look: what the
+ * ledger stores per (job_id, plan_version, frame_index) in its table
+ * "frames"; segments are merged from rows alone (plus the plan, for the
+ * times), so the same function serves the rows the pipeline just made
+ * and rows read back from the ledger by a later attempt.  libc only.
  *
- * Frames are looks (vw_plan.h): every sample has one, and a look
+ * Rows are of looks (vw_plan.h): every sample has one, and a look
  * between two samples has one when the text changed there (the flag
  * VW_FRAME_PROBE); a look without a row showed what the row before it
  * shows.  So a row stands for the time from its look to the next row's.
  *
- * Merging: frames are taken in index order, each with its texts: its
+ * Merging: rows are taken in index order, each with its texts: its
  * text whole, or, when its screen has parts (text in two places at
  * once: vw_parts.h), one text per part, with the part's box, lines and
- * confidence.  An open segment goes on in a frame when no sample is
- * missing between it and the previous frame and one of the frame's
- * texts is the same as the segment's; each text of the frame that no
- * open segment goes on with opens one.  The pipeline decides from the
+ * confidence.  An open segment goes on in a row when no sample is
+ * missing between it and the previous row and one of the row's texts
+ * is the same as the segment's; each text of the row that no open
+ * segment goes on with opens one.  The pipeline decides from the
  * text layer which looks show one screen and gives them its text; two
  * readings that differ, even by one character, are two screens ("line
  * 031", "line 032"), and the strings are not compared for likeness.
@@ -28,12 +28,12 @@
  * closes the segment.  So segments of different parts overlap in time;
  * those of one text only where it is in two places at once (and one
  * that opens does not start before another of its text ends).  The
- * segment's text is its frames' (the same bytes in each), its
- * confidence the mean of its frames'.  Its
- * looks: how many pictures its text was read from, the sum over its
- * OCR'd frames of the looks the pipeline averaged for each (the looks
- * up to the next change, at most VW_LOOKS_COMBINED).  Its box: the
- * union of the boxes of its frames that have one (they show one text,
+ * segment's text is its rows' (the same bytes in each), its confidence
+ * the mean of its rows'.  Its looks: how many pictures its text was
+ * read from, the sum over its OCR'd rows of the looks the pipeline
+ * averaged for each (the looks up to the next change, at most
+ * VW_LOOKS_COMBINED).  Its box: the union of the boxes of its rows
+ * that have one (they show one text,
  * so the union bounds it wherever its screens showed it: text that
  * slid, a look whose layer lost a glyph), its lines the most any of
  * them has.  Segments come in order of their start (then of their
@@ -99,7 +99,8 @@
 
 
 typedef struct {
-    uint32_t     index;         /* frame_index: sample i of the plan */
+    uint32_t     index;         /* the look's index in the plan (the
+                                   ledger's frame_index) */
     int64_t      t_ms;          /* the planned instant t_i */
     int64_t      pts_ms;        /* time of the frame used, -1 if none */
     const char  *text;          /* UTF-8, "" when nothing was read */
@@ -114,30 +115,30 @@ typedef struct {
     int          lines;         /* the lines of text in it; 0 with no box */
     const char  *parts;         /* NULL, or the spec of its screen's
                                    parts (vw_parts.h) */
-} vw_frame_result_t;
+} vw_row_t;
 
 typedef struct {
     int64_t      start_ms;
     int64_t      end_ms;
-    const char  *text;          /* points into one of the frames' text,
+    const char  *text;          /* points into one of the rows' text,
                                    or (a part's) after the segments */
     int          confidence;    /* 0..100 */
-    uint32_t     first;         /* frame indexes */
+    uint32_t     first;         /* row indexes */
     uint32_t     last;
     uint32_t     looks;         /* pictures its text was read from */
-    vw_rect_t    box;           /* the union of its frames' boxes; w = 0:
+    vw_rect_t    box;           /* the union of its rows' boxes; w = 0:
                                    none of them has one */
     int          lines;         /* the most lines one of them has */
 } vw_segment_t;
 
 
 /*
- * Merges n frame results (any order; indexes must be unique) into
- * segments in time order.  *out is malloc'd (free it; NULL when there
- * are none) and points into the frames' texts and its own block.  Returns -1 only when
+ * Merges n rows (any order; indexes must be unique) into segments in
+ * time order.  *out is malloc'd (free it; NULL when there are none) and
+ * points into the rows' texts and its own block.  Returns -1 only when
  * out of memory or on a duplicate index.
  */
-int vw_segments_merge(const vw_plan_t *plan, const vw_frame_result_t *frames,
+int vw_segments_merge(const vw_plan_t *plan, const vw_row_t *rows,
     size_t n, vw_segment_t **out, size_t *nout);
 
 #endif /* _VW_SEGMENTS_H_INCLUDED_ */
