@@ -8,8 +8,8 @@
  * included), libavformat's inspection through our AVIO and limits
  * (vw_inspect.c), the duration of a stream that declares none measured
  * from its packets (vw_duration.c), decoding and seeking
- * (vw_decode.c), the grey/crop/similarity and glyph stages (vw_frame.c,
- * vw_text.c) and Tesseract (vw_ocr.c).  The seeds are small real videos
+ * (vw_decode.c), the grey/crop/similarity and glyph stages (image/)
+ * and Tesseract (ocr/).  The seeds are small real videos
  * (fuzz/seeds.sh): mutations of them reach the decoders.
  *
  * The limits are small so that one input costs little: 640x480 at most,

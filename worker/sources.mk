@@ -24,8 +24,9 @@ VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              pipeline/vw_rows.c pipeline/vw_look.c pipeline/vw_pipe.c \
              media/vw_inspect.c media/vw_media_io.c media/vw_container.c \
              media/vw_duration.c media/vw_decode.c \
-             image/vw_image.c image/vw_frame.c image/vw_orient.c \
-             image/vw_text.c image/vw_looks.c \
+             image/vw_image.c image/vw_frame.c image/vw_prep.c \
+             image/vw_ink.c image/vw_text.c image/vw_text_same.c \
+             image/vw_text_persist.c image/vw_orient.c image/vw_stack.c \
              ocr/vw_ocr.c ocr/vw_osd.c ocr/vw_script.c \
              result/vw_segments.c result/vw_parts.c result/vw_output.c \
              core/vw_core.c core/vw_plan.c core/vw_geom.c core/vw_utf8.c

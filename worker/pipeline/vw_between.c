@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * A screen of few looks read from the frames between them too.  A
- * screen is read from the mean of its looks (vw_looks.c), and a look
+ * screen is read from the mean of its looks (vw_stack.c), and a look
  * comes every sixth of a second: an item of a ticker on screen for half
  * a second has one or two, and one look over strong noise reads as
  * nothing (the hard set's 720p ticker lost items so).  With refine every
@@ -119,7 +119,7 @@ vw_between_frame(vw_pipe_t *p, const vw_image_t *g, vw_err_t *err)
 
     vw_image_view(g, &all, &p->region, &gv);
 
-    if (vw_frame_text_part(&p->framer, &gv, g->width, g->height,
+    if (vw_text_find_part(&p->framer, &gv, g->width, g->height,
                            &p->cand_layer, err)
         != 0)
     {

@@ -160,7 +160,7 @@ vw_boundary_began(vw_pipe_t *p, int k, vw_err_t *err)
         return 0;                   /* another size: not comparable */
     }
 
-    if (vw_frame_text(&p->framer, cand, &p->cand_layer, err) != 0) {
+    if (vw_text_find(&p->framer, cand, &p->cand_layer, err) != 0) {
         return -1;
     }
 

@@ -87,9 +87,9 @@ vw_join_same(vw_pipe_t *p, vw_err_t *err)
     a = &p->join_region;
     b = &p->region;
 
-    if (vw_frame_text_part(&p->framer, &p->join_mean, p->ref.width,
+    if (vw_text_find_part(&p->framer, &p->join_mean, p->ref.width,
                            p->ref.height, &p->join_la, err) != 0
-        || vw_frame_text_part(&p->framer, &p->mean, p->ref.width,
+        || vw_text_find_part(&p->framer, &p->mean, p->ref.width,
                               p->ref.height, &p->join_lb, err) != 0)
     {
         return -1;
@@ -131,7 +131,7 @@ vw_join_same(vw_pipe_t *p, vw_err_t *err)
      * levels; the pending screen is then read, and joins only if the
      * group read nothing beyond it (vw_join_within).
      */
-    return vw_frame_same_text(&ib, &tb, &ia, &tb, 0, NULL) ? VW_JOIN_WITHIN
+    return vw_text_same(&ib, &tb, &ia, &tb, 0, NULL) ? VW_JOIN_WITHIN
                                                            : 0;
 }
 

@@ -54,7 +54,7 @@ vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
         return 1;
     }
 
-    return layer ? vw_frame_text(&p->framer, &p->grey, &p->layer, err) : 0;
+    return layer ? vw_text_find(&p->framer, &p->grey, &p->layer, err) : 0;
 }
 
 
@@ -130,7 +130,7 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
 
     *dx = 0;
 
-    if (vw_frame_same_text(a, ta, b, tb, 0, NULL)) {
+    if (vw_text_same(a, ta, b, tb, 0, NULL)) {
         return 1;
     }
 
@@ -140,7 +140,7 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
 
     d = vw_text_shift(ta, tb, b->width / 16, &p->framer);
 
-    if (d != 0 && vw_frame_same_text(a, ta, b, tb, d, NULL)) {
+    if (d != 0 && vw_text_same(a, ta, b, tb, d, NULL)) {
         *dx = d;
         return 1;
     }

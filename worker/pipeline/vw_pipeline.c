@@ -6,11 +6,11 @@
  * file; which file does what is there too.
  *
  * Every look (vw_plan.h: each sample, and the pictures between two
- * samples every VW_LOOK_US at most) gets its text layer (vw_frame_text:
+ * samples every VW_LOOK_US at most) gets its text layer (vw_text_find:
  * where the glyphs are), unless a cheaper test settles it.  The
  * reference is the first look of the current state: of a screen of
  * text, or of a picture with no glyph.
- * A look that shows the same text as the reference (vw_frame_same_text:
+ * A look that shows the same text as the reference (vw_text_same:
  * the grey levels compared where either has ink, whatever the
  * background does, at the shift vw_text_shift finds when the text
  * slides) belongs to its state; a sample then records reused_from = the
@@ -19,7 +19,7 @@
  * change then starts a new state and has a row: with no glyph, an
  * empty text without Tesseract (VW_FRAME_NO_TEXT); with glyphs, a new
  * screen (vw_screen.c).  A screen's text region is summed over its
- * looks (vw_looks.c) and read once, from the mean, when the screen ends
+ * looks (vw_stack.c) and read once, from the mean, when the screen ends
  * or its VW_LOOKS_COMBINED-th look is in (vw_read.c): noise and a
  * moving background average out, the text stays.  Looks that reuse do
  * not move the reference, so a slow fade cannot drift away from what
@@ -306,7 +306,7 @@ vw_pipeline_free(vw_pipe_t *p)
     vw_text_free(&p->spare_layer);
     vw_text_free(&p->cand_layer);
     vw_image_free(&p->beside);
-    vw_persist_free(&p->persist);
+    vw_text_persist_free(&p->persist);
     vw_join_free(p);
 
     for (n = 0; n < VW_KEPT_MAX; n++) {

@@ -11,10 +11,12 @@
 
 
 #include "image/vw_frame.h"
-#include "image/vw_looks.h"
+#include "image/vw_orient.h"
+#include "image/vw_prep.h"
+#include "image/vw_stack.h"
+#include "image/vw_text.h"
 #include "media/vw_media.h"
 #include "ocr/vw_ocr.h"
-#include "image/vw_orient.h"
 #include "vw_pipeline.h"
 
 

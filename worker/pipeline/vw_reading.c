@@ -43,7 +43,7 @@ vw_reading_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     mode = p->ref_layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY
                                                   : VW_PREP_BRIGHT;
 
-    if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
+    if (vw_prep_for_ocr_part(&p->framer, img, ref_w, ref_h,
                               1, p->scale, mode, &p->ocr, &chosen, err) != 0)
     {
         return -1;
@@ -66,7 +66,7 @@ vw_reading_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
         return 0;
     }
 
-    if (vw_frame_for_ocr_part(&p->framer, img, ref_w, ref_h,
+    if (vw_prep_for_ocr_part(&p->framer, img, ref_w, ref_h,
                               1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
                               err) != 0
         || vw_reading_pass(p, how, timeout, vw_now_ms(), &other, err) != 0)

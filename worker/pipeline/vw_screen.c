@@ -73,7 +73,7 @@ vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
     }
 
     if (rc == 0) {
-        rc = vw_frame_text(&p->framer, &p->grey, &p->layer, err);
+        rc = vw_text_find(&p->framer, &p->grey, &p->layer, err);
     }
 
     if (rc == 0 && sample && !p->osd_tried && !p->pending
@@ -141,12 +141,12 @@ vw_screen_unchanged(vw_pipe_t *p, vw_err_t *err)
     if (p->ref_layer.box.w > 0) {
         /*
          * On the reference's ink alone: given the reference's own layer
-         * for the look, vw_frame_same_text compares where either is ink,
+         * for the look, vw_text_same compares where either is ink,
          * that is where the reference is, over the reference's box (a
          * layer with no glyph would give the same, at the cost of a
          * picture-sized mask of paper)
          */
-        same = vw_frame_same_text(&p->ref, &p->ref_layer, &p->grey,
+        same = vw_text_same(&p->ref, &p->ref_layer, &p->grey,
                                   &p->ref_layer, 0, NULL);
         p->ink_same = same;
 
@@ -162,10 +162,10 @@ vw_screen_unchanged(vw_pipe_t *p, vw_err_t *err)
             return 0;
         }
 
-        same = p->have_prev && vw_frame_similar_coarse(&p->prev, &p->grey);
+        same = p->have_prev && vw_image_similar_coarse(&p->prev, &p->grey);
 
     } else {
-        same = p->have_prev && vw_frame_similar(&p->prev, &p->grey, NULL);
+        same = p->have_prev && vw_image_similar(&p->prev, &p->grey, NULL);
     }
 
     /* seen whole (or about to be, by its layer): the next looks' match */
@@ -496,7 +496,7 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
  * right, the whole width for small glyphs: words the layer lost in the
  * background are still read), summed
  * from this look on; and how much it is scaled up for Tesseract
- * (vw_frame_ocr_scale).
+ * (vw_prep_scale).
  */
 static int
 vw_screen_open(vw_pipe_t *p, vw_err_t *err)
@@ -512,7 +512,7 @@ vw_screen_open(vw_pipe_t *p, vw_err_t *err)
 
     py = VW_OCR_MARGIN + b->h / 4;
 
-    if (p->ref_layer.glyph_h < VW_OCR_SMALL_GLYPH) {
+    if (vw_prep_small(p->ref_layer.glyph_h)) {
         /* small glyphs: the layer misses words of short letters: ten
          * glyph heights each way across */
         px = px > 10 * p->ref_layer.glyph_h ? px : 10 * p->ref_layer.glyph_h;
@@ -541,7 +541,7 @@ vw_screen_open(vw_pipe_t *p, vw_err_t *err)
     r->h = (b->y + b->h + py < p->ref.height ? b->y + b->h + py
                                              : p->ref.height) - r->y;
 
-    p->scale = vw_frame_ocr_scale(p->ref.height, p->ref_layer.glyph_h);
+    p->scale = vw_prep_scale(p->ref.height, p->ref_layer.glyph_h);
 
     if (vw_stack_start(&p->stack, &p->ref, r, VW_LOOKS_COMBINED) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",

@@ -107,9 +107,9 @@ vw_turn_look(vw_pipe_t *p, vw_err_t *err)
                                                  : p->spare.width) - r.x;
         r.h = (b->y + b->h + py < p->spare.height ? b->y + b->h + py
                                                   : p->spare.height) - r.y;
-        scale = vw_frame_ocr_scale(p->spare.height, p->spare_layer.glyph_h);
+        scale = vw_prep_scale(p->spare.height, p->spare_layer.glyph_h);
 
-        if (vw_frame_for_ocr(&p->framer, &p->spare, &r, scale,
+        if (vw_prep_for_ocr(&p->framer, &p->spare, &r, scale,
                              p->spare_layer.polarity == VW_TEXT_DARK
                              ? VW_PREP_GREY : VW_PREP_BRIGHT, &p->ocr,
                              &chosen, err) != 0
@@ -254,7 +254,7 @@ vw_turn_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
     p->osd_tried = 1;
     p->run->stats.orient_tries++;
 
-    if (vw_frame_for_ocr(&p->framer, img, NULL, 1, mode, &p->ocr, &chosen,
+    if (vw_prep_for_ocr(&p->framer, img, NULL, 1, mode, &p->ocr, &chosen,
                          err) != 0)
     {
         return -1;
@@ -303,11 +303,11 @@ vw_turn_take(vw_pipe_t *p, int q, vw_err_t *err)
     }
 
     if ((p->grey.width > 0
-         && vw_frame_text(&p->framer, &p->grey, &p->layer, err) != 0)
+         && vw_text_find(&p->framer, &p->grey, &p->layer, err) != 0)
         || (p->have_ref && p->ref.width > 0
-            && vw_frame_text(&p->framer, &p->ref, &p->ref_layer, err) != 0)
+            && vw_text_find(&p->framer, &p->ref, &p->ref_layer, err) != 0)
         || (p->tentative && p->tent.width > 0
-            && vw_frame_text(&p->framer, &p->tent, &p->tent_layer, err)
+            && vw_text_find(&p->framer, &p->tent, &p->tent_layer, err)
                != 0))
     {
         return -1;
@@ -334,5 +334,5 @@ vw_turn_one(vw_pipe_t *p, vw_orient_t o, vw_image_t *img,
                        p->job->name);
     }
 
-    return vw_frame_text(&p->framer, img, layer, err);
+    return vw_text_find(&p->framer, img, layer, err);
 }

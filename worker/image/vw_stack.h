@@ -2,15 +2,15 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * Combining the looks of one screen into the picture Tesseract reads
- * (vw_looks.c): the sum of the text region over the looks that show
+ * (vw_stack.c): the sum of the text region over the looks that show
  * the same text, and its mean.
  */
 
-#ifndef _VW_LOOKS_H_INCLUDED_
-#define _VW_LOOKS_H_INCLUDED_
+#ifndef _VW_STACK_H_INCLUDED_
+#define _VW_STACK_H_INCLUDED_
 
 
-#include "vw_frame.h"
+#include "vw_image.h"
 
 
 typedef struct {
@@ -38,4 +38,4 @@ void vw_stack_add(vw_stack_t *st, const vw_image_t *g, int dx);
 int vw_stack_mean(const vw_stack_t *st, vw_image_t *out);
 
 
-#endif /* _VW_LOOKS_H_INCLUDED_ */
+#endif /* _VW_STACK_H_INCLUDED_ */

@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Combining looks (see vw_looks.h): the temporal mean of a screen's text
+ * Combining looks (see vw_stack.h): the temporal mean of a screen's text
  * region over the pictures that show it.  Burned-in text keeps its
  * levels from one frame to the next while the background under and
  * around it moves, and the noise of the source and of the compression
@@ -16,20 +16,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vw_looks.h"
+#include "vw_stack.h"
 
 
 /* the sums' loops are of unknown length: GCC vectorises them at -O2
  * only with its usual cost model */
 #if defined(__GNUC__) && !defined(__clang__)
-#define VW_LOOKS_VECTORISE                                                \
+#define VW_STACK_VECTORISE                                                \
     __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
 #else
-#define VW_LOOKS_VECTORISE
+#define VW_STACK_VECTORISE
 #endif
 
 
-static VW_LOOKS_VECTORISE void vw_stack_row(uint16_t *restrict s,
+static VW_STACK_VECTORISE void vw_stack_row(uint16_t *restrict s,
     const uint8_t *restrict q, int n);
 
 
@@ -131,7 +131,7 @@ vw_stack_mean(const vw_stack_t *st, vw_image_t *out)
 
 
 /* s[x] += q[x], x < n */
-static VW_LOOKS_VECTORISE void
+static VW_STACK_VECTORISE void
 vw_stack_row(uint16_t *restrict s, const uint8_t *restrict q, int n)
 {
     int  x;
