@@ -46,6 +46,18 @@ int vw_cmd_explain(int argc, char **argv);
  * it); NULL after printing why (vw_cmd_admin.c). */
 struct vo_ledger_s *vw_cmd_ledger(const char *spec);
 
+/*
+ * Option values (vw_cmd_args.c): a time ("30s", "500ms", "2m", "1h"; a
+ * bare number is seconds) of min to max ms, a whole number of min to
+ * max (both print why they refuse a value, naming the option), a size
+ * ("4g", "512m", "64k" or bytes).  0, or -1.
+ */
+int vw_args_ms(const char *name, const char *v, int64_t min, int64_t max,
+    int64_t *out);
+int vw_args_int(const char *name, const char *v, long min, long max,
+    long *out);
+int vw_args_size(const char *v, int64_t *out);
+
 /* Prints "video-ocr-worker: <status>: <code>: <message>" and returns the
  * exit code for err. */
 int vw_cmd_report(const vw_err_t *err);

@@ -24,10 +24,6 @@
 
 static int vw_pool_parse(vw_pool_conf_t *conf, int argc, char **argv,
     int child);
-static int vw_parse_ms(const char *name, const char *v, int64_t min,
-    int64_t max, int64_t *out);
-static int vw_parse_int(const char *name, const char *v, long min, long max,
-    long *out);
 static void vw_pool_defaults(vw_pool_conf_t *conf);
 static int vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
     const char *cmd, int child);
@@ -275,7 +271,7 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
 
     case VW_OPT_WORKERS:
         /* 0: a pool of deliverers only (checked in vw_pool_check) */
-        if (vw_parse_int(flag, optarg, 0, 256, &n) != 0) {
+        if (vw_args_int(flag, optarg, 0, 256, &n) != 0) {
             return -1;
         }
 
@@ -283,7 +279,7 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         return 0;
 
     case VW_OPT_SLOT:
-        if (vw_parse_int(flag, optarg, 0, 255, &n) != 0) {
+        if (vw_args_int(flag, optarg, 0, 255, &n) != 0) {
             return -1;
         }
 
@@ -295,11 +291,11 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
             /* void: every VW_OPT_TIME option has its row */
         }
 
-        return vw_parse_ms(flag, optarg, t->min_ms, t->max_ms,
+        return vw_args_ms(flag, optarg, t->min_ms, t->max_ms,
                            (int64_t *) ((char *) conf + t->offset));
 
     case VW_OPT_BUSY_TIMEOUT:
-        if (vw_parse_ms(flag, optarg, 0, 600000, &ms) != 0) {
+        if (vw_args_ms(flag, optarg, 0, 600000, &ms) != 0) {
             return -1;
         }
 
@@ -342,7 +338,7 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         return 0;
 
     case VW_OPT_MAX_MEMORY:
-        if (vw_parse_size(optarg, &conf->confine.max_memory) != 0
+        if (vw_args_size(optarg, &conf->confine.max_memory) != 0
             || (conf->confine.max_memory != 0
                 && conf->confine.max_memory < 64 * 1024 * 1024))
         {
@@ -355,7 +351,7 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         return 0;
 
     case VW_OPT_MAX_FILE_SIZE:
-        if (vw_parse_size(optarg, &conf->confine.max_file_size) != 0
+        if (vw_args_size(optarg, &conf->confine.max_file_size) != 0
             || (conf->confine.max_file_size != 0
                 && conf->confine.max_file_size < 1024 * 1024))
         {
@@ -368,7 +364,7 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         return 0;
 
     case VW_OPT_MAX_OPEN_FILES:
-        if (vw_parse_int(flag, optarg, 0, 1048576, &n) != 0) {
+        if (vw_args_int(flag, optarg, 0, 1048576, &n) != 0) {
             return -1;
         }
 
@@ -386,7 +382,7 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         return 0;
 
     case VW_OPT_DELIVERERS:
-        if (vw_parse_int(flag, optarg, 0, 64, &n) != 0) {
+        if (vw_args_int(flag, optarg, 0, 64, &n) != 0) {
             return -1;
         }
 
@@ -434,7 +430,7 @@ vw_pool_option(vw_pool_conf_t *conf, int opt, const char *name,
         return vw_pool_tenant_weight(conf, cmd, optarg);
 
     case VW_OPT_TENANT_MAX_RUNNING:
-        if (vw_parse_int(flag, optarg, 0, 100000, &n) != 0) {
+        if (vw_args_int(flag, optarg, 0, 100000, &n) != 0) {
             return -1;
         }
 
@@ -633,77 +629,6 @@ vw_read_secret(vw_pool_conf_t *conf, const char *path, const char *cmd)
 
 /* "30s", "500ms", "2m", "1h"; a bare number is seconds. */
 
-static int
-vw_parse_ms(const char *name, const char *v, int64_t min, int64_t max,
-    int64_t *out)
-{
-    char       *end;
-    double      d, mul;
-
-    errno = 0;
-    d = strtod(v, &end);
-
-    if (end == v || errno != 0 || d < 0) {
-        goto bad;
-    }
-
-    if (strcmp(end, "") == 0 || strcmp(end, "s") == 0) {
-        mul = 1000;
-
-    } else if (strcmp(end, "ms") == 0) {
-        mul = 1;
-
-    } else if (strcmp(end, "m") == 0) {
-        mul = 60000;
-
-    } else if (strcmp(end, "h") == 0) {
-        mul = 3600000;
-
-    } else if (strcmp(end, "d") == 0) {
-        mul = 86400000;
-
-    } else {
-        goto bad;
-    }
-
-    d *= mul;
-
-    if (d < (double) min || d > (double) max) {
-        goto bad;
-    }
-
-    *out = (int64_t) d;
-
-    return 0;
-
-bad:
-
-    fprintf(stderr, "video-ocr-worker: %s \"%s\" must be a time from %lldms "
-            "to %llds, such as 30s or 500ms\n", name, v, (long long) min,
-            (long long) (max / 1000));
-    return -1;
-}
-
-
-static int
-vw_parse_int(const char *name, const char *v, long min, long max, long *out)
-{
-    char  *end;
-    long   n;
-
-    errno = 0;
-    n = strtol(v, &end, 10);
-
-    if (end == v || *end != '\0' || errno != 0 || n < min || n > max) {
-        fprintf(stderr, "video-ocr-worker: %s \"%s\" must be a whole number "
-                "from %ld to %ld\n", name, v, min, max);
-        return -1;
-    }
-
-    *out = n;
-
-    return 0;
-}
 
 
 /*

@@ -103,6 +103,11 @@ void vw_media_av_error(int rc, char *buf, size_t size);
  * m->io_errno set on a read error. */
 ssize_t vw_media_pread(vw_media_t *m, int64_t off, void *buf, size_t n);
 
+/* Whether the stream's B frames can be skipped (vw_bframes.c, run by
+ * vw_media_start): if so, m skips them far from targets from now on.
+ * 0, or -1 with err filled; the demuxer is back at the start. */
+int vw_media_probe_bidir(vw_media_t *m, vw_err_t *err);
+
 /* The container's top-level sizes against the file's (vw_container.c). */
 int vw_media_check_structure(vw_media_t *m, int container, vw_err_t *err);
 

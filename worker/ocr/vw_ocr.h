@@ -20,9 +20,6 @@
 #include "image/vw_image.h"
 
 
-#define VW_OCR_ENGINES_MAX  8
-
-
 typedef struct vw_engine_s  vw_engine_t;
 
 /* a line of a reading: its box in the recognised picture's pixels, the
@@ -104,14 +101,12 @@ int vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
 
 void vw_ocr_result_free(vw_ocr_result_t *r);
 
-/* readings of more lines than this are not combined */
-#define VW_OCR_MERGE_LINES  64
-
 /*
  * Two readings of one picture combined line by line (each line from
  * the better of the two, the lines only one has added where they are,
- * and a line both dropped as unsure but read alike): 1 and *out when
- * that has more lines than a, 0 when not, -1 when out of memory.  *out
+ * and a line both dropped as unsure but read alike; not for readings
+ * of many lines): 1 and *out when that has more lines than a, 0 when
+ * not, -1 when out of memory.  *out
  * is released with vw_ocr_result_free.
  */
 int vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,

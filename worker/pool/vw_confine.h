@@ -77,8 +77,5 @@ void vw_confine_cpu_handler(void);
 int vw_confine_job(const vw_confine_conf_t *conf);
 void vw_confine_job_end(const vw_confine_conf_t *conf);
 
-/* "4g", "512m", "64k" or bytes; 0 means no limit. */
-int vw_parse_size(const char *v, int64_t *out);
-
 
 #endif /* _VW_CONFINE_H_INCLUDED_ */
