@@ -83,7 +83,8 @@ int vw_stop(vw_err_t *e, const char *fmt, ...) VW_PRINTF(2, 3);
 const char *vw_status_name(vw_status_t s);
 
 
-/* The growable buffer is the one the module uses too: vo_buf_t, lib/vo_json.h. */
+/* The growable buffer is the one the module uses too: vo_buf_t,
+ * lib/vo_json.h. */
 
 
 /*

@@ -26,8 +26,9 @@
  * every frame, the last that is not a B frame within a step before its
  * instant: what skipping B frames gave).  A job begun by an older worker
  * and resumed by this one may therefore read a restored reference from
- * another frame than its first attempt did; its rows stay valid.  Changing any of this changes the version.  (Version
- * 1 had no looks between samples: looks = 1.)
+ * another frame than its first attempt did; its rows stay valid.
+ * Changing any of this changes the version.  (Version 1 had no looks
+ * between samples: looks = 1.)
  */
 
 #ifndef _VW_PLAN_H_INCLUDED_

@@ -60,36 +60,94 @@
 #define VW_SIMILAR_MAX_DIFF      9
 
 
-
-#define VW_TEXT_INK_BRIGHT       160   /* bright ink is at least this */
-#define VW_TEXT_OUTLINE          80    /* with a pixel at most this */
-#define VW_TEXT_RADIUS           3     /* within this many pixels */
-#define VW_TEXT_DARK_DROP        80    /* dark ink: this far below median */
-#define VW_TEXT_MIN_PIXELS       3     /* smaller ink specks are noise */
-#define VW_TEXT_MIN_HEIGHT       5     /* a glyph is at least this tall */
-#define VW_TEXT_MIN_HEIGHT_PART  60    /* and this part of the picture */
-#define VW_TEXT_LINE_GLYPHS      3     /* a line has at least this many */
-#define VW_TEXT_MAX_DIFF         64    /* a block this far apart differs */
-#define VW_TEXT_BAD_BLOCKS       3     /* other text: this many differ, */
+/*
+ * The text layer (vw_ink.c, vw_text.c) and the same-text test
+ * (vw_text_same.c).  Levels are 8-bit grey (0 black, 255 white); sizes
+ * in pixels of the picture read (after vw_frame_shrink).  Measured on
+ * the videos of the benchmark's two sets (docs/benchmarks.md), per
+ * block, on pairs of a look and its reference whose truth is the same
+ * screen or another: the same screen has a median block score of at
+ * most 33 and four blocks in five below 56, another screen a median of
+ * at least 77 and four in five above 97 (docs/worker-pipeline.md, "Same
+ * text").
+ */
+#define VW_TEXT_INK_BRIGHT       160   /* level: bright ink is at least */
+#define VW_TEXT_OUTLINE          80    /* level: with a pixel at most this */
+#define VW_TEXT_RADIUS           3     /* pixels: within this many */
+#define VW_TEXT_STROKE_PART      180   /* and within a 180th of the
+                                          picture's height, when that is
+                                          more, for a stroke's outline */
+#define VW_TEXT_STROKE_SHARE     4     /* strokes count when at least a
+                                          quarter of the glyph pixels
+                                          are strokes (else all count:
+                                          bold titles) */
+#define VW_TEXT_DARK_DROP        80    /* levels: dark ink is this far
+                                          below the median */
+#define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are
+                                          noise */
+#define VW_TEXT_MIN_HEIGHT       5     /* pixels: a glyph is at least this
+                                          tall */
+#define VW_TEXT_MIN_HEIGHT_PART  60    /* and a 60th of the picture's
+                                          height */
+#define VW_TEXT_LINE_GLYPHS      3     /* glyphs: a line has at least */
+#define VW_TEXT_MARK_PART        100   /* a mark beside a line (a dot, a
+                                          comma) has at least a 100th of
+                                          the square of its height in
+                                          pixels */
+#define VW_TEXT_MAX_DIFF         64    /* levels: a block this far apart
+                                          differs */
+#define VW_TEXT_BAD_BLOCKS       3     /* blocks: other text when this
+                                          many differ, */
 #define VW_TEXT_BAD_PART         20    /* and this % of the inked ones, */
-#define VW_TEXT_BAD_RUN          8     /* or this many side by side, */
+#define VW_TEXT_BAD_RUN          8     /* or this many side by side (a
+                                          changed word), */
 #define VW_TEXT_FAR_DIFF         128   /* or blocks this far apart */
 #define VW_TEXT_FAR_RUN          2     /* this many side by side, */
 #define VW_TEXT_GLYPH_DIFF       48    /* or a glyph that changed: a
                                           square of blocks 2/3 of a glyph
                                           a side this far apart on
-                                          average */
-#define VW_TEXT_GLYPH_ROWS       8     /* that square's side at most, */
-#define VW_TEXT_STEADY_PX        2     /* between layers of as many
-                                          glyphs on rows this close */
+                                          average (levels) */
+#define VW_TEXT_GLYPH_ROWS       8     /* blocks: that square's side at
+                                          most, */
+#define VW_TEXT_STEADY_PX        2     /* pixels: between layers of as
+                                          many glyphs on rows this close */
 #define VW_TEXT_MAX_COLUMNS      1024  /* block columns followed for it */
-#define VW_TEXT_BLOCK_INK        16    /* a block with less ink: no say */
+#define VW_TEXT_BLOCK_INK        16    /* pixels: a block with less ink
+                                          has no say */
+#define VW_TEXT_SLIDE_PART       16    /* text slides at most a 16th of
+                                          the picture's width between two
+                                          pictures compared (a ticker) */
 
 
-#define VW_PREP_INK_LEVEL            180   /* grey level of subtitle glyphs */
-#define VW_PREP_UPSCALE_HEIGHT    576   /* videos up to this are upscaled */
-#define VW_PREP_UPSCALE_GLYPH_MAX 24    /* unless their glyphs are taller */
-#define VW_PREP_SMALL_GLYPH       20    /* glyphs less tall than this are */
+/*
+ * A picture prepared for Tesseract (vw_prep.c; the measurements are in
+ * docs/worker-pipeline.md, "Preparing the picture"): levels are 8-bit
+ * grey, heights in pixels of the picture read.
+ */
+#define VW_PREP_INK_LEVEL         180   /* level: bright glyphs are at
+                                           least this (subtitles); a
+                                           picture more than half this
+                                           light has dark text */
+#define VW_PREP_UPSCALE_HEIGHT    576   /* pixels: pictures up to this
+                                           tall are read at twice the
+                                           size, */
+#define VW_PREP_UPSCALE_GLYPH_MAX 24    /* unless their glyphs are
+                                           taller than this; */
+#define VW_PREP_SMALL_GLYPH       20    /* glyphs less tall than this are,
+                                           whatever the picture's size */
+
+/*
+ * Blob removal (vw_prep_blobs): what cannot be a glyph, as parts of the
+ * picture it is judged by: solid (more than half its box) and large
+ * (the box more than 1/VW_BLOB_LARGE_PART of the picture); nearly solid
+ * (VW_BLOB_SOLID_TENTHS tenths) and at least VW_BLOB_SOLID_PX pixels a
+ * side; wider than VW_BLOB_WIDE_TENTHS tenths of the picture, or taller
+ * than half of it.
+ */
+#define VW_BLOB_LARGE_PART        64
+#define VW_BLOB_SOLID_TENTHS      9
+#define VW_BLOB_SOLID_PX          24
+#define VW_BLOB_WIDE_TENTHS       6
 
 
 /* The framer's work space for a picture of need pixels (seen, queue);

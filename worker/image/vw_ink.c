@@ -252,7 +252,8 @@ vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h, vw_text_t *t)
 
     w = g->width;
     h = g->height;
-    r = ref_h / 180 > VW_TEXT_RADIUS ? ref_h / 180 : VW_TEXT_RADIUS;
+    r = ref_h / VW_TEXT_STROKE_PART > VW_TEXT_RADIUS
+        ? ref_h / VW_TEXT_STROKE_PART : VW_TEXT_RADIUS;
     loose = 0;
     strict = 0;
     lo = fr->seen;
@@ -317,7 +318,7 @@ vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h, vw_text_t *t)
         }
     }
 
-    if (4 * strict >= loose) {
+    if (VW_TEXT_STROKE_SHARE * strict >= loose) {
         return;
     }
 

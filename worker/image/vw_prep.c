@@ -307,10 +307,12 @@ vw_prep_blobs(vw_framer_t *fr, vw_image_t *img, int ref_w, int ref_h,
 
             bb = (int64_t) (x1 - x0 + 1) * (y1 - y0 + 1);
 
-            if (!((2 * (int64_t) (tail - kept) > bb && 64 * bb > area)
-                  || (10 * (int64_t) (tail - kept) >= 9 * bb && x1 - x0 >= 24
-                      && y1 - y0 >= 24)
-                  || 10 * (x1 - x0 + 1) > 6 * ref_w
+            if (!((2 * (int64_t) (tail - kept) > bb
+                   && VW_BLOB_LARGE_PART * bb > area)
+                  || (10 * (int64_t) (tail - kept) >= VW_BLOB_SOLID_TENTHS * bb
+                      && x1 - x0 >= VW_BLOB_SOLID_PX
+                      && y1 - y0 >= VW_BLOB_SOLID_PX)
+                  || 10 * (x1 - x0 + 1) > VW_BLOB_WIDE_TENTHS * ref_w
                   || 2 * (y1 - y0 + 1) > ref_h
                   || (int64_t) (tail - kept) < min_px
                   || (border && (x0 == 0 || y0 == 0 || x1 == w - 1

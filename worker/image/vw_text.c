@@ -317,10 +317,7 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
             gap = (c[i].x0 > d->x0 ? c[i].x0 : d->x0)
                   - (c[i].x1 < d->x1 ? c[i].x1 : d->x1);
 
-            if (2 * ov < (lh < h ? lh : h)
-                || 2 * gap > 3 * (lh > h ? lh : h)
-                || 2 * (lh > h ? lh : h) > 5 * (lh < h ? lh : h))
-            {
+            if (!vw_text_chained(lh, h, ov, gap)) {
                 continue;
             }
 
@@ -393,7 +390,8 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
             /* not much taller; and no speck: a dot or a comma has at
              * least a hundredth of the square of the line's height */
             if (2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh
-                || 100 * (int64_t) c[i].pixels < (int64_t) lh * lh)
+                || VW_TEXT_MARK_PART * (int64_t) c[i].pixels
+                   < (int64_t) lh * lh)
             {
                 continue;
             }
@@ -497,6 +495,25 @@ vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed)
             }
         }
     }
+}
+
+
+int
+vw_text_chained(int a, int b, int ov, int gap)
+{
+    int  lo, hi;
+
+    lo = a < b ? a : b;
+    hi = a > b ? a : b;
+
+    return 2 * ov >= lo && 2 * gap <= 3 * hi && 2 * hi <= 5 * lo;
+}
+
+
+int
+vw_text_slide_max(int width)
+{
+    return width / VW_TEXT_SLIDE_PART;
 }
 
 

@@ -106,6 +106,19 @@ int vw_text_same(const vw_image_t *a, const vw_text_t *ta,
 int vw_text_least_height(int ref_h);
 
 /*
+ * 1 if two ink components of sizes a and b across a line (heights; or
+ * widths, for a line written downwards), overlapping by ov along it and
+ * gap apart, are neighbours in one line of text: an overlap of at least
+ * half the smaller, a gap of at most 1.5 times the larger, sizes within
+ * a factor of 2.5.
+ */
+int vw_text_chained(int a, int b, int ov, int gap);
+
+/* The most text is taken to slide between two pictures width pixels
+ * wide that are compared (vw_text_shift's max). */
+int vw_text_slide_max(int width);
+
+/*
  * How far b's glyphs lie to the right of a's (at most max either way),
  * from the columns' ink counts; 0 when either has none.
  */

@@ -95,7 +95,7 @@ vw_text_persist_add(vw_framer_t *fr, const vw_text_t *t,
 
     vw_ink_bright(fr, &rows, &pt->ink, &n);
 
-    max = w / 16;
+    max = vw_text_slide_max(w);
     x0 = b.x > max ? b.x - max : 0;
     band = pt->ink;
     band.data = pt->ink.data + (size_t) (b.y - y0) * pt->ink.stride + x0;

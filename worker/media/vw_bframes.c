@@ -22,10 +22,6 @@
 #include "vw_media_int.h"
 
 
-/* packets decoded twice to test whether B frames can be skipped */
-#define VW_PROBE_PACKETS   32
-
-
 static int vw_media_probe_pass(vw_media_t *m, AVCodecContext *c, int ip_only,
     int64_t *pts, uint64_t *sig, int *n, vw_err_t *err);
 static uint64_t vw_media_luma_sig(const AVFrame *f);

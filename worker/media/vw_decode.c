@@ -48,8 +48,6 @@
 #include "vw_media_int.h"
 
 
-#define VW_ENDED_SLACK_US  500000
-
 /* demuxers whose index comes from the file's own sample tables */
 #define VW_EXACT_INDEX     "mov,matroska,avi"
 

@@ -31,6 +31,15 @@
 #define VW_KEPT_SLACK   4
 #define VW_KEPT_BYTES   (24 * 1024 * 1024)
 
+/* packets decoded twice to test whether B frames can be skipped
+ * (vw_bframes.c) */
+#define VW_PROBE_PACKETS   32
+
+/* microseconds: an instant more than this after the last frame's end
+ * (its time and duration) is past the end of the video; up to it, the
+ * last frame is what is shown (vw_decode.c) */
+#define VW_ENDED_SLACK_US  500000
+
 /* Where an AVIOContext of ours is in the upload: the media's own, or a
  * second one over the same file (vw_duration.c's pass). */
 typedef struct {
@@ -122,8 +131,9 @@ int vw_media_io_open_refuse(AVFormatContext *s, AVIOContext **pb,
 /*
  * The duration of m's video stream in ms from t = 0, measured by a
  * demux-only pass over its packets, for a container that declares none
- * (vw_duration.c); what names the container in messages.  REJECTED too_long as soon as the packets pass
- * max_duration_ms, unknown_duration when none has a time stamp.
+ * (vw_duration.c); what names the container in messages.  REJECTED
+ * too_long as soon as the packets pass max_duration_ms,
+ * unknown_duration when none has a time stamp.
  */
 int vw_media_measure_duration(vw_media_t *m, const char *what,
     int64_t *duration_ms, vw_err_t *err);

@@ -59,7 +59,8 @@ vw_despeckle(const vw_image_t *img, int speck)
         free(vw_despeckle_seen);
         vw_despeckle_copy.data = malloc(n);
         vw_despeckle_seen = malloc(n);
-        vw_despeckle_work_cap = vw_despeckle_copy.data && vw_despeckle_seen ? n : 0;
+        vw_despeckle_work_cap = vw_despeckle_copy.data && vw_despeckle_seen
+                                ? n : 0;
 
         if (vw_despeckle_work_cap == 0) {
             return NULL;
@@ -205,7 +206,8 @@ vw_despeckle_fill(uint8_t *pix, int w, int h, size_t seed, int limit,
 
                 if (all == vw_despeckle_stack_cap) {
                     grown = realloc(vw_despeckle_stack,
-                                    2 * vw_despeckle_stack_cap * sizeof(uint32_t));
+                                    2 * vw_despeckle_stack_cap
+                                    * sizeof(uint32_t));
                     if (grown == NULL) {
                         return -1;
                     }

@@ -329,7 +329,8 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
 
         if (r->row.index < p->join_first || r->text == NULL
             || (r->row.flags & VW_FRAME_NO_PICTURE)
-            || r->row.index == p->ref_index || r->row.reused_from == p->ref_index)
+            || r->row.index == p->ref_index
+            || r->row.reused_from == p->ref_index)
         {
             continue;
         }

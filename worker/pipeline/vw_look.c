@@ -138,7 +138,7 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
         return 0;
     }
 
-    d = vw_text_shift(ta, tb, b->width / 16, &p->framer);
+    d = vw_text_shift(ta, tb, vw_text_slide_max(b->width), &p->framer);
 
     if (d != 0 && vw_text_same(a, ta, b, tb, d, NULL)) {
         *dx = d;

@@ -39,45 +39,6 @@
 /* tick is called at least this often while the pipeline works */
 #define VW_TICK_MS      250
 
-/* a binarised reading less confident than this is retried in grey */
-#define VW_OCR_ACCEPT   85
-
-/* a look with this many glyphs where there was no text is text, even
- * if the next look has none again */
-#define VW_SURE_GLYPHS  10
-
-/* a screen of fewer glyphs whose line stayed this many looks (a second
- * at fps 1), as wide as this many glyph heights (a few words), and read
- * as nothing is flagged all the same */
-#define VW_STAYED_LOOKS 5
-#define VW_STAYED_WIDTH 5
-
-/* a reading less confident than this says nothing (vw_reading_says),
- * unless it has about as many letters as the glyphs, at this */
-#define VW_READ_CONF    70
-#define VW_FIT_CONF     50
-
-/* a screen that read as nothing is read again without the specks up to
- * 1/VW_OCR_NOISE_SPECK of its glyphs' height (vw_read_screen) */
-#define VW_OCR_NOISE_SPECK  4
-
-/* a sample with this many glyph-sized components and no line of them
- * is tried turned a quarter (vw_turn_look) */
-#define VW_ORIENT_COMPS 8
-
-/* pixels around the glyphs' box in the region Tesseract reads (plus a
- * quarter of the box's height) */
-#define VW_OCR_MARGIN   8
-
-/* a screen may join the one before it for this many looks after the
- * first row of that one (10 s at 1 fps; vw_join.c) */
-#define VW_JOIN_LOOKS   60
-
-/* a screen of fewer looks than this is read from the frames decoded
- * between them too, at most VW_FRAMES_MAX pictures (vw_between.c) */
-#define VW_FEW_LOOKS    3
-#define VW_FRAMES_MAX   32
-
 
 /*
  * Every hook is optional (NULL) and gets data as its first argument.

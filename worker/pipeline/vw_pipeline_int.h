@@ -21,6 +21,87 @@
 
 
 /*
+ * The pipeline's thresholds, each with its unit.  Confidences are
+ * Tesseract's, 0 to 100; glyphs, lines and components are the text
+ * layer's (image/vw_text.h).  Where a value was measured, the function
+ * that uses it says on what (the benchmark's sets: docs/benchmarks.md).
+ */
+
+/* confidence: a binarised reading less sure than this is read in grey
+ * too, the surer kept (coloured text; vw_reading_ocr); a turned reading
+ * must reach it for the turn to be taken (vw_turn.c) */
+#define VW_OCR_ACCEPT       85
+
+/* glyphs: a look with this many where there was no text is text, even
+ * if the next look has none again (vw_screen_state); a screen of this
+ * many that reads as nothing is read again and may be turned
+ * (vw_read_unread), and one of fewer is flagged unreadable only if its
+ * line stayed (below) */
+#define VW_SURE_GLYPHS      10
+
+/* looks, and glyph heights: a line that stayed this many looks (a
+ * second at fps 1), as wide as this many glyph heights (a few words),
+ * and read as nothing is flagged all the same (vw_read_line_lost) */
+#define VW_STAYED_LOOKS     5
+#define VW_STAYED_WIDTH     5
+
+/* confidence: a reading less sure than VW_READ_CONF says nothing
+ * (vw_reading_says), unless it has about as many letters as the glyphs
+ * (half to one and a half times), at VW_FIT_CONF (vw_reading_fits) */
+#define VW_READ_CONF        70
+#define VW_FIT_CONF         50
+
+/* letters: a reading with fewer than 1/VW_FEW_PART of its screen's
+ * glyphs, and fewer than VW_FEW_MIN, is no text (vw_reading_few) */
+#define VW_FEW_PART         4
+#define VW_FEW_MIN          2
+
+/* a part of a glyph's height: a screen that read as nothing is read
+ * again without the specks up to 1/VW_OCR_NOISE_SPECK of it
+ * (vw_read_more) */
+#define VW_OCR_NOISE_SPECK  4
+
+/* components: a sample with this many glyph-sized ones and no line of
+ * them is tried turned a quarter (vw_turn_look), which must then have
+ * lines of as many glyphs */
+#define VW_ORIENT_COMPS     8
+
+/* components compared at most, a way, to find them stacked as the
+ * letters of a line written downwards (vw_turn_columns) */
+#define VW_ORIENT_COMPS_MAX 4096
+
+/*
+ * The region Tesseract reads around a screen's glyphs (vw_screen_open,
+ * and the turned picture of vw_turn_look): VW_OCR_MARGIN pixels more
+ * every way; above and below, 1/VW_REGION_DOWN_PART of the glyphs' box's
+ * height; across, VW_REGION_ACROSS box heights, no more than
+ * VW_REGION_ACROSS of a 1/VW_REGION_ACROSS_PART of the picture's height,
+ * and VW_REGION_SMALL_ACROSS glyph heights for small glyphs (the layer
+ * misses words of short letters beside them).
+ */
+#define VW_OCR_MARGIN          8
+#define VW_REGION_DOWN_PART    4
+#define VW_REGION_ACROSS       2
+#define VW_REGION_ACROSS_PART  10
+#define VW_REGION_SMALL_ACROSS 10
+
+/* a part of the picture: two lines of a reading more than 1/VW_APART of
+ * its height apart (or of its width, side by side) are two parts of the
+ * screen (vw_read_apart) */
+#define VW_APART            3
+
+/* looks: a screen may join the one before it for this many looks after
+ * the first row of that one (10 s at 1 fps; vw_join.c) */
+#define VW_JOIN_LOOKS       60
+
+/* looks, and frames: a screen of fewer looks than VW_FEW_LOOKS is read
+ * from the frames decoded between them too, at most VW_FRAMES_MAX
+ * pictures (vw_between.c) */
+#define VW_FEW_LOOKS        3
+#define VW_FRAMES_MAX       32
+
+
+/*
  * A frame kept between two looks, in grey as the looks are.  Converted
  * when the look after it is held, not when the change is placed: a
  * decoded picture held until then is one more the decoder's pool has to

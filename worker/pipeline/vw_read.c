@@ -218,7 +218,8 @@ vw_read_verdict(vw_pipe_t *p, vw_ocr_result_t *res, int first_fits)
     unread |= stray;
 
     if (res->text != NULL && !res->timed_out
-        && (stray || vw_reading_few(vw_reading_letters(res), p->ref_layer.glyphs)))
+        && (stray || vw_reading_few(vw_reading_letters(res),
+                                    p->ref_layer.glyphs)))
     {
         /*
          * Fewer letters than a quarter of the glyphs (than two, for a
@@ -497,7 +498,7 @@ vw_read_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
     vgap = b->y > a->y ? b->y - (a->y + a->h) : a->y - (b->y + b->h);
     hgap = b->x > a->x ? b->x - (a->x + a->w) : a->x - (b->x + b->w);
 
-    return 3 * vgap > h || (vgap < 0 && 3 * hgap > w);
+    return VW_APART * vgap > h || (vgap < 0 && VW_APART * hgap > w);
 }
 
 

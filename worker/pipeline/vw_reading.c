@@ -234,7 +234,8 @@ vw_reading_fits(const vw_ocr_result_t *res, int glyphs)
 int
 vw_reading_few(int letters, int glyphs)
 {
-    return letters < (glyphs / 4 > 2 ? glyphs / 4 : 2);
+    return letters < (glyphs / VW_FEW_PART > VW_FEW_MIN ? glyphs / VW_FEW_PART
+                                                        : VW_FEW_MIN);
 }
 
 

@@ -373,7 +373,9 @@ vw_screen_goes_on(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms, int dx,
         /* (where its ink matched the reference's unmoved, it is there) */
         vw_stack_add(&p->stack, &p->grey, p->ink_same ? 0 : dx);
 
-        if (p->stack.count >= VW_LOOKS_COMBINED && vw_read_screen(p, err) != 0) {
+        if (p->stack.count >= VW_LOOKS_COMBINED
+            && vw_read_screen(p, err) != 0)
+        {
             return -1;
         }
     }
@@ -507,15 +509,17 @@ vw_screen_open(vw_pipe_t *p, vw_err_t *err)
     b = &p->ref_layer.box;
     r = &p->region;
 
-    px = VW_OCR_MARGIN + 2 * (b->h < p->ref.height / 10 ? b->h
-                                                         : p->ref.height / 10);
+    px = VW_OCR_MARGIN
+         + VW_REGION_ACROSS * (b->h < p->ref.height / VW_REGION_ACROSS_PART
+                               ? b->h : p->ref.height / VW_REGION_ACROSS_PART);
 
-    py = VW_OCR_MARGIN + b->h / 4;
+    py = VW_OCR_MARGIN + b->h / VW_REGION_DOWN_PART;
 
     if (vw_prep_small(p->ref_layer.glyph_h)) {
         /* small glyphs: the layer misses words of short letters: ten
          * glyph heights each way across */
-        px = px > 10 * p->ref_layer.glyph_h ? px : 10 * p->ref_layer.glyph_h;
+        px = px > VW_REGION_SMALL_ACROSS * p->ref_layer.glyph_h
+             ? px : VW_REGION_SMALL_ACROSS * p->ref_layer.glyph_h;
     }
 
     minh = vw_text_least_height(p->ref.height);

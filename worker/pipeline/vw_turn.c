@@ -17,10 +17,10 @@
  *     detection itself runs once.
  * Tesseract's orientation detection (OSD) proposes a turn; it is tried
  * first, then (for text found sideways only) the other quarter turn,
- * each read by Tesseract: the first whose
- * reading says something at a confidence of VW_OCR_ACCEPT or more is
- * taken (text read the right way up scores 90 and more; mirrored text
- * turned upside down still reads as letters, at about 70).  Short subtitles give OSD little to
+ * each read by Tesseract: the first whose reading says something at a
+ * confidence of VW_OCR_ACCEPT or more is taken (text read the right
+ * way up scores 90 and more; mirrored text turned upside down still
+ * reads as letters, at about 70).  Short subtitles give OSD little to
  * go on (it often answers with a low confidence), so its answer is an
  * order of trial, never taken unread.  Nothing readable: the pictures
  * stay as they are, and the unreadable screens get the result's
@@ -99,8 +99,8 @@ vw_turn_look(vw_pipe_t *p, vw_err_t *err)
 
         /* read its lines, with a margin, as a screen would be */
 
-        px = VW_OCR_MARGIN + 2 * p->spare_layer.glyph_h;
-        py = VW_OCR_MARGIN + b->h / 4;
+        px = VW_OCR_MARGIN + VW_REGION_ACROSS * p->spare_layer.glyph_h;
+        py = VW_OCR_MARGIN + b->h / VW_REGION_DOWN_PART;
         r.x = b->x > px ? b->x - px : 0;
         r.y = b->y > py ? b->y - py : 0;
         r.w = (b->x + b->w + px < p->spare.width ? b->x + b->w + px
@@ -190,8 +190,8 @@ vw_turn_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 /*
  * How many of the components the text layer kept (fr->comps) have one
  * above or below them as a glyph of a line written downwards would:
- * widths within 2.5x, overlapping across at least half the narrower,
- * a gap of at most 1.5x the wider (vw_text_lines's rule, turned).
+ * the text layer's rule for glyphs side by side, turned
+ * (vw_text_chained on their widths).
  */
 static int
 vw_turn_columns(const vw_framer_t *fr, int height)
@@ -203,7 +203,7 @@ vw_turn_columns(const vw_framer_t *fr, int height)
     n = 0;
     minw = vw_text_least_height(height);
 
-    for (i = 0; i < fr->ncomps && i < 4096; i++) {
+    for (i = 0; i < fr->ncomps && i < VW_ORIENT_COMPS_MAX; i++) {
         a = &fr->comps[i];
         wa = a->x1 - a->x0 + 1;
 
@@ -211,13 +211,11 @@ vw_turn_columns(const vw_framer_t *fr, int height)
             continue;
         }
 
-        for (j = 0; j < fr->ncomps && j < 4096; j++) {
+        for (j = 0; j < fr->ncomps && j < VW_ORIENT_COMPS_MAX; j++) {
             b = &fr->comps[j];
             wb = b->x1 - b->x0 + 1;
 
-            if (j == i || wb < minw
-                || 2 * (wa > wb ? wa : wb) > 5 * (wa < wb ? wa : wb))
-            {
+            if (j == i || wb < minw) {
                 continue;
             }
 
@@ -226,9 +224,7 @@ vw_turn_columns(const vw_framer_t *fr, int height)
             gap = (a->y0 > b->y0 ? a->y0 : b->y0)
                   - (a->y1 < b->y1 ? a->y1 : b->y1);
 
-            if (2 * ov >= (wa < wb ? wa : wb)
-                && 2 * gap <= 3 * (wa > wb ? wa : wb))
-            {
+            if (vw_text_chained(wa, wb, ov, gap)) {
                 n++;
                 break;
             }

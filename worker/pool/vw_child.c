@@ -515,8 +515,8 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
         bodies[i].len = bufs[i].len;
     }
 
-    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, VW_CHILD_FORMATS, st,
-                            vw_wall_ms(), ch->err, sizeof(ch->err));
+    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, VW_CHILD_FORMATS,
+                            st, vw_wall_ms(), ch->err, sizeof(ch->err));
 
     rc = vw_child_ledger_rc(ch, lrc, "publish");
 

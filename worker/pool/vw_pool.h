@@ -78,9 +78,9 @@ typedef struct {
 /*
  * A process of the pool opens its ledger connection (after exec), and
  * while the database does not answer tries again every second, until
- * *stop; who prefixes the log line (vw_pool.c).  NULL with *exit_code set when it
- * gives up: VW_EXIT_CONFIG (a ledger that cannot be used, or a janitor
- * --once) or VW_EXIT_OK (stopped).
+ * *stop; who prefixes the log line (vw_pool.c).  NULL with *exit_code
+ * set when it gives up: VW_EXIT_CONFIG (a ledger that cannot be used,
+ * or a janitor --once) or VW_EXIT_OK (stopped).
  */
 vo_ledger_t *vw_pool_ledger(const vw_pool_conf_t *conf, const char *who,
     volatile sig_atomic_t *stop, int *exit_code);

@@ -36,10 +36,11 @@
  * glyphs), frames_reused those that took it from an earlier row,
  * frames_no_text those in which no glyph was found (an empty text
  * without Tesseract: VW_FRAME_NO_TEXT), a frame's exact that its pts
- * is the frame its change began on (VW_FRAME_EXACT); a segment's looks, the pictures
- * its text was read from.  detected_rotation: null unless orientation
- * detection ran (text found not upright), then the degrees clockwise the
- * pictures were turned by from then on (0: nothing better was found);
+ * is the frame its change began on (VW_FRAME_EXACT); a segment's
+ * looks, the pictures its text was read from.  detected_rotation: null
+ * unless orientation detection ran (text found not upright), then the
+ * degrees clockwise the pictures were turned by from then on (0:
+ * nothing better was found);
  * warnings: text_unreadable when some screens with many glyphs read as
  * (almost) nothing (VW_FRAME_UNREAD), with those rows' indexes.
  * Both come from the rows alone, like everything else here.

@@ -56,8 +56,9 @@ int vw_parts_format(const vw_part_t *parts, int n, char *buf, size_t size);
  * VW_PARTS_MAX), parts[] filled, each text pointing into text; 0 when
  * spec is NULL or not a valid spec for this text (its lines do not add
  * up to the text's, a box vw_box_ok refuses, a confidence above 100, a
- * part with no line or an empty one, any other byte): the row is then one part, as a
- * row without a spec (a ledger row that lies is taken whole).
+ * part with no line or an empty one, any other byte): the row is then
+ * one part, as a row without a spec (a ledger row that lies is taken
+ * whole).
  */
 int vw_parts_parse(const char *spec, const char *text, vw_part_t *parts);
 
