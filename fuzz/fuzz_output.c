@@ -209,14 +209,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         frames[n].flags = (b >> 2) & 0x07;
         frames[n].parts = NULL;     /* one part: fuzz_parts has specs */
 
-        /* a change found to the frame (VW_FRAME_EXACT): its time any
+        /* a change found to the frame (VO_FRAME_EXACT): its time any
          * number of ms from 0.5 s before its look to one after, or any
          * 32-bit value, in or out of the window the merger trusts */
 
         eb = fuzz_byte(&in);
 
         if (eb & 0x01) {
-            frames[n].flags |= VW_FRAME_EXACT;
+            frames[n].flags |= VO_FRAME_EXACT;
             frames[n].pts_ms = frames[n].t_ms - 500
                                + (int64_t) fuzz_byte(&in) * 4;
 

@@ -32,7 +32,7 @@
  *   4. the merger, on 2-6 frames of a small plan (consecutive looks,
  *      or a sample missing between two), each with the text and the
  *      spec, the text alone (no spec), one part's text alone, or "",
- *      some with times found to the frame (VW_FRAME_EXACT), in a
+ *      some with times found to the frame (VO_FRAME_EXACT), in a
  *      rotated order: returns 0; at most one segment per text a frame
  *      contributes (its parts, or its text whole when it has no valid
  *      spec; nothing when its text is empty); segments sorted by
@@ -431,7 +431,7 @@ fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
         frames[i].t_ms = vw_plan_time_ms(&plan, index);
         frames[i].pts_ms = frames[i].t_ms;
         frames[i].reused_from = (b & 0x10) && index > 0 ? index - 1 : -1;
-        frames[i].flags = (b & 0x20) ? VW_FRAME_NO_PICTURE : 0;
+        frames[i].flags = (b & 0x20) ? VO_FRAME_NO_PICTURE : 0;
         frames[i].confidence = (int) (fuzz_byte(in) % 101);
         frames[i].box.x = (int) fuzz_byte(in) * 3;
         frames[i].box.y = (int) fuzz_byte(in) * 2;
@@ -473,7 +473,7 @@ fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
          * to one after, in and out of the window the merger trusts */
 
         if (b & 0x40) {
-            frames[i].flags |= VW_FRAME_EXACT;
+            frames[i].flags |= VO_FRAME_EXACT;
             frames[i].pts_ms = frames[i].t_ms - 2 * step
                                + (int64_t) fuzz_byte(in) * 3 * step / 255;
         }

@@ -528,7 +528,7 @@ vw_ocr_done(void *data, const vw_row_t *f)
     mem->pos[f->index] = (int64_t) mem->n++;
 
     /* the simulated crash counts samples (a sample's row ends its unit) */
-    return mem->stop_after && !(f->flags & VW_FRAME_PROBE)
+    return mem->stop_after && !(f->flags & VO_FRAME_BETWEEN)
            && ++mem->done >= mem->stop_after;
 }
 

@@ -32,7 +32,7 @@
  *   2. A run resumed after a row of the group that a later screen
  *      joined would lack the group's mean for that join.  So when the
  *      group closes, its rows from its first up to the first row of its
- *      last screen are flagged VW_FRAME_JOINING, and a resumed run
+ *      last screen are flagged VO_FRAME_JOINING, and a resumed run
  *      whose last known row is so flagged starts again where the group
  *      began (vw_resume_redo): it decides as an unbroken run does, at the
  *      cost of reading the group's screens again.
@@ -224,7 +224,7 @@ vw_join_read_same(const vw_pipe_t *p, int turn_q, const vw_ocr_result_t *res)
 
 /*
  * The pending screen joins the group with the group's reading: the
- * rows that wait for it get that text (its own row is VW_FRAME_JOINED:
+ * rows that wait for it get that text (its own row is VO_FRAME_JOINED:
  * its text is not its own reading), and it is the reference's.
  */
 int
@@ -248,7 +248,7 @@ vw_join_take(vw_pipe_t *p, vw_err_t *err)
     p->join_last = p->ref_index;
     p->run->stats.screens_joined++;
 
-    return vw_rows_fill(p, 0, VW_FRAME_JOINED, err);
+    return vw_rows_fill(p, 0, VO_FRAME_JOINED, err);
 }
 
 
@@ -328,7 +328,7 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
         r = &p->rows[n];
 
         if (r->row.index < p->join_first || r->text == NULL
-            || (r->row.flags & VW_FRAME_NO_PICTURE)
+            || (r->row.flags & VO_FRAME_NO_PICTURE)
             || r->row.index == p->ref_index
             || r->row.reused_from == p->ref_index)
         {
@@ -347,7 +347,7 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
 /*
  * The group closes: no later screen joins it.  If screens joined it,
  * its rows from its first up to the first of its last screen are
- * VW_FRAME_JOINING: a run resumed after one of them would lack the
+ * VO_FRAME_JOINING: a run resumed after one of them would lack the
  * group's mean for the join that came after it, so it starts where
  * the group began (vw_pipeline.c).
  */
@@ -367,7 +367,7 @@ vw_join_close(vw_pipe_t *p)
         r = &p->rows[n];
 
         if (r->row.index >= p->join_first && r->row.index < p->join_last) {
-            r->row.flags |= VW_FRAME_JOINING;
+            r->row.flags |= VO_FRAME_JOINING;
         }
     }
 }

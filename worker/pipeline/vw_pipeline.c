@@ -17,7 +17,7 @@
  * reference's index, a look between samples records nothing.  A look
  * that does not is held until the next look confirms the change; the
  * change then starts a new state and has a row: with no glyph, an
- * empty text without Tesseract (VW_FRAME_NO_TEXT); with glyphs, a new
+ * empty text without Tesseract (VO_FRAME_NO_TEXT); with glyphs, a new
  * screen (vw_screen.c).  A screen's text region is summed over its
  * looks (vw_stack.c) and read once, from the mean, when the screen ends
  * or its VW_LOOKS_COMBINED-th look is in (vw_read.c): noise and a

@@ -180,7 +180,7 @@ typedef struct {
     vw_orient_t         turn;          /* found by OSD: every picture
                                           is turned so from then on */
     int                 turn_q;        /* its quarter turns, clockwise */
-    int                 osd_tried;     /* once per video (VW_FRAME_OSD) */
+    int                 osd_tried;     /* once per video (VO_FRAME_OSD) */
     int                 osd_turn;      /* what OSD proposed */
     vw_image_t          spare;         /* work space of vw_pipe_orient */
     vw_text_t           spare_layer;
@@ -273,7 +273,7 @@ int vw_rows_take_ref(vw_pipe_t *p, vw_queued_t *r, vw_err_t *err);
 int vw_rows_flush(vw_pipe_t *p, vw_err_t *err);
 
 /* vw_reading.c: a picture of a screen read as how says; whether a
- * reading says something (VW_FRAME_UNREAD when not) or fits its glyphs;
+ * reading says something (VO_FRAME_UNREAD when not) or fits its glyphs;
  * a second reading taken or dropped; letters and digits counted */
 int vw_reading_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
     const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err);

@@ -205,7 +205,7 @@ vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
 /*
  * Whether the reading leaves its screen unread (the rows get
- * VW_FRAME_UNREAD); a reading that is no text to publish is emptied.
+ * VO_FRAME_UNREAD); a reading that is no text to publish is emptied.
  */
 static int
 vw_read_verdict(vw_pipe_t *p, vw_ocr_result_t *res, int first_fits)
@@ -287,8 +287,8 @@ vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
     p->pending = 0;
     vw_pipe_set_ref_text(p, res->text, parts, res->confidence, p->ref_index);
 
-    flags = (unread ? VW_FRAME_UNREAD : 0)
-            | (res->timed_out ? VW_FRAME_TIMED_OUT : 0);
+    flags = (unread ? VO_FRAME_UNREAD : 0)
+            | (res->timed_out ? VO_FRAME_TIMED_OUT : 0);
 
     rc = vw_rows_fill(p, flags, 0, err);
 
@@ -507,7 +507,7 @@ vw_read_apart(const vw_rect_t *a, const vw_rect_t *b, int w, int h)
  * a reading that says nothing, and no deadline that cut it short.
  * Such a screen gets a second reading and orientation detection (fit
  * 0); once they are done, with fit, a reading that fits its glyphs
- * reads it (whether its rows get VW_FRAME_UNREAD).  vw_read_screen
+ * reads it (whether its rows get VO_FRAME_UNREAD).  vw_read_screen
  * allows that only when the first reading did not fit: text mirrored
  * reads as about as many letters at once ("ebiow spsmi 1ONIM" at 60
  * for "Mirror image words", t/pool/100-run-e2e.t), a line in noise
@@ -532,7 +532,7 @@ vw_read_unread(const vw_pipe_t *p, const vw_ocr_result_t *res, int fit)
  * changes from look to look, and one that wide is not a few specks of
  * a still pattern (4 "glyphs" in "2 lines" of 23 x 20 pixels, for 7
  * looks, on the hard set's busy test pattern).  It is flagged
- * (VW_FRAME_UNREAD), not read again: the second readings and
+ * (VO_FRAME_UNREAD), not read again: the second readings and
  * orientation detection stay for screens of many glyphs
  * (vw_read_unread).
  */

@@ -99,16 +99,16 @@ vw_resume_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
     p->known.parts = p->known_parts;
 
     /* the orientation found before, as the row says it was then */
-    p->turn_q = (int) ((last.flags & VW_FRAME_TURN_MASK)
-                       >> VW_FRAME_TURN_SHIFT);
+    p->turn_q = (int) ((last.flags & VO_FRAME_TURN_MASK)
+                       >> VO_FRAME_TURN_SHIFT);
     p->turn = vw_orient_turns(p->turn_q, 0);
-    p->osd_tried = (last.flags & VW_FRAME_OSD) != 0;
+    p->osd_tried = (last.flags & VO_FRAME_OSD) != 0;
 
     if (p->known.reused_from >= (int64_t) p->known.index) {
         p->known.reused_from = -1;      /* not from the past */
     }
 
-    if (!(last.flags & VW_FRAME_JOINING)) {
+    if (!(last.flags & VO_FRAME_JOINING)) {
         p->restart = i + 1;             /* no group is cut short here */
     }
 
@@ -121,7 +121,7 @@ vw_resume_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err)
 
 /*
  * Unit *i is the first to do after known ones.  If the last row known
- * (of the unit before, or a look of this one) is VW_FRAME_JOINING, a
+ * (of the unit before, or a look of this one) is VO_FRAME_JOINING, a
  * later screen of its group joined it, which needs the group's mean: a
  * run that picked up here would lack it (vw_join.c).  The run then
  * starts at the last unit where no group was cut short (p->restart),
@@ -151,7 +151,7 @@ vw_resume_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
         flags = k > 0 ? known.flags : flags;
     }
 
-    if (!(flags & VW_FRAME_JOINING) || p->restart >= *i) {
+    if (!(flags & VO_FRAME_JOINING) || p->restart >= *i) {
         return 0;
     }
 
@@ -192,7 +192,7 @@ vw_resume_restore(vw_pipe_t *p, vw_err_t *err)
 
     p->have_ref = 0;
 
-    if (p->known.flags & VW_FRAME_NO_PICTURE) {
+    if (p->known.flags & VO_FRAME_NO_PICTURE) {
         return 0;
     }
 

@@ -49,7 +49,7 @@ vw_rows_add(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     r->row.confidence = confidence;
     r->known = known;
 
-    if (!(flags & VW_FRAME_NO_PICTURE)) {
+    if (!(flags & VO_FRAME_NO_PICTURE)) {
         /* where the text is: the layer of the screen the row shows */
         vw_orient_box_shown(p->turn, p->ref.width, p->ref.height,
                             p->framer.shrink, p->job->options,
@@ -107,7 +107,7 @@ vw_rows_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
 
         r->row.flags |= flags | (r->row.index == p->ref_index ? own : 0);
 
-        if (flags & VW_FRAME_TIMED_OUT) {
+        if (flags & VO_FRAME_TIMED_OUT) {
             p->run->stats.frames_timed_out += r->row.index == p->ref_index;
         }
     }
@@ -184,7 +184,7 @@ vw_rows_flush(vw_pipe_t *p, vw_err_t *err)
             for (k = 0; k < end; k++) {
                 r = &p->rows[k];
 
-                if ((pass == 0) != ((r->row.flags & VW_FRAME_PROBE) != 0)
+                if ((pass == 0) != ((r->row.flags & VO_FRAME_BETWEEN) != 0)
                     || r->known)
                 {
                     continue;
@@ -199,12 +199,12 @@ vw_rows_flush(vw_pipe_t *p, vw_err_t *err)
                  * this unit starts from (vw_resume_unit), and what
                  * this run has from here on.
                  */
-                r->row.flags = (r->row.flags & ~(VW_FRAME_TURN_MASK
-                                             | VW_FRAME_OSD))
-                             | ((unsigned) p->turn_q << VW_FRAME_TURN_SHIFT)
-                             | (p->osd_tried ? VW_FRAME_OSD : 0);
+                r->row.flags = (r->row.flags & ~(VO_FRAME_TURN_MASK
+                                             | VO_FRAME_OSD))
+                             | ((unsigned) p->turn_q << VO_FRAME_TURN_SHIFT)
+                             | (p->osd_tried ? VO_FRAME_OSD : 0);
 
-                if (r->row.flags & VW_FRAME_PROBE) {
+                if (r->row.flags & VO_FRAME_BETWEEN) {
                     p->run->stats.looks_kept++;
 
                 } else {

@@ -96,7 +96,7 @@ vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
 
         st->frames_no_picture++;
 
-        return vw_rows_add(p, j, -1, VW_FRAME_NO_PICTURE, -1, "", 0, 0, err);
+        return vw_rows_add(p, j, -1, VO_FRAME_NO_PICTURE, -1, "", 0, 0, err);
     }
 
     return vw_screen_state(p, j, sample, pts_ms, err);
@@ -413,7 +413,7 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    /* where the change began: the row's time (VW_FRAME_EXACT), found
+    /* where the change began: the row's time (VO_FRAME_EXACT), found
      * also for a known row, as the frames before it are the last of
      * the screen that ends (vw_between_last) */
 
@@ -446,7 +446,7 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    exact = found ? VW_FRAME_EXACT : 0;
+    exact = found ? VO_FRAME_EXACT : 0;
     p->state_ms = k > 0 ? known.pts_ms : pts_ms;
 
     vw_image_swap(&p->grey, &p->ref);
@@ -473,8 +473,8 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
             st->frames_no_text++;
         }
 
-        return vw_rows_add(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE)
-                           | (k > 0 ? known.flags : VW_FRAME_NO_TEXT | exact),
+        return vw_rows_add(p, j, pts_ms, (sample ? 0 : VO_FRAME_BETWEEN)
+                           | (k > 0 ? known.flags : VO_FRAME_NO_TEXT | exact),
                            -1, p->ref_text, p->ref_conf, k > 0, err);
     }
 
@@ -486,7 +486,7 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    return vw_rows_add(p, j, pts_ms, (sample ? 0 : VW_FRAME_PROBE) | exact,
+    return vw_rows_add(p, j, pts_ms, (sample ? 0 : VO_FRAME_BETWEEN) | exact,
                        -1, NULL, 0, 0, err);
 }
 

@@ -30,7 +30,7 @@
  * reference, the held look, the last look) and their text layers are
  * found again, so from here on everything is as if they had been
  * decoded turned; every row made after it carries the turn and the fact
- * that detection ran (VW_FRAME_TURN_*, VW_FRAME_OSD), and a resumed job
+ * that detection ran (VO_FRAME_TURN_*, VO_FRAME_OSD), and a resumed job
  * starts from what its last known row says.
  */
 

@@ -718,9 +718,9 @@ vw_hook_row_done(void *data, const vw_row_t *f)
                ch->claim.job_id, ch->claim.attempt, ch->key_hash, f->index,
                (long long) f->t_ms,
                f->reused_from >= 0 ? "reused"
-               : (f->flags & VW_FRAME_NO_TEXT) ? "no_text"
-               : (f->flags & VW_FRAME_JOINED) ? "joined" : "ocr",
-               (f->flags & VW_FRAME_TIMED_OUT) ? " timed_out" : "");
+               : (f->flags & VO_FRAME_NO_TEXT) ? "no_text"
+               : (f->flags & VO_FRAME_JOINED) ? "joined" : "ocr",
+               (f->flags & VO_FRAME_TIMED_OUT) ? " timed_out" : "");
     }
 
     return 0;

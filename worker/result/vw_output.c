@@ -97,24 +97,6 @@ vw_format_parse(const char *name, vw_format_t *f)
 }
 
 
-const char *
-vw_format_content_type(vw_format_t f)
-{
-    switch (f) {
-    case VW_FORMAT_VTT:
-        return "text/vtt; charset=utf-8";
-    case VW_FORMAT_SRT:
-        return "application/x-subrip; charset=utf-8";
-    case VW_FORMAT_TXT:
-        return "text/plain; charset=utf-8";
-    case VW_FORMAT_ASS:
-        return "text/x-ssa; charset=utf-8";
-    default:
-        return "application/json";
-    }
-}
-
-
 int
 vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
 {
@@ -214,19 +196,19 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
     for (i = 0; i < r->nrows; i++) {
         f = &r->rows[i];
 
-        between += (f->flags & VW_FRAME_PROBE) != 0;
+        between += (f->flags & VO_FRAME_BETWEEN) != 0;
 
-        if (f->reused_from >= 0 || (f->flags & VW_FRAME_JOINED)) {
+        if (f->reused_from >= 0 || (f->flags & VO_FRAME_JOINED)) {
             reused++;
 
-        } else if (f->flags & VW_FRAME_NO_TEXT) {
+        } else if (f->flags & VO_FRAME_NO_TEXT) {
             no_text++;
 
-        } else if (!(f->flags & VW_FRAME_NO_PICTURE)) {
+        } else if (!(f->flags & VO_FRAME_NO_PICTURE)) {
             ocr++;
         }
 
-        if (f->flags & VW_FRAME_TIMED_OUT) {
+        if (f->flags & VO_FRAME_TIMED_OUT) {
             timed_out++;
         }
     }
@@ -323,12 +305,12 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
             vo_buf_printf(out, ",\"timed_out\":%s,\"no_picture\":%s,"
                         "\"no_text\":%s,\"between\":%s,\"exact\":%s,"
                         "\"joined\":%s}",
-                        (f->flags & VW_FRAME_TIMED_OUT) ? "true" : "false",
-                        (f->flags & VW_FRAME_NO_PICTURE) ? "true" : "false",
-                        (f->flags & VW_FRAME_NO_TEXT) ? "true" : "false",
-                        (f->flags & VW_FRAME_PROBE) ? "true" : "false",
-                        (f->flags & VW_FRAME_EXACT) ? "true" : "false",
-                        (f->flags & VW_FRAME_JOINED) ? "true" : "false");
+                        (f->flags & VO_FRAME_TIMED_OUT) ? "true" : "false",
+                        (f->flags & VO_FRAME_NO_PICTURE) ? "true" : "false",
+                        (f->flags & VO_FRAME_NO_TEXT) ? "true" : "false",
+                        (f->flags & VO_FRAME_BETWEEN) ? "true" : "false",
+                        (f->flags & VO_FRAME_EXACT) ? "true" : "false",
+                        (f->flags & VO_FRAME_JOINED) ? "true" : "false");
         }
 
         vo_buf_addc(out, ']');
@@ -340,7 +322,7 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
 
 /*
  * What orientation detection found: the turn of the last row made after
- * it ran (VW_FRAME_OSD), in degrees clockwise; -1 if it never ran.
+ * it ran (VO_FRAME_OSD), in degrees clockwise; -1 if it never ran.
  */
 static int
 vw_result_turn(const vw_result_t *r)
@@ -356,7 +338,7 @@ vw_result_turn(const vw_result_t *r)
     for (i = 0; i < r->nrows; i++) {
         f = &r->rows[i];
 
-        if ((f->flags & VW_FRAME_OSD) && (int64_t) f->index > last) {
+        if ((f->flags & VO_FRAME_OSD) && (int64_t) f->index > last) {
             last = f->index;
             flags = f->flags;
         }
@@ -366,7 +348,7 @@ vw_result_turn(const vw_result_t *r)
         return -1;
     }
 
-    return 90 * (int) ((flags & VW_FRAME_TURN_MASK) >> VW_FRAME_TURN_SHIFT);
+    return 90 * (int) ((flags & VO_FRAME_TURN_MASK) >> VO_FRAME_TURN_SHIFT);
 }
 
 
@@ -376,7 +358,7 @@ vw_result_warning(const vw_result_t *r)
     size_t  i;
 
     for (i = 0; i < r->nrows; i++) {
-        if ((r->rows[i].flags & VW_FRAME_UNREAD)
+        if ((r->rows[i].flags & VO_FRAME_UNREAD)
             && r->rows[i].reused_from < 0)
         {
             return "text_unreadable";
@@ -410,7 +392,7 @@ vw_result_warnings(vo_buf_t *out, const vw_result_t *r)
     n = 0;
 
     for (i = 0; i < r->nrows; i++) {
-        n += (r->rows[i].flags & VW_FRAME_UNREAD)
+        n += (r->rows[i].flags & VO_FRAME_UNREAD)
              && r->rows[i].reused_from < 0;
     }
 
@@ -428,7 +410,7 @@ vw_result_warnings(vo_buf_t *out, const vw_result_t *r)
         next = -1;
 
         for (i = 0; i < r->nrows; i++) {
-            if (!(r->rows[i].flags & VW_FRAME_UNREAD)
+            if (!(r->rows[i].flags & VO_FRAME_UNREAD)
                 || r->rows[i].reused_from >= 0
                 || (k > 0 && r->rows[i].index <= prev))
             {

@@ -31,18 +31,18 @@
  *
  * start/end are seconds with at most 3 decimals; frames_done counts the
  * samples, frames_between the rows of looks between samples (where the
- * text changed: VW_FRAME_PROBE); ocr_calls counts the rows whose text
+ * text changed: VO_FRAME_BETWEEN); ocr_calls counts the rows whose text
  * came from Tesseract (reused_from = -1, with a picture that has
  * glyphs), frames_reused those that took it from an earlier row,
  * frames_no_text those in which no glyph was found (an empty text
- * without Tesseract: VW_FRAME_NO_TEXT), a frame's exact that its pts
- * is the frame its change began on (VW_FRAME_EXACT); a segment's
+ * without Tesseract: VO_FRAME_NO_TEXT), a frame's exact that its pts
+ * is the frame its change began on (VO_FRAME_EXACT); a segment's
  * looks, the pictures its text was read from.  detected_rotation: null
  * unless orientation detection ran (text found not upright), then the
  * degrees clockwise the pictures were turned by from then on (0:
  * nothing better was found);
  * warnings: text_unreadable when some screens with many glyphs read as
- * (almost) nothing (VW_FRAME_UNREAD), with those rows' indexes.
+ * (almost) nothing (VO_FRAME_UNREAD), with those rows' indexes.
  * Both come from the rows alone, like everything else here.
  * frame_size: the picture as a player shows it (the inspection's
  * display size; null without an inspection).  box: [x, y, width,
@@ -88,9 +88,6 @@ typedef struct {
 
 /* "json", "vtt", "srt", "txt", "ass" -> 0 and *f; -1 otherwise. */
 int vw_format_parse(const char *name, vw_format_t *f);
-
-/* The Content-Type to serve a format with. */
-const char *vw_format_content_type(vw_format_t f);
 
 /*
  * Appends the result in format f to out.  Returns -1 when out of memory

@@ -409,7 +409,7 @@ vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item, int nitems,
     span = 0;
 
     if (f->reused_from < 0
-        && !(f->flags & (VW_FRAME_NO_PICTURE | VW_FRAME_JOINED)))
+        && !(f->flags & (VO_FRAME_NO_PICTURE | VO_FRAME_JOINED)))
     {
         /* a row read by OCR: the looks up to the next change */
         for (k = i + 1; k < m->n && m->order[k]->reused_from
@@ -511,7 +511,7 @@ vw_merge_times(vw_merge_t *m)
 static int
 vw_exact_ok(const vw_plan_t *plan, const vw_row_t *f)
 {
-    if (!(f->flags & VW_FRAME_EXACT) || f->pts_ms < 0
+    if (!(f->flags & VO_FRAME_EXACT) || f->pts_ms < 0
         || f->pts_ms > vw_plan_time_ms(plan, f->index))
     {
         return 0;

@@ -9,7 +9,7 @@
  *
  * Rows are of looks (vw_plan.h): every sample has one, and a look
  * between two samples has one when the text changed there (the flag
- * VW_FRAME_PROBE); a look without a row showed what the row before it
+ * VO_FRAME_BETWEEN); a look without a row showed what the row before it
  * shows.  So a row stands for the time from its look to the next row's.
  *
  * Merging: rows are taken in index order, each with its texts: its
@@ -47,7 +47,7 @@
  * first look that sees it is at most s after S and the one before it
  * at most s before, so |start - S| <= s/2, and likewise for the end
  * (plus at most one video frame, as a look shows the frame on screen
- * at its instant).  A row flagged VW_FRAME_EXACT (refine: the pipeline
+ * at its instant).  A row flagged VO_FRAME_EXACT (refine: the pipeline
  * placed its change on the frame it began on) carries that frame's time
  * in pts_ms; when it lies after look index - 2's instant and at or
  * before its look's, a segment it begins starts there, and one it ends
@@ -61,41 +61,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vo_frame_flags.h"
 #include "core/vw_geom.h"
 #include "core/vw_plan.h"
-
-
-#define VW_FRAME_TIMED_OUT   0x01    /* OCR cancelled by the deadline */
-#define VW_FRAME_NO_PICTURE  0x02    /* the video had ended at t_i, or
-                                        the crop misses this frame */
-#define VW_FRAME_NO_TEXT     0x04    /* no glyph found on the picture:
-                                        not sent to Tesseract */
-#define VW_FRAME_PROBE       0x08    /* a look between two samples where
-                                        the text changed */
-#define VW_FRAME_TURN_SHIFT  4       /* bits 4-5: the quarter turns
-                                        (clockwise) the pictures were
-                                        given after orientation detection
-                                        found their text sideways or
-                                        upside down (vw_pipe_orient) */
-#define VW_FRAME_TURN_MASK   0x30
-#define VW_FRAME_OSD         0x40    /* orientation detection had run
-                                        when this row was made (it runs
-                                        once per video; kept so that a
-                                        resumed job does as a whole run) */
-#define VW_FRAME_UNREAD      0x80    /* a screen with many glyphs whose
-                                        reading is (almost) nothing: the
-                                        result's text_unreadable warning */
-#define VW_FRAME_EXACT       0x100   /* a change whose pts_ms is the frame
-                                        it began on (refine): the row's
-                                        state is on screen from then */
-#define VW_FRAME_JOINED      0x200   /* a screen whose text is that of the
-                                        screen before it, whose mean shows
-                                        the same text (vw_join.c): not its
-                                        own reading */
-#define VW_FRAME_JOINING     0x400   /* a row of a group of joined screens
-                                        before the first row of its last:
-                                        a resumed run does not pick up
-                                        after it (vw_join.c) */
 
 
 typedef struct {
@@ -106,7 +74,9 @@ typedef struct {
     const char  *text;          /* UTF-8, "" when nothing was read */
     int          confidence;    /* 0..100 */
     int64_t      reused_from;   /* index whose OCR text this is, or -1 */
-    unsigned     flags;         /* VW_FRAME_* */
+    unsigned     flags;         /* VO_FRAME_* (sql/vo_frame_flags.h;
+                                   sql/schema.sql says what each
+                                   means) */
     vw_rect_t    box;           /* where the text of its screen is, in
                                    pixels of the picture as shown (crop
                                    offset added, turn undone); w = 0:
