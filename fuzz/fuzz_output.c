@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * Fuzz target: the segment merger and the result writers
- * (worker/vw_segments.c, vw_output.c).  The input describes a plan (fps,
+ * (worker/result/vw_segments.c, vw_output.c).  The input describes a plan (fps,
  * duration) and up to FUZZ_FRAMES frame results (index gaps, confidence,
  * flags, text bytes of any kind), handed over in a shuffled order.
  * Invariants checked:

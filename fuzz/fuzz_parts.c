@@ -1,8 +1,8 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Fuzz target: the spec of a screen's parts (worker/vw_parts.c) and the
- * merger of frames that have parts (worker/vw_segments.c).  The input
+ * Fuzz target: the spec of a screen's parts (worker/result/vw_parts.c) and the
+ * merger of frames that have parts (worker/result/vw_segments.c).  The input
  * is a spec, a NUL, a text, a NUL, then bytes that drive the rest (a
  * missing NUL: the text, then the control bytes, are empty); the spec
  * and the text are exactly sized copies, so ASan sees any read past

@@ -63,13 +63,20 @@
 --   8. One frame row per (job_id, plan_version, frame_index); a frame row is
 --      never rewritten by a later attempt (INSERT ... ON CONFLICT DO NOTHING),
 --      so a resumed job keeps the text of the frames already read.
---   9. Every file in the store belongs to a job, but for a while: an upload
---      placed by an admission that did not commit is removed by it at once,
---      or, if its nginx worker died first, is an orphan, which the janitor
---      removes once it is older than --orphan-age.  A job's file is removed
---      only with its job's media: by DELETE after the ledger records it
---      (deleted_at), by the media retention just before it records it
---      (media_deleted_at, so that no job marked so keeps a file).
+--   9. Every file in the store belongs to a job or to an incomplete
+--      upload, but for a while: an upload placed by an admission that did
+--      not commit is removed by it at once, or, if its nginx worker died
+--      first, is an orphan, which the janitor removes once it is older
+--      than --orphan-age.  A job's file is removed only with its job's
+--      media: by DELETE after the ledger records it (deleted_at), by the
+--      media retention just before it records it (media_deleted_at, so
+--      that no job marked so keeps a file).  A resumable upload's partial
+--      file ("uploads/<xx>/<upload_id>.part") belongs to its uploads row:
+--      its completion links it to the job's input name and, once the
+--      admission committed, removes the partial name; the janitor removes
+--      an expired upload's row, then its file; a partial file that no row
+--      names (a janitor or a creation that died between the row and the
+--      file) is an orphan too.
 --  10. (issue 16, the outbox) A job's move to done, failed, rejected or
 --      cancelled inserts its notification row in the same transaction
 --      and under the same fencing as the move: a move that is refused (a
