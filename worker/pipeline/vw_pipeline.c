@@ -2,8 +2,8 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The pipeline (see vw_pipeline.h): the order of the stages, and the
- * units of looks.  The words are defined once, in README.md beside this
- * file; which file does what is there too.
+ * units of looks.  The words are defined once, in docs/worker-pipeline.md
+ * ("Words"); which file does what is in README.md beside this one.
  *
  * Every look (vw_plan.h: each sample, and the pictures between two
  * samples every VW_LOOK_US at most) gets its text layer (vw_text_find:

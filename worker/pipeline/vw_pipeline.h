@@ -6,7 +6,7 @@
  * let the caller keep the rows (in memory for the ocr command, in the
  * ledger for a worker child) and resume a job whose earlier attempt
  * died.  Its words (sample, look, screen, ...) are defined once, in
- * README.md beside this file.
+ * docs/worker-pipeline.md, "Words".
  *
  *   inspect (vw_media) -> plan (vw_plan) -> OCR engine (vw_ocr)
  *   -> ready hook -> for each sample i not known yet, and the looks
