@@ -88,8 +88,11 @@ typedef struct {
 } vw_job_t;
 
 
+/* What a run did; the names are those of --stats' JSON (a "frame" of
+ * frames_known, frames_done, ... is a sample's row). */
 typedef struct {
-    uint32_t  frames_known;        /* skipped: row_known said done */
+    uint32_t  frames_known;        /* samples skipped: row_known said
+                                      done */
     uint32_t  frames_done;         /* row_done calls for samples */
     uint32_t  looks;               /* looks between samples taken */
     uint32_t  looks_kept;          /* of those, rows: the text changed */
@@ -98,13 +101,15 @@ typedef struct {
                                       (vw_join.c) */
     uint32_t  frame_readings;      /* screens of few looks read from the
                                       frames between them (vw_between.c) */
-    uint32_t  ocr_calls;           /* frames sent to Tesseract */
-    uint32_t  ocr_passes;          /* recognitions (a frame may take 2) */
-    uint32_t  frames_reused;       /* near-identical: text reused */
+    uint32_t  ocr_calls;           /* screens read by Tesseract */
+    uint32_t  ocr_passes;          /* recognitions (a screen may take
+                                      several) */
+    uint32_t  frames_reused;       /* samples that took the text of the
+                                      screen they show */
     uint32_t  frames_timed_out;
     uint32_t  frames_no_picture;
     uint32_t  frames_no_text;      /* no glyph found: Tesseract spared */
-    uint32_t  refs_restored;       /* frames decoded only to resume */
+    uint32_t  refs_restored;       /* looks decoded only to resume */
     uint32_t  boundaries;          /* changes placed among the frames
                                       decoded before the look that saw
                                       them (refine) */
