@@ -2,8 +2,8 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * A change placed on the frame it began on (refine): the frames decoded
- * between the look before the held one and it are kept with the held
- * look, in grey; when it changes the state, a bisection over them with
+ * since the look two before the held one are kept with the held look,
+ * in grey; when it changes the state, a bisection over them with
  * the looks' own test finds the first that shows the new state, and
  * the row gets its time (VO_FRAME_EXACT).  Without refine no frame is
  * kept and a change is timed by the look that saw it.
