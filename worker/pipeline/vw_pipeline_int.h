@@ -1,9 +1,10 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The pipeline room's own header (its contract is vw_pipeline.h): the
- * state of a run, shared by the room's files, and what each of them
- * offers the others.  Nothing outside pipeline/ includes it.
+ * The pipeline room's own header (its contract is vw_pipeline.h): its
+ * thresholds, the state of a run, shared by the room's files, and what
+ * each of them offers the others.  Nothing outside pipeline/ includes
+ * it.
  */
 
 #ifndef _VW_PIPELINE_INT_H_INCLUDED_
