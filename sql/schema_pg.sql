@@ -95,7 +95,7 @@ CREATE TABLE frames (
     text            TEXT    NOT NULL,
     confidence      DOUBLE PRECISION NOT NULL,
     reused_from     BIGINT,
-    flags           BIGINT  NOT NULL DEFAULT 0,
+    flags           BIGINT  NOT NULL DEFAULT 0,  -- the bits of schema.sql
     attempt         BIGINT  NOT NULL,
     created_at      BIGINT  NOT NULL,
     box_x           BIGINT,

@@ -77,9 +77,6 @@ int vo_ledger_is_postgresql(const char *spec);
 /* spec for messages and logs: a URI's password is replaced by "***". */
 void vo_ledger_redact(const char *spec, char *buf, size_t size);
 
-/* "SQLite" or "PostgreSQL". */
-const char *vo_ledger_backend(vo_ledger_t *l);
-
 /* The kinds of ledger this build opens: "sqlite, postgresql", or "sqlite"
  * when it was built without libpq. */
 extern const char *const  vo_ledger_kinds;

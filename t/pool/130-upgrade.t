@@ -242,7 +242,7 @@ unless ($pg) {
 # --- a version 3 ledger ------------------------------------------------
 #
 # Its rows intact, the frames' boxes and lines and the change placed on
-# its frame (VW_FRAME_EXACT, 0x100) too, with no parts (NULL in the new
+# its frame (VO_FRAME_EXACT, 0x100) too, with no parts (NULL in the new
 # column: each text one part, as it was read); its five published formats
 # byte for byte, ass included; the schema is a new ledger's; an old
 # receipt replays; the job it had queued and a new upload are done by

@@ -3,8 +3,8 @@ package OCRBench;
 # What the OCR benchmark shares between its pipelines and its scorer.
 #
 # merge_frames(): the worker's rule for turning per-sample texts into
-# segments (worker/vw_segments.h), so that the baselines are scored on
-# segments made the same way as ours: frames are taken in index order;
+# segments (worker/result/vw_segments.h), so that the baselines are
+# scored on segments made the same way as ours: frames are taken in index order;
 # a frame continues the open segment when no sample is missing between
 # it and the previous one, its text is not empty and its Levenshtein
 # distance (in characters) to the previous frame's text is at most 15%
@@ -84,7 +84,7 @@ sub worker_looks {
 # frames: [{index, text, confidence, pts, exact}], fps, duration (s, may
 # be undef), looks (default 1: the frames are samples); a frame with
 # exact starts or ends a segment at its pts, as the worker's do
-# (refine, worker/vw_segments.h)
+# (refine, worker/result/vw_segments.h)
 sub merge_frames {
     my ($frames, $fps, $duration, $looks) = @_;
     $looks ||= 1;
