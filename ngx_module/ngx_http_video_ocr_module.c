@@ -12,6 +12,7 @@
 #include <grp.h>
 
 #include "ngx_http_video_ocr.h"
+#include "vo_version.h"
 
 
 static ngx_int_t ngx_http_video_ocr_add_variables(ngx_conf_t *cf);
@@ -1243,6 +1244,11 @@ ngx_http_video_ocr_init_module(ngx_cycle_t *cycle)
     ngx_path_t                      **tp;
     ngx_file_info_t                   sfi, tfi;
     ngx_http_video_ocr_main_conf_t   *mcf;
+
+    /* as nginx logs its own version: which module this cycle runs */
+
+    ngx_log_error(NGX_LOG_NOTICE, cycle->log, 0,
+                  "video_ocr/" VO_VERSION " (ledgers: %s)", vo_ledger_kinds);
 
     mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_video_ocr_module);
 
