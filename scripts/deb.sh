@@ -5,7 +5,10 @@
 #   video-ocr-worker_<version>_<arch>.deb
 # and the source package beside them, then lintian on all of it.
 #
-#   scripts/deb.sh [OUT]
+#   scripts/deb.sh [--binary-only] [OUT]
+#
+# --binary-only: the two .deb files alone, without the source package
+# and lintian (the second version t/build/091-deb.t upgrades to).
 #
 # The version is VO_VERSION of lib/vo_version.h, the one place it is
 # written; debian/changelog is made from it here (it is not in the tree).
@@ -16,6 +19,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+binary_only=
+if [ "${1:-}" = --binary-only ]; then
+    binary_only=yes
+    shift
+fi
 out=${1:-${BUILD:-$repo/build}/deb}
 
 version=$(sed -n 's/^#define VO_VERSION *"\([^"]*\)"$/\1/p' lib/vo_version.h)
@@ -58,11 +66,18 @@ EOF
 unset BUILD MODULE_SO WORKER_BIN NGINX_BIN MAKEFLAGS MAKELEVEL MFLAGS
 
 echo "deb: building video-ocr $version in $src"
-(cd "$src" && dpkg-buildpackage -us -uc >../build.log 2>&1) || {
+(cd "$src" && dpkg-buildpackage -us -uc ${binary_only:+-b} \
+     >../build.log 2>&1) || {
     tail -n 40 "$out/build.log" >&2
     echo "deb: dpkg-buildpackage failed: $out/build.log" >&2
     exit 1
 }
+
+if [ -n "$binary_only" ]; then
+    rm -rf "$src"
+    ls "$out"/*.deb
+    exit 0
+fi
 
 # lintian's verdict on the source and both packages; the warnings left
 # are explained in debian/*lintian-overrides or debian/README.source
