@@ -188,6 +188,8 @@ is(mode_owner('/etc/video-ocr/key-hash-secret'), '0640 root video-ocr',
 like(`/usr/bin/video-ocr-worker -V`, qr/^video-ocr-worker \Q$v1\E$/m,
      "video-ocr-worker -V: $v1");
 nginx_t('with the module loaded and the site disabled');
+like(nginx_notice(), qr/\[notice\] .*video_ocr\/\Q$v1\E \(ledgers: sqlite, postgresql\)/,
+     "nginx logs the module's version, as its own, at notice");
 
 # every command has its man page (in the package: a machine may leave
 # /usr/share/man out), and the page every option of the command's --help
@@ -274,6 +276,7 @@ like($out, qr/Setting up libnginx-mod-http-video-ocr \(\Q$v2\E\)/,
 like($out, qr/Processing triggers for nginx/,
      'the module\'s upgrade triggers the nginx reload');
 nginx_t('after the upgrade');
+like(nginx_notice(), qr/video_ocr\/\Q$v2\E /, "  a new nginx logs $v2");
 $nginx->reload;                                 # what the trigger does
 
 # a job with a new text on every frame (240 to read), running when the
@@ -411,6 +414,12 @@ sub nginx_t {
     my ($why) = @_;
     my ($out, $rc) = run('/usr/sbin/nginx', '-t', '-q');
     is($rc, 0, "nginx -t: $why") or diag($out);
+}
+
+# the notices of "nginx -t" (Debian's nginx.conf logs errors only)
+sub nginx_notice {
+    my ($out) = run('/usr/sbin/nginx', '-t', '-g', 'error_log stderr notice;');
+    return $out;
 }
 
 sub run {
