@@ -46,8 +46,9 @@ static vo_store_rc_t vo_store_errno(int err_no);
 static int vo_store_sync_dir(const char *dir, char *err, size_t err_size);
 static int vo_may(const struct stat *st, uid_t uid, const gid_t *groups,
     int ngroups, mode_t bits);
-static int vo_user_groups(uid_t uid, gid_t gid, gid_t *groups, int max,
-    struct passwd **pw);
+static int vo_user_may(const char *path, const struct stat *st, uid_t uid,
+    gid_t gid, mode_t bits, gid_t *groups, int *ngroups, char *err,
+    size_t err_size);
 static int vo_mkdir(const char *dir);
 
 
@@ -308,17 +309,15 @@ vo_dir_writable_by(const char *dir, uid_t uid, gid_t gid, char *err,
         return 1;
     }
 
-    ngroups = vo_user_groups(uid, gid, groups,
-                             (int) (sizeof(groups) / sizeof(groups[0])), &pw);
+    ngroups = (int) (sizeof(groups) / sizeof(groups[0]));
 
-    if (!vo_may(&st, uid, groups, ngroups, S_IWUSR | S_IXUSR)) {
-        snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode %04o) "
-                 "is not writable by user %s (uid %ld)", dir,
-                 (long) st.st_uid, (long) st.st_gid,
-                 (unsigned) (st.st_mode & 07777), pw ? pw->pw_name : "?",
-                 (long) uid);
+    if (!vo_user_may(dir, &st, uid, gid, S_IWUSR | S_IXUSR, groups,
+                     &ngroups, err, err_size))
+    {
         return 0;
     }
+
+    pw = getpwuid(uid);
 
     /* and every directory above it must let the user through */
 
@@ -389,10 +388,9 @@ int
 vo_file_writable_by(const char *path, uid_t uid, gid_t gid, char *err,
     size_t err_size)
 {
-    int             ngroups;
-    gid_t           groups[256];
-    struct stat     st;
-    struct passwd  *pw;
+    int          ngroups;
+    gid_t        groups[256];
+    struct stat  st;
 
     if (stat(path, &st) == -1) {
         snprintf(err, err_size, "stat(\"%s\") failed: %s", path,
@@ -404,43 +402,45 @@ vo_file_writable_by(const char *path, uid_t uid, gid_t gid, char *err,
         return 1;
     }
 
-    ngroups = vo_user_groups(uid, gid, groups,
-                             (int) (sizeof(groups) / sizeof(groups[0])), &pw);
+    ngroups = (int) (sizeof(groups) / sizeof(groups[0]));
 
-    if (!vo_may(&st, uid, groups, ngroups, S_IRUSR | S_IWUSR)) {
-        snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode %04o) "
-                 "is not writable by user %s (uid %ld)", path,
-                 (long) st.st_uid, (long) st.st_gid,
-                 (unsigned) (st.st_mode & 07777), pw ? pw->pw_name : "?",
-                 (long) uid);
-        return 0;
-    }
-
-    return 1;
+    return vo_user_may(path, &st, uid, gid, S_IRUSR | S_IWUSR, groups,
+                       &ngroups, err, err_size);
 }
 
 
 /*
- * The groups of user uid: gid and those /etc/group gives its name (the
- * ones initgroups() gives nginx's worker processes); at most max.
- * Returns how many.
+ * Whether user uid may do what bits (owner bits) says on path, of stat
+ * results st, as a member of gid and of the groups /etc/group gives its
+ * name (those initgroups() gives nginx's worker processes).  Fills
+ * groups (at most *ngroups of them) and sets *ngroups.  Returns 1 yes,
+ * 0 no (err says why).
  */
 
 static int
-vo_user_groups(uid_t uid, gid_t gid, gid_t *groups, int max,
-    struct passwd **pw)
+vo_user_may(const char *path, const struct stat *st, uid_t uid, gid_t gid,
+    mode_t bits, gid_t *groups, int *ngroups, char *err, size_t err_size)
 {
-    int  n;
+    struct passwd  *pw;
 
-    n = max;
-    *pw = getpwuid(uid);
+    pw = getpwuid(uid);
 
-    if (*pw == NULL || getgrouplist((*pw)->pw_name, gid, groups, &n) == -1) {
+    if (pw == NULL || getgrouplist(pw->pw_name, gid, groups, ngroups) == -1)
+    {
         groups[0] = gid;
-        n = 1;
+        *ngroups = 1;
     }
 
-    return n;
+    if (vo_may(st, uid, groups, *ngroups, bits)) {
+        return 1;
+    }
+
+    snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode %04o) is not "
+             "writable by user %s (uid %ld)", path, (long) st->st_uid,
+             (long) st->st_gid, (unsigned) (st->st_mode & 07777),
+             pw ? pw->pw_name : "?", (long) uid);
+
+    return 0;
 }
 
 

@@ -39,6 +39,8 @@ use Test::More;
 use Time::HiRes qw(sleep time);
 use VideoOCR::Units;
 
+BEGIN { *slurp = \&VideoOCR::Units::slurp }
+
 my $repo = abs_path('.');
 my @PKGS = qw(libnginx-mod-http-video-ocr video-ocr-worker);
 my $STATE = '/var/lib/video-ocr';
@@ -442,15 +444,6 @@ sub bg {
     my $pid = fork // die "fork: $!\n";
     if (!$pid) { exec 'bash', '-c', $cmd or die }
     return $pid;
-}
-
-sub slurp {
-    my ($f) = @_;
-    open my $fh, '<', $f or return undef;
-    local $/;
-    my $s = <$fh>;
-    close $fh;
-    return $s;
 }
 
 sub mode_owner {

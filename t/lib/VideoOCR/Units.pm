@@ -73,7 +73,7 @@ sub start {
             or die "$self->{name}: Type=forking without PIDFile\n";
         my $deadline = time + 10;
         my $pid;
-        until (($pid = _slurp($pidfile)) && kill(0, $pid =~ /(\d+)/)) {
+        until (($pid = slurp($pidfile)) && kill(0, $pid =~ /(\d+)/)) {
             die "$self->{name}: no pid in $pidfile\n" if time > $deadline;
             sleep 0.05;
         }
@@ -269,7 +269,7 @@ sub _descendants {
     my ($pid) = @_;
     my %kids;
     for my $stat (glob '/proc/[0-9]*/stat') {
-        my $s = _slurp($stat) // next;
+        my $s = slurp($stat) // next;
         my ($p, $ppid) = $s =~ /^(\d+) \(.*\) \S (\d+)/s or next;
         push @{ $kids{$ppid} }, $p;
     }
@@ -290,7 +290,8 @@ sub _seconds {
 }
 
 
-sub _slurp {
+# a whole file, or undef
+sub slurp {
     my ($f) = @_;
     open my $fh, '<', $f or return undef;
     local $/;
