@@ -89,9 +89,11 @@ if grep -q '^E: ' "$out/lintian.txt"; then
     echo "deb: lintian reports errors" >&2
     exit 1
 fi
-echo "deb: lintian: $(grep -c '^E: ' "$out/lintian.txt" || true) errors," \
-     "$(grep -c '^W: ' "$out/lintian.txt" || true) warnings" \
-     "($out/lintian.txt)"
+summary="lintian $(lintian --print-version): $(grep -c '^E: ' \
+    "$out/lintian.txt" || true) errors, $(grep -c '^W: ' "$out/lintian.txt" \
+    || true) warnings"
+echo "$summary" >> "$out/lintian.txt"
+echo "deb: $summary ($out/lintian.txt)"
 
 rm -rf "$src"
 ls "$out"/*.deb
