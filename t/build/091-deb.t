@@ -24,7 +24,8 @@
 # trigger; policy-rc.d forbids it in containers).  It skips, saying why,
 # where it would disturb a real installation: not root, systemd running,
 # the packages, the user or an nginx of /etc/nginx already there.
-# (About 5 minutes: two package builds, three installations.)
+# (About 100 s of CPU, most of it the two package builds, made in
+# parallel; 4 to 6 minutes on a 2-core machine shared with other work.)
 
 use strict;
 use warnings;
