@@ -110,5 +110,13 @@ int vo_store_remove(const char *store, const char *rel, char *err,
 int vo_dir_writable_by(const char *dir, uid_t uid, gid_t gid, char *err,
     size_t err_size);
 
+/*
+ * Whether user uid (primary group gid, and its other groups) may read
+ * and write the file path, by the permission bits.  Returns 1 yes, 0 no
+ * (err says why), -1 when path cannot be examined.
+ */
+int vo_file_writable_by(const char *path, uid_t uid, gid_t gid, char *err,
+    size_t err_size);
+
 
 #endif /* _VO_STORE_H_INCLUDED_ */

@@ -18,6 +18,7 @@
 
 
 #include "ngx_http_video_ocr.h"
+#include "vo_version.h"
 
 
 typedef struct {
@@ -247,6 +248,14 @@ ngx_http_video_ocr_metrics_done(ngx_http_request_t *r)
     }
 
     vo_buf_init(&b);
+
+    /* the code this worker process runs (a reload keeps a loaded .so) */
+
+    vo_buf_adds(&b, "# HELP video_ocr_build_info The module that answers: "
+                "its version and the nginx it runs in.\n"
+                "# TYPE video_ocr_build_info gauge\n"
+                "video_ocr_build_info{version=\"" VO_VERSION "\",nginx=\""
+                NGINX_VERSION "\"} 1\n");
 
     vo_buf_adds(&b, "# HELP video_ocr_intake_requests_total Upload requests "
                 "to this nginx, by outcome: created, replayed, or the "

@@ -64,8 +64,16 @@ if [ "${1:-}" = sanitizers ]; then
     SANITIZERS="valgrind"
 fi
 
+# Debian packages ("scripts/deps.sh deb", for make deb, make test and
+# make test-worker): debhelper (with dh-sequence-nginx from nginx-dev,
+# in BUILD), dpkg-dev, fakeroot and lintian to make and check them
+DEB=""
+if [ "${1:-}" = deb ]; then
+    DEB="debhelper dpkg-dev fakeroot lintian"
+fi
+
 missing=""
-for p in $BUILD $WORKER $TEST $FUZZ $BROWSER $BENCH $SANITIZERS; do
+for p in $BUILD $WORKER $TEST $FUZZ $BROWSER $BENCH $SANITIZERS $DEB; do
     status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
     case "$status" in
         ii*) ;;

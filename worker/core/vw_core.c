@@ -141,8 +141,14 @@ vw_log(const char *fmt, ...)
     n = strlen(line);
     line[n++] = '\n';
 
-    /* one write(2) per line: lines of several processes do not mix */
-    (void) write(STDERR_FILENO, line, n);
+    /*
+     * one write(2) per line: lines of several processes do not mix; a
+     * failed one has nowhere to be reported (a cast to void does not
+     * silence glibc's warn_unused_result under _FORTIFY_SOURCE)
+     */
+    if (write(STDERR_FILENO, line, n) == -1) {
+        return;
+    }
 }
 
 

@@ -16,9 +16,10 @@
 #include <stdint.h>
 
 #include "vo_json.h"
+#include "vo_version.h"
 
 
-#define VW_VERSION        "0.1.0"
+#define VW_VERSION        VO_VERSION
 
 #define VW_CODE_MAX       32
 #define VW_MSG_MAX        400
