@@ -48,9 +48,6 @@
 #include "vw_media_int.h"
 
 
-/* demuxers whose index comes from the file's own sample tables */
-#define VW_EXACT_INDEX     "mov,matroska,avi"
-
 
 static void vw_media_keep_cur(vw_media_t *m);
 static int64_t vw_media_us(vw_media_t *m, int64_t pts);
