@@ -166,7 +166,8 @@ vo_fold_cp(vo_fold_ctx_t *f, uint32_t cp)
 
         composed = 0;
 
-        for (i = 0; f->last && i < sizeof(vo_fold_kana) / sizeof(vo_fold_kana[0]);
+        for (i = 0;
+             f->last && i < sizeof(vo_fold_kana) / sizeof(vo_fold_kana[0]);
              i++)
         {
             if (vo_fold_kana[i][0] == f->last) {
