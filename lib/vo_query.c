@@ -8,7 +8,12 @@
  * be a database error.
  */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE             /* memmem */
+#endif
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "vo_fold.h"
@@ -32,6 +37,7 @@ static int vo_query_cursor_parse(const char *v, size_t n, int *tier,
     int64_t *before);
 static size_t vo_query_cps(const char *s, size_t n, uint32_t *cps,
     size_t max);
+static int vo_query_mark_cmp(const void *a, const void *b);
 
 
 vo_query_rc_t
@@ -580,4 +586,99 @@ vo_query_cps(const char *s, size_t n, uint32_t *cps, size_t max)
     }
 
     return count;
+}
+
+
+size_t
+vo_query_marks(const char *text, size_t len, const char *const *pats,
+    const size_t *lens, size_t npats, uint32_t (*marks)[2], size_t max)
+{
+    size_t       i, n, k, a, b, plen;
+    vo_buf_t     folded, map;
+    uint32_t    *m;
+    const char  *p, *hit, *pat;
+
+    vo_buf_init(&folded);
+    vo_buf_init(&map);
+
+    vo_fold(&folded, text, len, VO_FOLD_SPACED, &map);
+
+    n = 0;
+
+    if (!vo_buf_ok(&folded) || !vo_buf_ok(&map)) {
+        goto done;
+    }
+
+    m = (uint32_t *) map.data;
+
+    for (i = 0; i < npats && n < max; i++) {
+        pat = pats[i];
+        plen = lens[i];
+
+        /* the match, less the word edges the pattern asks for */
+
+        for (a = 0; a < plen && pat[a] == ' '; a++) { /* void */ }
+        for (b = plen; b > a && pat[b - 1] == ' '; b--) { /* void */ }
+
+        if (a == b) {
+            continue;
+        }
+
+        p = folded.data;
+
+        while (n < max && plen <= (size_t) (folded.data + folded.len - p)) {
+            hit = memmem(p, (size_t) (folded.data + folded.len - p), pat,
+                         plen);
+            if (hit == NULL) {
+                break;
+            }
+
+            k = (size_t) (hit - folded.data);
+
+            marks[n][0] = m[k + a];
+            marks[n][1] = m[k + b - 1] + 1;
+            n++;
+
+            /* a word's edge is the next one's too: step to it */
+            p = hit + (b > a ? b : 1);
+        }
+    }
+
+    qsort(marks, n, sizeof(marks[0]), vo_query_mark_cmp);
+
+    for (i = 1, k = 0; i < n; i++) {
+        if (marks[i][0] <= marks[k][1]) {
+            if (marks[i][1] > marks[k][1]) {
+                marks[k][1] = marks[i][1];
+            }
+
+            continue;
+        }
+
+        k++;
+        marks[k][0] = marks[i][0];
+        marks[k][1] = marks[i][1];
+    }
+
+    n = n ? k + 1 : 0;
+
+done:
+
+    vo_buf_free(&folded);
+    vo_buf_free(&map);
+
+    return n;
+}
+
+
+static int
+vo_query_mark_cmp(const void *a, const void *b)
+{
+    const uint32_t  *x = a, *y = b;
+
+    if (x[0] != y[0]) {
+        return x[0] < y[0] ? -1 : 1;
+    }
+
+    return x[1] < y[1] ? -1 : (x[1] > y[1]);
 }

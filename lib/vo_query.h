@@ -105,4 +105,15 @@ size_t vo_query_cursor(char *buf, size_t size, int tier, int64_t id);
 int vo_query_near(const char *a, size_t an, const char *b, size_t bn);
 
 
+/*
+ * Where a hit matched, for its highlights: the occurrences in text
+ * (UTF-8, as published) of the folded patterns pats[i] (lens[i] bytes,
+ * a space at either end meaning a word's edge), found in text folded
+ * with VO_FOLD_SPACED, as ranges [from, to) of text's code points,
+ * sorted and merged, at most max of them into marks.  Returns how many.
+ */
+size_t vo_query_marks(const char *text, size_t len, const char *const *pats,
+    const size_t *lens, size_t npats, uint32_t (*marks)[2], size_t max);
+
+
 #endif /* _VO_QUERY_H_INCLUDED_ */

@@ -1,4 +1,4 @@
--- video-ocr ledger schema, version 3.
+-- video-ocr ledger schema, version 5.
 --
 -- The single source of truth for the ledger's tables.  The nginx module and
 -- video-ocr-worker embed this file at build time (sql/embed.sh) and apply it
@@ -677,3 +677,83 @@ BEGIN
                       'deleted_notifications', 'deleted_events')
         ON CONFLICT (name) DO UPDATE SET value = value + excluded.value;
 END;
+
+
+-- SEARCH (issue 41; sql/vo_ledger_search.c, docs/http-api.md "Search")
+--
+-- Every segment of a published result is a row of search_segments: its
+-- text folded (lib/vo_fold.h: case, accents, full-width forms; the
+-- characters of Han, kana and Hangul spaced), found by trigrams: here
+-- FTS5's trigram tokenizer over it (search_fts, an external-content
+-- index the triggers keep; case_sensitive 1, as the text is folded
+-- already), in PostgreSQL pg_trgm's GIN index.  A segment's id is
+--
+--     (its tenant's num << 40) + n      n: the tenant's counter, next
+--
+-- so that a tenant's segments are one range of ids.  Every search names
+-- its tenant's range, which is how a tenant finds only its own jobs, and
+-- walks the index down from the top of it: newest first, stopping at
+-- the page's limit.  A job's segments are a run of ids, base to
+-- base + segments - 1, its first segment the highest, so that within a
+-- job newest first is the video's order.
+--
+-- search_words lists the words (3 to 32 letters) of each tenant's
+-- indexed jobs, with how many jobs have each: a word of a query that
+-- has none is looked for as the words one edit away from it that the
+-- tenant has (typo tolerance), found by its first or its last half
+-- (the word and its reverse, by length).
+--
+-- 14. (issue 41) A job is in the search index exactly while its result
+--     is published: its rows (search_jobs, search_segments, its words'
+--     counts) are written in the transaction that publishes the result,
+--     under the same fence (invariants 6, 7), and deleted in the
+--     transaction that deletes the result (DELETE, the job retention).
+--     A ledger migrated to version 5 has its published results indexed
+--     by the migration, in its transaction.
+
+CREATE TABLE search_tenants (
+    num             INTEGER PRIMARY KEY,    -- 1 to 2^23 - 1
+    tenant          TEXT    NOT NULL UNIQUE,
+    next            INTEGER NOT NULL DEFAULT 0  -- segments numbered so far
+);
+
+CREATE TABLE search_jobs (
+    job_id          TEXT    PRIMARY KEY REFERENCES jobs (job_id),
+    base            INTEGER NOT NULL UNIQUE,    -- its lowest segment id
+    segments        INTEGER NOT NULL
+);
+
+CREATE TABLE search_segments (
+    id              INTEGER PRIMARY KEY,
+    folded          TEXT    NOT NULL
+);
+
+CREATE VIRTUAL TABLE search_fts USING fts5 (
+    folded, content = 'search_segments', content_rowid = 'id',
+    tokenize = 'trigram case_sensitive 1', columnsize = 0
+);
+
+CREATE TRIGGER search_segments_indexed AFTER INSERT ON search_segments
+BEGIN
+    INSERT INTO search_fts (rowid, folded) VALUES (NEW.id, NEW.folded);
+END;
+
+CREATE TRIGGER search_segments_removed AFTER DELETE ON search_segments
+BEGIN
+    INSERT INTO search_fts (search_fts, rowid, folded)
+        VALUES ('delete', OLD.id, OLD.folded);
+END;
+
+CREATE TABLE search_words (
+    num             INTEGER NOT NULL,       -- the tenant's
+    len             INTEGER NOT NULL,       -- code points
+    word            TEXT    NOT NULL,
+    rev             TEXT    NOT NULL,       -- the word backwards
+    jobs            INTEGER NOT NULL,
+    PRIMARY KEY (num, len, word)
+) WITHOUT ROWID;
+
+CREATE INDEX search_words_rev ON search_words (num, len, rev);
+
+-- a hit's file name: the upload its job came from
+CREATE INDEX uploads_by_job ON uploads (job_id) WHERE job_id IS NOT NULL;

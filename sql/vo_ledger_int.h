@@ -129,6 +129,24 @@ typedef enum {
     VO_STMT_RETAIN_AUDIT,
     VO_STMT_FOLD_TENANTS,
     VO_STMT_JOB_GONE,
+    /* search (vo_ledger_search_index.c, vo_ledger_search.c) */
+    VO_STMT_SEARCH_TENANT,
+    VO_STMT_SEARCH_TENANT_ADD,
+    VO_STMT_SEARCH_NUMBER,
+    VO_STMT_SEARCH_JOB_ADD,
+    VO_STMT_SEARCH_JOB_FIND,
+    VO_STMT_SEARCH_JOB_DEL,
+    VO_STMT_SEARCH_SEGMENTS_ADD,
+    VO_STMT_SEARCH_SEGMENTS_OF,
+    VO_STMT_SEARCH_SEGMENTS_DEL,
+    VO_STMT_SEARCH_WORDS_COUNT,
+    VO_STMT_SEARCH_WORDS_DROP,
+    VO_STMT_SEARCH_WORD,
+    VO_STMT_SEARCH_WORDS_PREFIX,
+    VO_STMT_SEARCH_WORDS_SUFFIX,
+    VO_STMT_SEARCH_MATCH,
+    VO_STMT_SEARCH_JOB_OF,
+    VO_STMT_SEARCH_JOB_INFO,
     VO_STMT_COUNT
 } vo_ledger_stmt_e;
 
@@ -196,6 +214,38 @@ typedef enum {
     " AND finished_at <= ?1 ORDER BY finished_at LIMIT ?2"
 
 
+/*
+ * Issue 41: search.  The statements that take their rows as a JSON
+ * array (one statement per publish, not one per row) are written in
+ * SQLite's JSON functions in vo_ledger_search_index.c; PostgreSQL's
+ * backend has these.  Their rows come in the array's order, which the
+ * code sorts: search_words is then written in one order by every
+ * writer (sql/schema_pg.sql).  The index query (VO_STMT_SEARCH_MATCH)
+ * is SQLite's alone: PostgreSQL's is made for each query's tiers
+ * (vo_ledger_search.c).
+ */
+#define VO_SEARCH_SEGMENTS_ADD_PG_SQL                                        \
+    "INSERT INTO search_segments (id, folded)"                               \
+    " SELECT ?1 - (o - 1), e"                                                \
+    " FROM json_array_elements_text(?2::json) WITH ORDINALITY AS t(e, o)"
+
+#define VO_SEARCH_WORDS_COUNT_PG_SQL                                         \
+    "INSERT INTO search_words (num, len, word, rev, jobs)"                   \
+    " SELECT ?1, (e->>0)::bigint, e->>1, e->>2, greatest(?3, 0)"             \
+    " FROM json_array_elements(?2::json) e"                                  \
+    " ON CONFLICT (num, len, word)"                                          \
+    " DO UPDATE SET jobs = search_words.jobs + ?3"
+
+#define VO_SEARCH_WORDS_DROP_PG_SQL                                          \
+    "DELETE FROM search_words w USING json_array_elements(?2::json) e"       \
+    " WHERE w.num = ?1 AND w.len = (e->>0)::bigint AND w.word = e->>1"       \
+    " AND w.jobs <= 0"
+
+#define VO_SEARCH_MATCH_SQL                                                  \
+    "SELECT rowid FROM search_fts WHERE search_fts MATCH ?1"                 \
+    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid DESC LIMIT ?4"
+
+
 /* the shared texts, each table VO_STMT_COUNT long */
 extern const char  *vo_ledger_admit_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_jobs_sql[VO_STMT_COUNT];
@@ -204,6 +254,7 @@ extern const char  *vo_ledger_claim_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_webhooks_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_upload_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_search_sql[VO_STMT_COUNT];
 
 /* the metrics scrape, one statement (vo_ledger_metrics.c) */
 extern const char *const  vo_ledger_metrics_sql;
@@ -397,6 +448,25 @@ vo_ledger_rc_t vo_ledger_upload_completing(vo_ledger_t *l,
 vo_ledger_rc_t vo_ledger_upload_admitted(vo_ledger_t *l,
     const vo_admission_t *a, const vo_receipt_t *r, char *err,
     size_t err_size);
+
+/*
+ * The search index (vo_ledger_search_index.c; invariant 14 of
+ * sql/schema.sql), inside the caller's transaction.  index: the
+ * segments of the result doc (the json format) of job_id, of tenant;
+ * a job indexed already is indexed again.  forget: a job's rows, none
+ * when it has none.  migrate: every published result, when a ledger is
+ * migrated to the version that brought the index.
+ */
+vo_ledger_rc_t vo_ledger_search_index(vo_ledger_t *l, const char *job_id,
+    const char *tenant, size_t tenant_len, const char *doc, size_t len,
+    char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_search_forget(vo_ledger_t *l, const char *job_id,
+    char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_search_migrate(vo_ledger_t *l, int64_t from,
+    char *err, size_t err_size);
+
+/* The schema version that brought the search index. */
+#define VO_SEARCH_SCHEMA_VERSION  5
 
 int64_t vo_ledger_int_or(vo_stmt_t *s, int col, int64_t dflt);
 void vo_ledger_json_int_or_null(vo_buf_t *b, vo_stmt_t *s, int col);
