@@ -12,6 +12,8 @@
  *                                 status, results, DELETE
  *   ngx_http_video_ocr_metrics.c  the metrics page (video_ocr_metrics) and
  *                                 the log-phase counters
+ *   ngx_http_video_ocr_search.c   the search endpoint (video_ocr_search)
+ *                                 and its metrics
  *   ngx_http_video_ocr_reply.c    the outcomes, JSON replies, problem+json
  *                                 errors and the problem filter
  *   ngx_http_video_ocr_upload.c   resumable uploads: the IETF draft and tus
@@ -95,6 +97,7 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_INTAKE,                 /* video_ocr_intake */
     NGX_HTTP_VIDEO_OCR_JOBS,                   /* video_ocr_jobs */
     NGX_HTTP_VIDEO_OCR_METRICS,                /* video_ocr_metrics */
+    NGX_HTTP_VIDEO_OCR_SEARCH,                 /* video_ocr_search */
     NGX_HTTP_VIDEO_OCR_ENDPOINTS
 } ngx_http_video_ocr_endpoint_e;
 
@@ -179,6 +182,10 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_TOO_MANY_UPLOADS,
     NGX_HTTP_VIDEO_OCR_UPLOAD_SUPERSEDED,
     NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE,
+
+    /* search (ngx_http_video_ocr_search.c) */
+    NGX_HTTP_VIDEO_OCR_BAD_QUERY,
+    NGX_HTTP_VIDEO_OCR_QUERY_TOO_LONG,
     NGX_HTTP_VIDEO_OCR_OUTCOMES
 } ngx_http_video_ocr_outcome_e;
 
@@ -213,7 +220,8 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_CLAIM,
     NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_STAGE,
     NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_COMMIT,
-    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_DELETE
+    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_DELETE,
+    NGX_HTTP_VIDEO_OCR_TASK_SEARCH
 } ngx_http_video_ocr_task_kind_e;
 
 
@@ -272,6 +280,9 @@ typedef struct {
                                                        (ngx_http_video_ocr_
                                                        append_stage reads it
                                                        to its size) */
+
+    /* search: ngx_http_video_ocr_search.c's, in and out */
+    void                            *search;
 
     /* results */
     vo_store_rc_t                    store_rc;
@@ -382,6 +393,13 @@ extern ngx_module_t  ngx_http_video_ocr_module;
 
 ngx_int_t ngx_http_video_ocr_intake_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r);
+
+/* ngx_http_video_ocr_search.c: the endpoint, its thread's work, its
+ * metrics (the zone and log handler; their part of the page) */
+ngx_int_t ngx_http_video_ocr_search_handler(ngx_http_request_t *r);
+void ngx_http_video_ocr_search_task(ngx_http_video_ocr_task_t *t);
+ngx_int_t ngx_http_video_ocr_search_init(ngx_conf_t *cf);
+void ngx_http_video_ocr_search_metrics(vo_buf_t *b);
 
 /*
  * Resumable uploads on the intake location: NGX_DECLINED when the

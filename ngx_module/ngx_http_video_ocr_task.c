@@ -210,6 +210,10 @@ ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
         ngx_http_video_ocr_metrics(t);
         break;
 
+    case NGX_HTTP_VIDEO_OCR_TASK_SEARCH:
+        ngx_http_video_ocr_search_task(t);
+        break;
+
     default: /* resumable uploads: ngx_http_video_ocr_append.c */
         ngx_http_video_ocr_upload_task(t);
         break;

@@ -1287,8 +1287,7 @@ vo_pg_no_trgm(vo_ledger_t *l, char *err, size_t err_size)
     vo_pg_t  *pg = vo_pg(l);
 
     snprintf(err, err_size, "ledger \"%s\": the role \"%s\" may not create "
-             "the extension pg_trgm that the search index needs (%s): run "
-             "CREATE EXTENSION pg_trgm; in the database once, as its owner "
-             "or a superuser (Debian: it comes with the postgresql "
-             "package)", pg->name, PQuser(pg->conn), pg->errmsg);
+             "pg_trgm, which search needs: run CREATE EXTENSION pg_trgm; "
+             "in the database once, as its owner or a superuser", pg->name,
+             PQuser(pg->conn));
 }

@@ -36,7 +36,8 @@
 #define VO_SEARCH_VARIANTS      32     /* per word: its neighbours kept */
 #define VO_SEARCH_SCAN          500    /* words read per range of them */
 #define VO_SEARCH_MARKS         32     /* highlights per hit */
-#define VO_SEARCH_PAT_MAX       (VO_QUERY_WORDS_MAX * (VO_SEARCH_VARIANTS + 1) + 2)
+#define VO_SEARCH_PAT_MAX                                                    \
+    (VO_QUERY_WORDS_MAX * (VO_SEARCH_VARIANTS + 1) + 2)
 
 
 /* a word one edit from a query word, or the word itself */
@@ -223,7 +224,18 @@ vo_ledger_search(vo_ledger_t *l, const char *tenant, size_t tenant_len,
             continue;
         }
 
-        top = (tier == q->tier && q->before > 0) ? q->before - 1 : s->hi;
+        /* a cursor goes on below its id, within the tenant's range
+         * whatever it says */
+
+        top = s->hi;
+
+        if (tier == q->tier && q->before > 0 && q->before - 1 < top) {
+            top = q->before - 1;
+        }
+
+        if (top < s->lo) {
+            continue;
+        }
 
         lrc = vo_search_run(s, tier, top, &expr, pg);
         if (lrc != VO_LEDGER_OK) {
