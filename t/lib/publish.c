@@ -10,6 +10,10 @@
  * the outbox row, all as the worker does.
  *
  *   publish LEDGER JOB_ID < result.json     prints "published <job>"
+ *   publish LEDGER JOB_ID stale < result.json
+ *                                  the same under the attempt before the
+ *                                  one that holds the job: prints
+ *                                  "refused <job>" when it is refused
  *
  * Built by the test from the worker's objects (build/worker).
  */
@@ -26,7 +30,7 @@
 int
 main(int argc, char **argv)
 {
-    int                  rc;
+    int                  rc, stale;
     char                 err[VO_ERR_TEXT], *doc;
     size_t               n, cap;
     int64_t              now;
@@ -38,8 +42,11 @@ main(int argc, char **argv)
     vo_result_body_t     b[2];
     vo_attempt_stats_t   st;
 
-    if (argc != 3) {
-        fprintf(stderr, "usage: publish LEDGER JOB_ID < result.json\n");
+    stale = (argc == 4 && strcmp(argv[3], "stale") == 0);
+
+    if (argc != 3 && !stale) {
+        fprintf(stderr, "usage: publish LEDGER JOB_ID [stale] "
+                "< result.json\n");
         return 2;
     }
 
@@ -98,7 +105,7 @@ main(int argc, char **argv)
 
     memset(&c, 0, sizeof(c));
     snprintf(c.job_id, sizeof(c.job_id), "%s", argv[2]);
-    c.attempt = (int) vo_column_int64(s, 0);
+    c.attempt = (int) vo_column_int64(s, 0) - stale;
     vo_ledger_copy_text(c.tenant, sizeof(c.tenant), s, 1);
 
     vo_stmt_finalize(s);
@@ -114,9 +121,15 @@ main(int argc, char **argv)
     b[1].body = "";
     b[1].len = 0;
 
-    if (vo_ledger_publish(l, &c, b, 2, &st, now, err, sizeof(err))
-        != VO_LEDGER_OK)
-    {
+    rc = vo_ledger_publish(l, &c, b, 2, &st, now, err, sizeof(err));
+
+    if (stale) {
+        printf("%s %s\n", rc == VO_LEDGER_STALE ? "refused" : "published",
+               c.job_id);
+        return rc == VO_LEDGER_STALE ? 0 : 1;
+    }
+
+    if (rc != VO_LEDGER_OK) {
         fprintf(stderr, "publish: %s\n", err);
         return 1;
     }

@@ -430,7 +430,32 @@ sub {
 
 
 
-=== TEST 11: video_ocr_search shares no location with another endpoint
+=== TEST 11: a stale attempt's publish indexes nothing: the index is fenced
+--- request
+GET /search?q=x
+--- more_headers
+X-Tenant: alice
+--- ledger_check eval
+sub {
+    my $r = upload('stale', $::V, headers => ['X-Tenant' => 'alice']);
+    my $id = decode_json_body($r)->{job_id};
+    my $doc = '{"segments":[{"start":0,"end":1,"text":"stale words"}]}';
+    publish_result($id, $doc, stale => 1);
+    is(ledger_count('results'), 0, 'no result');
+    is(ledger_count('search_segments'), 0, 'no index row');
+    is(ledger_count('search_words'), 0, 'no word');
+    my ($status, $b) = ::search('q=stale+words');
+    is(scalar @{ $b->{hits} }, 0, 'nothing found');
+    is(ledger_count('events', "kind = 'stale_write'"), 1,
+       'the refusal is counted');
+    publish_result($id, $doc);
+    ($status, $b) = ::search('q=stale+words');
+    is(scalar @{ $b->{hits} }, 1, 'the attempt that holds it publishes');
+}
+
+
+
+=== TEST 12: video_ocr_search shares no location with another endpoint
 --- config
     location = /search {
         video_ocr_jobs;

@@ -11,7 +11,9 @@
 # backends (the PostgreSQL run loads the dump the same code made there).
 # Also: the old queues counted per tenant, requests without its foreign
 # key, and (SQLite) the file's auto_vacuum kept until the operator's
-# VACUUM, after which the janitor gives free pages back.
+# VACUUM, after which the janitor gives free pages back.  And (issue 41,
+# version 5) the results published before the search index existed are
+# found by search, indexed by the migration, as a new one's are.
 
 use strict;
 use warnings;
@@ -105,6 +107,12 @@ ok($s->status($job{'k-deleted'})->{deleted_at}, 'still says it was deleted');
 is($s->status($job{'k-failed'})->{error}{code}, 'abandoned',
    'the abandoned job says why');
 
+# issue 41: its published result is searchable; the deleted job's is not
+searchable($s, 'q=ledger+of+version+one', $job{'k-done'}, 'exact',
+           'v1: the old result is found');
+searchable($s, 'q=deleted+by+its+owner', undef, undef,
+           'v1: the deleted job\'s text is not');
+
 my $r = $s->upload('k-done', $bytes->('v.mp4'), args => 'fps=2');
 is($r->{status}, 202, 'an old receipt replays');
 is($r->{headers}{'idempotent-replayed'}, 'true', 'as a replay');
@@ -134,6 +142,10 @@ is($s->wait_state($new, 'done|failed|rejected', 120)->{state}, 'done',
    'and the new one');
 like($s->status($new, 'txt')->{body}, qr/Deleted by its owner/,
      'with its text');
+my @after = sort map { $_->{job_id} }
+             @{ $s->search('q=deleted+by+its+owner')->{hits} };
+is_deeply(\@after, [sort $job{'k-accepted'}, $new],
+          'v1: the results published after the upgrade are found');
 $fresh->stop_nginx;
 
 # issue 17: the operator's switch (docs/operations.md, "Retention"): with
@@ -212,6 +224,8 @@ unless ($pg) {
     my $r2 = $s2->upload('k-done', $bytes2->($fx, 'v.mp4'), args => 'fps=2');
     is($r2->{headers}{'idempotent-replayed'}, 'true',
        'v2: an old receipt replays');
+    searchable($s2, 'q=LEDGER+OF+VERSION+TWO', $j2{'k-done'}, 'exact',
+               'v2: the old result is found');
 
     my ($q) = $s2->rows('SELECT input_path FROM jobs WHERE job_id = ?',
                         $j2{'k-accepted'});
@@ -283,6 +297,11 @@ unless ($pg) {
               'v3: the migrated schema is the one a new ledger gets');
     $new3->stop_nginx;
 
+    searchable($s3, 'q=ledger+of+version+three', $j3{'k-done'}, 'exact',
+               'v3: the old result is found');
+    searchable($s3, 'q=ledger+of+versoin+three', $j3{'k-done'}, 'fuzzy',
+               'v3: and with a typo');
+
     my $r3 = $s3->upload('k-done', $bytes2->($fx, 'v.mp4'), args => 'fps=1');
     is($r3->{status}, 202, 'v3: an old receipt replays');
     is($r3->{headers}{'idempotent-replayed'}, 'true', 'v3: as a replay');
@@ -316,6 +335,17 @@ unless ($pg) {
 }
 
 done_testing();
+
+
+# Issue 41: a search of $s finds exactly one hit, of $job, in the tier
+# $match (or, $job undef, none).
+sub searchable {
+    my ($s, $args, $job, $match, $what) = @_;
+    my $b = $s->search($args);
+    my @hits = map { "$_->{job_id}:$_->{match}" } @{ $b->{hits} // [] };
+    is($b->{status}, 200, "$what: 200");
+    is_deeply(\@hits, defined $job ? ["$job:$match"] : [], $what);
+}
 
 
 # The schema version the ledger says it has.

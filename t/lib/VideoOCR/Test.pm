@@ -230,12 +230,15 @@ sub set_schema_version {
 # ledger's own publish, as video-ocr-worker does when it has read a video
 # (t/lib/publish.c, built once from the worker's objects): the search
 # index is written by it.  Dies with the helper's message on failure.
+# With stale => 1, publishes under an attempt that no longer holds the
+# job, and dies unless the publish is refused.
 sub publish_result {
     my ($job, $json, %a) = @_;
     my $spec = $a{ledger} // ledger_spec();
     my $bin = _publish_helper();
 
-    open(my $p, '|-', $bin, $spec, $job) or die "run $bin: $!\n";
+    open(my $p, '|-', $bin, $spec, $job, $a{stale} ? ('stale') : ())
+        or die "run $bin: $!\n";
     print {$p} $json;
     close $p or die "publish $job: the helper failed ($?)\n";
 }
