@@ -70,8 +70,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         /* 5: the cursor of where this query points, if it has one */
 
-        if (q.before > 0) {
-            n = vo_query_cursor(args, sizeof(args), q.tier, q.before);
+        if (q.after > 0) {
+            n = vo_query_cursor(args, sizeof(args), q.tier, q.after);
             FUZZ_CHECK(n > 0);
         }
     }
@@ -93,7 +93,7 @@ fuzz_query_parsed(const vo_query_t *q)
     FUZZ_CHECK(q->nwords >= 1 && q->nwords <= VO_QUERY_WORDS_MAX);
     FUZZ_CHECK(q->limit >= 1 && q->limit <= VO_QUERY_LIMIT_MAX);
     FUZZ_CHECK(q->tier >= 0 && q->tier < VO_QUERY_TIERS);
-    FUZZ_CHECK(q->before >= 0);
+    FUZZ_CHECK(q->after >= 0);
     FUZZ_CHECK(q->q_len >= 1 && q->q_len <= VO_QUERY_TEXT_MAX);
     FUZZ_CHECK(q->phrase_len <= VO_QUERY_FOLDED_MAX);
     FUZZ_CHECK(q->phrase[q->phrase_len] == '\0');
@@ -162,13 +162,13 @@ fuzz_query_parsed(const vo_query_t *q)
 
     /* 5: a cursor of ours parses back */
 
-    if (vo_query_cursor(cur, sizeof(cur), q->tier, q->before + 1) > 0) {
+    if (vo_query_cursor(cur, sizeof(cur), q->tier, q->after + 1) > 0) {
         snprintf(args, sizeof(args), "q=x&cursor=%s", cur);
 
         FUZZ_CHECK(vo_query_parse(args, strlen(args), &back, cur,
                                   sizeof(cur))
                    == VO_QUERY_OK);
-        FUZZ_CHECK(back.tier == q->tier && back.before == q->before + 1);
+        FUZZ_CHECK(back.tier == q->tier && back.after == q->after + 1);
     }
 }
 

@@ -34,7 +34,7 @@ static vo_query_rc_t vo_query_words(vo_query_t *q, char *err,
 static int vo_query_add_word(vo_query_t *q, const char *w, size_t n);
 static int vo_query_limit(const char *v, size_t n, int *limit);
 static int vo_query_cursor_parse(const char *v, size_t n, int *tier,
-    int64_t *before);
+    int64_t *after);
 static size_t vo_query_cps(const char *s, size_t n, uint32_t *cps,
     size_t max);
 static int vo_query_mark_cmp(const void *a, const void *b);
@@ -115,7 +115,7 @@ vo_query_parse(const char *args, size_t len, vo_query_t *q, char *err,
             }
 
             if (too_long
-                || vo_query_cursor_parse(val, val_len, &q->tier, &q->before)
+                || vo_query_cursor_parse(val, val_len, &q->tier, &q->after)
                    != 0)
             {
                 snprintf(err, err_size, "cursor is not one this endpoint "
@@ -469,7 +469,7 @@ vo_query_cursor(char *buf, size_t size, int tier, int64_t id)
 
 
 static int
-vo_query_cursor_parse(const char *v, size_t n, int *tier, int64_t *before)
+vo_query_cursor_parse(const char *v, size_t n, int *tier, int64_t *after)
 {
     size_t    i;
     uint64_t  id;
@@ -499,7 +499,7 @@ vo_query_cursor_parse(const char *v, size_t n, int *tier, int64_t *before)
     }
 
     *tier = v[0] - '0';
-    *before = (int64_t) id;
+    *after = (int64_t) id;
 
     return 0;
 }

@@ -71,7 +71,7 @@ typedef struct {
     size_t            q_len;
     int               limit;
     int               tier;        /* the cursor: go on in this tier */
-    int64_t           before;      /* with ids below this; 0: no cursor */
+    int64_t           after;       /* with ids above this; 0: no cursor */
 
     /* " w1 w2 ... ": the words folded, one space apart and around */
     char              phrase[VO_QUERY_FOLDED_MAX + 1];

@@ -686,16 +686,19 @@ END;
 -- characters of Han, kana and Hangul spaced), found by trigrams: here
 -- FTS5's trigram tokenizer over it (search_fts, an external-content
 -- index the triggers keep; case_sensitive 1, as the text is folded
--- already), in PostgreSQL pg_trgm's GIN index.  A segment's id is
+-- already), in PostgreSQL pg_trgm's GIN index.  A job's segments are a
+-- run of ids, base to base + segments - 1 in the order of the video,
 --
---     (its tenant's num << 40) + n      n: the tenant's counter, next
+--     base = (its tenant's num << 40) + 2^40 - next
 --
--- so that a tenant's segments are one range of ids.  Every search names
--- its tenant's range, which is how a tenant finds only its own jobs, and
--- walks the index down from the top of it: newest first, stopping at
--- the page's limit.  A job's segments are a run of ids, base to
--- base + segments - 1, its first segment the highest, so that within a
--- job newest first is the video's order.
+-- next: the tenant's segments numbered so far, this job's included.  So
+-- a tenant's segments are one range of ids, and the newer a job the
+-- lower its run.  Every search names its tenant's range, which is how a
+-- tenant finds only its own jobs, and walks the index up from the
+-- bottom of it: newest job first, each job's hits in the order of its
+-- video, stopping at the page's limit (FTS5 also walks a doclist
+-- fastest that way, and takes a transaction's rows as it wants them:
+-- by growing ids).
 --
 -- search_words lists the words (3 to 32 letters) of each tenant's
 -- indexed jobs, with how many jobs have each: a word of a query that

@@ -226,7 +226,7 @@ typedef enum {
  */
 #define VO_SEARCH_SEGMENTS_ADD_PG_SQL                                        \
     "INSERT INTO search_segments (id, folded)"                               \
-    " SELECT ?1 - (o - 1), e"                                                \
+    " SELECT ?1 + (o - 1), e"                                                \
     " FROM json_array_elements_text(?2::json) WITH ORDINALITY AS t(e, o)"
 
 #define VO_SEARCH_WORDS_COUNT_PG_SQL                                         \
@@ -242,8 +242,8 @@ typedef enum {
     " AND w.jobs <= 0"
 
 #define VO_SEARCH_MATCH_SQL                                                  \
-    "SELECT rowid FROM search_fts WHERE search_fts MATCH ?1"                 \
-    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid DESC LIMIT ?4"
+    "SELECT rowid, folded FROM search_fts WHERE search_fts MATCH ?1"         \
+    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4"
 
 
 /* the shared texts, each table VO_STMT_COUNT long */
@@ -467,6 +467,10 @@ vo_ledger_rc_t vo_ledger_search_migrate(vo_ledger_t *l, int64_t from,
 
 /* The schema version that brought the search index. */
 #define VO_SEARCH_SCHEMA_VERSION  5
+
+/* A tenant's segment ids: (its num << VO_SEARCH_NUM_SHIFT) + 0 to
+ * 2^VO_SEARCH_NUM_SHIFT - 1 (sql/schema.sql, "SEARCH") */
+#define VO_SEARCH_NUM_SHIFT       40
 
 int64_t vo_ledger_int_or(vo_stmt_t *s, int col, int64_t dflt);
 void vo_ledger_json_int_or_null(vo_buf_t *b, vo_stmt_t *s, int col);

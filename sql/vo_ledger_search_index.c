@@ -29,8 +29,6 @@
 #include "vo_result.h"
 
 
-/* a segment id: (tenant num << VO_SEARCH_NUM_SHIFT) + n */
-#define VO_SEARCH_NUM_SHIFT  40
 #define VO_SEARCH_NUM_MAX    ((INT64_C(1) << 23) - 1)
 
 /* the words search_words lists: what a query word one edit away can be */
@@ -62,11 +60,13 @@ const char  *vo_ledger_search_sql[VO_STMT_COUNT] = {
     [VO_STMT_SEARCH_JOB_DEL] =
     "DELETE FROM search_jobs WHERE job_id = ?1",
 
-    /* ?1 the id of the first segment, the highest; ?2 the folded texts,
-     * a JSON array (PostgreSQL: VO_SEARCH_SEGMENTS_ADD_PG_SQL) */
+    /* ?1 the id of the first segment; ?2 the folded texts, a JSON array
+     * (PostgreSQL: VO_SEARCH_SEGMENTS_ADD_PG_SQL), inserted in the order
+     * of their ids: FTS5 flushes its pending terms to a new segment of
+     * its own whenever a rowid is below the one before */
     [VO_STMT_SEARCH_SEGMENTS_ADD] =
     "INSERT INTO search_segments (id, folded)"
-    " SELECT ?1 - key, value FROM json_each(?2)",
+    " SELECT ?1 + key, value FROM json_each(?2)",
 
     [VO_STMT_SEARCH_SEGMENTS_OF] =
     "SELECT folded FROM search_segments WHERE id BETWEEN ?1 AND ?2",
@@ -146,7 +146,7 @@ vo_ledger_search_index(vo_ledger_t *l, const char *job_id,
     char *err, size_t err_size)
 {
     char             why[VO_ERR_TEXT];
-    int64_t          num, next, top;
+    int64_t          num, next, base;
     vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
     vo_search_doc_t  d;
@@ -191,7 +191,8 @@ vo_ledger_search_index(vo_ledger_t *l, const char *job_id,
         goto done;
     }
 
-    /* the job's run of ids: its first segment the highest */
+    /* the job's run of ids, below every run before it: newest first is
+     * the order of the ids */
 
     s = vo_ledger_stmt(l, VO_STMT_SEARCH_NUMBER, err, err_size);
     if (s != NULL) {
@@ -206,17 +207,18 @@ vo_ledger_search_index(vo_ledger_t *l, const char *job_id,
 
     if (next >= (INT64_C(1) << VO_SEARCH_NUM_SHIFT)) {
         snprintf(err, err_size, "index job %s: the tenant has numbered "
-                 "2^40 segments", job_id);
+                 "2^40 - 1 segments", job_id);
         lrc = VO_LEDGER_ERROR;
         goto done;
     }
 
-    top = (num << VO_SEARCH_NUM_SHIFT) + next - 1;
+    base = (num << VO_SEARCH_NUM_SHIFT) + (INT64_C(1) << VO_SEARCH_NUM_SHIFT)
+           - next;
 
     s = vo_ledger_stmt(l, VO_STMT_SEARCH_JOB_ADD, err, err_size);
     if (s != NULL) {
         vo_bind_text(s, 1, job_id, -1);
-        vo_bind_int(s, 2, top - (int64_t) d.n + 1);
+        vo_bind_int(s, 2, base);
         vo_bind_int(s, 3, (int64_t) d.n);
     }
 
@@ -225,7 +227,7 @@ vo_ledger_search_index(vo_ledger_t *l, const char *job_id,
     if (lrc == VO_LEDGER_OK) {
         s = vo_ledger_stmt(l, VO_STMT_SEARCH_SEGMENTS_ADD, err, err_size);
         if (s != NULL) {
-            vo_bind_int(s, 1, top);
+            vo_bind_int(s, 1, base);
             vo_bind_text(s, 2, d.segments.data, (int) d.segments.len);
         }
 
@@ -537,8 +539,8 @@ vo_ledger_search_forget(vo_ledger_t *l, const char *job_id, char *err,
 
 /*
  * The migration that brought the index (from an older version): every
- * done job's published result, oldest first, so that ids grow with
- * time as they do for results published from now on.  The ids first
+ * done job's published result, oldest first, so that the newer a result
+ * the lower its ids, as for results published from now on.  The ids first
  * (PostgreSQL's statements hold their whole result), then one result
  * at a time.
  */

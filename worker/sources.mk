@@ -32,7 +32,8 @@ VW_LEDGER := vo_ledger.c vo_ledger_sqlite.c \
              vo_ledger_claim.c vo_ledger_explain.c \
              vo_ledger_janitor.c vo_ledger_metrics.c vo_ledger_admin.c \
              vo_ledger_webhooks.c vo_ledger_hooks_admin.c vo_ledger_upload.c \
-             vo_ledger_search.c vo_ledger_search_index.c
+             vo_ledger_search.c vo_ledger_search_words.c \
+             vo_ledger_search_hits.c vo_ledger_search_index.c
 VW_LEDGER := $(addprefix ../sql/,$(VW_LEDGER))
 
 VW_LIB    := vo_key.c vo_options.c vo_sniff.c vo_json.c vo_store.c \
