@@ -24,7 +24,10 @@
  *      points;
  *   4. vo_query_near is symmetric, and true of a word and itself, and
  *      of a word and the word with its last code point removed;
- *   5. a cursor printed by vo_query_cursor parses back to itself.
+ *   5. a cursor printed by vo_query_cursor parses back to itself;
+ *   6. the highlights of an accepted query's words in any text (the
+ *      input) are sorted, apart, non-empty ranges of the text's code
+ *      points, and each covers a place where a word is found folded.
  */
 
 #include <stdint.h>
@@ -40,6 +43,8 @@
 static void fuzz_query_parsed(const vo_query_t *q);
 static void fuzz_query_alphabet(const char *p, size_t n);
 static void fuzz_query_fold(const uint8_t *data, size_t size);
+static void fuzz_query_marks(const vo_query_t *q, const uint8_t *data,
+    size_t size);
 
 
 int
@@ -67,6 +72,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     } else {
         fuzz_query_parsed(&q);
+
+        fuzz_query_marks(&q, data, size);
 
         /* 5: the cursor of where this query points, if it has one */
 
@@ -253,5 +260,71 @@ fuzz_query_fold(const uint8_t *data, size_t size)
         vo_buf_free(&out);
         vo_buf_free(&again);
         vo_buf_free(&map);
+    }
+}
+
+
+static void
+fuzz_query_marks(const vo_query_t *q, const uint8_t *data, size_t size)
+{
+    size_t       i, n, cps, k;
+    size_t       lens[VO_QUERY_WORDS_MAX];
+    uint32_t     marks[16][2];
+    vo_buf_t     part;
+    const char  *pats[VO_QUERY_WORDS_MAX];
+
+    for (i = 0; i < q->nwords; i++) {
+        pats[i] = q->phrase + q->words[i].off;
+        lens[i] = q->words[i].len;
+    }
+
+    n = vo_query_marks((const char *) data, size, pats, lens, q->nwords,
+                       marks, 16);
+
+    FUZZ_CHECK(n <= 16);
+
+    cps = vo_utf8_count((const char *) data, size);
+
+    for (i = 0; i < n; i++) {
+        FUZZ_CHECK(marks[i][0] < marks[i][1] && marks[i][1] <= cps);
+        FUZZ_CHECK(i == 0 || marks[i - 1][1] < marks[i][0]);
+    }
+
+    /* a mark covers a word: the code points it covers, folded, hold
+     * one of the words */
+
+    for (i = 0; i < n; i++) {
+        const unsigned char  *p = data, *last = data + size, *from = NULL;
+        size_t                len, cp;
+
+        for (cp = 0; p < last; p += len, cp++) {
+            (void) vo_utf8_next(p, (size_t) (last - p), &len);
+
+            if (cp == marks[i][0]) {
+                from = p;
+            }
+
+            if (cp == marks[i][1]) {
+                break;
+            }
+        }
+
+        FUZZ_CHECK(from != NULL);
+
+        vo_buf_init(&part);
+        vo_fold(&part, (const char *) from, (size_t) (p - from),
+                VO_FOLD_SPACED, NULL);
+        FUZZ_CHECK(vo_buf_ok(&part));
+
+        for (k = 0; k < q->nwords; k++) {
+            if (lens[k] <= part.len
+                && memmem(part.data, part.len, pats[k], lens[k]) != NULL)
+            {
+                break;
+            }
+        }
+
+        FUZZ_CHECK(k < q->nwords);
+        vo_buf_free(&part);
     }
 }
