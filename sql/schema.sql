@@ -700,11 +700,15 @@ END;
 -- fastest that way, and takes a transaction's rows as it wants them:
 -- by growing ids).
 --
--- search_words lists the words (3 to 32 letters) of each tenant's
--- indexed jobs, with how many jobs have each: a word of a query that
--- has none is looked for as the words one edit away from it that the
--- tenant has (typo tolerance), found by its first or its last half
--- (the word and its reverse, by length).
+-- search_words lists the words (3 to 32 letters, no digit) of each
+-- tenant's indexed jobs, each with one job that has it (base: the job
+-- that brought it, until that job goes and another takes its place; a
+-- word no job has any more goes with it).  A word of a query is also
+-- looked for as the words one edit away from it that the tenant has
+-- (typo tolerance), found by its first or its last half (the word and
+-- its reverse, by length).  A publish writes only the words the tenant
+-- did not have (a count per word made every publish rewrite a page per
+-- word: 4 MB of WAL a job on the benchmark's ledger).
 --
 -- 14. (issue 41) A job is in the search index exactly while its result
 --     is published: its rows (search_jobs, search_segments, its words'
@@ -752,11 +756,13 @@ CREATE TABLE search_words (
     len             INTEGER NOT NULL,       -- code points
     word            TEXT    NOT NULL,
     rev             TEXT    NOT NULL,       -- the word backwards
-    jobs            INTEGER NOT NULL,
+    base            INTEGER NOT NULL,       -- a job that has it
     PRIMARY KEY (num, len, word)
 ) WITHOUT ROWID;
 
 CREATE INDEX search_words_rev ON search_words (num, len, rev);
+
+CREATE INDEX search_words_by_job ON search_words (num, base);
 
 -- a hit's file name: the upload its job came from
 CREATE INDEX uploads_by_job ON uploads (job_id) WHERE job_id IS NOT NULL;

@@ -526,10 +526,10 @@ CREATE TRIGGER retention_counted AFTER INSERT ON events
 -- ledger's role be allowed to create it (pg_trgm is trusted: CREATE on
 -- the database is enough; docs/operations.md).  The words and the
 -- folded text compare bytewise (COLLATE "C"), as SQLite's do: a range
--- of words by prefix is then a range of the index.  Like the metric
--- tables, search_words takes its writers in one order (each statement
--- sorts its rows), so that two publishes of one tenant wait, never
--- deadlock.
+-- of words by prefix is then a range of the index.  search_words takes
+-- its writers in one order (the code sorts the words it writes), so that
+-- two publishes of one tenant that bring the same new word wait for each
+-- other, never deadlock.
 
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 
@@ -558,10 +558,12 @@ CREATE TABLE search_words (
     len             BIGINT  NOT NULL,
     word            TEXT    COLLATE "C" NOT NULL,
     rev             TEXT    COLLATE "C" NOT NULL,
-    jobs            BIGINT  NOT NULL,
+    base            BIGINT  NOT NULL,
     PRIMARY KEY (num, len, word)
 );
 
 CREATE INDEX search_words_rev ON search_words (num, len, rev);
+
+CREATE INDEX search_words_by_job ON search_words (num, base);
 
 CREATE INDEX uploads_by_job ON uploads (job_id) WHERE job_id IS NOT NULL;

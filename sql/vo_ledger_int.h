@@ -137,10 +137,13 @@ typedef enum {
     VO_STMT_SEARCH_JOB_FIND,
     VO_STMT_SEARCH_JOB_DEL,
     VO_STMT_SEARCH_SEGMENTS_ADD,
-    VO_STMT_SEARCH_SEGMENTS_OF,
     VO_STMT_SEARCH_SEGMENTS_DEL,
-    VO_STMT_SEARCH_WORDS_COUNT,
-    VO_STMT_SEARCH_WORDS_DROP,
+    VO_STMT_SEARCH_WORDS_ADD,
+    VO_STMT_SEARCH_WORDS_OF,
+    VO_STMT_SEARCH_WORD_MOVE,
+    VO_STMT_SEARCH_WORD_DROP,
+    VO_STMT_SEARCH_PROBE,
+    VO_STMT_SEARCH_COUNT,
     VO_STMT_SEARCH_WORD,
     VO_STMT_SEARCH_WORDS_PREFIX,
     VO_STMT_SEARCH_WORDS_SUFFIX,
@@ -220,26 +223,36 @@ typedef enum {
  * SQLite's JSON functions in vo_ledger_search_index.c; PostgreSQL's
  * backend has these.  Their rows come in the array's order, which the
  * code sorts: search_words is then written in one order by every
- * writer (sql/schema_pg.sql).  The index query (VO_STMT_SEARCH_MATCH)
- * is SQLite's alone: PostgreSQL's is made for each query's tiers
- * (vo_ledger_search.c).
+ * writer (sql/schema_pg.sql).  The index queries are each backend's
+ * own: FTS5 (SQLite) and LIKE (PostgreSQL) take their ?1 in their own
+ * language; the query of a tier (VO_STMT_SEARCH_MATCH) and the count
+ * that plans it (VO_STMT_SEARCH_COUNT) are SQLite's alone, PostgreSQL's
+ * query being made for each tier (vo_ledger_search.c).
  */
 #define VO_SEARCH_SEGMENTS_ADD_PG_SQL                                        \
     "INSERT INTO search_segments (id, folded)"                               \
     " SELECT ?1 + (o - 1), e"                                                \
     " FROM json_array_elements_text(?2::json) WITH ORDINALITY AS t(e, o)"
 
-#define VO_SEARCH_WORDS_COUNT_PG_SQL                                         \
-    "INSERT INTO search_words (num, len, word, rev, jobs)"                   \
-    " SELECT ?1, (e->>0)::bigint, e->>1, e->>2, greatest(?3, 0)"             \
+#define VO_SEARCH_WORDS_ADD_PG_SQL                                           \
+    "INSERT INTO search_words (num, len, word, rev, base)"                   \
+    " SELECT ?1, (e->>0)::bigint, e->>1, e->>2, ?3"                          \
     " FROM json_array_elements(?2::json) e"                                  \
-    " ON CONFLICT (num, len, word)"                                          \
-    " DO UPDATE SET jobs = search_words.jobs + ?3"
+    " ON CONFLICT (num, len, word) DO NOTHING"
 
-#define VO_SEARCH_WORDS_DROP_PG_SQL                                          \
-    "DELETE FROM search_words w USING json_array_elements(?2::json) e"       \
-    " WHERE w.num = ?1 AND w.len = (e->>0)::bigint AND w.word = e->>1"       \
-    " AND w.jobs <= 0"
+/* a segment of the tenant's range (?2, ?3) that has ?1 */
+#define VO_SEARCH_PROBE_SQL                                                  \
+    "SELECT rowid FROM search_fts WHERE search_fts MATCH ?1"                 \
+    " AND rowid BETWEEN ?2 AND ?3 LIMIT 1"
+
+#define VO_SEARCH_PROBE_PG_SQL                                               \
+    "SELECT id FROM search_segments WHERE id BETWEEN ?2 AND ?3"              \
+    " AND folded LIKE ?1 LIMIT 1"
+
+/* how many, up to ?4 */
+#define VO_SEARCH_COUNT_SQL                                                  \
+    "SELECT count(*) FROM (SELECT 1 FROM search_fts"                         \
+    " WHERE search_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)"
 
 #define VO_SEARCH_MATCH_SQL                                                  \
     "SELECT rowid, folded FROM search_fts WHERE search_fts MATCH ?1"         \

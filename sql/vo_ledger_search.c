@@ -40,8 +40,6 @@ static void vo_search_forms(vo_search_t *s);
 static int vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr);
 static void vo_search_named(vo_search_t *s, int fuzzy, size_t *named,
     size_t *n);
-static void vo_search_group(vo_search_t *s, vo_buf_t *b, size_t w,
-    int fuzzy);
 static void vo_search_term(vo_search_t *s, vo_buf_t *b, const char *t,
     size_t n, int window);
 static void vo_search_window(const char *t, size_t n, size_t *start,
@@ -137,18 +135,20 @@ vo_ledger_search(vo_ledger_t *l, const char *tenant, size_t tenant_len,
          && s->stop_tier < 0;
          tier++)
     {
-        /* what tiers 2 and 3 name in their index queries: the rarest
-         * words, and tier 3 their neighbours */
+        /* tier 3's neighbours; what tiers 2 and 3 name in their index
+         * queries (SQLite): their rarest words */
 
-        if (tier >= VO_QUERY_WORDS && !s->has_jobs && q->nwords > 1) {
-            lrc = vo_search_words_jobs(s);
+        if (tier == VO_QUERY_FUZZY) {
+            lrc = vo_search_variants(s);
             if (lrc != VO_LEDGER_OK) {
                 goto failed;
             }
         }
 
-        if (tier == VO_QUERY_FUZZY) {
-            lrc = vo_search_variants(s);
+        if (tier >= VO_QUERY_WORDS && !s->pg && q->nwords > 1
+            && (tier == VO_QUERY_WORDS || s->has_variants))
+        {
+            lrc = vo_search_estimate(s, tier == VO_QUERY_FUZZY);
             if (lrc != VO_LEDGER_OK) {
                 goto failed;
             }
@@ -389,8 +389,8 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
 
 /*
  * The words a tier's index query names: on PostgreSQL all of them, on
- * SQLite the VO_SEARCH_NAMED rarest, by the jobs that have them (tier 3:
- * that have the word or one of its neighbours).
+ * SQLite the VO_SEARCH_NAMED rarest, by the segments that have them
+ * (tier 3: the word or one of its neighbours).
  */
 
 static void
@@ -400,11 +400,7 @@ vo_search_named(vo_search_t *s, int fuzzy, size_t *named, size_t *n)
     int64_t  c[VO_QUERY_WORDS_MAX];
 
     for (i = 0; i < s->q->nwords; i++) {
-        c[i] = s->jobs[i];
-
-        for (k = 0; fuzzy && k < s->nvar[i]; k++) {
-            c[i] += s->var[i][k].jobs;
-        }
+        c[i] = s->est[fuzzy ? 1 : 0][i];
     }
 
     *n = 0;
@@ -433,7 +429,7 @@ vo_search_named(vo_search_t *s, int fuzzy, size_t *named, size_t *n)
  * window once (the windows of "priced" and "prices" may be one).
  */
 
-static void
+void
 vo_search_group(vo_search_t *s, vo_buf_t *b, size_t w, int fuzzy)
 {
     size_t       k, j, st, en, st2, en2;

@@ -68,35 +68,44 @@ const char  *vo_ledger_search_sql[VO_STMT_COUNT] = {
     "INSERT INTO search_segments (id, folded)"
     " SELECT ?1 + key, value FROM json_each(?2)",
 
-    [VO_STMT_SEARCH_SEGMENTS_OF] =
-    "SELECT folded FROM search_segments WHERE id BETWEEN ?1 AND ?2",
-
     [VO_STMT_SEARCH_SEGMENTS_DEL] =
     "DELETE FROM search_segments WHERE id BETWEEN ?1 AND ?2",
 
-    /* ?2 [[len, word, rev], ...], ?3 +1 or -1 */
-    [VO_STMT_SEARCH_WORDS_COUNT] =
-    "INSERT INTO search_words (num, len, word, rev, jobs)"
-    " SELECT ?1, value->>0, value->>1, value->>2, max(?3, 0)"
+    /* ?2 [[len, word, rev], ...], the words ?3 (a job's base) has: the
+     * ones the tenant does not have yet (PostgreSQL:
+     * VO_SEARCH_WORDS_ADD_PG_SQL) */
+    [VO_STMT_SEARCH_WORDS_ADD] =
+    "INSERT INTO search_words (num, len, word, rev, base)"
+    " SELECT ?1, value->>0, value->>1, value->>2, ?3"
     " FROM json_each(?2) WHERE true"
-    " ON CONFLICT (num, len, word) DO UPDATE SET jobs = jobs + ?3",
+    " ON CONFLICT (num, len, word) DO NOTHING",
 
-    [VO_STMT_SEARCH_WORDS_DROP] =
-    "DELETE FROM search_words WHERE num = ?1 AND jobs <= 0"
-    " AND (len, word) IN (SELECT value->>0, value->>1 FROM json_each(?2))",
+    /* the words a job brought, when it goes (invariant 14) */
+    [VO_STMT_SEARCH_WORDS_OF] =
+    "SELECT len, word FROM search_words WHERE num = ?1 AND base = ?2",
+
+    [VO_STMT_SEARCH_WORD_MOVE] =
+    "UPDATE search_words SET base = ?4"
+    " WHERE num = ?1 AND len = ?2 AND word = ?3",
+
+    [VO_STMT_SEARCH_WORD_DROP] =
+    "DELETE FROM search_words WHERE num = ?1 AND len = ?2 AND word = ?3",
+
+    /* VO_STMT_SEARCH_PROBE, VO_STMT_SEARCH_COUNT: each backend's
+     * (vo_ledger_int.h) */
 
     /* the query's side (vo_ledger_search.c): a word, the words of a
      * length by the first or the last half */
     [VO_STMT_SEARCH_WORD] =
-    "SELECT jobs FROM search_words WHERE num = ?1 AND len = ?2"
+    "SELECT 1 FROM search_words WHERE num = ?1 AND len = ?2"
     " AND word = ?3",
 
     [VO_STMT_SEARCH_WORDS_PREFIX] =
-    "SELECT word, jobs FROM search_words WHERE num = ?1 AND len = ?2"
+    "SELECT word FROM search_words WHERE num = ?1 AND len = ?2"
     " AND word BETWEEN ?3 AND ?4 LIMIT ?5",
 
     [VO_STMT_SEARCH_WORDS_SUFFIX] =
-    "SELECT word, jobs FROM search_words WHERE num = ?1 AND len = ?2"
+    "SELECT word FROM search_words WHERE num = ?1 AND len = ?2"
     " AND rev BETWEEN ?3 AND ?4 LIMIT ?5",
 
     /* VO_STMT_SEARCH_MATCH: SQLite's (VO_SEARCH_MATCH_SQL) */
@@ -130,9 +139,13 @@ static int vo_search_segment(void *data, size_t index, const char *obj,
     size_t obj_len, const char *text, size_t text_len);
 static void vo_search_words_of(vo_buf_t *words, size_t *nwords,
     const char *folded, size_t len);
-static vo_ledger_rc_t vo_search_count(vo_ledger_t *l, int64_t num,
-    vo_buf_t *words, size_t nwords, int delta, char *err, size_t err_size);
+static vo_ledger_rc_t vo_search_add_words(vo_ledger_t *l, int64_t num,
+    vo_buf_t *words, size_t nwords, int64_t base, char *err,
+    size_t err_size);
+static char **vo_search_sorted(vo_buf_t *words, size_t *nwords);
 static int vo_search_word_cmp(const void *a, const void *b);
+static vo_ledger_rc_t vo_search_reword(vo_ledger_t *l, int64_t num,
+    const char *word, char *err, size_t err_size);
 static vo_ledger_rc_t vo_search_tenant_num(vo_ledger_t *l,
     const char *tenant, size_t tenant_len, int64_t *num, char *err,
     size_t err_size);
@@ -235,7 +248,8 @@ vo_ledger_search_index(vo_ledger_t *l, const char *job_id,
     }
 
     if (lrc == VO_LEDGER_OK) {
-        lrc = vo_search_count(l, num, &d.words, d.nwords, 1, err, err_size);
+        lrc = vo_search_add_words(l, num, &d.words, d.nwords, base, err,
+                                  err_size);
     }
 
 done:
@@ -327,48 +341,35 @@ vo_search_words_of(vo_buf_t *words, size_t *nwords, const char *folded,
 
 
 /*
- * Adds delta to the count of each word of words (nwords "word\0"), once
- * per word: sorted and unique, as [[len, word, rev], ...]; a count that
- * falls to 0 is deleted.
+ * The words (nwords "word\0") the job of base has, in the tenant's list
+ * unless there already: sorted and unique, as [[len, word, rev], ...].
  */
 
 static vo_ledger_rc_t
-vo_search_count(vo_ledger_t *l, int64_t num, vo_buf_t *words, size_t nwords,
-    int delta, char *err, size_t err_size)
+vo_search_add_words(vo_ledger_t *l, int64_t num, vo_buf_t *words,
+    size_t nwords, int64_t base, char *err, size_t err_size)
 {
-    char            *p, **w, rev[VO_QUERY_WORD_MAX * 4 + 1];
-    size_t           i, k, n, len, cps, at;
-    vo_buf_t         arr;
-    vo_stmt_t       *s;
-    vo_ledger_rc_t   lrc;
+    char            **w, rev[VO_QUERY_WORD_MAX * 4 + 1];
+    size_t            i, k, n, len, at;
+    vo_buf_t          arr;
+    vo_stmt_t        *s;
+    vo_ledger_rc_t    lrc;
 
     if (nwords == 0) {
         return VO_LEDGER_OK;
     }
 
-    w = malloc(nwords * sizeof(char *));
+    w = vo_search_sorted(words, &nwords);
     if (w == NULL) {
         snprintf(err, err_size, "index words: out of memory");
         return VO_LEDGER_ERROR;
     }
 
-    for (i = 0, p = words->data; i < nwords; i++) {
-        w[i] = p;
-        p += strlen(p) + 1;
-    }
-
-    qsort(w, nwords, sizeof(char *), vo_search_word_cmp);
-
     vo_buf_init(&arr);
     vo_buf_addc(&arr, '[');
 
     for (i = 0; i < nwords; i++) {
-        if (i > 0 && strcmp(w[i], w[i - 1]) == 0) {
-            continue;
-        }
-
         len = strlen(w[i]);
-        cps = vo_utf8_count(w[i], len);
 
         /* the word backwards, code point by code point */
 
@@ -380,7 +381,8 @@ vo_search_count(vo_ledger_t *l, int64_t num, vo_buf_t *words, size_t nwords,
             memcpy(rev + at, w[i] + k, n);
         }
 
-        vo_buf_printf(&arr, "%s[%zu,", arr.len > 1 ? "," : "", cps);
+        vo_buf_printf(&arr, "%s[%zu,", i ? "," : "",
+                      vo_utf8_count(w[i], len));
         vo_json_str(&arr, w[i], len);
         vo_buf_addc(&arr, ',');
         vo_json_str(&arr, rev, len);
@@ -396,28 +398,51 @@ vo_search_count(vo_ledger_t *l, int64_t num, vo_buf_t *words, size_t nwords,
         return VO_LEDGER_ERROR;
     }
 
-    s = vo_ledger_stmt(l, VO_STMT_SEARCH_WORDS_COUNT, err, err_size);
+    s = vo_ledger_stmt(l, VO_STMT_SEARCH_WORDS_ADD, err, err_size);
     if (s != NULL) {
         vo_bind_int(s, 1, num);
         vo_bind_text(s, 2, arr.data, (int) arr.len);
-        vo_bind_int(s, 3, delta);
+        vo_bind_int(s, 3, base);
     }
 
-    lrc = vo_ledger_step_done(l, s, "count words", err, err_size);
-
-    if (lrc == VO_LEDGER_OK && delta < 0) {
-        s = vo_ledger_stmt(l, VO_STMT_SEARCH_WORDS_DROP, err, err_size);
-        if (s != NULL) {
-            vo_bind_int(s, 1, num);
-            vo_bind_text(s, 2, arr.data, (int) arr.len);
-        }
-
-        lrc = vo_ledger_step_done(l, s, "drop words", err, err_size);
-    }
+    lrc = vo_ledger_step_done(l, s, "index words", err, err_size);
 
     vo_buf_free(&arr);
 
     return lrc;
+}
+
+
+/* The words of words (nwords "word\0") sorted, each once: *nwords how
+ * many; NULL when memory runs out.  free() it; the words stay in words. */
+
+static char **
+vo_search_sorted(vo_buf_t *words, size_t *nwords)
+{
+    char    **w, *p;
+    size_t    i, n;
+
+    w = malloc(*nwords * sizeof(char *));
+    if (w == NULL) {
+        return NULL;
+    }
+
+    for (i = 0, p = words->data; i < *nwords; i++) {
+        w[i] = p;
+        p += strlen(p) + 1;
+    }
+
+    qsort(w, *nwords, sizeof(char *), vo_search_word_cmp);
+
+    for (i = 0, n = 0; i < *nwords; i++) {
+        if (n == 0 || strcmp(w[i], w[n - 1]) != 0) {
+            w[n++] = w[i];
+        }
+    }
+
+    *nwords = n;
+
+    return w;
 }
 
 
@@ -446,11 +471,11 @@ vo_ledger_search_forget(vo_ledger_t *l, const char *job_id, char *err,
     size_t err_size)
 {
     int              rc;
-    size_t           nwords;
-    int64_t          base, n;
+    size_t           i, nwords;
+    int64_t          base, n, num;
+    char           **w;
     vo_buf_t         words;
     vo_stmt_t       *s;
-    const char      *t;
     vo_ledger_rc_t   lrc;
 
     s = vo_ledger_stmt(l, VO_STMT_SEARCH_JOB_FIND, err, err_size);
@@ -476,29 +501,52 @@ vo_ledger_search_forget(vo_ledger_t *l, const char *job_id, char *err,
 
     base = vo_column_int64(s, 0);
     n = vo_column_int64(s, 1);
+    num = base >> VO_SEARCH_NUM_SHIFT;
 
     vo_reset(s);
 
-    /* its words, from its texts, to count them out */
+    /* its segments (FTS5: the triggers take them out of search_fts) and
+     * its run of ids */
+
+    s = vo_ledger_stmt(l, VO_STMT_SEARCH_SEGMENTS_DEL, err, err_size);
+    if (s != NULL) {
+        vo_bind_int(s, 1, base);
+        vo_bind_int(s, 2, base + n - 1);
+    }
+
+    lrc = vo_ledger_step_done(l, s, "unindex segments", err, err_size);
+
+    if (lrc == VO_LEDGER_OK) {
+        s = vo_ledger_stmt(l, VO_STMT_SEARCH_JOB_DEL, err, err_size);
+        if (s != NULL) {
+            vo_bind_text(s, 1, job_id, -1);
+        }
+
+        lrc = vo_ledger_step_done(l, s, "unindex job", err, err_size);
+    }
+
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    /* the words it brought: to another job that has them, or gone */
 
     vo_buf_init(&words);
     nwords = 0;
 
-    s = vo_ledger_stmt(l, VO_STMT_SEARCH_SEGMENTS_OF, err, err_size);
+    s = vo_ledger_stmt(l, VO_STMT_SEARCH_WORDS_OF, err, err_size);
     if (s == NULL) {
         return VO_LEDGER_ERROR;
     }
 
-    vo_bind_int(s, 1, base);
-    vo_bind_int(s, 2, base + n - 1);
+    vo_bind_int(s, 1, num);
+    vo_bind_int(s, 2, base);
 
     while ((rc = vo_step(s)) == VO_ROW) {
-        t = vo_column_text(s, 0);
-
-        if (t != NULL) {
-            vo_search_words_of(&words, &nwords, t,
-                               (size_t) vo_column_bytes(s, 0));
-        }
+        vo_buf_add(&words, vo_column_text(s, 1),
+                   (size_t) vo_column_bytes(s, 1));
+        vo_buf_addc(&words, '\0');
+        nwords++;
     }
 
     vo_reset(s);
@@ -510,28 +558,110 @@ vo_ledger_search_forget(vo_ledger_t *l, const char *job_id, char *err,
         return rc != VO_DONE ? vo_ledger_rc(rc) : VO_LEDGER_ERROR;
     }
 
-    lrc = vo_search_count(l, base >> VO_SEARCH_NUM_SHIFT, &words, nwords,
-                          -1, err, err_size);
+    w = nwords ? vo_search_sorted(&words, &nwords) : NULL;
+
+    if (nwords > 0 && w == NULL) {
+        snprintf(err, err_size, "unindex job %s: out of memory", job_id);
+        lrc = VO_LEDGER_ERROR;
+    }
+
+    for (i = 0; lrc == VO_LEDGER_OK && i < nwords; i++) {
+        lrc = vo_search_reword(l, num, w[i], err, err_size);
+    }
+
+    free(w);
     vo_buf_free(&words);
 
-    if (lrc == VO_LEDGER_OK) {
-        s = vo_ledger_stmt(l, VO_STMT_SEARCH_SEGMENTS_DEL, err, err_size);
-        if (s != NULL) {
-            vo_bind_int(s, 1, base);
-            vo_bind_int(s, 2, base + n - 1);
-        }
+    return lrc;
+}
 
-        lrc = vo_ledger_step_done(l, s, "unindex segments", err, err_size);
+
+/*
+ * A word whose job went: to another job of the tenant that has it as a
+ * whole word, if one does (any: the first the index gives), else out of
+ * the list.
+ */
+
+static vo_ledger_rc_t
+vo_search_reword(vo_ledger_t *l, int64_t num, const char *word, char *err,
+    size_t err_size)
+{
+    int              rc, pg;
+    char             pat[VO_QUERY_WORD_MAX * 4 + 8];
+    size_t           len, cps;
+    int64_t          lo, id, other;
+    vo_stmt_t       *s;
+    vo_ledger_rc_t   lrc;
+
+    pg = (l->be == &vo_ledger_pg);
+    len = strlen(word);
+    cps = vo_utf8_count(word, len);
+    lo = num << VO_SEARCH_NUM_SHIFT;
+
+    /* FTS5: the phrase " word "; LIKE: "% word %" (a folded word holds
+     * neither '"' nor '%' nor '_') */
+
+    snprintf(pat, sizeof(pat), pg ? "%% %s %%" : "\" %s \"", word);
+
+    s = vo_ledger_stmt(l, VO_STMT_SEARCH_PROBE, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
     }
 
-    if (lrc == VO_LEDGER_OK) {
-        s = vo_ledger_stmt(l, VO_STMT_SEARCH_JOB_DEL, err, err_size);
-        if (s != NULL) {
-            vo_bind_text(s, 1, job_id, -1);
+    vo_bind_text(s, 1, pat, -1);
+    vo_bind_int(s, 2, lo);
+    vo_bind_int(s, 3, lo + (INT64_C(1) << VO_SEARCH_NUM_SHIFT) - 1);
+
+    rc = vo_step(s);
+    id = (rc == VO_ROW) ? vo_column_int64(s, 0) : -1;
+
+    vo_reset(s);
+
+    if (rc != VO_ROW && rc != VO_DONE) {
+        snprintf(err, err_size, "reword \"%s\": %s", word,
+                 vo_ledger_errmsg(l));
+        return vo_ledger_rc(rc);
+    }
+
+    other = -1;
+
+    if (id >= 0) {
+        s = vo_ledger_stmt(l, VO_STMT_SEARCH_JOB_OF, err, err_size);
+        if (s == NULL) {
+            return VO_LEDGER_ERROR;
         }
 
-        lrc = vo_ledger_step_done(l, s, "unindex job", err, err_size);
+        vo_bind_int(s, 1, id);
+
+        rc = vo_step(s);
+
+        if (rc == VO_ROW) {
+            other = vo_column_int64(s, 1);
+        }
+
+        vo_reset(s);
+
+        if (rc != VO_ROW && rc != VO_DONE) {
+            snprintf(err, err_size, "reword \"%s\": %s", word,
+                     vo_ledger_errmsg(l));
+            return vo_ledger_rc(rc);
+        }
     }
+
+    s = vo_ledger_stmt(l, other >= 0 ? VO_STMT_SEARCH_WORD_MOVE
+                                     : VO_STMT_SEARCH_WORD_DROP,
+                       err, err_size);
+    if (s != NULL) {
+        vo_bind_int(s, 1, num);
+        vo_bind_int(s, 2, (int64_t) cps);
+        vo_bind_text(s, 3, word, (int) len);
+
+        if (other >= 0) {
+            vo_bind_int(s, 4, other);
+        }
+    }
+
+    lrc = vo_ledger_step_done(l, s, "reword", err, err_size);
 
     return lrc;
 }

@@ -43,15 +43,14 @@
  * search stopped (its cursor goes on from there) */
 #define VO_SEARCH_BUDGET        20000
 
-/* how common a word is, in jobs that have it, counted up to this */
-#define VO_SEARCH_COMMON        1000000
+/* how common a word is: the segments that have it, counted up to this */
+#define VO_SEARCH_COUNTED       1000
 
 
 /* a word one edit from a query word, as " word " (a whole word) */
 typedef struct {
     char            word[VO_QUERY_WORD_MAX * 4 + 3];
     size_t          len;
-    int64_t         jobs;
 } vo_search_variant_t;
 
 
@@ -91,12 +90,13 @@ typedef struct vo_search_s {
     char                  form[VO_QUERY_WORDS_MAX][VO_QUERY_FOLDED_MAX + 3];
     size_t                form_len[VO_QUERY_WORDS_MAX];
 
-    /* tiers 2 and 3: each word's jobs (how common), with its neighbours
-     * one edit away (tier 3) */
-    int64_t               jobs[VO_QUERY_WORDS_MAX];
+    /* tiers 2 and 3: how common each word is (tier 3: with its
+     * neighbours one edit away), in segments counted up to
+     * VO_SEARCH_COUNTED */
+    int64_t               est[2][VO_QUERY_WORDS_MAX];
+    int                   has_est[2];
     vo_search_variant_t  *var[VO_QUERY_WORDS_MAX];
     size_t                nvar[VO_QUERY_WORDS_MAX];
-    int                   has_jobs;
     int                   has_variants;
 
     vo_search_hit_t       hit[VO_QUERY_LIMIT_MAX + 1];
@@ -115,8 +115,12 @@ typedef struct vo_search_s {
 
 extern const char *const  vo_search_tiers[VO_QUERY_TIERS];
 
+/* vo_ledger_search.c: word w's FTS5 term, or its group with its
+ * neighbours (fuzzy) */
+void vo_search_group(vo_search_t *s, vo_buf_t *b, size_t w, int fuzzy);
+
 /* vo_ledger_search_words.c */
-vo_ledger_rc_t vo_search_words_jobs(vo_search_t *s);
+vo_ledger_rc_t vo_search_estimate(vo_search_t *s, int fuzzy);
 vo_ledger_rc_t vo_search_variants(vo_search_t *s);
 
 /* vo_ledger_search_hits.c */

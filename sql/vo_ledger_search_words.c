@@ -2,8 +2,9 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * A search's words (vo_ledger_search_int.h): how common each query word
- * is among the tenant's jobs, and the tenant's words one edit away from
- * it, both from search_words (the SEARCH section of sql/schema.sql).
+ * is among the tenant's segments (a count the index gives), and the
+ * tenant's words one edit away from it (search_words, the SEARCH section
+ * of sql/schema.sql).
  */
 
 #include <stdio.h>
@@ -18,65 +19,82 @@ static vo_ledger_rc_t vo_search_near(vo_search_t *s, size_t w);
 static vo_ledger_rc_t vo_search_scan(vo_search_t *s, size_t w, int id,
     int64_t len, const char *from, size_t n);
 static void vo_search_keep(vo_search_t *s, size_t w, const char *word,
-    size_t n, int64_t jobs);
-static int vo_search_variant_cmp(const void *a, const void *b);
+    size_t n);
 static size_t vo_search_reverse(const char *w, size_t n, char *out);
 
 
 /*
- * How common each query word is, in jobs of the tenant that have it as a
- * word (search_words): for choosing the rarest words to name in a tier's
- * index query.  A word search_words cannot know (a number, a word of
- * one or two letters, a piece of a spaced script) counts as common when
- * it is short, and as rare when it is long (an unlisted word of 4 code
- * points or more is a piece of a word, or not there).
+ * How common each query word is among the tenant's segments: for tier 2
+ * its form, for tier 3 the form or one of its neighbours (fuzzy), each
+ * counted up to VO_SEARCH_COUNTED by the index query that would name it
+ * (SQLite's FTS5; PostgreSQL's queries name every word).  What picks
+ * the rarest words for a tier's index query.
  */
 
 vo_ledger_rc_t
-vo_search_words_jobs(vo_search_t *s)
+vo_search_estimate(vo_search_t *s, int fuzzy)
 {
-    int                     rc;
-    size_t                  i;
-    vo_stmt_t              *st;
-    const vo_query_word_t  *w;
+    int              rc;
+    size_t           i;
+    vo_buf_t         expr;
+    vo_stmt_t       *st;
+    vo_ledger_rc_t   lrc;
 
-    for (i = 0; i < s->q->nwords; i++) {
-        w = &s->q->words[i];
-        s->jobs[i] = w->cps <= 3 ? VO_SEARCH_COMMON : 0;
+    if (s->has_est[fuzzy]) {
+        return VO_LEDGER_OK;
+    }
 
-        if (w->whole || memchr(s->q->phrase + w->off, ' ', w->len) != NULL
-            || w->cps < 3 || w->cps > VO_QUERY_WORD_MAX)
-        {
+    vo_buf_init(&expr);
+    lrc = VO_LEDGER_OK;
+
+    for (i = 0; lrc == VO_LEDGER_OK && i < s->q->nwords; i++) {
+
+        if (fuzzy && s->nvar[i] == 0 && s->has_est[0]) {
+            s->est[1][i] = s->est[0][i];        /* the word alone */
             continue;
         }
 
-        st = vo_ledger_stmt(s->l, VO_STMT_SEARCH_WORD, s->err, s->err_size);
-        if (st == NULL) {
-            return VO_LEDGER_ERROR;
+        vo_buf_reset(&expr);
+        vo_search_group(s, &expr, i, fuzzy);
+
+        if (!vo_buf_ok(&expr)) {
+            snprintf(s->err, s->err_size, "search: out of memory");
+            lrc = VO_LEDGER_ERROR;
+            break;
         }
 
-        vo_bind_int(st, 1, s->lo >> VO_SEARCH_NUM_SHIFT);
-        vo_bind_int(st, 2, (int64_t) w->cps);
-        vo_bind_text(st, 3, s->q->phrase + w->off, (int) w->len);
+        st = vo_ledger_stmt(s->l, VO_STMT_SEARCH_COUNT, s->err, s->err_size);
+        if (st == NULL) {
+            lrc = VO_LEDGER_ERROR;
+            break;
+        }
+
+        vo_bind_text(st, 1, expr.data, (int) expr.len);
+        vo_bind_int(st, 2, s->lo);
+        vo_bind_int(st, 3, s->hi);
+        vo_bind_int(st, 4, VO_SEARCH_COUNTED);
 
         rc = vo_step(st);
 
         if (rc == VO_ROW) {
-            s->jobs[i] = vo_column_int64(st, 0);
+            s->est[fuzzy][i] = vo_column_int64(st, 0);
 
-        } else if (rc != VO_DONE) {
-            snprintf(s->err, s->err_size, "search words: %s",
+        } else {
+            snprintf(s->err, s->err_size, "search estimate: %s",
                      vo_ledger_errmsg(s->l));
-            vo_reset(st);
-            return vo_ledger_rc(rc);
+            lrc = vo_ledger_rc(rc);
         }
 
         vo_reset(st);
     }
 
-    s->has_jobs = 1;
+    vo_buf_free(&expr);
 
-    return VO_LEDGER_OK;
+    if (lrc == VO_LEDGER_OK) {
+        s->has_est[fuzzy] = 1;
+    }
+
+    return lrc;
 }
 
 
@@ -86,7 +104,7 @@ vo_search_words_jobs(vo_search_t *s)
  * those that share the word's first half, those that share its last
  * half (an edit is in one half or the other), and the word with the two
  * letters around the middle swapped; each checked (vo_query_near).
- * The most common VO_SEARCH_VARIANTS are kept, as whole words.
+ * The first VO_SEARCH_VARIANTS found are kept, as whole words.
  */
 
 vo_ledger_rc_t
@@ -112,13 +130,6 @@ vo_search_variants(vo_search_t *s)
         lrc = vo_search_near(s, i);
         if (lrc != VO_LEDGER_OK) {
             return lrc;
-        }
-
-        qsort(s->var[i], s->nvar[i], sizeof(vo_search_variant_t),
-              vo_search_variant_cmp);
-
-        if (s->nvar[i] > VO_SEARCH_VARIANTS) {
-            s->nvar[i] = VO_SEARCH_VARIANTS;
         }
 
         if (s->nvar[i] > 0) {
@@ -195,7 +206,7 @@ vo_search_near(vo_search_t *s, size_t w)
     rc = vo_step(st);
 
     if (rc == VO_ROW) {
-        vo_search_keep(s, w, swap, qw->len, vo_column_int64(st, 0));
+        vo_search_keep(s, w, swap, qw->len);
 
     } else if (rc != VO_DONE) {
         snprintf(s->err, s->err_size, "search words: %s",
@@ -259,7 +270,7 @@ vo_search_scan(vo_search_t *s, size_t w, int id, int64_t len,
         if (vo_query_near(s->q->phrase + s->q->words[w].off,
                           s->q->words[w].len, word, wn))
         {
-            vo_search_keep(s, w, word, wn, vo_column_int64(st, 1));
+            vo_search_keep(s, w, word, wn);
         }
     }
 
@@ -277,20 +288,19 @@ vo_search_scan(vo_search_t *s, size_t w, int id, int64_t len,
 
 /*
  * A neighbour of word w, kept as " word " (found whole: it is a word of
- * the tenant's), unless it is w itself or kept already.  While there is
- * room for more than VO_SEARCH_VARIANTS, all are kept; past it, the
- * least common goes.
+ * the tenant's), unless it is w itself, kept already, or one too many.
  */
 
 static void
-vo_search_keep(vo_search_t *s, size_t w, const char *word, size_t n,
-    int64_t jobs)
+vo_search_keep(vo_search_t *s, size_t w, const char *word, size_t n)
 {
-    size_t                 i, least;
-    vo_search_variant_t   *v;
-    const vo_query_word_t *qw = &s->q->words[w];
+    size_t                  i;
+    vo_search_variant_t    *v;
+    const vo_query_word_t  *qw = &s->q->words[w];
 
-    if (n == qw->len && memcmp(word, s->q->phrase + qw->off, n) == 0) {
+    if ((n == qw->len && memcmp(word, s->q->phrase + qw->off, n) == 0)
+        || s->nvar[w] == VO_SEARCH_VARIANTS)
+    {
         return;
     }
 
@@ -302,43 +312,12 @@ vo_search_keep(vo_search_t *s, size_t w, const char *word, size_t n,
         }
     }
 
-    if (s->nvar[w] <= VO_SEARCH_VARIANTS) {
-        v = &s->var[w][s->nvar[w]++];
-
-    } else {
-        least = 0;
-
-        for (i = 1; i < s->nvar[w]; i++) {
-            if (s->var[w][i].jobs < s->var[w][least].jobs) {
-                least = i;
-            }
-        }
-
-        if (s->var[w][least].jobs >= jobs) {
-            return;
-        }
-
-        v = &s->var[w][least];
-    }
+    v = &s->var[w][s->nvar[w]++];
 
     v->word[0] = ' ';
     memcpy(v->word + 1, word, n);
     v->word[n + 1] = ' ';
     v->len = n + 2;
-    v->jobs = jobs;
-}
-
-
-static int
-vo_search_variant_cmp(const void *a, const void *b)
-{
-    const vo_search_variant_t  *x = a, *y = b;
-
-    if (x->jobs != y->jobs) {
-        return x->jobs > y->jobs ? -1 : 1;
-    }
-
-    return strcmp(x->word, y->word);
 }
 
 

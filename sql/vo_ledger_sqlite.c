@@ -89,8 +89,10 @@ static const char  *vo_sqlite_sql[VO_STMT_COUNT] = {
     [VO_STMT_RETAIN_FRAMES_DUE] =
         VO_RETAIN_FRAMES_DUE_SQL(" INDEXED BY jobs_frames_due"),
 
-    /* FTS5 (issue 41; PostgreSQL's is made per query) */
+    /* FTS5 (issue 41; PostgreSQL's are LIKE, or made per query) */
     [VO_STMT_SEARCH_MATCH] = VO_SEARCH_MATCH_SQL,
+    [VO_STMT_SEARCH_PROBE] = VO_SEARCH_PROBE_SQL,
+    [VO_STMT_SEARCH_COUNT] = VO_SEARCH_COUNT_SQL,
 };
 
 

@@ -42,11 +42,13 @@ CREATE TABLE search_words (
     len             INTEGER NOT NULL,       -- code points
     word            TEXT    NOT NULL,
     rev             TEXT    NOT NULL,       -- the word backwards
-    jobs            INTEGER NOT NULL,
+    base            INTEGER NOT NULL,       -- a job that has it
     PRIMARY KEY (num, len, word)
 ) WITHOUT ROWID;
 
 CREATE INDEX search_words_rev ON search_words (num, len, rev);
+
+CREATE INDEX search_words_by_job ON search_words (num, base);
 
 -- a hit's file name: the upload its job came from
 CREATE INDEX uploads_by_job ON uploads (job_id) WHERE job_id IS NOT NULL;

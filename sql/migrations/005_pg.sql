@@ -33,10 +33,12 @@ CREATE TABLE search_words (
     len             BIGINT  NOT NULL,
     word            TEXT    COLLATE "C" NOT NULL,
     rev             TEXT    COLLATE "C" NOT NULL,
-    jobs            BIGINT  NOT NULL,
+    base            BIGINT  NOT NULL,
     PRIMARY KEY (num, len, word)
 );
 
 CREATE INDEX search_words_rev ON search_words (num, len, rev);
+
+CREATE INDEX search_words_by_job ON search_words (num, base);
 
 CREATE INDEX uploads_by_job ON uploads (job_id) WHERE job_id IS NOT NULL;

@@ -371,7 +371,7 @@ sub {
 
 
 
-=== TEST 9: DELETE takes a job out of the search, cancellation too
+=== TEST 9: DELETE takes a job out of the search, its words too; cancellation
 --- request
 GET /search?q=x
 --- more_headers
@@ -379,22 +379,41 @@ X-Tenant: alice
 --- ledger_check eval
 sub {
     my $j = ::seed();
+    my $base = sub {
+        my ($r) = ledger_rows('SELECT base FROM search_jobs WHERE job_id = ?',
+                              $_[0]);
+        return $r ? $r->{base} : undef;
+    };
+    my $word = sub {
+        my ($r) = ledger_rows("SELECT w.base FROM search_words w"
+            . " JOIN search_tenants t ON t.num = w.num"
+            . " WHERE t.tenant = 'alice' AND w.word = ?", $_[0]);
+        return $r ? $r->{base} : undef;
+    };
     is(::hits($j, 'q=price'), 'B1:exact A0:exact B0:fuzzy', 'before');
-    my $d = http_request(method => 'DELETE', uri => "/jobs/$j->{B}",
+    is($word->('price'), $base->($j->{A}), '"price": brought by A');
+    my $d = http_request(method => 'DELETE', uri => "/jobs/$j->{A}",
                          headers => ['X-Tenant' => 'alice']);
-    is($d->{status}, 200, 'DELETE: 200');
-    is(::hits($j, 'q=price'), 'A0:exact', 'B is out of the search');
-    is(ledger_count('search_segments'), 7, 'its rows are gone (A, C)');
+    is($d->{status}, 200, 'DELETE A: 200');
+    is(::hits($j, 'q=price'), 'B1:exact B0:fuzzy', 'A is out of the search');
+    is($word->('price'), $base->($j->{B}), '"price": B has it now');
+    ok(!defined $word->('emile'), '"emile", A\'s alone, is gone');
+    is(ledger_count('search_segments'), 6, 'A\'s segments are gone (B, C)');
     is(ledger_count('search_jobs'), 2, 'and its job');
-    my ($n) = map { $_->{n} } ledger_rows(
-        "SELECT count(*) AS n FROM search_words WHERE word = 'quarterly'");
-    is($n, 0, 'and its words');
+    $d = http_request(method => 'DELETE', uri => "/jobs/$j->{B}",
+                      headers => ['X-Tenant' => 'alice']);
+    is(::hits($j, 'q=price'), '', 'B too');
+    my ($n) = map { $_->{n} } ledger_rows("SELECT count(*) AS n"
+        . " FROM search_words w JOIN search_tenants t ON t.num = w.num"
+        . " WHERE t.tenant = 'alice'");
+    is($n, 0, 'alice has no word left');
+    is(::hits($j, 'q=price', 'bob'), 'C0:exact', 'bob keeps his');
     my $r = upload('never-done', $::V, headers => ['X-Tenant' => 'alice']);
     my $id = decode_json_body($r)->{job_id};
     $d = http_request(method => 'DELETE', uri => "/jobs/$id",
                       headers => ['X-Tenant' => 'alice']);
     is(decode_json_body($d)->{state}, 'cancelled', 'a job cancelled');
-    is(ledger_count('search_segments'), 7, 'had nothing in the search');
+    is(ledger_count('search_segments'), 2, 'had nothing in the search');
 }
 
 
