@@ -365,6 +365,20 @@ unless ($pg) {
     }
     ok($s4->status($j4{'k-deleted'})->{deleted_at},
        'v4: k-deleted still says it was deleted');
+
+    # issue 41: its published text is searchable, both of its parts
+    searchable($s4, 'q=two+places+at+once', $j4{'k-done'}, 'exact',
+               'v4: the old result is found');
+    searchable($s4, 'q=LEDGER+OF+VERSION+FOUR', $j4{'k-done'}, 'exact',
+               'v4: its other part too');
+    searchable($s4, 'q=ledger+of+versoin+four', $j4{'k-done'}, 'fuzzy',
+               'v4: and with a typo');
+    my $hit4 = $s4->search('q=two+places')->{hits}[0] // {};
+    my $st4 = $s4->status($j4{'k-done'});
+    is_deeply([$hit4->{start}, $hit4->{end}, $hit4->{text}],
+              [@{ $st4->{result}{segments}[$hit4->{segment} // 0] }{
+                  qw(start end text)}],
+              'v4: at the times of its segment in the result');
     for my $key (sort keys %{ $f4->{upload} }) {
         my ($row) = $s4->rows('SELECT tenant, request_key, protocol, options,'
             . ' filename, upload_offset, upload_length, sha256_state,'
@@ -436,6 +450,11 @@ unless ($pg) {
        'done', 'v4: and the tus upload finished today');
     like($s4->status($tusjob, 'txt')->{body}, qr/Ledger of version four/,
          'v4: with its text');
+    my $found = $s4->search('q=ledger+of+version+four&limit=100');
+    ok((grep { $_->{job_id} eq $tusjob } @{ $found->{hits} }),
+       'v4: the tus upload finished today is found');
+    is($found->{jobs}{$tusjob}{filename}, $tus->{filename},
+       'v4: with the file name of its Upload-Metadata');
     is($s4->stop_worker, 0, 'v4: the pool stops');
     $s4->stop_nginx;
 }
