@@ -59,7 +59,6 @@ static int vo_fold_in(const uint32_t (*r)[2], size_t n, uint32_t cp);
 static void vo_fold_cp(vo_fold_ctx_t *f, uint32_t cp);
 static void vo_fold_put(vo_fold_ctx_t *f, const char *p, size_t n);
 static void vo_fold_space(vo_fold_ctx_t *f);
-static size_t vo_utf8_put(char *p, uint32_t cp);
 
 
 void
@@ -340,7 +339,7 @@ vo_utf8_count(const char *s, size_t n)
 }
 
 
-static size_t
+size_t
 vo_utf8_put(char *p, uint32_t cp)
 {
     unsigned char  *u = (unsigned char *) p;

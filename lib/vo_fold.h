@@ -57,6 +57,9 @@ void vo_fold(vo_buf_t *out, const char *in, size_t len, unsigned flags,
  */
 uint32_t vo_utf8_next(const unsigned char *p, size_t n, size_t *len);
 
+/* cp as UTF-8 at p (room for 4 bytes); its length. */
+size_t vo_utf8_put(char *p, uint32_t cp);
+
 /* Code points in a UTF-8 text (each invalid byte counts as one). */
 size_t vo_utf8_count(const char *s, size_t n);
 

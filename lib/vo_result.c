@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "vo_fold.h"
 #include "vo_result.h"
 
 
@@ -512,25 +513,5 @@ vo_result_utf8(vo_buf_t *out, unsigned long cp)
 {
     char  u[4];
 
-    if (cp < 0x80) {
-        vo_buf_addc(out, (char) cp);
-
-    } else if (cp < 0x800) {
-        u[0] = (char) (0xc0 | (cp >> 6));
-        u[1] = (char) (0x80 | (cp & 0x3f));
-        vo_buf_add(out, u, 2);
-
-    } else if (cp < 0x10000) {
-        u[0] = (char) (0xe0 | (cp >> 12));
-        u[1] = (char) (0x80 | ((cp >> 6) & 0x3f));
-        u[2] = (char) (0x80 | (cp & 0x3f));
-        vo_buf_add(out, u, 3);
-
-    } else {
-        u[0] = (char) (0xf0 | (cp >> 18));
-        u[1] = (char) (0x80 | ((cp >> 12) & 0x3f));
-        u[2] = (char) (0x80 | ((cp >> 6) & 0x3f));
-        u[3] = (char) (0x80 | (cp & 0x3f));
-        vo_buf_add(out, u, 4);
-    }
+    vo_buf_add(out, u, vo_utf8_put(u, (uint32_t) cp));
 }
