@@ -686,7 +686,12 @@ END;
 -- characters of Han, kana and Hangul spaced), found by trigrams: here
 -- FTS5's trigram tokenizer over it (search_fts, an external-content
 -- index the triggers keep; case_sensitive 1, as the text is folded
--- already), in PostgreSQL pg_trgm's GIN index.  A job's segments are a
+-- already), in PostgreSQL pg_trgm's GIN index.  Here also by words
+-- (search_tokens, FTS5's unicode61 over the same text; every letter,
+-- mark and digit is a word's, as in the fold, whatever Unicode version
+-- SQLite's tables know): a whole word is a read of its list of segments,
+-- where by trigrams it is the walk of several long ones
+-- (vo_ledger_search_int.h).  A job's segments are a
 -- run of ids, base to base + segments - 1 in the order of the video,
 --
 --     base = (its tenant's num << 40) + 2^40 - next
@@ -711,8 +716,8 @@ END;
 -- word: 4 MB of WAL a job on the benchmark's ledger).
 --
 -- 14. (issue 41) A job is in the search index exactly while its result
---     is published: its rows (search_jobs, search_segments, its words'
---     counts) are written in the transaction that publishes the result,
+--     is published: its rows (search_jobs, search_segments, the words
+--     it brought) are written in the transaction that publishes the result,
 --     under the same fence (invariants 6, 7), and deleted in the
 --     transaction that deletes the result (DELETE, the job retention).
 --     A ledger migrated to version 5 has its published results indexed
@@ -740,14 +745,23 @@ CREATE VIRTUAL TABLE search_fts USING fts5 (
     tokenize = 'trigram case_sensitive 1', columnsize = 0
 );
 
+CREATE VIRTUAL TABLE search_tokens USING fts5 (
+    folded, content = 'search_segments', content_rowid = 'id',
+    tokenize = "unicode61 remove_diacritics 0 categories 'L* N* M* Co Cn'",
+    columnsize = 0
+);
+
 CREATE TRIGGER search_segments_indexed AFTER INSERT ON search_segments
 BEGIN
     INSERT INTO search_fts (rowid, folded) VALUES (NEW.id, NEW.folded);
+    INSERT INTO search_tokens (rowid, folded) VALUES (NEW.id, NEW.folded);
 END;
 
 CREATE TRIGGER search_segments_removed AFTER DELETE ON search_segments
 BEGIN
     INSERT INTO search_fts (search_fts, rowid, folded)
+        VALUES ('delete', OLD.id, OLD.folded);
+    INSERT INTO search_tokens (search_tokens, rowid, folded)
         VALUES ('delete', OLD.id, OLD.folded);
 END;
 

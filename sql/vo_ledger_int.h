@@ -148,6 +148,7 @@ typedef enum {
     VO_STMT_SEARCH_WORDS_PREFIX,
     VO_STMT_SEARCH_WORDS_SUFFIX,
     VO_STMT_SEARCH_MATCH,
+    VO_STMT_SEARCH_TOKENS,
     VO_STMT_SEARCH_JOB_OF,
     VO_STMT_SEARCH_JOB_INFO,
     VO_STMT_COUNT
@@ -225,9 +226,10 @@ typedef enum {
  * code sorts: search_words is then written in one order by every
  * writer (sql/schema_pg.sql).  The index queries are each backend's
  * own: FTS5 (SQLite) and LIKE (PostgreSQL) take their ?1 in their own
- * language; the query of a tier (VO_STMT_SEARCH_MATCH) and the count
- * that plans it (VO_STMT_SEARCH_COUNT) are SQLite's alone, PostgreSQL's
- * query being made for each tier (vo_ledger_search.c).
+ * language; a tier's queries (VO_STMT_SEARCH_MATCH by trigrams,
+ * VO_STMT_SEARCH_TOKENS by words) and the count that plans them
+ * (VO_STMT_SEARCH_COUNT) are SQLite's alone, PostgreSQL's query being
+ * made for each tier (vo_ledger_search.c).
  */
 #define VO_SEARCH_SEGMENTS_ADD_PG_SQL                                        \
     "INSERT INTO search_segments (id, folded)"                               \
@@ -240,22 +242,28 @@ typedef enum {
     " FROM json_array_elements(?2::json) e"                                  \
     " ON CONFLICT (num, len, word) DO NOTHING"
 
-/* a segment of the tenant's range (?2, ?3) that has ?1 */
+/* a segment of the tenant's range (?2, ?3) that has the word ?1 */
 #define VO_SEARCH_PROBE_SQL                                                  \
-    "SELECT rowid FROM search_fts WHERE search_fts MATCH ?1"                 \
+    "SELECT rowid FROM search_tokens WHERE search_tokens MATCH ?1"           \
     " AND rowid BETWEEN ?2 AND ?3 LIMIT 1"
 
 #define VO_SEARCH_PROBE_PG_SQL                                               \
     "SELECT id FROM search_segments WHERE id BETWEEN ?2 AND ?3"              \
     " AND folded LIKE ?1 LIMIT 1"
 
-/* how many, up to ?4 */
+/* how many segments have the words ?1, up to ?4 */
 #define VO_SEARCH_COUNT_SQL                                                  \
-    "SELECT count(*) FROM (SELECT 1 FROM search_fts"                         \
-    " WHERE search_fts MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)"
+    "SELECT count(*) FROM (SELECT 1 FROM search_tokens"                      \
+    " WHERE search_tokens MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)"
 
+/* a tier's candidates: by trigrams (search_fts), by words
+ * (search_tokens) */
 #define VO_SEARCH_MATCH_SQL                                                  \
     "SELECT rowid, folded FROM search_fts WHERE search_fts MATCH ?1"         \
+    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4"
+
+#define VO_SEARCH_TOKENS_SQL                                                 \
+    "SELECT rowid, folded FROM search_tokens WHERE search_tokens MATCH ?1"   \
     " AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4"
 
 

@@ -13,9 +13,9 @@
  * of ids (newest job first) until the page is full; a tier excludes
  * what the ones before it found.  A cursor is where the last page
  * stopped (its tier and id).  Each tier is one index query and a test
- * of its rows: SQLite's FTS5 MATCH of quoted windows of the tier's
- * patterns (the folded words hold no FTS5 syntax) gives candidates, the
- * test in C keeps the hits; PostgreSQL's LIKE patterns, in parameters,
+ * of its rows: SQLite's FTS5 MATCH of the tier's words, by words or by
+ * trigrams (quoted: the folded words hold no FTS5 syntax), gives
+ * candidates, the test in C keeps the hits; PostgreSQL's LIKE patterns, in parameters,
  * which pg_trgm's GIN index serves, give the hits.  Both compare the
  * same folded bytes, and the test decides: the same query finds the
  * same segments on either backend.
@@ -38,8 +38,7 @@
 
 static void vo_search_forms(vo_search_t *s);
 static int vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr);
-static void vo_search_named(vo_search_t *s, int fuzzy, size_t *named,
-    size_t *n);
+static void vo_search_named(vo_search_t *s, size_t *named, size_t *n);
 static void vo_search_term(vo_search_t *s, vo_buf_t *b, const char *t,
     size_t n, int window);
 static void vo_search_window(const char *t, size_t n, size_t *start,
@@ -135,8 +134,8 @@ vo_ledger_search(vo_ledger_t *l, const char *tenant, size_t tenant_len,
          && s->stop_tier < 0;
          tier++)
     {
-        /* tier 3's neighbours; what tiers 2 and 3 name in their index
-         * queries (SQLite): their rarest words */
+        /* tier 3's neighbours; what tier 2 names in its query by
+         * trigrams (SQLite): its rarest words */
 
         if (tier == VO_QUERY_FUZZY) {
             lrc = vo_search_variants(s);
@@ -145,10 +144,10 @@ vo_ledger_search(vo_ledger_t *l, const char *tenant, size_t tenant_len,
             }
         }
 
-        if (tier >= VO_QUERY_WORDS && !s->pg && q->nwords > 1
-            && (tier == VO_QUERY_WORDS || s->has_variants))
+        if (tier == VO_QUERY_WORDS && !s->pg && !s->all_words_only
+            && q->nwords > 1)
         {
-            lrc = vo_search_estimate(s, tier == VO_QUERY_FUZZY);
+            lrc = vo_search_estimate(s);
             if (lrc != VO_LEDGER_OK) {
                 goto failed;
             }
@@ -233,6 +232,8 @@ vo_search_forms(vo_search_t *s)
     const vo_query_t       *q = s->q;
     const vo_query_word_t  *w, *first, *last;
 
+    s->all_words_only = 1;
+
     for (i = 0; i < q->nwords; i++) {
         w = &q->words[i];
         p = q->phrase + w->off;
@@ -250,6 +251,20 @@ vo_search_forms(vo_search_t *s)
         }
 
         s->form_len[i] = n;
+
+        cp = vo_utf8_next((const unsigned char *) p, w->len, &k);
+
+        s->words_only[i] = (w->whole || memchr(p, ' ', w->len) != NULL
+                            || vo_fold_spaced(cp));
+
+        s->all_words_only = s->all_words_only && s->words_only[i];
+
+        if (w->fuzzy) {
+            s->self[i].word[0] = ' ';
+            memcpy(s->self[i].word + 1, p, w->len);
+            s->self[i].word[w->len + 1] = ' ';
+            s->self[i].len = w->len + 2;
+        }
     }
 
     first = &q->words[0];
@@ -288,31 +303,43 @@ vo_search_forms(vo_search_t *s)
 /*
  * A tier's index query into expr (0 when the tier can find nothing the
  * tiers before it do not).  SQLite: an FTS5 query of candidates, a
- * superset of the tier's hits that costs few trigrams (a window of each
- * pattern; tiers 2 and 3 name their VO_SEARCH_NAMED rarest words or
- * groups), each then tested (vo_search_test).  PostgreSQL: the tier's
- * exact condition, in LIKE patterns (pg_trgm's GIN index takes their
- * trigrams whole); its rows pass the test.
+ * superset of the tier's hits, each then tested (vo_search_test): by
+ * words (search_tokens, s->tokens) when the tier's hits are runs of
+ * whole words, else by trigrams, which cost more the more they name (a
+ * window of each pattern; tier 2 names its VO_SEARCH_NAMED rarest
+ * words).  PostgreSQL: the tier's exact condition, in LIKE patterns
+ * (pg_trgm's GIN index takes their trigrams whole); its rows pass the
+ * test.
  *
- *   0 exact    P
- *   1 phrase   t1, not P
- *   2 words    every word's form, not t1
- *   3 fuzzy    every word's form or one of its neighbours, not every
- *              word's form
+ *   0 exact    P                                           (words)
+ *   1 phrase   t1, not P                (words: all but the first and
+ *                                        the last, else trigrams)
+ *   2 words    every word's form, not t1       (words when all are)
+ *   3 fuzzy    every word's form, a fuzzy word whole, or one of its
+ *              neighbours, not every word's form
+ *                                  (words: the whole words among them)
  */
 
 static int
 vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
 {
-    size_t              i, named[VO_SEARCH_NAMED], n;
+    size_t              i, k, named[VO_SEARCH_NAMED], n;
     const vo_query_t   *q = s->q;
 
     s->npat = 0;
+    s->tokens = 0;
 
     switch (tier) {
 
     case VO_QUERY_EXACT:
-        vo_search_term(s, expr, q->phrase, q->phrase_len, 1);
+        if (!s->pg) {
+            s->tokens = 1;
+            vo_search_token(expr, q->phrase, q->phrase_len);
+
+        } else {
+            vo_search_term(s, expr, q->phrase, q->phrase_len, 0);
+        }
+
         return 1;
 
     case VO_QUERY_PHRASE:
@@ -320,6 +347,17 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
             || vo_utf8_count(s->t1, s->t1_len) < 3)
         {
             return 0;                   /* it is the exact phrase */
+        }
+
+        if (!s->pg && q->nwords > 2) {
+            /* its words but the first and the last are whole */
+
+            s->tokens = 1;
+            vo_search_token(expr, q->phrase + q->words[1].off,
+                            q->words[q->nwords - 2].off
+                            + q->words[q->nwords - 2].len
+                            - q->words[1].off);
+            return 1;
         }
 
         vo_search_term(s, expr, s->t1, s->t1_len, 1);
@@ -336,7 +374,18 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
             return 0;                   /* the phrase is the word */
         }
 
-        vo_search_named(s, 0, named, &n);
+        if (!s->pg && s->all_words_only) {
+            s->tokens = 1;
+
+            for (i = 0; i < q->nwords; i++) {
+                vo_buf_adds(expr, i ? " AND " : "");
+                vo_search_token(expr, s->form[i], s->form_len[i]);
+            }
+
+            return 1;
+        }
+
+        vo_search_named(s, named, &n);
 
         vo_buf_addc(expr, '(');
 
@@ -360,27 +409,67 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
             return 0;                   /* the words are all there is */
         }
 
-        vo_search_named(s, 1, named, &n);
+        if (!s->pg) {
+            /* each fuzzy word, whole, or one of its neighbours; each
+             * run of whole words; the others are tested */
+
+            s->tokens = 1;
+
+            for (i = 0, n = 0; i < q->nwords; i++) {
+                if (!q->words[i].fuzzy && !s->words_only[i]) {
+                    continue;
+                }
+
+                vo_buf_adds(expr, n++ ? " AND (" : "(");
+
+                if (!q->words[i].fuzzy) {
+                    vo_search_token(expr, s->form[i], s->form_len[i]);
+
+                } else {
+                    vo_search_token(expr, s->self[i].word, s->self[i].len);
+
+                    for (k = 0; k < s->nvar[i]; k++) {
+                        vo_buf_adds(expr, " OR ");
+                        vo_search_token(expr, s->var[i][k].word,
+                                        s->var[i][k].len);
+                    }
+                }
+
+                vo_buf_addc(expr, ')');
+            }
+
+            return 1;
+        }
 
         vo_buf_addc(expr, '(');
 
-        for (i = 0; i < n; i++) {
-            vo_buf_adds(expr, i ? " AND " : "");
-            vo_search_group(s, expr, named[i], 1);
-        }
+        for (i = 0; i < q->nwords; i++) {
+            vo_buf_adds(expr, i ? " AND (" : "(");
 
-        vo_buf_addc(expr, ')');
-
-        if (s->pg) {
-            vo_buf_adds(expr, " AND NOT (");
-
-            for (i = 0; i < q->nwords; i++) {
-                vo_buf_adds(expr, i ? " AND " : "");
+            if (!q->words[i].fuzzy) {
                 vo_search_term(s, expr, s->form[i], s->form_len[i], 0);
+
+            } else {
+                vo_search_term(s, expr, s->self[i].word, s->self[i].len, 0);
+
+                for (k = 0; k < s->nvar[i]; k++) {
+                    vo_buf_adds(expr, " OR ");
+                    vo_search_term(s, expr, s->var[i][k].word,
+                                   s->var[i][k].len, 0);
+                }
             }
 
             vo_buf_addc(expr, ')');
         }
+
+        vo_buf_adds(expr, ") AND NOT (");
+
+        for (i = 0; i < q->nwords; i++) {
+            vo_buf_adds(expr, i ? " AND " : "");
+            vo_search_term(s, expr, s->form[i], s->form_len[i], 0);
+        }
+
+        vo_buf_addc(expr, ')');
 
         return 1;
     }
@@ -388,27 +477,26 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
 
 
 /*
- * The words a tier's index query names: on PostgreSQL all of them, on
- * SQLite the VO_SEARCH_NAMED rarest, by the segments that have them
- * (tier 3: the word or one of its neighbours).
+ * The rarest words, by the segments that have them whole: the rarest
+ * alone when fewer than VO_SEARCH_COUNTED segments have it (an FTS5
+ * AND of two phrases of trigrams costs more than both phrases: the
+ * other words are tested on its candidates), else the VO_SEARCH_NAMED
+ * rarest.
  */
 
 static void
-vo_search_named(vo_search_t *s, int fuzzy, size_t *named, size_t *n)
+vo_search_named(vo_search_t *s, size_t *named, size_t *n)
 {
     size_t   i, k, j;
     int64_t  c[VO_QUERY_WORDS_MAX];
 
     for (i = 0; i < s->q->nwords; i++) {
-        c[i] = s->est[fuzzy ? 1 : 0][i];
+        c[i] = s->has_est ? s->est[i] : 0;
     }
 
     *n = 0;
 
-    for (k = 0; k < s->q->nwords; k++) {
-        if (!s->pg && *n == VO_SEARCH_NAMED) {
-            break;
-        }
+    for (k = 0; k < s->q->nwords && *n < VO_SEARCH_NAMED; k++) {
 
         /* the rarest left (the first of equals) */
 
@@ -419,52 +507,45 @@ vo_search_named(vo_search_t *s, int fuzzy, size_t *named, size_t *n)
         }
 
         named[(*n)++] = j;
+
+        if (s->has_est && c[j] < VO_SEARCH_COUNTED) {
+            break;
+        }
+
         c[j] = -1;
     }
 }
 
 
 /*
- * A word and its neighbours, one of them: ("w" OR " v1 " OR ...), each
- * window once (the windows of "priced" and "prices" may be one).
+ * A run of whole words t[0, n), spaces around it or not, as an FTS5
+ * string of search_tokens: "w1 w2" ('"' doubled, though a folded text
+ * has none), which its tokenizer reads as the words in a row.
  */
 
 void
-vo_search_group(vo_search_t *s, vo_buf_t *b, size_t w, int fuzzy)
+vo_search_token(vo_buf_t *b, const char *t, size_t n)
 {
-    size_t       k, j, st, en, st2, en2;
-    const char  *t, *u;
-
-    vo_buf_addc(b, '(');
-    vo_search_term(s, b, s->form[w], s->form_len[w], 1);
-
-    for (k = 0; fuzzy && k < s->nvar[w]; k++) {
-        t = s->var[w][k].word;
-        vo_search_window(t, s->var[w][k].len, &st, &en);
-
-        /* a window the group has already (PostgreSQL: none; the
-         * patterns are whole) */
-
-        for (j = 0; !s->pg && j <= k; j++) {
-            u = j == 0 ? s->form[w] : s->var[w][j - 1].word;
-            vo_search_window(u, j == 0 ? s->form_len[w]
-                                       : s->var[w][j - 1].len, &st2, &en2);
-
-            if (en - st == en2 - st2 && memcmp(t + st, u + st2, en - st) == 0)
-            {
-                break;
-            }
-        }
-
-        if (!s->pg && j <= k) {
-            continue;
-        }
-
-        vo_buf_adds(b, " OR ");
-        vo_search_term(s, b, t, s->var[w][k].len, 1);
+    while (n > 0 && *t == ' ') {
+        t++;
+        n--;
     }
 
-    vo_buf_addc(b, ')');
+    while (n > 0 && t[n - 1] == ' ') {
+        n--;
+    }
+
+    vo_buf_addc(b, '"');
+
+    for ( /* void */ ; n > 0; t++, n--) {
+        if (*t == '"') {
+            vo_buf_addc(b, '"');
+        }
+
+        vo_buf_addc(b, *t);
+    }
+
+    vo_buf_addc(b, '"');
 }
 
 
@@ -605,7 +686,9 @@ vo_search_run(vo_search_t *s, int tier, int64_t from, vo_buf_t *expr)
     }
 
     if (!s->pg) {
-        st = vo_ledger_stmt(s->l, VO_STMT_SEARCH_MATCH, s->err, s->err_size);
+        st = vo_ledger_stmt(s->l, s->tokens ? VO_STMT_SEARCH_TOKENS
+                                            : VO_STMT_SEARCH_MATCH,
+                            s->err, s->err_size);
         if (st == NULL) {
             lrc = VO_LEDGER_ERROR;
             goto done;
@@ -734,6 +817,10 @@ vo_search_test(vo_search_t *s, int tier, const char *f, size_t n)
         for (i = 0; i < q->nwords; i++) {
             any = vo_search_has(f, n, s->form[i], s->form_len[i]);
             all = all && any;
+
+            if (q->words[i].fuzzy) {
+                any = vo_search_has(f, n, s->self[i].word, s->self[i].len);
+            }
 
             for (k = 0; !any && k < s->nvar[i]; k++) {
                 any = vo_search_has(f, n, s->var[i][k].word,

@@ -108,7 +108,8 @@ const char  *vo_ledger_search_sql[VO_STMT_COUNT] = {
     "SELECT word FROM search_words WHERE num = ?1 AND len = ?2"
     " AND rev BETWEEN ?3 AND ?4 LIMIT ?5",
 
-    /* VO_STMT_SEARCH_MATCH: SQLite's (VO_SEARCH_MATCH_SQL) */
+    /* VO_STMT_SEARCH_MATCH, VO_STMT_SEARCH_TOKENS: SQLite's
+     * (vo_ledger_int.h) */
 
     /* the job of a segment id: the run of ids it is in */
     [VO_STMT_SEARCH_JOB_OF] =
@@ -598,10 +599,10 @@ vo_search_reword(vo_ledger_t *l, int64_t num, const char *word, char *err,
     cps = vo_utf8_count(word, len);
     lo = num << VO_SEARCH_NUM_SHIFT;
 
-    /* FTS5: the phrase " word "; LIKE: "% word %" (a folded word holds
-     * neither '"' nor '%' nor '_') */
+    /* FTS5: the word, in search_tokens; LIKE: "% word %" (a folded word
+     * holds neither '"' nor '%' nor '_') */
 
-    snprintf(pat, sizeof(pat), pg ? "%% %s %%" : "\" %s \"", word);
+    snprintf(pat, sizeof(pat), pg ? "%% %s %%" : "\"%s\"", word);
 
     s = vo_ledger_stmt(l, VO_STMT_SEARCH_PROBE, err, err_size);
     if (s == NULL) {

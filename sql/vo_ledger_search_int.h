@@ -27,27 +27,36 @@
     (VO_QUERY_WORDS_MAX * (VO_SEARCH_VARIANTS + 1) + 2)
 
 /*
- * The code points of a pattern an index query looks for (SQLite): a
- * longer pattern is looked for by a window of it (tuned on the
- * benchmark's ledger, bench/search/: the cost of an FTS5 phrase is its
+ * SQLite's two indexes of the folded texts: by trigrams (search_fts),
+ * which finds a piece of a word, and by words (search_tokens), which
+ * finds a whole word or a run of them at the cost of a read of its list
+ * of segments (a trigram's list is far longer, and a word of n letters
+ * is n - 2 of them: on the benchmark's ledger, bench/search/, 2 to 4 ms
+ * a word by trigrams, 0.02 ms by words).  A tier asks the index of
+ * words whenever its hits are runs of whole words.
+ *
+ * The code points of a pattern the trigrams look for: a longer pattern
+ * is looked for by a window of it (the cost of an FTS5 phrase is its
  * trigrams times the index's segments, and 10 code points of a phrase
  * are as selective as all of it), its candidates then tested whole.
  */
 #define VO_SEARCH_WINDOW        10
 
-/* the words or groups of words (the rarest) a tier's index query names;
- * the others are tested on its candidates */
+/* the words (the rarest) a trigram query of tier 2 names at most; the
+ * others are tested on its candidates */
 #define VO_SEARCH_NAMED         2
 
 /* candidates a search tests at most: past it, the page ends where the
  * search stopped (its cursor goes on from there) */
 #define VO_SEARCH_BUDGET        20000
 
-/* how common a word is: the segments that have it, counted up to this */
+/* how common a word is: the segments that have it whole, counted up to
+ * this */
 #define VO_SEARCH_COUNTED       1000
 
 
-/* a word one edit from a query word, as " word " (a whole word) */
+/* a word one edit from a query word, or a fuzzy query word itself, as
+ * " word " (a whole word) */
 typedef struct {
     char            word[VO_QUERY_WORD_MAX * 4 + 3];
     size_t          len;
@@ -90,11 +99,19 @@ typedef struct vo_search_s {
     char                  form[VO_QUERY_WORDS_MAX][VO_QUERY_FOLDED_MAX + 3];
     size_t                form_len[VO_QUERY_WORDS_MAX];
 
-    /* tiers 2 and 3: how common each word is (tier 3: with its
-     * neighbours one edit away), in segments counted up to
-     * VO_SEARCH_COUNTED */
-    int64_t               est[2][VO_QUERY_WORDS_MAX];
-    int                   has_est[2];
+    /* tier 3: a fuzzy word is found whole, as its neighbours are */
+    vo_search_variant_t   self[VO_QUERY_WORDS_MAX];
+
+    /* SQLite: the word's form is a run of whole words (a word of one or
+     * two letters, or of a spaced script): the index of words finds it */
+    unsigned char         words_only[VO_QUERY_WORDS_MAX];
+    int                   all_words_only;
+    int                   tokens;       /* this tier asks search_tokens */
+
+    /* tier 2 (SQLite): how common each word is, in segments that have
+     * it whole counted up to VO_SEARCH_COUNTED */
+    int64_t               est[VO_QUERY_WORDS_MAX];
+    int                   has_est;
     vo_search_variant_t  *var[VO_QUERY_WORDS_MAX];
     size_t                nvar[VO_QUERY_WORDS_MAX];
     int                   has_variants;
@@ -115,12 +132,12 @@ typedef struct vo_search_s {
 
 extern const char *const  vo_search_tiers[VO_QUERY_TIERS];
 
-/* vo_ledger_search.c: word w's FTS5 term, or its group with its
- * neighbours (fuzzy) */
-void vo_search_group(vo_search_t *s, vo_buf_t *b, size_t w, int fuzzy);
+/* vo_ledger_search.c: a run of whole words as an FTS5 string of
+ * search_tokens */
+void vo_search_token(vo_buf_t *b, const char *t, size_t n);
 
 /* vo_ledger_search_words.c */
-vo_ledger_rc_t vo_search_estimate(vo_search_t *s, int fuzzy);
+vo_ledger_rc_t vo_search_estimate(vo_search_t *s);
 vo_ledger_rc_t vo_search_variants(vo_search_t *s);
 
 /* vo_ledger_search_hits.c */

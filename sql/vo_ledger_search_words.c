@@ -2,9 +2,9 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * A search's words (vo_ledger_search_int.h): how common each query word
- * is among the tenant's segments (a count the index gives), and the
- * tenant's words one edit away from it (search_words, the SEARCH section
- * of sql/schema.sql).
+ * is among the tenant's segments (a count the index of words gives),
+ * and the tenant's words one edit away from it (search_words, the SEARCH
+ * section of sql/schema.sql).
  */
 
 #include <stdio.h>
@@ -24,15 +24,16 @@ static size_t vo_search_reverse(const char *w, size_t n, char *out);
 
 
 /*
- * How common each query word is among the tenant's segments: for tier 2
- * its form, for tier 3 the form or one of its neighbours (fuzzy), each
- * counted up to VO_SEARCH_COUNTED by the index query that would name it
- * (SQLite's FTS5; PostgreSQL's queries name every word).  What picks
- * the rarest words for a tier's index query.
+ * How common each query word is among the tenant's segments (SQLite,
+ * tier 2): the segments that have it whole, by the index of words
+ * (cheap: its list of segments, read up to VO_SEARCH_COUNTED), though
+ * tier 2 finds it inside longer words too (a word found only inside
+ * others counts as rare, and costs its trigrams' candidates).  What
+ * picks the rarest words for tier 2's query by trigrams.
  */
 
 vo_ledger_rc_t
-vo_search_estimate(vo_search_t *s, int fuzzy)
+vo_search_estimate(vo_search_t *s)
 {
     int              rc;
     size_t           i;
@@ -40,7 +41,7 @@ vo_search_estimate(vo_search_t *s, int fuzzy)
     vo_stmt_t       *st;
     vo_ledger_rc_t   lrc;
 
-    if (s->has_est[fuzzy]) {
+    if (s->has_est) {
         return VO_LEDGER_OK;
     }
 
@@ -49,13 +50,8 @@ vo_search_estimate(vo_search_t *s, int fuzzy)
 
     for (i = 0; lrc == VO_LEDGER_OK && i < s->q->nwords; i++) {
 
-        if (fuzzy && s->nvar[i] == 0 && s->has_est[0]) {
-            s->est[1][i] = s->est[0][i];        /* the word alone */
-            continue;
-        }
-
         vo_buf_reset(&expr);
-        vo_search_group(s, &expr, i, fuzzy);
+        vo_search_token(&expr, s->form[i], s->form_len[i]);
 
         if (!vo_buf_ok(&expr)) {
             snprintf(s->err, s->err_size, "search: out of memory");
@@ -77,7 +73,7 @@ vo_search_estimate(vo_search_t *s, int fuzzy)
         rc = vo_step(st);
 
         if (rc == VO_ROW) {
-            s->est[fuzzy][i] = vo_column_int64(st, 0);
+            s->est[i] = vo_column_int64(st, 0);
 
         } else {
             snprintf(s->err, s->err_size, "search estimate: %s",
@@ -91,7 +87,7 @@ vo_search_estimate(vo_search_t *s, int fuzzy)
     vo_buf_free(&expr);
 
     if (lrc == VO_LEDGER_OK) {
-        s->has_est[fuzzy] = 1;
+        s->has_est = 1;
     }
 
     return lrc;

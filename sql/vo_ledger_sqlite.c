@@ -91,6 +91,7 @@ static const char  *vo_sqlite_sql[VO_STMT_COUNT] = {
 
     /* FTS5 (issue 41; PostgreSQL's are LIKE, or made per query) */
     [VO_STMT_SEARCH_MATCH] = VO_SEARCH_MATCH_SQL,
+    [VO_STMT_SEARCH_TOKENS] = VO_SEARCH_TOKENS_SQL,
     [VO_STMT_SEARCH_PROBE] = VO_SEARCH_PROBE_SQL,
     [VO_STMT_SEARCH_COUNT] = VO_SEARCH_COUNT_SQL,
 };

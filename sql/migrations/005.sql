@@ -26,14 +26,23 @@ CREATE VIRTUAL TABLE search_fts USING fts5 (
     tokenize = 'trigram case_sensitive 1', columnsize = 0
 );
 
+CREATE VIRTUAL TABLE search_tokens USING fts5 (
+    folded, content = 'search_segments', content_rowid = 'id',
+    tokenize = "unicode61 remove_diacritics 0 categories 'L* N* M* Co Cn'",
+    columnsize = 0
+);
+
 CREATE TRIGGER search_segments_indexed AFTER INSERT ON search_segments
 BEGIN
     INSERT INTO search_fts (rowid, folded) VALUES (NEW.id, NEW.folded);
+    INSERT INTO search_tokens (rowid, folded) VALUES (NEW.id, NEW.folded);
 END;
 
 CREATE TRIGGER search_segments_removed AFTER DELETE ON search_segments
 BEGIN
     INSERT INTO search_fts (search_fts, rowid, folded)
+        VALUES ('delete', OLD.id, OLD.folded);
+    INSERT INTO search_tokens (search_tokens, rowid, folded)
         VALUES ('delete', OLD.id, OLD.folded);
 END;
 

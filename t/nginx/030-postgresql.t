@@ -120,9 +120,11 @@ my $lite = describe_sqlite("$dir/ledger.db");
 my $pgd = describe_pg($pgl);
 
 # the search's text index is each backend's own (sql/schema.sql,
-# "SEARCH"): SQLite's FTS5 table (and its tables) over search_segments,
-# kept by search_segments' triggers; PostgreSQL's GIN index
-delete $lite->{$_} for grep { /^search_fts(?:_\w+)?$/ } keys %$lite;
+# "SEARCH"): SQLite's FTS5 tables (and their tables) over
+# search_segments, kept by search_segments' triggers; PostgreSQL's GIN
+# index
+delete $lite->{$_} for grep { /^search_(?:fts|tokens)(?:_\w+)?$/ }
+                       keys %$lite;
 $lite->{search_segments}{triggers} = [];
 $pgd->{search_segments}{indexes} =
     [grep { !/^search_segments_trgm\(/ } @{ $pgd->{search_segments}{indexes} }];

@@ -159,6 +159,8 @@ sub {
     is(::hits($j, 'q=priice'), 'B1:fuzzy A0:fuzzy', 'a letter added');
     is(::hits($j, 'q=prcie'), 'B1:fuzzy A0:fuzzy', 'two letters swapped');
     is(::hits($j, 'q=quartrely+pricing'), 'B2:fuzzy', 'in a phrase');
+    is(::hits($j, 'q=quartrely+icing'), '', 'beside a typo, a word is found'
+       . ' whole (not in "pricing")');
     is(::hits($j, 'q=the+new+prcie'), 'A0:fuzzy', 'beside right words');
     is(::hits($j, 'q=prlce'), 'B0:exact B1:fuzzy A0:fuzzy',
        "OCR's error in the text, found as written and as meant");
