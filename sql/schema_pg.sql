@@ -553,6 +553,12 @@ CREATE TABLE search_segments (
 CREATE INDEX search_segments_trgm ON search_segments
     USING gin (folded gin_trgm_ops);
 
+-- its words (one space apart in a folded text), where schema.sql has
+-- search_tokens: a whole word is a read of its list of rows, where its
+-- trigrams are several long ones (sql/vo_ledger_search.c)
+CREATE INDEX search_segments_words ON search_segments
+    USING gin (string_to_array(btrim(folded), ' '));
+
 CREATE TABLE search_words (
     num             BIGINT  NOT NULL,
     len             BIGINT  NOT NULL,

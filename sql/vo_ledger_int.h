@@ -251,10 +251,22 @@ typedef enum {
     "SELECT id FROM search_segments WHERE id BETWEEN ?2 AND ?3"              \
     " AND folded LIKE ?1 LIMIT 1"
 
-/* how many segments have the words ?1, up to ?4 */
+/* how common the word ?1 is: SQLite, how many segments of the tenant's
+ * range (?2, ?3) have it, up to ?4; PostgreSQL, in millionths of the
+ * segments, by the statistics of search_segments_words (a word not
+ * among its most common ones: 0) */
 #define VO_SEARCH_COUNT_SQL                                                  \
     "SELECT count(*) FROM (SELECT 1 FROM search_tokens"                      \
     " WHERE search_tokens MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)"
+
+#define VO_SEARCH_COUNT_PG_SQL                                               \
+    "SELECT (coalesce(max(u.f), 0) * 1000000)::bigint FROM pg_stats s,"      \
+    " unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs)"   \
+    " AS u(e, f) WHERE s.schemaname = current_schema()"                      \
+    " AND s.tablename = 'search_segments_words' AND u.e = ?1"
+
+/* a folded text's words (PostgreSQL), as search_segments_words has them */
+#define VO_SEARCH_WORDS_PG  "string_to_array(btrim(folded), ' ')"
 
 /* a tier's candidates: by trigrams (search_fts), by words
  * (search_tokens) */

@@ -39,8 +39,18 @@
 static void vo_search_forms(vo_search_t *s);
 static int vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr);
 static void vo_search_named(vo_search_t *s, size_t *named, size_t *n);
-static void vo_search_term(vo_search_t *s, vo_buf_t *b, const char *t,
-    size_t n, int window);
+static int vo_search_shorter(const vo_query_word_t *a,
+    const vo_query_word_t *b);
+static void vo_search_term(vo_buf_t *b, const char *t, size_t n,
+    int window);
+static size_t vo_search_pg_str(vo_search_t *s, const char *t, size_t n);
+static void vo_search_pg_has(vo_search_t *s, vo_buf_t *b, const char *t,
+    size_t n, int yes);
+static void vo_search_pg_like(vo_search_t *s, vo_buf_t *b, const char *t,
+    size_t n);
+static void vo_search_pg_words(vo_search_t *s, vo_buf_t *b, const char *t,
+    size_t n);
+static void vo_search_pg_group(vo_search_t *s, vo_buf_t *b, size_t w);
 static void vo_search_window(const char *t, size_t n, size_t *start,
     size_t *end);
 static vo_ledger_rc_t vo_search_run(vo_search_t *s, int tier, int64_t from,
@@ -135,7 +145,7 @@ vo_ledger_search(vo_ledger_t *l, const char *tenant, size_t tenant_len,
          tier++)
     {
         /* tier 3's neighbours; what tier 2 names in its query by
-         * trigrams (SQLite): its rarest words */
+         * trigrams: its rarest words */
 
         if (tier == VO_QUERY_FUZZY) {
             lrc = vo_search_variants(s);
@@ -144,9 +154,7 @@ vo_ledger_search(vo_ledger_t *l, const char *tenant, size_t tenant_len,
             }
         }
 
-        if (tier == VO_QUERY_WORDS && !s->pg && !s->all_words_only
-            && q->nwords > 1)
-        {
+        if (tier == VO_QUERY_WORDS && !s->all_words_only && q->nwords > 1) {
             lrc = vo_search_estimate(s);
             if (lrc != VO_LEDGER_OK) {
                 goto failed;
@@ -302,28 +310,37 @@ vo_search_forms(vo_search_t *s)
 
 /*
  * A tier's index query into expr (0 when the tier can find nothing the
- * tiers before it do not).  SQLite: an FTS5 query of candidates, a
- * superset of the tier's hits, each then tested (vo_search_test): by
- * words (search_tokens, s->tokens) when the tier's hits are runs of
- * whole words, else by trigrams, which cost more the more they name (a
- * window of each pattern; tier 2 names its VO_SEARCH_NAMED rarest
- * words).  PostgreSQL: the tier's exact condition, in LIKE patterns
- * (pg_trgm's GIN index takes their trigrams whole); its rows pass the
- * test.
+ * tiers before it do not).
  *
- *   0 exact    P                                           (words)
- *   1 phrase   t1, not P                (words: all but the first and
- *                                        the last, else trigrams)
- *   2 words    every word's form, not t1       (words when all are)
- *   3 fuzzy    every word's form, a fuzzy word whole, or one of its
+ * SQLite: an FTS5 query of candidates, a superset of the tier's hits,
+ * each then tested (vo_search_test): by words (search_tokens,
+ * s->tokens) when the tier's hits are runs of whole words, else by
+ * trigrams, which cost more the more they name (a window of each
+ * pattern; tier 2 names its rarest words).
+ *
+ * PostgreSQL: the tier's exact condition (its rows pass the test too):
+ * by words where SQLite asks search_tokens (the words of the text as an
+ * array, search_segments_words), else by trigrams (LIKE, which pg_trgm's
+ * GIN index serves; tier 2 one word's, its rarest), and strpos() for
+ * the rest, which no index serves (a trigram index would read every
+ * trigram of it: 35 ms for three rare words on the benchmark's ledger,
+ * where the rarest word alone costs 2 to 16).
+ *
+ *   0 exact    P                                               words
+ *   1 phrase   t1, not P           words: all but the first and the
+ *                                  last (three words or more), else
+ *                                  trigrams
+ *   2 words    every word's form, not t1    words when every word is
+ *                                           whole, else trigrams
+ *   3 fuzzy    every word's form, a fuzzy word whole or one of its
  *              neighbours, not every word's form
- *                                  (words: the whole words among them)
+ *                                           words: the whole ones
  */
 
 static int
 vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
 {
-    size_t              i, k, named[VO_SEARCH_NAMED], n;
+    size_t              i, k, n, named[VO_SEARCH_NAMED], first, last;
     const vo_query_t   *q = s->q;
 
     s->npat = 0;
@@ -335,11 +352,12 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
         if (!s->pg) {
             s->tokens = 1;
             vo_search_token(expr, q->phrase, q->phrase_len);
-
-        } else {
-            vo_search_term(s, expr, q->phrase, q->phrase_len, 0);
+            return 1;
         }
 
+        vo_search_pg_words(s, expr, q->phrase, q->phrase_len);
+        vo_buf_adds(expr, " AND ");
+        vo_search_pg_has(s, expr, q->phrase, q->phrase_len, 1);
         return 1;
 
     case VO_QUERY_PHRASE:
@@ -349,24 +367,35 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
             return 0;                   /* it is the exact phrase */
         }
 
-        if (!s->pg && q->nwords > 2) {
-            /* its words but the first and the last are whole */
+        /* three words or more: those but the first and the last are
+         * whole */
 
-            s->tokens = 1;
-            vo_search_token(expr, q->phrase + q->words[1].off,
-                            q->words[q->nwords - 2].off
-                            + q->words[q->nwords - 2].len
-                            - q->words[1].off);
+        first = q->words[1].off;
+        last = q->words[q->nwords - 2].off + q->words[q->nwords - 2].len;
+
+        if (!s->pg) {
+            if (q->nwords > 2) {
+                s->tokens = 1;
+                vo_search_token(expr, q->phrase + first, last - first);
+
+            } else {
+                vo_search_term(expr, s->t1, s->t1_len, 1);
+            }
+
             return 1;
         }
 
-        vo_search_term(s, expr, s->t1, s->t1_len, 1);
+        if (q->nwords > 2) {
+            vo_search_pg_words(s, expr, q->phrase + first, last - first);
+            vo_buf_adds(expr, " AND ");
+            vo_search_pg_has(s, expr, s->t1, s->t1_len, 1);
 
-        if (s->pg) {
-            vo_buf_adds(expr, " AND NOT ");
-            vo_search_term(s, expr, q->phrase, q->phrase_len, 0);
+        } else {
+            vo_search_pg_like(s, expr, s->t1, s->t1_len);
         }
 
+        vo_buf_adds(expr, " AND ");
+        vo_search_pg_has(s, expr, q->phrase, q->phrase_len, 0);
         return 1;
 
     case VO_QUERY_WORDS:
@@ -374,32 +403,51 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
             return 0;                   /* the phrase is the word */
         }
 
-        if (!s->pg && s->all_words_only) {
-            s->tokens = 1;
-
+        if (s->all_words_only) {
             for (i = 0; i < q->nwords; i++) {
                 vo_buf_adds(expr, i ? " AND " : "");
-                vo_search_token(expr, s->form[i], s->form_len[i]);
+
+                if (!s->pg) {
+                    vo_search_token(expr, s->form[i], s->form_len[i]);
+
+                } else {
+                    vo_search_pg_words(s, expr, s->form[i], s->form_len[i]);
+                    vo_buf_adds(expr, " AND ");
+                    vo_search_pg_has(s, expr, s->form[i], s->form_len[i],
+                                     1);
+                }
             }
 
-            return 1;
+            s->tokens = !s->pg;
+
+        } else {
+            vo_search_named(s, named, &n);
+
+            for (i = 0; i < n; i++) {
+                vo_buf_adds(expr, i ? " AND " : "");
+
+                if (!s->pg) {
+                    vo_search_term(expr, s->form[named[i]],
+                                   s->form_len[named[i]], 1);
+
+                } else {
+                    vo_search_pg_like(s, expr, s->form[named[i]],
+                                      s->form_len[named[i]]);
+                }
+            }
+
+            for (i = 0; s->pg && i < q->nwords; i++) {
+                if (i != named[0]) {
+                    vo_buf_adds(expr, " AND ");
+                    vo_search_pg_has(s, expr, s->form[i], s->form_len[i],
+                                     1);
+                }
+            }
         }
-
-        vo_search_named(s, named, &n);
-
-        vo_buf_addc(expr, '(');
-
-        for (i = 0; i < n; i++) {
-            vo_buf_adds(expr, i ? " AND " : "");
-            vo_search_term(s, expr, s->form[named[i]],
-                           s->form_len[named[i]], 1);
-        }
-
-        vo_buf_addc(expr, ')');
 
         if (s->pg) {
-            vo_buf_adds(expr, " AND NOT ");
-            vo_search_term(s, expr, s->t1, s->t1_len, 0);
+            vo_buf_adds(expr, " AND ");
+            vo_search_pg_has(s, expr, s->t1, s->t1_len, 0);
         }
 
         return 1;
@@ -409,67 +457,57 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
             return 0;                   /* the words are all there is */
         }
 
-        if (!s->pg) {
-            /* each fuzzy word, whole, or one of its neighbours; each
-             * run of whole words; the others are tested */
+        /* each fuzzy word, whole, or one of its neighbours; each run of
+         * whole words; the others tested (SQLite) or found by strpos()
+         * (PostgreSQL) */
 
-            s->tokens = 1;
+        s->tokens = !s->pg;
 
-            for (i = 0, n = 0; i < q->nwords; i++) {
-                if (!q->words[i].fuzzy && !s->words_only[i]) {
-                    continue;
-                }
-
-                vo_buf_adds(expr, n++ ? " AND (" : "(");
-
-                if (!q->words[i].fuzzy) {
-                    vo_search_token(expr, s->form[i], s->form_len[i]);
-
-                } else {
-                    vo_search_token(expr, s->self[i].word, s->self[i].len);
-
-                    for (k = 0; k < s->nvar[i]; k++) {
-                        vo_buf_adds(expr, " OR ");
-                        vo_search_token(expr, s->var[i][k].word,
-                                        s->var[i][k].len);
-                    }
-                }
-
-                vo_buf_addc(expr, ')');
+        for (i = 0, n = 0; i < q->nwords; i++) {
+            if (!q->words[i].fuzzy && !s->words_only[i] && !s->pg) {
+                continue;
             }
 
-            return 1;
-        }
+            vo_buf_adds(expr, n++ ? " AND " : "");
 
-        vo_buf_addc(expr, '(');
+            if (!s->pg && !q->words[i].fuzzy) {
+                vo_search_token(expr, s->form[i], s->form_len[i]);
 
-        for (i = 0; i < q->nwords; i++) {
-            vo_buf_adds(expr, i ? " AND (" : "(");
-
-            if (!q->words[i].fuzzy) {
-                vo_search_term(s, expr, s->form[i], s->form_len[i], 0);
-
-            } else {
-                vo_search_term(s, expr, s->self[i].word, s->self[i].len, 0);
+            } else if (!s->pg) {
+                vo_buf_addc(expr, '(');
+                vo_search_token(expr, s->self[i].word, s->self[i].len);
 
                 for (k = 0; k < s->nvar[i]; k++) {
                     vo_buf_adds(expr, " OR ");
-                    vo_search_term(s, expr, s->var[i][k].word,
-                                   s->var[i][k].len, 0);
+                    vo_search_token(expr, s->var[i][k].word,
+                                    s->var[i][k].len);
                 }
+
+                vo_buf_addc(expr, ')');
+
+            } else if (q->words[i].fuzzy) {
+                vo_search_pg_group(s, expr, i);
+
+            } else if (s->words_only[i]) {
+                vo_search_pg_words(s, expr, s->form[i], s->form_len[i]);
+                vo_buf_adds(expr, " AND ");
+                vo_search_pg_has(s, expr, s->form[i], s->form_len[i], 1);
+
+            } else {
+                vo_search_pg_has(s, expr, s->form[i], s->form_len[i], 1);
+            }
+        }
+
+        if (s->pg) {
+            vo_buf_adds(expr, " AND NOT (");
+
+            for (i = 0; i < q->nwords; i++) {
+                vo_buf_adds(expr, i ? " AND " : "");
+                vo_search_pg_has(s, expr, s->form[i], s->form_len[i], 1);
             }
 
             vo_buf_addc(expr, ')');
         }
-
-        vo_buf_adds(expr, ") AND NOT (");
-
-        for (i = 0; i < q->nwords; i++) {
-            vo_buf_adds(expr, i ? " AND " : "");
-            vo_search_term(s, expr, s->form[i], s->form_len[i], 0);
-        }
-
-        vo_buf_addc(expr, ')');
 
         return 1;
     }
@@ -477,18 +515,22 @@ vo_search_tier(vo_search_t *s, int tier, vo_buf_t *expr)
 
 
 /*
- * The rarest words, by the segments that have them whole: the rarest
- * alone when fewer than VO_SEARCH_COUNTED segments have it (an FTS5
- * AND of two phrases of trigrams costs more than both phrases: the
- * other words are tested on its candidates), else the VO_SEARCH_NAMED
- * rarest.
+ * The rarest words of tier 2's query by trigrams.  SQLite: by the
+ * segments of the tenant's that have them whole, the rarest alone when
+ * fewer than VO_SEARCH_COUNTED have it (an FTS5 AND of two phrases of
+ * trigrams costs more than both: the other words are tested on its
+ * candidates), else the VO_SEARCH_NAMED rarest.  PostgreSQL: the rarest
+ * alone, by the index statistics' most common words (vo_search_estimate).
+ * Of words as rare, the shortest of 4 code points or more (the fewer
+ * trigrams, the fewer lists of rows to read), then the first.
  */
 
 static void
 vo_search_named(vo_search_t *s, size_t *named, size_t *n)
 {
-    size_t   i, k, j;
-    int64_t  c[VO_QUERY_WORDS_MAX];
+    size_t                  i, k, j;
+    int64_t                 c[VO_QUERY_WORDS_MAX];
+    const vo_query_word_t  *w = s->q->words;
 
     for (i = 0; i < s->q->nwords; i++) {
         c[i] = s->has_est ? s->est[i] : 0;
@@ -498,22 +540,41 @@ vo_search_named(vo_search_t *s, size_t *named, size_t *n)
 
     for (k = 0; k < s->q->nwords && *n < VO_SEARCH_NAMED; k++) {
 
-        /* the rarest left (the first of equals) */
+        /* the rarest left */
 
         for (i = 0, j = (size_t) -1; i < s->q->nwords; i++) {
-            if (c[i] >= 0 && (j == (size_t) -1 || c[i] < c[j])) {
+            if (c[i] < 0) {
+                continue;
+            }
+
+            if (j == (size_t) -1 || c[i] < c[j]
+                || (c[i] == c[j] && vo_search_shorter(&w[i], &w[j])))
+            {
                 j = i;
             }
         }
 
         named[(*n)++] = j;
 
-        if (s->has_est && c[j] < VO_SEARCH_COUNTED) {
+        if (s->pg || (s->has_est && c[j] < VO_SEARCH_COUNTED)) {
             break;
         }
 
         c[j] = -1;
     }
+}
+
+
+/* Whether word a is to be named before word b, as rare */
+
+static int
+vo_search_shorter(const vo_query_word_t *a, const vo_query_word_t *b)
+{
+    if ((a->cps >= 4) != (b->cps >= 4)) {
+        return a->cps >= 4;
+    }
+
+    return a->cps < b->cps;
 }
 
 
@@ -550,34 +611,15 @@ vo_search_token(vo_buf_t *b, const char *t, size_t n)
 
 
 /*
- * One term.  SQLite: an FTS5 string ("..." with '"' doubled, though a
- * folded text has none) of the pattern, or with window of the
- * VO_SEARCH_WINDOW code points around its longest word.  PostgreSQL:
- * the pattern's LIKE test, the pattern a parameter (each one once).
+ * A pattern as an FTS5 string of search_fts (trigrams): the pattern ('"'
+ * doubled, though a folded text has none), or a window of the
+ * VO_SEARCH_WINDOW code points around its longest word.
  */
 
 static void
-vo_search_term(vo_search_t *s, vo_buf_t *b, const char *t, size_t n,
-    int window)
+vo_search_term(vo_buf_t *b, const char *t, size_t n, int window)
 {
     size_t  i, start, end;
-
-    if (s->pg) {
-        for (i = 0; i < s->npat; i++) {
-            if (s->pat_len[i] == n && memcmp(s->pat[i], t, n) == 0) {
-                break;
-            }
-        }
-
-        if (i == s->npat && s->npat < VO_SEARCH_PAT_MAX) {
-            s->pat[i] = t;
-            s->pat_len[i] = n;
-            s->npat++;
-        }
-
-        vo_buf_printf(b, "folded LIKE (?4::text[])[%zu]", i + 1);
-        return;
-    }
 
     start = 0;
     end = n;
@@ -597,6 +639,99 @@ vo_search_term(vo_search_t *s, vo_buf_t *b, const char *t, size_t n,
     }
 
     vo_buf_addc(b, '"');
+}
+
+
+/*
+ * PostgreSQL: the strings of a tier's query are the elements of one
+ * text[] parameter, ?4, each where it is used (a folded text holds no
+ * '"', '\', '%' nor '_').  vo_search_pg_str() adds one and gives its
+ * index (from 1), 0 when they are too many (s->npat then says so).
+ */
+
+static size_t
+vo_search_pg_str(vo_search_t *s, const char *t, size_t n)
+{
+    if (s->npat == VO_SEARCH_PAT_MAX) {
+        s->npat = VO_SEARCH_PAT_MAX + 1;        /* never: it is enough */
+    }
+
+    if (s->npat > VO_SEARCH_PAT_MAX) {
+        return 0;
+    }
+
+    s->pat[s->npat] = t;
+    s->pat_len[s->npat] = n;
+
+    return ++s->npat;
+}
+
+
+/* the text has t (yes), or has not */
+
+static void
+vo_search_pg_has(vo_search_t *s, vo_buf_t *b, const char *t, size_t n,
+    int yes)
+{
+    vo_buf_printf(b, "strpos(folded, (?4::text[])[%zu]) %s 0",
+                  vo_search_pg_str(s, t, n), yes ? ">" : "=");
+}
+
+
+/* the text has t: by trigrams */
+
+static void
+vo_search_pg_like(vo_search_t *s, vo_buf_t *b, const char *t, size_t n)
+{
+    vo_buf_printf(b, "folded LIKE '%%' || (?4::text[])[%zu] || '%%'",
+                  vo_search_pg_str(s, t, n));
+}
+
+
+/* the text's words include the words of t[0, n) (by words) */
+
+static void
+vo_search_pg_words(vo_search_t *s, vo_buf_t *b, const char *t, size_t n)
+{
+    size_t       from;
+    const char  *e, *end;
+
+    from = s->npat + 1;
+    end = t + n;
+
+    while (t < end) {
+        for (e = t; e < end && *e != ' '; e++) { /* void */ }
+
+        if (e > t) {
+            (void) vo_search_pg_str(s, t, (size_t) (e - t));
+        }
+
+        t = e + 1;
+    }
+
+    vo_buf_printf(b, VO_SEARCH_WORDS_PG " @> (?4::text[])[%zu:%zu]", from,
+                  s->npat);
+}
+
+
+/* the text has fuzzy word w whole or one of its neighbours (by words) */
+
+static void
+vo_search_pg_group(vo_search_t *s, vo_buf_t *b, size_t w)
+{
+    size_t  k, from;
+
+    from = s->npat + 1;
+
+    (void) vo_search_pg_str(s, s->self[w].word + 1, s->self[w].len - 2);
+
+    for (k = 0; k < s->nvar[w]; k++) {
+        (void) vo_search_pg_str(s, s->var[w][k].word + 1,
+                                s->var[w][k].len - 2);
+    }
+
+    vo_buf_printf(b, VO_SEARCH_WORDS_PG " && (?4::text[])[%zu:%zu]", from,
+                  s->npat);
 }
 
 
@@ -697,15 +832,21 @@ vo_search_run(vo_search_t *s, int tier, int64_t from, vo_buf_t *expr)
         vo_bind_text(st, 1, expr->data, (int) expr->len);
 
     } else {
-        /* the patterns: {"%...%",...}; a folded text holds no '"', '\'
+        /* the strings: {"...",...}; a folded text holds no '"', '\'
          * nor LIKE's '%' and '_' */
+
+        if (s->npat > VO_SEARCH_PAT_MAX) {
+            snprintf(s->err, s->err_size, "search: too many strings");
+            lrc = VO_LEDGER_ERROR;
+            goto done;
+        }
 
         vo_buf_addc(&arr, '{');
 
         for (i = 0; i < s->npat; i++) {
-            vo_buf_adds(&arr, i ? ",\"%" : "\"%");
+            vo_buf_adds(&arr, i ? ",\"" : "\"");
             vo_buf_add(&arr, s->pat[i], s->pat_len[i]);
-            vo_buf_adds(&arr, "%\"");
+            vo_buf_addc(&arr, '"');
         }
 
         vo_buf_addc(&arr, '}');

@@ -298,8 +298,8 @@ vo_search_render_hit(vo_search_t *s, vo_search_hit_t *h, vo_buf_t *out)
 {
     size_t             i, k, n, npat, body;
     uint32_t           marks[VO_SEARCH_MARKS][2];
-    const char        *pat[VO_SEARCH_PAT_MAX];
-    size_t             len[VO_SEARCH_PAT_MAX];
+    const char        *pat[VO_SEARCH_HIT_PATS];
+    size_t             len[VO_SEARCH_HIT_PATS];
     const vo_query_t  *q = s->q;
 
     npat = 0;
@@ -318,8 +318,14 @@ vo_search_render_hit(vo_search_t *s, vo_search_hit_t *h, vo_buf_t *out)
 
     default:
         for (i = 0; i < q->nwords; i++) {
-            pat[npat] = s->form[i];
-            len[npat++] = s->form_len[i];
+            if (h->tier == VO_QUERY_FUZZY && q->words[i].fuzzy) {
+                pat[npat] = s->self[i].word;        /* found whole */
+                len[npat++] = s->self[i].len;
+
+            } else {
+                pat[npat] = s->form[i];
+                len[npat++] = s->form_len[i];
+            }
 
             for (k = 0; h->tier == VO_QUERY_FUZZY && k < s->nvar[i]; k++) {
                 pat[npat] = s->var[i][k].word;

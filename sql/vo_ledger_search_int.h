@@ -23,8 +23,15 @@
 #define VO_SEARCH_VARIANTS      32     /* per word: its neighbours kept */
 #define VO_SEARCH_SCAN          500    /* words read per range of them */
 #define VO_SEARCH_MARKS         32     /* highlights per hit */
-#define VO_SEARCH_PAT_MAX                                                    \
+/* a hit's patterns: each word's, its neighbours */
+#define VO_SEARCH_HIT_PATS                                                   \
     (VO_QUERY_WORDS_MAX * (VO_SEARCH_VARIANTS + 1) + 2)
+/* the strings of a tier's query (PostgreSQL): the words of the phrase
+ * (VO_QUERY_FOLDED_MAX / 2 at most), each word's form, each fuzzy
+ * word's group, the phrases */
+#define VO_SEARCH_PAT_MAX                                                    \
+    (VO_QUERY_WORDS_MAX * (VO_SEARCH_VARIANTS + 3) + VO_QUERY_FOLDED_MAX / 2 \
+     + 4)
 
 /*
  * SQLite's two indexes of the folded texts: by trigrams (search_fts),
@@ -88,8 +95,8 @@ typedef struct vo_search_s {
     int64_t               lo, hi;       /* the tenant's range of ids */
     int                   pg;
 
-    /* PostgreSQL: the patterns of a tier's query, pat[k] of pat_len[k]
-     * bytes, one parameter */
+    /* PostgreSQL: the strings of a tier's query, pat[k] of pat_len[k]
+     * bytes, one parameter (a text[]) */
     const char           *pat[VO_SEARCH_PAT_MAX];
     size_t                pat_len[VO_SEARCH_PAT_MAX];
     size_t                npat;

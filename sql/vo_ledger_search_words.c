@@ -24,12 +24,14 @@ static size_t vo_search_reverse(const char *w, size_t n, char *out);
 
 
 /*
- * How common each query word is among the tenant's segments (SQLite,
- * tier 2): the segments that have it whole, by the index of words
- * (cheap: its list of segments, read up to VO_SEARCH_COUNTED), though
- * tier 2 finds it inside longer words too (a word found only inside
- * others counts as rare, and costs its trigrams' candidates).  What
- * picks the rarest words for tier 2's query by trigrams.
+ * How common each query word is (tier 2), as a whole word: SQLite, the
+ * tenant's segments that have it, by the index of words (cheap: its
+ * list of segments, read up to VO_SEARCH_COUNTED); PostgreSQL, the
+ * share of all segments that have it, if it is one of the most common
+ * words the statistics of search_segments_words name, else 0.  Tier 2
+ * finds it inside longer words too: a word found only inside others
+ * counts as rare, and costs its trigrams' candidates.  What picks the
+ * rarest words for tier 2's query by trigrams.
  */
 
 vo_ledger_rc_t
@@ -65,10 +67,17 @@ vo_search_estimate(vo_search_t *s)
             break;
         }
 
-        vo_bind_text(st, 1, expr.data, (int) expr.len);
-        vo_bind_int(st, 2, s->lo);
-        vo_bind_int(st, 3, s->hi);
-        vo_bind_int(st, 4, VO_SEARCH_COUNTED);
+        if (!s->pg) {
+            vo_bind_text(st, 1, expr.data, (int) expr.len);
+            vo_bind_int(st, 2, s->lo);
+            vo_bind_int(st, 3, s->hi);
+            vo_bind_int(st, 4, VO_SEARCH_COUNTED);
+
+        } else {
+            /* the word, unquoted (a run of a spaced script is not one
+             * of the statistics' words: rare) */
+            vo_bind_text(st, 1, expr.data + 1, (int) expr.len - 2);
+        }
 
         rc = vo_step(st);
 
