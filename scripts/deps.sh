@@ -42,11 +42,12 @@ fi
 
 # benchmarks ("scripts/deps.sh bench", for make bench): wrk and the echo
 # module for the admission benchmark and its bare-nginx baseline; GNU time,
-# gnuplot, and python3 with OpenCV and tesserocr (the second OCR baseline)
+# gnuplot, and python3 with OpenCV and tesserocr (the second OCR baseline);
+# wamerican, the words of the search benchmark's texts
 BENCH=""
 if [ "${1:-}" = bench ]; then
     BENCH="wrk libnginx-mod-http-echo time gnuplot-nox python3
-           python3-opencv python3-tesserocr"
+           python3-opencv python3-tesserocr wamerican"
 fi
 
 # sanitizers ("scripts/deps.sh sanitizers", for make asan and make
