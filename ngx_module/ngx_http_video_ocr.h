@@ -447,7 +447,7 @@ ngx_int_t ngx_http_video_ocr_webhook(ngx_http_request_t *r,
 ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
 ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r);
-void ngx_http_video_ocr_close_ledgers(void);
+void ngx_http_video_ocr_exit_threads(ngx_log_t *log);
 
 /* In a thread: its ledger connection; the group admission of t->rel. */
 vo_ledger_t *ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t);
