@@ -39,7 +39,18 @@ sub workers_of {
 }
 
 
-# Waits until none of @pids exists, at most $seconds; returns those left.
+# Whether process $pid runs (a zombie no longer does: a daemon's parent,
+# init, may be slow to reap it, or never, in a container).
+sub alive {
+    my ($pid) = @_;
+    return 0 unless kill 0, $pid;
+    open my $fh, '<', "/proc/$pid/stat" or return 0;
+    my $line = <$fh> // return 0;
+    return $line !~ /^\d+ \(.*\) Z /;
+}
+
+
+# Waits until none of @pids runs, at most $seconds; returns those left.
 sub wait_gone {
     my ($seconds, @pids) = @_;
     my $deadline = time + $seconds;
@@ -47,7 +58,7 @@ sub wait_gone {
 
     while (@left && time < $deadline) {
         sleep 0.02;
-        @left = grep { kill 0, $_ } @left;
+        @left = grep { alive($_) } @left;
     }
 
     return @left;
