@@ -736,7 +736,12 @@ vo_pg_query_int(vo_ledger_t *l, const char *sql, int64_t *value, char *err,
     } else {
         snprintf(err, err_size, "ledger \"%s\": %.40s...: %s", pg->name, sql,
                  lrc == VO_LEDGER_OK ? "no row" : pg->errmsg);
-        lrc = VO_LEDGER_ERROR;
+
+        /* a lost server stays BUSY: a connection opened as it shuts down */
+
+        if (lrc == VO_LEDGER_OK) {
+            lrc = VO_LEDGER_ERROR;
+        }
     }
 
     PQclear(res);
