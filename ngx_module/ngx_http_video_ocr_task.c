@@ -651,7 +651,8 @@ ngx_http_video_ocr_thread_add(void)
  * Back in the event loop, at worker process exit, after the thread pool
  * module's exit hook has stopped the pools (its module comes first):
  * waits until the threads that ran our tasks have gone, then closes
- * every connection; the last close checkpoints SQLite's WAL.  A thread
+ * every connection (the last close checkpoints SQLite's WAL) and frees
+ * what the group commit's threads left.  A thread
  * still there after the wait (nginx could not post its exit task, so it
  * may still run a task) keeps the connections open: the process exits
  * with them.
@@ -686,6 +687,8 @@ ngx_http_video_ocr_exit_threads(ngx_log_t *log)
     ngx_http_video_ocr_group_conn = NULL;
 
     (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
+
+    vo_group_release(&ngx_http_video_ocr_group);
 }
 
 
