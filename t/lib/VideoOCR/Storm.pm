@@ -18,6 +18,8 @@ package VideoOCR::Storm;
 # often: once it returns true the clients stop after the upload they are
 # making (uploads is then a ceiling).  backoff => S: a client that got a
 # 503 waits S to 2S seconds before its next upload, as Retry-After asks.
+# reply_timeout => S: how long a client waits for a byte of the answer
+# (30 s).
 #
 # Several front ends on one ledger (ports => [$a->port, $b->port]): each
 # upload goes to one of them at random; with twins => 1 each upload is
@@ -109,7 +111,7 @@ sub run {
                                 : ($ports[rand @ports]);
 
                 for my $r (_upload(\@to, $key, body($key, $variant, $size),
-                                   $hang))
+                                   $hang, $a{reply_timeout}))
                 {
                     my ($status, $job, $replayed, $timeout) = @$r;
                     print {$out} "$key $variant $size $status $job"
@@ -166,9 +168,9 @@ sub run {
 # One upload to each of the ports, on new connections, all sent before
 # any reply is read; [status, job_id, replayed, timeout] per port.
 # status 0: no reply (we hung up, or the connection was reset, or no
-# byte came for 30 s: timeout 1).
+# byte came for $wait s, default 30: timeout 1).
 sub _upload {
-    my ($ports, $key, $body, $hangup) = @_;
+    my ($ports, $key, $body, $hangup, $wait) = @_;
     my @socks;
 
     my $req = "POST /upload HTTP/1.1\r\nHost: localhost\r\n"
@@ -202,7 +204,7 @@ sub _upload {
         my ($raw, $timeout) = ('', 1);
         my $sel = IO::Select->new($s);
 
-        while ($sel->can_read(30)) {
+        while ($sel->can_read($wait // 30)) {
             my $n = sysread($s, my $buf, 16384);
 
             if (!$n) {
@@ -226,14 +228,15 @@ sub _upload {
 }
 
 
-# Sends once more, to $port, every upload of the run that got no answer
+# Sends once more, to $port (answers awaited $wait s, default 30), every
+# upload of the run that got no answer
 # or a 503 (a lost response, a request in a worker that was killed or
 # exited, a refusal while the ledger was away), once per key and body,
 # 16 at a time, and adds
 # the answers to the run's results (checked by check like the others);
 # returns them.
 sub retry_unanswered {
-    my ($run, $port, $dir) = @_;
+    my ($run, $port, $dir, $wait) = @_;
     my %seen;
     my @todo = grep { ($_->{status} == 0 || $_->{status} == 503)
                       && !$seen{"$_->{key} $_->{variant}"}++ }
@@ -252,7 +255,7 @@ sub retry_unanswered {
                 my $t = $todo[$i];
                 my ($r) = _upload([$port], $t->{key},
                                   body($t->{key}, $t->{variant}, $t->{size}),
-                                  0);
+                                  0, $wait);
                 print {$out} join(' ', @$t{qw(key variant size)}, @$r[0 .. 2],
                                   0, $r->[3]), "\n";
             }
