@@ -204,6 +204,7 @@ const vo_backend_t  vo_ledger_pg = {
     vo_pg_changes,
     vo_pg_errmsg,
     1,                          /* row locks: FOR UPDATE */
+    1,                          /* a server */
     vo_pg_prepare,
     vo_pg_finalize,
     vo_pg_bind_text,
