@@ -147,10 +147,19 @@ sub run {
         sleep 0.1;
     }
 
+    return { results => [_results(map { "$dir/client-$_" }
+                                  0 .. $clients - 1)],
+             seconds => time - $t0 };
+}
+
+
+# The lines the clients wrote, one hash per upload.
+sub _results {
+    my (@files) = @_;
     my @results;
 
-    for my $c (0 .. $clients - 1) {
-        open my $in, '<', "$dir/client-$c" or next;
+    for my $file (@files) {
+        open my $in, '<', $file or next;
 
         while (<$in>) {
             chomp;
@@ -161,7 +170,7 @@ sub run {
         }
     }
 
-    return { results => \@results, seconds => time - $t0 };
+    return @results;
 }
 
 
@@ -269,23 +278,21 @@ sub retry_unanswered {
 
     waitpid $_, 0 for @pids;
 
-    my @retries;
-
-    for my $c (0 .. 15) {
-        open my $in, '<', "$dir/retry-$c" or next;
-
-        while (<$in>) {
-            chomp;
-            my %r;
-            @r{qw(key variant size status job replayed hangup timeout)}
-                = split / /;
-            push @retries, \%r;
-        }
-    }
+    my @retries = _results(map { "$dir/retry-$_" } 0 .. 15);
 
     push @{ $run->{results} }, @retries;
 
     return @retries;
+}
+
+
+# One line of the counts check gave: uploads, time, receipts, statuses.
+sub summary {
+    my ($stats) = @_;
+    return sprintf('%d uploads in %.1f s, %d receipts; %s', $stats->{uploads},
+                   $stats->{seconds}, $stats->{receipts},
+                   join(', ', map { "$_: $stats->{$_}" }
+                              sort grep { /^status/ } keys %$stats));
 }
 
 
