@@ -76,14 +76,15 @@ $do{kill} = sub {
     my @w = grep { !$killed{$_} } VideoOCR::Lifecycle::workers_of($master)
         or return 0;
     my $w = $w[rand @w];
-    kill 'KILL', $w and $killed{$w} = 1;
-    1;
+
+    # a worker that has just finished exiting: another one, next tick
+    kill 'KILL', $w or return 0;
+    $killed{$w} = 1;
 };
 
 $do{quit} = sub {
     my @w = VideoOCR::Lifecycle::workers_of($master) or return 0;
-    kill 'QUIT', $w[rand @w];
-    1;
+    kill 'QUIT', $w[rand @w] or return 0;
 };
 
 # USR2; once the new master runs with its workers, WINCH to the old
@@ -149,7 +150,8 @@ my $chaos = sub {
 };
 
 my $run = VideoOCR::Storm::run($s, clients => $clients,
-                               uploads => $clients * 2000, chaos => $chaos,
+                               uploads => $clients * 100_000,
+                               chaos => $chaos,
                                until => sub { !@plan }, backoff => 0.2,
                                reply_timeout => $wait);
 waitpid $_, 0 for @locks;
