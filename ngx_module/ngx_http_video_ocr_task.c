@@ -6,8 +6,9 @@
  *
  *   event loop: allocate the task from the request pool, post it (a full
  *   queue is a 503), arm a timer, r->main->blocked++, r->aio = 1;
- *   thread:     plain C on the task's own context: the store and the
- *               ledger, no request, no pool, no nginx logging;
+ *   thread:     the task's run function, which lives with the endpoint
+ *               it serves: plain C on the task's own context, the store
+ *               and the ledger, no request, no pool, no nginx logging;
  *   event loop: the completion event: blocked--, aio = 0, then the
  *               request's write handler, which is either the resume
  *               handler or, if the request was terminated meanwhile,
@@ -36,26 +37,17 @@
 
 
 #include <pthread.h>
+
+#include "ngx_http_video_ocr.h"
+
 #if (NGX_LINUX)
 #include <sys/syscall.h>
 #endif
 
-#include "ngx_http_video_ocr.h"
-#include "vo_group.h"
-
 
 static void ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log);
-static int ngx_http_video_ocr_temp_moved(int fd, const char *path);
 static void ngx_http_video_ocr_task_event_handler(ngx_event_t *ev);
 static void ngx_http_video_ocr_task_cleanup(void *data);
-static void ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t,
-    vo_buf_t *b, const char *what, const char *name);
-static vo_ledger_t *ngx_http_video_ocr_group_ledger(
-    ngx_http_video_ocr_task_t *t);
 static vo_ledger_t *ngx_http_video_ocr_open_ledger(
     ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_close_ledger(vo_ledger_t *l);
@@ -83,10 +75,6 @@ struct ngx_http_video_ocr_thread_s {
 #define NGX_HTTP_VIDEO_OCR_THREADS_EXIT  5000
 
 
-/* the admissions of this worker process's threads, committed in groups */
-static vo_group_t                  ngx_http_video_ocr_group =
-    VO_GROUP_INITIALIZER;
-
 /* this thread's connection, and every thread's, for the exit hook */
 static __thread vo_ledger_t       *ngx_http_video_ocr_ledger;
 
@@ -107,8 +95,14 @@ static __thread ngx_uint_t          ngx_http_video_ocr_thread_known;
 static ngx_http_video_ocr_thread_t *ngx_http_video_ocr_threads;
 
 
+/*
+ * A task of the request, from its pool; run is what the thread does with
+ * it (the endpoint's own function, in the endpoint's file).
+ */
+
 ngx_thread_task_t *
-ngx_http_video_ocr_task_alloc(ngx_http_request_t *r)
+ngx_http_video_ocr_task_alloc(ngx_http_request_t *r,
+    ngx_http_video_ocr_run_pt run)
 {
     ngx_thread_task_t               *task;
     ngx_pool_cleanup_t              *cln;
@@ -123,6 +117,7 @@ ngx_http_video_ocr_task_alloc(ngx_http_request_t *r)
     }
 
     t = task->ctx;
+    t->run = run;
     t->mcf = mcf;
     t->store = mcf->store ? (char *) mcf->store->name.data : NULL;
     t->temp_fd = -1;
@@ -234,251 +229,7 @@ ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
         return;
     }
 
-    switch (t->kind) {
-
-    case NGX_HTTP_VIDEO_OCR_TASK_ADMIT:
-        ngx_http_video_ocr_admit(t);
-        break;
-
-    case NGX_HTTP_VIDEO_OCR_TASK_STATUS:
-        ngx_http_video_ocr_status(t);
-        break;
-
-    case NGX_HTTP_VIDEO_OCR_TASK_DELETE:
-        ngx_http_video_ocr_delete(t);
-        break;
-
-    case NGX_HTTP_VIDEO_OCR_TASK_METRICS:
-        ngx_http_video_ocr_metrics(t);
-        break;
-
-    default: /* resumable uploads: ngx_http_video_ocr_append.c */
-        ngx_http_video_ocr_upload_task(t);
-        break;
-    }
-}
-
-
-/*
- * Whether the body's temp file was renamed away (into the store): its
- * name then no longer names this request's file.  Compared by inode, as
- * another nginx that shares client_body_temp_path may have made a new
- * file by that name since.
- */
-
-static int
-ngx_http_video_ocr_temp_moved(int fd, const char *path)
-{
-    struct stat  fst, pst;
-
-    if (fstat(fd, &fst) == -1) {
-        return 0;
-    }
-
-    if (stat(path, &pst) == -1) {
-        return errno == ENOENT;
-    }
-
-    return fst.st_dev != pst.st_dev || fst.st_ino != pst.st_ino;
-}
-
-
-/*
- * The admission: a fast look for a live receipt (a replay costs no fsync
- * and no write lock), else the upload is made durable in the store and
- * the receipt committed, in a group with the other threads' admissions
- * (vo_group.h).  Any outcome but CREATED removes the file placed here,
- * so a refused request leaves nothing behind.
- */
-
-static void
-ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
-{
-    vo_ledger_t       *l;
-    vo_admission_t    *a;
-
-    t->store_rc = VO_STORE_OK;
-
-    l = ngx_http_video_ocr_thread_ledger(t);
-    if (l == NULL) {
-        return;
-    }
-
-    a = &t->admission;
-
-    t->ledger_rc = vo_ledger_lookup(l, a, &t->receipt, t->err,
-                                    sizeof(t->err));
-
-    if (t->ledger_rc != VO_LEDGER_OK || t->receipt.outcome != VO_ADMIT_NONE)
-    {
-        return;
-    }
-
-    /* no fsync here: the group's leader syncs the store for the batch
-     * before it commits (invariant 4) */
-
-    if (t->temp_fd != -1) {
-        t->store_rc = vo_store_place_file(t->store, t->rel, t->temp_fd,
-                                          t->temp_path, &t->copied,
-                                          t->err, sizeof(t->err));
-        t->temp_moved = ngx_http_video_ocr_temp_moved(t->temp_fd,
-                                                      t->temp_path);
-
-    } else {
-        t->store_rc = vo_store_place_chunks(t->store, t->rel, t->chunks,
-                                            t->nchunks, t->err,
-                                            sizeof(t->err));
-    }
-
-    if (t->store_rc != VO_STORE_OK) {
-        return;
-    }
-
-    ngx_http_video_ocr_admit_group(t);
-}
-
-
-/*
- * The admission of an upload placed at t->rel, through the group commit;
- * any outcome but CREATED removes the file placed there, unless the
- * commit is in doubt (vo_admit_item_t): a job may name it.
- */
-
-void
-ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t)
-{
-    char               err[64];
-    vo_ledger_t       *l;
-    vo_admission_t    *a;
-    vo_group_conf_t    gc;
-    vo_group_member_t  m;
-
-    a = &t->admission;
-
-    m.item.admission = a;
-    m.item.receipt = &t->receipt;
-    m.item.err = t->err;
-    m.item.err_size = sizeof(t->err);
-    m.item.in_doubt = 0;
-
-    gc.lock_path = t->mcf->admit_lock.len ? (char *) t->mcf->admit_lock.data
-                                          : NULL;
-    gc.store = t->store;
-    gc.sync = t->mcf->durable ? 1 : 0;
-    gc.batches = ngx_http_video_ocr_batch_counters(&gc.batched);
-
-    l = ngx_http_video_ocr_group_ledger(t);
-    if (l == NULL) {
-        (void) vo_store_remove(t->store, t->rel, err, sizeof(err));
-        return;
-    }
-
-    vo_group_admit(&ngx_http_video_ocr_group, l, &gc, &m);
-
-    t->ledger_rc = m.item.rc;
-
-    if (!m.item.in_doubt
-        && (t->ledger_rc != VO_LEDGER_OK
-            || t->receipt.outcome != VO_ADMIT_CREATED))
-    {
-        (void) vo_store_remove(t->store, t->rel, err, sizeof(err));
-    }
-}
-
-
-static void
-ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t)
-{
-    vo_buf_t      b;
-    vo_ledger_t  *l;
-
-    l = ngx_http_video_ocr_thread_ledger(t);
-    if (l == NULL) {
-        return;
-    }
-
-    vo_buf_init(&b);
-
-    if (t->format == NULL) {
-        t->ledger_rc = vo_ledger_job_status(l, t->tenant, t->tenant_len,
-                                            t->job_id, &b, t->err,
-                                            sizeof(t->err));
-
-    } else {
-        t->ledger_rc = vo_ledger_job_result(l, t->tenant, t->tenant_len,
-                                            t->job_id, t->format, &b,
-                                            t->state, sizeof(t->state),
-                                            t->err, sizeof(t->err));
-    }
-
-    ngx_http_video_ocr_take_body(t, &b, "job ", t->job_id);
-}
-
-
-/*
- * DELETE: the ledger first (cancel, forget frames and results, keep the
- * receipt), then the stored input; a failure to unlink is reported and
- * left for the janitor, which removes inputs of deleted jobs.
- */
-
-static void
-ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t)
-{
-    char          input[VO_INPUT_PATH_MAX], err[64];
-    vo_buf_t      b;
-    vo_ledger_t  *l;
-
-    l = ngx_http_video_ocr_thread_ledger(t);
-    if (l == NULL) {
-        return;
-    }
-
-    vo_buf_init(&b);
-
-    t->ledger_rc = vo_ledger_delete_job(l, t->tenant, t->tenant_len,
-                                        t->job_id, t->now_ms, input,
-                                        sizeof(input), &b, t->err,
-                                        sizeof(t->err));
-
-    ngx_http_video_ocr_take_body(t, &b, "delete", "");
-
-    if (t->ledger_rc != VO_LEDGER_OK) {
-        return;
-    }
-
-    if (input[0] != '\0') {
-        t->removed = (vo_store_remove(t->store, input, err, sizeof(err)) == 0);
-
-        if (!t->removed) {
-            snprintf(t->err, sizeof(t->err), "%s", err);
-        }
-    }
-}
-
-
-static void
-ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t)
-{
-    vo_buf_t      b;
-    vo_ledger_t  *l;
-
-    l = ngx_http_video_ocr_thread_ledger(t);
-    if (l == NULL) {
-        return;
-    }
-
-    vo_buf_init(&b);
-
-    t->ledger_rc = vo_ledger_metrics(l, t->now_ms, &b, t->err,
-                                     sizeof(t->err));
-
-    if (t->ledger_rc == VO_LEDGER_OK && t->tenants) {
-        /* video_ocr_metrics_tenants on */
-        t->ledger_rc = vo_ledger_metrics_tenants(l, t->now_ms, &b, t->err,
-                                                 sizeof(t->err));
-    }
-
-    ngx_http_video_ocr_take_body(t, &b, "metrics", "");
+    t->run(t);
 }
 
 
@@ -488,7 +239,7 @@ ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t)
  * Running out of memory here fails the task, named by what and name.
  */
 
-static void
+void
 ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t, vo_buf_t *b,
     const char *what, const char *name)
 {
@@ -530,7 +281,7 @@ ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
  * another; when two succeed at once, one connection is kept.
  */
 
-static vo_ledger_t *
+vo_ledger_t *
 ngx_http_video_ocr_group_ledger(ngx_http_video_ocr_task_t *t)
 {
     vo_ledger_t  *l, *kept;
@@ -691,7 +442,7 @@ ngx_http_video_ocr_exit_threads(ngx_log_t *log)
 
     (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
 
-    vo_group_release(&ngx_http_video_ocr_group);
+    ngx_http_video_ocr_admit_exit();
 }
 
 

@@ -204,7 +204,7 @@ chmod +x "$asan/nginx-asan-tests"
 
 # ASan reserves terabytes of address space for its shadow memory, so an
 # OCR child cannot start under the pool's address-space limit
-# (RLIMIT_AS, "run --max-memory", vw_confine.c): the suites' pools run
+# (RLIMIT_AS, "run --max-memory", pool/vw_confine.c): the suites' pools run
 # with --max-memory 0 (no limit), put first so that a test's own value
 # still wins.  Tests of that limit itself can skip when
 # VIDEO_OCR_SANITIZER is set.

@@ -353,8 +353,9 @@ vo_ledger_admit_one(vo_ledger_t *l, const vo_admission_t *a,
     vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
-    if (a->upload_id != NULL) {
-        /* completing a resumable upload (invariant 13) */
+    if (a->upload_id != NULL || a->upload_parts != NULL) {
+        /* completing a resumable upload (invariant 13), taking partial
+         * uploads (invariant 14) */
         lrc = vo_ledger_upload_completing(l, a, err, err_size);
         if (lrc != VO_LEDGER_OK) {
             return lrc;

@@ -2,8 +2,9 @@
 # (t/data/ledger-v1/, made by its make.pl with that code, for real) is
 # opened by this build, which migrates it to the current version; so are
 # one made by the code of version 2 (t/data/ledger-v2/, the same way) and
-# one made by the code of version 3 (t/data/ledger-v3/; both at the
-# end).  Its rows
+# one made by the code of version 3 (t/data/ledger-v3/) and one made by
+# the code of version 4 (t/data/ledger-v4/; these three at the end).
+# Its rows
 # are intact, the schema is the one a new ledger gets (tables, columns,
 # indexes, triggers), and the whole product works on it: the status of old
 # jobs, replays of old receipts, a refused reuse of an old key, an old
@@ -18,6 +19,7 @@ use warnings;
 
 use File::Copy qw(copy);
 use JSON::PP;
+use MIME::Base64 ();
 use Test::More;
 use VideoOCR::Stack;
 use VideoOCR::Test ();
@@ -240,7 +242,7 @@ unless ($pg) {
 # --- a version 3 ledger ------------------------------------------------
 #
 # Its rows intact, the frames' boxes and lines and the change placed on
-# its frame (VW_FRAME_EXACT, 0x100) too, with no parts (NULL in the new
+# its frame (VO_FRAME_EXACT, 0x100) too, with no parts (NULL in the new
 # column: each text one part, as it was read); its five published formats
 # byte for byte, ass included; the schema is a new ledger's; an old
 # receipt replays; the job it had queued and a new upload are done by
@@ -313,6 +315,154 @@ unless ($pg) {
          'v3: placed');
     is($s3->stop_worker, 0, 'v3: the pool stops');
     $s3->stop_nginx;
+}
+
+# --- a version 4 ledger ------------------------------------------------
+#
+# Its rows intact, the frames' parts (text in two places at once) too;
+# its five published formats byte for byte; its uploads as they were:
+# the completed IETF upload pointing at its job, the tus upload left half
+# sent with its Upload-Metadata's file name, which today's nginx finishes
+# (HEAD gives the old offset, a PATCH of the rest gives the receipt); the
+# schema is a new ledger's; an old receipt replays; the jobs it had queued
+# are done by today's worker.
+
+{
+    my $fx = 't/data/ledger-v4';
+    my ($s4, $f4) = open_fixture(4);
+    my %j4 = %{ $f4->{jobs} };
+    my @rows = $s4->rows('SELECT frame_index, pts_ms, text, confidence,'
+        . ' reused_from, flags, box_x, box_y, box_w, box_h, lines, parts'
+        . ' FROM frames WHERE job_id = ? ORDER BY frame_index', $j4{'k-done'});
+    is_deeply(\@rows, $f4->{frames}{'k-done'},
+              'v4: k-done: its frame rows are intact, parts and all');
+    ok((grep { ($_->{parts} // '') =~ /;/ } @rows),
+       'v4: k-done: a frame with its text in two parts');
+    for my $f (sort keys %{ $f4->{result}{'k-done'} }) {
+        my $r = $s4->status($j4{'k-done'}, $f);
+        is($f eq 'json' ? $r->{status} : $r->{body},
+           $f eq 'json' ? 200 : $f4->{result}{'k-done'}{$f},
+           "v4: k-done: its published $f"
+           . ($f eq 'json' ? ' is served' : ', byte for byte'));
+    }
+    ok($s4->status($j4{'k-deleted'})->{deleted_at},
+       'v4: k-deleted still says it was deleted');
+    for my $key (sort keys %{ $f4->{upload} }) {
+        my ($row) = $s4->rows('SELECT tenant, request_key, protocol, options,'
+            . ' filename, upload_offset, upload_length, sha256_state,'
+            . ' container, writer, state, job_id, input_digest, created_at,'
+            . ' updated_at, expires_at FROM uploads WHERE upload_id = ?',
+            $f4->{uploads}{$key});
+        is_deeply($row, $f4->{upload}{$key},
+                  "v4: $key: its upload row is intact");
+    }
+
+    my $new4 = VideoOCR::Stack->new(no_worker => 1);
+    is_deeply(structure($s4), structure($new4),
+              'v4: the migrated schema is the one a new ledger gets');
+    $new4->stop_nginx;
+
+    my $v = $bytes2->($fx, 'v.mp4');
+    my $r4 = $s4->upload('k-done', $v, args => 'fps=1');
+    is($r4->{headers}{'idempotent-replayed'}, 'true',
+       'v4: an old receipt replays');
+    is(decode_json($r4->{body})->{job_id}, $j4{'k-done'},
+       'v4: of the same job');
+
+    # the half-sent tus upload: its partial file where the old nginx left
+    # it (uploads/<the id's last two digits>/<id>.part: the first
+    # upload_offset bytes of v.mp4), then the rest
+    my $tus = $f4->{upload}{'k-tus'};
+    my $id = $f4->{uploads}{'k-tus'};
+    my $part = $s4->store . '/uploads/' . substr($id, 30, 2) . "/$id.part";
+    (my $pdir = $part) =~ s{/[^/]+$}{};
+    system('mkdir', '-p', $pdir) == 0 or die "mkdir $pdir";
+    open my $ph, '>', $part or die "$part: $!";
+    print {$ph} substr($v, 0, $tus->{upload_offset});
+    close $ph;
+    chmod 0666, $part;
+    system('chmod', '-R', 'a+rwX', $s4->store . '/uploads');
+    my @tus = ('Tus-Resumable' => '1.0.0');
+    my $h = $s4->http(method => 'HEAD', uri => "/upload/$id",
+                      headers => \@tus);
+    is($h->{status}, 204, 'v4: k-tus: HEAD answers');
+    is($h->{headers}{'upload-offset'}, $tus->{upload_offset},
+       'v4: k-tus: with the offset the old nginx acknowledged');
+    my $p = $s4->http(method => 'PATCH', uri => "/upload/$id",
+        headers => [@tus, 'Upload-Offset' => $tus->{upload_offset},
+                    'Content-Type' => 'application/offset+octet-stream'],
+        body => substr($v, $tus->{upload_offset}));
+    is($p->{status}, 204, 'v4: k-tus: the rest sent: 204');
+    my $tusjob = $p->{headers}{'video-ocr-job'} // '';
+    like($tusjob, qr/^[0-9a-f]{32}$/, 'v4: k-tus: a header names its job');
+    my ($tj) = $s4->rows('SELECT input_sha256 FROM jobs WHERE job_id = ?',
+                         $tusjob);
+    is($tj->{input_sha256}, VideoOCR::Test::sha256_hex($v),
+       'v4: k-tus: its job has exactly the file');
+
+    # version 5's columns (Upload-Metadata, tus concatenation): empty in
+    # the rows of version 4, whose metadata that code did not keep, and
+    # used by today's uploads on the migrated ledger
+    my ($k5) = $s4->rows('SELECT metadata, concat, partial_key, parts'
+                         . ' FROM uploads WHERE upload_id = ?', $id);
+    is_deeply($k5, { metadata => undef, concat => undef,
+                     partial_key => undef, parts => undef },
+              'v4: k-tus: the columns of version 5 are empty in its row');
+    ok(!exists $h->{headers}{'upload-metadata'},
+       'v4: k-tus: HEAD gives no Upload-Metadata the old code did not keep');
+    my $half = int(length($v) / 2);
+    my @parts;
+    for my $bytes (substr($v, 0, $half), substr($v, $half)) {
+        my $c = $s4->http(method => 'POST', uri => '/upload',
+            headers => [@tus, 'Upload-Concat' => 'partial',
+                        'Upload-Length' => length $bytes,
+                        'Idempotency-Key' => 'k5-concat']);
+        $s4->http(method => 'PATCH', uri => $c->{headers}{location},
+            headers => [@tus, 'Upload-Offset' => 0,
+                        'Content-Type' => 'application/offset+octet-stream'],
+            body => $bytes);
+        push @parts, $c->{headers}{location};
+    }
+    my $md = 'filename ' . MIME::Base64::encode_base64('five.mp4', '');
+    my $fin = $s4->http(method => 'POST', uri => '/upload?fps=1',
+        headers => [@tus, 'Upload-Concat' => "final;@parts",
+                    'Upload-Metadata' => $md,
+                    'Idempotency-Key' => 'k5-concat']);
+    is($fin->{status}, 201, 'v4: a final upload of two partial ones: 201');
+    my $fh = $s4->http(method => 'HEAD', uri => $fin->{headers}{location},
+                       headers => \@tus);
+    is($fh->{headers}{'upload-metadata'}, $md,
+       'v4: its HEAD gives its Upload-Metadata back');
+    is($fh->{headers}{'upload-concat'}, "final;@parts",
+       'v4: and its Upload-Concat');
+    my ($fj) = $s4->rows('SELECT input_sha256 FROM jobs WHERE job_id = ?',
+                         $fin->{headers}{'video-ocr-job'} // '');
+    is($fj->{input_sha256}, VideoOCR::Test::sha256_hex($v),
+       'v4: its job has the bytes of both, in order');
+    my ($k5r) = $s4->rows('SELECT count(*) AS n FROM uploads'
+                          . " WHERE concat = 'partial'");
+    is($k5r->{n}, 0, 'v4: the partial uploads were taken');
+
+    for my $key ('k-accepted', 'k-ietf') {
+        my ($q) = $s4->rows('SELECT input_path FROM jobs WHERE job_id = ?',
+                            $j4{$key});
+        my $in = $s4->store . '/' . $q->{input_path};
+        (my $sub4 = $in) =~ s{/[^/]+$}{};
+        mkdir $sub4;
+        copy("$fx/w.mp4", $in) or die "copy: $!";
+        chmod 0666, $in;
+    }
+    $s4->start_worker;
+    for my $key ('k-accepted', 'k-ietf') {
+        is($s4->wait_state($j4{$key}, 'done|failed|rejected', 120)->{state},
+           'done', "v4: $key, queued by the old code, is done");
+    }
+    is($s4->wait_state($tusjob, 'done|failed|rejected', 120)->{state},
+       'done', 'v4: and the tus upload finished today');
+    like($s4->status($tusjob, 'txt')->{body}, qr/Ledger of version four/,
+         'v4: with its text');
+    is($s4->stop_worker, 0, 'v4: the pool stops');
+    $s4->stop_nginx;
 }
 
 done_testing();
