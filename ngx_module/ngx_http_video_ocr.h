@@ -384,6 +384,8 @@ void ngx_http_video_ocr_hex(u_char *dst, u_char *src, size_t len);
 /* In a thread: a POST's admission; the group admission of t->rel. */
 void ngx_http_video_ocr_admit_thread(ngx_http_video_ocr_task_t *t);
 void ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t);
+/* At the worker's exit, after its threads: what the group commit left. */
+void ngx_http_video_ocr_admit_exit(void);
 
 ngx_int_t ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_metrics_init(ngx_conf_t *cf);
@@ -413,7 +415,7 @@ ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
 ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r,
     ngx_http_video_ocr_run_pt run);
-void ngx_http_video_ocr_close_ledgers(void);
+void ngx_http_video_ocr_exit_threads(ngx_log_t *log);
 
 /*
  * In a thread: its own ledger connection, and the one its group commits

@@ -1277,11 +1277,12 @@ ngx_http_video_ocr_init_module(ngx_cycle_t *cycle)
 
 /*
  * nginx calls the thread pool module's exit hook, which stops the pools,
- * before this one: the threads' ledger connections are idle now.
+ * before this one; the threads may still be exiting
+ * (ngx_http_video_ocr_task.c).
  */
 
 static void
 ngx_http_video_ocr_exit_process(ngx_cycle_t *cycle)
 {
-    ngx_http_video_ocr_close_ledgers();
+    ngx_http_video_ocr_exit_threads(cycle->log);
 }

@@ -167,11 +167,19 @@ vo_ledger_rc_t vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a,
 #define VO_ADMIT_BATCH_MAX  256
 
 
-/* One admission of a batch, and what became of it. */
+/*
+ * One admission of a batch, and what became of it.  in_doubt: the
+ * batch's COMMIT failed on a server that may have committed it all the
+ * same (PostgreSQL shut down or the connection lost as the COMMIT was
+ * answered); rc is BUSY, and the caller keeps the upload the admission
+ * names: a retry finds the receipt or admits anew, and the janitor
+ * removes an upload that no job names (invariant 4).
+ */
 typedef struct {
     const vo_admission_t  *admission;
     vo_receipt_t          *receipt;
     vo_ledger_rc_t         rc;
+    int                    in_doubt;
     char                  *err;
     size_t                 err_size;
 } vo_admit_item_t;

@@ -264,6 +264,10 @@ typedef struct {
     const char    *(*errmsg)(vo_ledger_t *l);
     int              locks_rows;         /* SELECT ... FOR UPDATE holds
                                             a row against other hosts */
+    int              remote;             /* a server: a COMMIT that failed
+                                            BUSY may have committed, its
+                                            answer lost with the
+                                            connection */
 
     vo_stmt_t     *(*prepare)(vo_ledger_t *l, const char *sql, int cached,
                               char *err, size_t err_size);

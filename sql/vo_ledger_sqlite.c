@@ -112,6 +112,7 @@ const vo_backend_t  vo_ledger_sqlite = {
     vo_sqlite_changes,
     vo_sqlite_errmsg,
     0,                          /* one writer: no row locks */
+    0,                          /* a failed COMMIT did not commit */
     vo_sqlite_prepare,
     vo_sqlite_finalize,
     vo_sqlite_bind_text,
