@@ -9,6 +9,7 @@
 #   make asan    the nginx and worker suites with the module and the
 #                worker built with ASan + UBSan (scripts/asan.sh)
 #   make valgrind  the nginx suite with nginx under memcheck
+#   make deb     the Debian packages, into build/deb/ (scripts/deb.sh)
 #
 # Everything built lands in build/; nothing is installed outside it.
 
@@ -24,7 +25,7 @@ export NGINX_BIN MODULE_SO WORKER_BIN BUILD
 
 .PHONY: all deps deps-browser build module worker run test test-nginx test-worker \
         test-browser test-pg soak soak-history bench fuzz asan valgrind \
-        deps-sanitizers clean
+        deps-sanitizers deb deps-deb clean
 
 all: build
 
@@ -57,13 +58,13 @@ worker:
 run: build
 	scripts/run.sh
 
-test: build deps-browser
+test: build deps-browser deps-deb
 	scripts/test.sh
 
 test-nginx: build
 	scripts/test.sh nginx
 
-test-worker: build deps-browser
+test-worker: build deps-browser deps-deb
 	scripts/test.sh worker
 
 # the nginx and worker suites again with PostgreSQL ledgers, on a
@@ -95,6 +96,15 @@ valgrind: build deps-sanitizers
 deps-sanitizers:
 	@scripts/deps.sh sanitizers
 
+# the Debian packages libnginx-mod-http-video-ocr and video-ocr-worker,
+# made by debhelper from debian/ into build/deb/, checked by lintian;
+# t/build/091-deb.t installs, upgrades and purges them (make test)
+deb: deps deps-deb
+	scripts/deb.sh
+
+deps-deb:
+	@scripts/deps.sh deb
+
 # both benchmarks (docs/benchmarks.md): admission against bare nginx, the
 # OCR pipeline against ffmpeg+tesseract and OpenCV+tesserocr
 bench: build
@@ -102,7 +112,8 @@ bench: build
 	bench/admission/run.sh
 	bench/ocr/run.sh
 
-# the storm and chaos tests at 50000 uploads and 24 videos (docs/reliability.md)
+# the storm and chaos tests at 50000 uploads and 24 videos, and the lifecycle
+# tests at 1000 reloads and 20 rounds on both ledgers (docs/reliability.md)
 soak: build deps-browser
 	scripts/test.sh soak
 

@@ -8,8 +8,8 @@
  * included), libavformat's inspection through our AVIO and limits
  * (vw_inspect.c), the duration of a stream that declares none measured
  * from its packets (vw_duration.c), decoding and seeking
- * (vw_decode.c), the grey/crop/similarity and glyph stages (vw_frame.c,
- * vw_text.c) and Tesseract (vw_ocr.c).  The seeds are small real videos
+ * (vw_decode.c), the grey/crop/similarity and glyph stages (image/)
+ * and Tesseract (ocr/).  The seeds are small real videos
  * (fuzz/seeds.sh): mutations of them reach the decoders.
  *
  * The limits are small so that one input costs little: 640x480 at most,
@@ -29,8 +29,7 @@
 #include <unistd.h>
 
 #include "fuzz_check.h"
-#include "vw_pipeline.h"
-#include "vw_media.h"
+#include "pipeline/vw_pipeline.h"
 
 
 #define FUZZ_MEDIA_MAX  (256 * 1024)
@@ -49,7 +48,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
      * with an exec; here run.sh sets it before the start) */
     (void) setenv("OMP_THREAD_LIMIT", "1", 0);
 
-    vw_media_log_init(0);
+    vw_pipeline_init(0);
 
     return 0;
 }
@@ -107,7 +106,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     if (rc == 0) {
         FUZZ_CHECK(run.inspected && run.planned);
-        FUZZ_CHECK(run.stats.frames_done == run.plan.frames);
+        FUZZ_CHECK(run.stats.frames_done == run.plan.samples);
 
     } else {
         FUZZ_CHECK(rc == -1);
@@ -116,7 +115,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     if (run.planned) {
-        FUZZ_CHECK(run.plan.frames >= 1 && run.plan.frames <= 8);
+        FUZZ_CHECK(run.plan.samples >= 1 && run.plan.samples <= 8);
     }
 
     close(fd);

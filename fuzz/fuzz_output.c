@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * Fuzz target: the segment merger and the result writers
- * (worker/vw_segments.c, vw_output.c).  The input describes a plan (fps,
+ * (worker/result/vw_segments.c, vw_output.c).  The input describes a plan (fps,
  * duration) and up to FUZZ_FRAMES frame results (index gaps, confidence,
  * flags, text bytes of any kind), handed over in a shuffled order.
  * Invariants checked:
@@ -59,8 +59,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "vw_output.h"
-#include "vw_script.h"
+#include "result/vw_output.h"
+#include "core/vw_utf8.h"
 
 
 #define FUZZ_FRAMES     48
@@ -88,7 +88,7 @@ typedef struct {
 
 
 static void fuzz_check_segments(const vw_plan_t *plan,
-    const vw_frame_result_t *frames, size_t n, const vw_segment_t *segs,
+    const vw_row_t *frames, size_t n, const vw_segment_t *segs,
     size_t nsegs);
 static void fuzz_check_cues(const char *doc, size_t len,
     const vw_result_t *r, vw_format_t f, const vw_segment_t *segs,
@@ -134,7 +134,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vo_options_t        options;
     vw_segment_t       *segs;
     vw_inspection_t     insp;
-    vw_frame_result_t   frames[FUZZ_FRAMES], tmp;
+    vw_row_t            frames[FUZZ_FRAMES], tmp;
 
     /* 9 */
 
@@ -157,7 +157,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_CHECK(0);
     }
 
-    FUZZ_CHECK(plan.frames >= 1);
+    FUZZ_CHECK(plan.samples >= 1);
 
     /* the frame size: none, 640x360, any, or too big to be one */
 
@@ -209,14 +209,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         frames[n].flags = (b >> 2) & 0x07;
         frames[n].parts = NULL;     /* one part: fuzz_parts has specs */
 
-        /* a change found to the frame (VW_FRAME_EXACT): its time any
+        /* a change found to the frame (VO_FRAME_EXACT): its time any
          * number of ms from 0.5 s before its look to one after, or any
          * 32-bit value, in or out of the window the merger trusts */
 
         eb = fuzz_byte(&in);
 
         if (eb & 0x01) {
-            frames[n].flags |= VW_FRAME_EXACT;
+            frames[n].flags |= VO_FRAME_EXACT;
             frames[n].pts_ms = frames[n].t_ms - 500
                                + (int64_t) fuzz_byte(&in) * 4;
 
@@ -325,8 +325,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     r.plan = &plan;
     r.options = &options;
     r.inspection = &insp;
-    r.frames = frames;
-    r.nframes = n;
+    r.rows = frames;
+    r.nrows = n;
     r.with_frames = 0;
 
     if (rc == 0) {
@@ -390,14 +390,14 @@ fuzz_check_utf8(const uint8_t *p, size_t n)
 
 
 static void
-fuzz_check_segments(const vw_plan_t *plan, const vw_frame_result_t *frames,
+fuzz_check_segments(const vw_plan_t *plan, const vw_row_t *frames,
     size_t n, const vw_segment_t *segs, size_t nsegs)
 {
     int                       lines;
     size_t                    i, k, texted, covered;
     int64_t                   sum, count, x0, y0, x1, y1;
     const vw_segment_t       *s;
-    const vw_frame_result_t  *f, *prev, *own, *by_index[FUZZ_FRAMES];
+    const vw_row_t           *f, *prev, *own, *by_index[FUZZ_FRAMES];
 
     FUZZ_CHECK(nsegs == 0 || segs != NULL);
     FUZZ_CHECK(nsegs <= n);

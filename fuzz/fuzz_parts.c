@@ -1,8 +1,8 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Fuzz target: the spec of a screen's parts (worker/vw_parts.c) and the
- * merger of frames that have parts (worker/vw_segments.c).  The input
+ * Fuzz target: the spec of a screen's parts (worker/result/vw_parts.c) and the
+ * merger of frames that have parts (worker/result/vw_segments.c).  The input
  * is a spec, a NUL, a text, a NUL, then bytes that drive the rest (a
  * missing NUL: the text, then the control bytes, are empty); the spec
  * and the text are exactly sized copies, so ASan sees any read past
@@ -32,7 +32,7 @@
  *   4. the merger, on 2-6 frames of a small plan (consecutive looks,
  *      or a sample missing between two), each with the text and the
  *      spec, the text alone (no spec), one part's text alone, or "",
- *      some with times found to the frame (VW_FRAME_EXACT), in a
+ *      some with times found to the frame (VO_FRAME_EXACT), in a
  *      rotated order: returns 0; at most one segment per text a frame
  *      contributes (its parts, or its text whole when it has no valid
  *      spec; nothing when its text is empty); segments sorted by
@@ -53,8 +53,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "vw_parts.h"
-#include "vw_segments.h"
+#include "result/vw_parts.h"
+#include "result/vw_segments.h"
 
 
 #define FUZZ_FRAMES   6
@@ -80,7 +80,7 @@ static void fuzz_check_format(const char *spec, const char *text,
 static void fuzz_check_refusals(fuzz_in_t *in);
 static void fuzz_check_merge(const char *spec, const char *text,
     const vw_part_t *parts, int n, fuzz_in_t *in);
-static void fuzz_contributes(const vw_frame_result_t *f, fuzz_texts_t *t);
+static void fuzz_contributes(const vw_row_t *f, fuzz_texts_t *t);
 static int fuzz_same(const vw_part_t *a, const vw_part_t *b, int n,
     int with_text);
 
@@ -371,18 +371,18 @@ static void
 fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
     int n, fuzz_in_t *in)
 {
-    int                 rc, j, m, c;
-    char               *own[FUZZ_FRAMES];
-    size_t              i, k, nf, nsegs, items;
-    int64_t             duration, step;
-    uint32_t            fps, index, looks;
-    unsigned            b, r;
-    vw_plan_t           plan;
-    vw_err_t            err;
-    fuzz_texts_t        t[FUZZ_FRAMES], *ft;
-    vw_segment_t       *segs;
-    const vw_segment_t *s;
-    vw_frame_result_t   frames[FUZZ_FRAMES], rot[FUZZ_FRAMES];
+    int                  rc, j, m, c;
+    char                *own[FUZZ_FRAMES];
+    size_t               i, k, nf, nsegs, items;
+    int64_t              duration, step;
+    uint32_t             fps, index, looks;
+    unsigned             b, r;
+    vw_plan_t            plan;
+    vw_err_t             err;
+    fuzz_texts_t         t[FUZZ_FRAMES], *ft;
+    vw_segment_t        *segs;
+    const vw_segment_t  *s;
+    vw_row_t             frames[FUZZ_FRAMES], rot[FUZZ_FRAMES];
 
     static const uint32_t  rates[] = { 1000, 500, 2000, 6000, 30000, 10,
                                        60000, 250 };
@@ -431,7 +431,7 @@ fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
         frames[i].t_ms = vw_plan_time_ms(&plan, index);
         frames[i].pts_ms = frames[i].t_ms;
         frames[i].reused_from = (b & 0x10) && index > 0 ? index - 1 : -1;
-        frames[i].flags = (b & 0x20) ? VW_FRAME_NO_PICTURE : 0;
+        frames[i].flags = (b & 0x20) ? VO_FRAME_NO_PICTURE : 0;
         frames[i].confidence = (int) (fuzz_byte(in) % 101);
         frames[i].box.x = (int) fuzz_byte(in) * 3;
         frames[i].box.y = (int) fuzz_byte(in) * 2;
@@ -473,7 +473,7 @@ fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
          * to one after, in and out of the window the merger trusts */
 
         if (b & 0x40) {
-            frames[i].flags |= VW_FRAME_EXACT;
+            frames[i].flags |= VO_FRAME_EXACT;
             frames[i].pts_ms = frames[i].t_ms - 2 * step
                                + (int64_t) fuzz_byte(in) * 3 * step / 255;
         }
@@ -588,7 +588,7 @@ fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
 /* The texts frame f contributes (vw_segments.h), by the reference
  * reading of its spec */
 static void
-fuzz_contributes(const vw_frame_result_t *f, fuzz_texts_t *t)
+fuzz_contributes(const vw_row_t *f, fuzz_texts_t *t)
 {
     int        i;
     vw_part_t  p[VW_PARTS_MAX];

@@ -1,11 +1,12 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Fuzz target: the scripts of the OCR text (worker/vw_script.c):
- * vw_utf8_next, vw_utf8_last, vw_script_class, vw_script_blanks,
- * vw_script_space.  The input's first four bytes are a blank count
- * (signed 16-bit) and a start offset (unsigned 16-bit), the rest is two
- * words split at the first 0xff byte (or in the middle).
+ * Fuzz target: the scripts of the OCR text (worker/ocr/vw_script.c,
+ * worker/core/vw_utf8.c): vw_utf8_next, vw_utf8_last, vw_script_class,
+ * vw_script_blanks, vw_script_space.  The input's first four bytes are
+ * a blank count (signed 16-bit) and a start offset (unsigned 16-bit),
+ * the rest is two words split at the first 0xff byte (or in the
+ * middle).
  * Invariants checked:
  *
  *   1. a forward scan with vw_utf8_next moves 1-4 bytes a step and ends
@@ -34,7 +35,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "vw_script.h"
+#include "core/vw_utf8.h"
+#include "ocr/vw_script.h"
 
 
 static int32_t fuzz_scan(const unsigned char *p, size_t n);

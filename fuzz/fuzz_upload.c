@@ -13,7 +13,14 @@
  *      control characters and, when it names a key, a valid key;
  *   4. a SHA-256 state that loads saves back to the same text, and
  *      hashing from it agrees with hashing the bytes it stands for when
- *      the input is a state this code wrote.
+ *      the input is a state this code wrote;
+ *   5. an accepted Upload-Checksum names sha1 or sha256 and spells it;
+ *   6. an accepted Upload-Concat is "partial", or a final upload of 1 to
+ *      max valid upload ids, none twice, each of which the input holds
+ *      right after the intake's path and a slash (the base is taken from
+ *      the input too, so paths of any length are tried);
+ *   7. an accepted X-HTTP-Method-Override is one of the six methods,
+ *      spelt as the input spells it.
  *
  * ASan sees every read outside the (exactly sized) input.
  */
@@ -29,6 +36,8 @@
 
 static void fuzz_upload_err(int rc, const char *err, size_t size);
 static void fuzz_upload_state(const char *v, size_t len);
+static void fuzz_upload_concat(const char *v, size_t len);
+static void fuzz_upload_override(const char *v, size_t len);
 
 
 int
@@ -40,6 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t            len, i;
     int64_t           n;
     unsigned char     sum[32];
+    vo_checksum_e     algo;
     vo_upload_meta_t  m;
 
     if (size == 0) {
@@ -55,7 +65,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(v, data + 1, len);
     memset(err, 'x', sizeof(err));
 
-    switch (data[0] % 7) {
+    switch (data[0] % 9) {
 
     case 0:
         n = -1;
@@ -111,14 +121,27 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
 
     case 4:
-        rc = vo_tus_checksum(v, len, sum, err, sizeof(err));
+        rc = vo_tus_checksum(v, len, &algo, sum, err, sizeof(err));
         fuzz_upload_err(rc, err, sizeof(err));
+        if (rc == 0) {
+            FUZZ_CHECK(algo == VO_CHECKSUM_SHA1 || algo == VO_CHECKSUM_SHA256);
+            FUZZ_CHECK(memcmp(v, algo == VO_CHECKSUM_SHA1 ? "sha1 " : "sha256 ",
+                              algo == VO_CHECKSUM_SHA1 ? 5 : 7) == 0);
+        }
         break;
 
     case 5:
         rc = vo_tus_version(v, len, err, sizeof(err));
         fuzz_upload_err(rc, err, sizeof(err));
         (void) vo_upload_id_valid(v, len);
+        break;
+
+    case 6:
+        fuzz_upload_concat(v, len);
+        break;
+
+    case 7:
+        fuzz_upload_override(v, len);
         break;
 
     default:
@@ -181,5 +204,87 @@ fuzz_upload_state(const char *v, size_t len)
     if (vo_sha256_state_load(&loaded, v, len, (int64_t) len * 3) == 0) {
         vo_sha256_state_save(&loaded, again);
         FUZZ_CHECK(strlen(again) == len && memcmp(again, v, len) == 0);
+    }
+}
+
+
+/*
+ * The input: a base length (first byte), the base (the intake's path),
+ * then the header's value.
+ */
+
+static void
+fuzz_upload_concat(const char *v, size_t len)
+{
+    int          rc, final;
+    char         err[VO_ERR_MAX];
+    char         ids[4][VO_UPLOAD_ID_LEN + 1];
+    size_t       blen, n, i, k;
+    const char  *base, *h;
+
+    if (len == 0) {
+        return;
+    }
+
+    blen = (unsigned char) v[0] % 16;
+    if (blen > len - 1) {
+        blen = len - 1;
+    }
+
+    base = v + 1;
+    h = base + blen;
+
+    memset(err, 'x', sizeof(err));
+    memset(ids, 'y', sizeof(ids));
+    final = -1;
+
+    rc = vo_tus_concat(h, len - 1 - blen, base, blen, &final, ids, 4, &n,
+                       err, sizeof(err));
+    fuzz_upload_err(rc, err, sizeof(err));
+
+    if (rc != 0) {
+        return;
+    }
+
+    FUZZ_CHECK(final == 0 || final == 1);
+
+    if (!final) {
+        FUZZ_CHECK(n == 0 && len - 1 - blen == 7);
+        return;
+    }
+
+    FUZZ_CHECK(n >= 1 && n <= 4);
+
+    for (i = 0; i < n; i++) {
+        FUZZ_CHECK(ids[i][VO_UPLOAD_ID_LEN] == '\0');
+        FUZZ_CHECK(vo_upload_id_valid(ids[i], VO_UPLOAD_ID_LEN));
+
+        for (k = 0; k < i; k++) {
+            FUZZ_CHECK(memcmp(ids[i], ids[k], VO_UPLOAD_ID_LEN) != 0);
+        }
+    }
+}
+
+
+static void
+fuzz_upload_override(const char *v, size_t len)
+{
+    int          rc;
+    char         err[VO_ERR_MAX];
+    vo_method_e  m;
+
+    static const char  *names[] = {
+        "GET", "HEAD", "POST", "PATCH", "DELETE", "OPTIONS"
+    };
+
+    memset(err, 'x', sizeof(err));
+    m = (vo_method_e) -1;
+
+    rc = vo_method_override(v, len, &m, err, sizeof(err));
+    fuzz_upload_err(rc, err, sizeof(err));
+
+    if (rc == 0) {
+        FUZZ_CHECK((int) m >= 0 && (int) m <= VO_METHOD_OPTIONS);
+        FUZZ_CHECK(strlen(names[m]) == len && memcmp(names[m], v, len) == 0);
     }
 }

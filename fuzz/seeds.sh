@@ -44,7 +44,7 @@ mpeg2.mxf         -c:v mpeg2video -q:v 20 -g 5 -strict unofficial
 SEEDS
 
 # written to a pipe: an MXF with an open header and no footer, whose
-# duration only the packets tell (worker/vw_duration.c)
+# duration only the packets tell (worker/media/vw_duration.c)
 ffmpeg -nostdin -v error -y -f lavfi -i "$src" -vf "$text" -pix_fmt yuv420p \
     -c:v mpeg2video -q:v 20 -g 5 -strict unofficial -f mxf - \
     > "$dir/mpeg2-piped.mxf"

@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * The job id: 32 lowercase hex digits, made by the module at admission
- * (ngx_http_video_ocr_intake.c says how) and used as the name of the
+ * (ngx_http_video_ocr_admit.c says how) and used as the name of the
  * job's ledger rows and of its file in the store.  One definition of its
  * spelling for every place that reads one from outside: a URL, a store
  * directory entry, a command line.  libc only.

@@ -46,6 +46,10 @@ static vo_store_rc_t vo_store_errno(int err_no);
 static int vo_store_sync_dir(const char *dir, char *err, size_t err_size);
 static int vo_may(const struct stat *st, uid_t uid, const gid_t *groups,
     int ngroups, mode_t bits);
+static int vo_user_may(const char *path, const struct stat *st, uid_t uid,
+    gid_t gid, mode_t bits, gid_t *groups, int *ngroups, char *err,
+    size_t err_size);
+static int vo_mkdir(const char *dir);
 
 
 void
@@ -80,7 +84,7 @@ vo_store_create_empty(const char *store, const char *rel, int sync,
     /* "uploads/" itself first: vo_store_prepare makes the last level */
 
     if (snprintf(top, sizeof(top), "%s/uploads", store) >= (int) sizeof(top)
-        || (mkdir(top, VO_DIR_MODE) == -1 && errno != EEXIST))
+        || (vo_mkdir(top) == -1 && errno != EEXIST))
     {
         e = errno;
         snprintf(err, err_size, "mkdir(\"%s\") failed: %s", top, strerror(e));
@@ -176,6 +180,114 @@ vo_store_open(const char *store, const char *rel, int flags, char *err,
     }
 
     return fd;
+}
+
+
+int
+vo_store_create(const char *store, const char *rel, vo_store_rc_t *rc,
+    char *err, size_t err_size)
+{
+    int   fd, e;
+    char  path[PATH_MAX];
+
+    *rc = vo_store_prepare(store, rel, path, err, err_size);
+    if (*rc != VO_STORE_OK) {
+        return -1;
+    }
+
+    fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, VO_FILE_MODE);
+
+    if (fd == -1) {
+        e = errno;
+        snprintf(err, err_size, "open(\"%s\") failed: %s", path,
+                 strerror(e));
+        *rc = vo_store_errno(e);
+        errno = e;
+    }
+
+    return fd;
+}
+
+
+int
+vo_store_copy(int from, off_t *in, int to, off_t *out, off_t len)
+{
+    int       e;
+    char     *buf;
+    off_t     end;
+    ssize_t   n, w;
+
+    end = *in + len;
+
+    while (*in < end) {
+        n = copy_file_range(from, in, to, out, (size_t) (end - *in), 0);
+
+        if (n > 0) {
+            continue;
+        }
+
+        if (n == 0) {
+            /* from is shorter than it should be */
+            errno = EIO;
+            return -1;
+        }
+
+        if (errno == EINTR) {
+            continue;
+        }
+
+        if (errno == EXDEV || errno == ENOSYS || errno == EINVAL
+            || errno == EOPNOTSUPP)
+        {
+            break;
+        }
+
+        return -1;
+    }
+
+    if (*in == end) {
+        return 0;
+    }
+
+    /* another filesystem, or none that copies: read and write */
+
+    buf = malloc(VO_COPY_BUF);
+    if (buf == NULL) {
+        errno = ENOMEM;
+        return -1;
+    }
+
+    while (*in < end) {
+        n = pread(from, buf, (size_t) ((end - *in) < VO_COPY_BUF
+                                       ? end - *in : VO_COPY_BUF), *in);
+
+        if (n <= 0) {
+            e = (n == 0) ? EIO : errno;
+            if (e == EINTR) {
+                continue;
+            }
+
+            free(buf);
+            errno = e;
+            return -1;
+        }
+
+        w = pwrite(to, buf, (size_t) n, *out);
+
+        if (w != n) {
+            e = (w == -1) ? errno : EIO;
+            free(buf);
+            errno = e;
+            return -1;
+        }
+
+        *in += n;
+        *out += n;
+    }
+
+    free(buf);
+
+    return 0;
 }
 
 
@@ -305,23 +417,15 @@ vo_dir_writable_by(const char *dir, uid_t uid, gid_t gid, char *err,
         return 1;
     }
 
-    pw = getpwuid(uid);
     ngroups = (int) (sizeof(groups) / sizeof(groups[0]));
 
-    if (pw == NULL || getgrouplist(pw->pw_name, gid, groups, &ngroups) == -1)
+    if (!vo_user_may(dir, &st, uid, gid, S_IWUSR | S_IXUSR, groups,
+                     &ngroups, err, err_size))
     {
-        groups[0] = gid;
-        ngroups = 1;
-    }
-
-    if (!vo_may(&st, uid, groups, ngroups, S_IWUSR | S_IXUSR)) {
-        snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode %04o) "
-                 "is not writable by user %s (uid %ld)", dir,
-                 (long) st.st_uid, (long) st.st_gid,
-                 (unsigned) (st.st_mode & 07777), pw ? pw->pw_name : "?",
-                 (long) uid);
         return 0;
     }
+
+    pw = getpwuid(uid);
 
     /* and every directory above it must let the user through */
 
@@ -388,6 +492,94 @@ vo_may(const struct stat *st, uid_t uid, const gid_t *groups, int ngroups,
 }
 
 
+int
+vo_file_writable_by(const char *path, uid_t uid, gid_t gid, char *err,
+    size_t err_size)
+{
+    int          ngroups;
+    gid_t        groups[256];
+    struct stat  st;
+
+    if (stat(path, &st) == -1) {
+        snprintf(err, err_size, "stat(\"%s\") failed: %s", path,
+                 strerror(errno));
+        return -1;
+    }
+
+    if (uid == 0) {
+        return 1;
+    }
+
+    ngroups = (int) (sizeof(groups) / sizeof(groups[0]));
+
+    return vo_user_may(path, &st, uid, gid, S_IRUSR | S_IWUSR, groups,
+                       &ngroups, err, err_size);
+}
+
+
+/*
+ * Whether user uid may do what bits (owner bits) says on path, of stat
+ * results st, as a member of gid and of the groups /etc/group gives its
+ * name (those initgroups() gives nginx's worker processes).  Fills
+ * groups (at most *ngroups of them) and sets *ngroups.  Returns 1 yes,
+ * 0 no (err says why).
+ */
+
+static int
+vo_user_may(const char *path, const struct stat *st, uid_t uid, gid_t gid,
+    mode_t bits, gid_t *groups, int *ngroups, char *err, size_t err_size)
+{
+    struct passwd  *pw;
+
+    pw = getpwuid(uid);
+
+    if (pw == NULL || getgrouplist(pw->pw_name, gid, groups, ngroups) == -1)
+    {
+        groups[0] = gid;
+        *ngroups = 1;
+    }
+
+    if (vo_may(st, uid, groups, *ngroups, bits)) {
+        return 1;
+    }
+
+    snprintf(err, err_size, "\"%s\" (owner %ld, group %ld, mode %04o) is not "
+             "writable by user %s (uid %ld)", path, (long) st->st_uid,
+             (long) st->st_gid, (unsigned) (st->st_mode & 07777),
+             pw ? pw->pw_name : "?", (long) uid);
+
+    return 0;
+}
+
+
+/*
+ * mkdir(2) with VO_DIR_MODE.  In a directory with the set-group-ID bit,
+ * a store shared by two users through its group (the Debian package's
+ * /var/lib/video-ocr/store, of nginx's workers and the pool), the new
+ * directory gets the group's write permission whatever the umask: under
+ * nginx's (022) the pool's janitor could not remove what nginx placed.
+ * Returns mkdir's result; errno is mkdir's.
+ */
+
+static int
+vo_mkdir(const char *dir)
+{
+    struct stat  st;
+
+    if (mkdir(dir, VO_DIR_MODE) == -1) {
+        return -1;
+    }
+
+    if (stat(dir, &st) == 0 && (st.st_mode & S_ISGID)
+        && (st.st_mode & VO_DIR_MODE) != VO_DIR_MODE)
+    {
+        (void) chmod(dir, (st.st_mode & 07000) | VO_DIR_MODE);
+    }
+
+    return 0;
+}
+
+
 /* Creates the fan-out directory of rel if it is missing. */
 
 static int
@@ -407,7 +599,7 @@ vo_store_mkdirs(const char *store, const char *rel, char *err,
         return -1;
     }
 
-    if (mkdir(dir, VO_DIR_MODE) == 0 || errno == EEXIST) {
+    if (vo_mkdir(dir) == 0 || errno == EEXIST) {
         return 0;
     }
 

@@ -56,6 +56,22 @@ int vo_store_open(const char *store, const char *rel, int flags, char *err,
     size_t err_size);
 
 /*
+ * Creates rel, which must not exist (its fan-out directory is made), and
+ * opens it to read and write; the caller removes it on failure.  The
+ * descriptor, or -1 with err set and *rc the reason.
+ */
+int vo_store_create(const char *store, const char *rel, vo_store_rc_t *rc,
+    char *err, size_t err_size);
+
+/*
+ * Copies len bytes of from at *in to to at *out (both advanced):
+ * copy_file_range(2), which a filesystem with reflinks may share rather
+ * than copy, or read and write where it cannot (two filesystems).  0,
+ * or -1 with errno (EIO: from ended before len).
+ */
+int vo_store_copy(int from, off_t *in, int to, off_t *out, off_t len);
+
+/*
  * Gives the file at from a second name, to (a job's input): link(2), no
  * data copied; the fan-out directory of to is made if missing.  The
  * caller makes the new entry durable (the group commit's syncfs).
@@ -92,6 +108,14 @@ int vo_store_remove(const char *store, const char *rel, char *err,
  * Returns 1 yes, 0 no (err says why), -1 when dir cannot be examined.
  */
 int vo_dir_writable_by(const char *dir, uid_t uid, gid_t gid, char *err,
+    size_t err_size);
+
+/*
+ * Whether user uid (primary group gid, and its other groups) may read
+ * and write the file path, by the permission bits.  Returns 1 yes, 0 no
+ * (err says why), -1 when path cannot be examined.
+ */
+int vo_file_writable_by(const char *path, uid_t uid, gid_t gid, char *err,
     size_t err_size);
 
 

@@ -311,24 +311,167 @@ vo_meta_pair(const char *key, size_t key_len, const unsigned char *val,
 
 
 int
-vo_tus_checksum(const char *v, size_t len, unsigned char out[32], char *err,
-    size_t err_size)
+vo_tus_checksum(const char *v, size_t len, vo_checksum_e *algo,
+    unsigned char out[32], char *err, size_t err_size)
 {
-    size_t  n;
+    size_t      n, want, skip;
+    const char *name;
 
-    if (len < 7 || memcmp(v, "sha256 ", 7) != 0) {
+    if (len >= 5 && memcmp(v, "sha1 ", 5) == 0) {
+        *algo = VO_CHECKSUM_SHA1;
+        name = "sha1";
+        skip = 5;
+        want = 20;
+
+    } else if (len >= 7 && memcmp(v, "sha256 ", 7) == 0) {
+        *algo = VO_CHECKSUM_SHA256;
+        name = "sha256";
+        skip = 7;
+        want = 32;
+
+    } else {
         snprintf(err, err_size, "Upload-Checksum: the algorithm must be "
-                 "sha256 (Tus-Checksum-Algorithm), as \"sha256 <base64>\"");
+                 "sha1 or sha256 (Tus-Checksum-Algorithm), as "
+                 "\"sha1 <base64>\"");
         return -1;
     }
 
-    if (vo_b64_decode(v + 7, len - 7, out, 32, &n) != 0 || n != 32) {
-        snprintf(err, err_size, "Upload-Checksum: the sha256 digest must be "
-                 "32 bytes in base64");
+    if (vo_b64_decode(v + skip, len - skip, out, 32, &n) != 0 || n != want) {
+        snprintf(err, err_size, "Upload-Checksum: the %s digest must be "
+                 "%d bytes in base64", name, (int) want);
         return -1;
     }
 
     return 0;
+}
+
+
+int
+vo_tus_concat(const char *v, size_t len, const char *base, size_t base_len,
+    int *final, char (*ids)[VO_UPLOAD_ID_LEN + 1], size_t max, size_t *n,
+    char *err, size_t err_size)
+{
+    size_t       i, k, end;
+    const char  *u, *path, *stop;
+
+    *n = 0;
+
+    if (len == 7 && memcmp(v, "partial", 7) == 0) {
+        *final = 0;
+        return 0;
+    }
+
+    if (len < 6 || memcmp(v, "final;", 6) != 0) {
+        snprintf(err, err_size, "Upload-Concat must be \"partial\", or "
+                 "\"final;\" and the partial uploads' URLs, separated by "
+                 "spaces");
+        return -1;
+    }
+
+    *final = 1;
+    i = 6;
+
+    while (i < len) {
+
+        while (i < len && v[i] == ' ') {
+            i++;
+        }
+
+        if (i == len) {
+            break;
+        }
+
+        for (end = i; end < len && v[end] != ' '; end++) {
+            /* void */
+        }
+
+        u = v + i;
+        stop = v + end;
+        path = u;
+
+        /* http(s)://authority/path: the path is what names the upload */
+
+        if ((size_t) (stop - u) > 7 && memcmp(u, "http://", 7) == 0) {
+            path = memchr(u + 7, '/', stop - u - 7);
+
+        } else if ((size_t) (stop - u) > 8 && memcmp(u, "https://", 8) == 0) {
+            path = memchr(u + 8, '/', stop - u - 8);
+        }
+
+        if (path == NULL
+            || (size_t) (stop - path) != base_len + 1 + VO_UPLOAD_ID_LEN
+            || memcmp(path, base, base_len) != 0
+            || path[base_len] != '/'
+            || !vo_upload_id_valid(path + base_len + 1, VO_UPLOAD_ID_LEN))
+        {
+            snprintf(err, err_size, "Upload-Concat: \"%.*s\" is not an "
+                     "upload of this endpoint (%.*s/<upload id>)",
+                     (int) (stop - u > 100 ? 100 : stop - u), u,
+                     (int) (base_len > 100 ? 100 : base_len), base);
+            return -1;
+        }
+
+        if (*n == max) {
+            snprintf(err, err_size, "Upload-Concat: at most %d partial "
+                     "uploads make a final one", (int) max);
+            return -1;
+        }
+
+        memcpy(ids[*n], path + base_len + 1, VO_UPLOAD_ID_LEN);
+        ids[*n][VO_UPLOAD_ID_LEN] = '\0';
+
+        for (k = 0; k < *n; k++) {
+            if (memcmp(ids[k], ids[*n], VO_UPLOAD_ID_LEN) == 0) {
+                snprintf(err, err_size, "Upload-Concat: the partial upload "
+                         "%s is given twice", ids[k]);
+                return -1;
+            }
+        }
+
+        (*n)++;
+        i = end;
+    }
+
+    if (*n == 0) {
+        snprintf(err, err_size, "Upload-Concat: a final upload names its "
+                 "partial uploads (final;<URL> <URL> ...)");
+        return -1;
+    }
+
+    return 0;
+}
+
+
+int
+vo_method_override(const char *v, size_t len, vo_method_e *method,
+    char *err, size_t err_size)
+{
+    size_t  i;
+
+    static const struct {
+        const char   *name;
+        vo_method_e   method;
+    } methods[] = {
+        { "GET", VO_METHOD_GET },
+        { "HEAD", VO_METHOD_HEAD },
+        { "POST", VO_METHOD_POST },
+        { "PATCH", VO_METHOD_PATCH },
+        { "DELETE", VO_METHOD_DELETE },
+        { "OPTIONS", VO_METHOD_OPTIONS }
+    };
+
+    for (i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+        if (len == strlen(methods[i].name)
+            && memcmp(v, methods[i].name, len) == 0)
+        {
+            *method = methods[i].method;
+            return 0;
+        }
+    }
+
+    snprintf(err, err_size, "X-HTTP-Method-Override must be one of GET, "
+             "HEAD, POST, PATCH, DELETE and OPTIONS");
+    return -1;
 }
 
 

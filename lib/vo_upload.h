@@ -10,7 +10,8 @@
  *   Upload-Length (RFC 9651 structured fields: Integer, Boolean);
  *
  *   tus 1.0: Tus-Resumable, Upload-Offset, Upload-Length,
- *   Upload-Defer-Length, Upload-Metadata, Upload-Checksum.
+ *   Upload-Defer-Length, Upload-Metadata, Upload-Checksum, Upload-Concat,
+ *   X-HTTP-Method-Override.
  *
  * Plain C and libc (and OpenSSL's SHA-256), no nginx types, so the fuzz
  * target runs exactly this code.  Like the edge parsers (vo_edge.h) every
@@ -87,8 +88,53 @@ typedef struct {
 int vo_tus_metadata(const char *v, size_t len, vo_upload_meta_t *m,
     char *err, size_t err_size);
 
-/* Upload-Checksum: "sha256 <base64 of 32 bytes>"; the digest into out. */
-int vo_tus_checksum(const char *v, size_t len, unsigned char out[32],
+/* The algorithms of tus's checksum extension (Tus-Checksum-Algorithm). */
+typedef enum {
+    VO_CHECKSUM_SHA1 = 0,       /* the one every server must have */
+    VO_CHECKSUM_SHA256
+} vo_checksum_e;
+
+#define VO_CHECKSUM_ALGORITHMS  "sha1,sha256"
+
+/*
+ * Upload-Checksum: "sha1 <base64 of 20 bytes>" or "sha256 <base64 of 32
+ * bytes>"; the algorithm into *algo, the digest into out (20 or 32
+ * bytes of it).
+ */
+int vo_tus_checksum(const char *v, size_t len, vo_checksum_e *algo,
+    unsigned char out[32], char *err, size_t err_size);
+
+
+/*
+ * Upload-Concat: "partial", or "final;" and the partial uploads' URLs,
+ * separated by spaces, in the order their bytes are joined.  A URL is a
+ * path, or an absolute http(s) URL whose path is, of an upload resource
+ * of this intake: base "/" and an upload id (base is the intake's URI
+ * without a trailing slash, "" for "/").  Sets *final; for a final
+ * upload, the ids (each VO_UPLOAD_ID_LEN + 1 bytes) into ids, at most
+ * max of them, none twice, and their count into *n.
+ */
+int vo_tus_concat(const char *v, size_t len, const char *base,
+    size_t base_len, int *final, char (*ids)[VO_UPLOAD_ID_LEN + 1],
+    size_t max, size_t *n, char *err, size_t err_size);
+
+
+/* The methods X-HTTP-Method-Override may name. */
+typedef enum {
+    VO_METHOD_GET = 0,
+    VO_METHOD_HEAD,
+    VO_METHOD_POST,
+    VO_METHOD_PATCH,
+    VO_METHOD_DELETE,
+    VO_METHOD_OPTIONS
+} vo_method_e;
+
+/*
+ * X-HTTP-Method-Override (tus 1.0, for clients behind proxies that pass
+ * only GET and POST): one of the methods above, exactly as spelt (HTTP
+ * methods are case-sensitive), into *method.
+ */
+int vo_method_override(const char *v, size_t len, vo_method_e *method,
     char *err, size_t err_size);
 
 

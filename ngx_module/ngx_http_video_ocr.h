@@ -1,28 +1,36 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * Types shared by the nginx files of ngx_http_video_ocr_module:
+ * Types shared by the nginx files of ngx_http_video_ocr_module, from the
+ * top down (a file calls only files below it):
  *
- *   ngx_http_video_ocr_module.c   directives, configuration, variables,
- *                                 the endpoint table
- *   ngx_http_video_ocr_intake.c   the upload endpoint (video_ocr_intake)
- *   ngx_http_video_ocr_body.c     request body filter: SHA-256 + sniffing
- *   ngx_http_video_ocr_task.c     the thread-pool tasks: store + ledger
+ *   ngx_http_video_ocr_intake.c   the upload endpoint (video_ocr_intake):
+ *                                 the plain POST, or the resumable
+ *                                 protocols' requests
+ *   ngx_http_video_ocr_upload*.c, resumable uploads: the IETF draft and
+ *   ngx_http_video_ocr_append.c,  tus 1.0 on the intake location, tus
+ *   ngx_http_video_ocr_concat.c   concatenation (their own header:
+ *                                 _resumable.h)
  *   ngx_http_video_ocr_jobs.c     the job endpoint (video_ocr_jobs):
  *                                 status, results, DELETE
+ *   ngx_http_video_ocr_admit.c    the admission both ways share: the key,
+ *                                 the input digest, the job id, the
+ *                                 admission task, the receipt
+ *   ngx_http_video_ocr_module.c   directives, configuration, variables,
+ *                                 the endpoint table
  *   ngx_http_video_ocr_metrics.c  the metrics page (video_ocr_metrics) and
  *                                 the log-phase counters
  *   ngx_http_video_ocr_search.c   the search endpoint (video_ocr_search)
  *                                 and its metrics
- *   ngx_http_video_ocr_reply.c    the outcomes, JSON replies, problem+json
- *                                 errors and the problem filter
- *   ngx_http_video_ocr_upload.c   resumable uploads: the IETF draft and tus
- *                                 1.0 on the intake location (creation,
- *                                 HEAD, DELETE, OPTIONS, replies)
- *   ngx_http_video_ocr_append.c   an append's body, its commits into the
- *                                 partial file, the completion
+ *   ngx_http_video_ocr_body.c     request body filter: SHA-256 + sniffing
+ *   ngx_http_video_ocr_task.c     the thread-pool tasks: posting, and the
+ *                                 threads' ledger connections
+ *   ngx_http_video_ocr_reply.c    the request's context, the outcomes,
+ *                                 JSON replies, problem+json errors and
+ *                                 the problem filter
  *
- * The module also links, without nginx types: vo_group.[ch] (the group
+ * A task's thread function lives with the endpoint it serves.  The
+ * module also links, without nginx types: vo_group.[ch] (the group
  * commit of admissions), ../lib/ (edge parsers, JSON, the store) and
  * ../sql/ (the ledger); config lists every file.
  */
@@ -69,6 +77,11 @@
 
 #define NGX_HTTP_VIDEO_OCR_ERR_LEN       256
 #define NGX_HTTP_VIDEO_OCR_TASK_TIMEOUT  60000
+
+
+/* the event loop's cached time, in milliseconds */
+#define ngx_http_video_ocr_now_ms()                                          \
+    ((int64_t) ngx_timeofday()->sec * 1000 + (int64_t) ngx_timeofday()->msec)
 
 
 typedef struct {
@@ -183,6 +196,11 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_UPLOAD_SUPERSEDED,
     NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE,
 
+    NGX_HTTP_VIDEO_OCR_FINAL_UPLOAD,           /* tus concatenation */
+    NGX_HTTP_VIDEO_OCR_PARTIAL_GONE,
+    NGX_HTTP_VIDEO_OCR_PARTIAL_UNFINISHED,
+    NGX_HTTP_VIDEO_OCR_NOT_PARTIAL,
+
     /* search (ngx_http_video_ocr_search.c) */
     NGX_HTTP_VIDEO_OCR_BAD_QUERY,
     NGX_HTTP_VIDEO_OCR_QUERY_TOO_LONG,
@@ -210,19 +228,10 @@ extern const ngx_http_video_ocr_outcome_t
     ngx_http_video_ocr_outcomes[NGX_HTTP_VIDEO_OCR_OUTCOMES];
 
 
-typedef enum {
-    NGX_HTTP_VIDEO_OCR_TASK_ADMIT = 0,
-    NGX_HTTP_VIDEO_OCR_TASK_STATUS,
-    NGX_HTTP_VIDEO_OCR_TASK_DELETE,
-    NGX_HTTP_VIDEO_OCR_TASK_METRICS,
-    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_CREATE,
-    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_GET,
-    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_CLAIM,
-    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_STAGE,
-    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_COMMIT,
-    NGX_HTTP_VIDEO_OCR_TASK_UPLOAD_DELETE,
-    NGX_HTTP_VIDEO_OCR_TASK_SEARCH
-} ngx_http_video_ocr_task_kind_e;
+typedef struct ngx_http_video_ocr_task_s  ngx_http_video_ocr_task_t;
+
+/* What a task does in its thread: the endpoint's own function. */
+typedef void (*ngx_http_video_ocr_run_pt)(ngx_http_video_ocr_task_t *t);
 
 
 /*
@@ -231,8 +240,8 @@ typedef enum {
  * runs nothing else touches it, and the request it belongs to stays
  * blocked, which keeps every pointer below alive.
  */
-typedef struct {
-    ngx_http_video_ocr_task_kind_e   kind;
+struct ngx_http_video_ocr_task_s {
+    ngx_http_video_ocr_run_pt        run;
     ngx_http_video_ocr_main_conf_t  *mcf;
     const char                      *store;         /* NUL-terminated */
 
@@ -255,7 +264,7 @@ typedef struct {
     char                             state[16];     /* when NOT_READY */
     int                              removed;       /* DELETE: input gone */
 
-    /* resumable uploads (ngx_http_video_ocr_append.c) */
+    /* resumable uploads (ngx_http_video_ocr_upload_task.c) */
     vo_upload_row_t                  up;            /* in and out */
     char                             part[VO_STORE_UPLOAD_REL_LEN + 1];
     int64_t                          up_offset;     /* the client's / where
@@ -271,15 +280,16 @@ typedef struct {
                                                        partial file; a
                                                        stage's out too */
     ngx_uint_t                       containers;
+    void                            *concat;        /* a tus final upload's:
+                                                       _resumable.h */
     unsigned                         up_complete:1; /* complete it after */
     unsigned                         up_stale:1;    /* out: taken over,
                                                        deleted, completed */
     unsigned                         up_refused:1;  /* out: not a video */
     unsigned                         chunk_dirty:1; /* out: the chunk file
                                                        could not be emptied
-                                                       (ngx_http_video_ocr_
-                                                       append_stage reads it
-                                                       to its size) */
+                                                       (a stage reads it to
+                                                       its size) */
 
     /* search: ngx_http_video_ocr_search.c's, in and out */
     void                            *search;
@@ -294,54 +304,11 @@ typedef struct {
     char                            *body;          /* malloc'd */
     size_t                           body_len;
     char                             err[NGX_HTTP_VIDEO_OCR_ERR_LEN];
-} ngx_http_video_ocr_task_t;
+};
 
 
-/*
- * A request of the resumable protocols (ngx_http_video_ocr_upload.c and
- * _append.c): what its headers said, the upload as the ledger has it,
- * and, for an append, the running SHA-256 and the chunk file the body
- * goes to until it is committed into the partial file.
- */
-typedef struct ngx_http_video_ocr_up_s {
-    char                             id[VO_UPLOAD_ID_LEN + 1];
-    ngx_str_t                        base;          /* the intake's URI */
-    int64_t                          offset;        /* Upload-Offset */
-    int64_t                          length;        /* Upload-Length */
-    u_char                           checksum[32];  /* Upload-Checksum */
-    vo_upload_meta_t                 meta;          /* Upload-Metadata */
-
-    vo_upload_row_t                  row;           /* the ledger's */
-    SHA256_CTX                       sha;           /* [0, row.offset +
-                                                       chunk_len) */
-    SHA256_CTX                       chunk_sha;     /* this request's */
-    ngx_temp_file_t                 *chunk;
-    int64_t                          chunk_len;     /* not committed yet */
-    int64_t                          staged;        /* of those, copied
-                                                       into the partial
-                                                       file already */
-    ngx_thread_task_t               *stage;         /* reused */
-    int64_t                          received;      /* this request's */
-    ngx_int_t                        error_rc;      /* the body's end */
-
-    unsigned                         tus:1;
-    unsigned                         interop:4;     /* 6 or 8; 0: tus */
-    unsigned                         has_offset:1;
-    unsigned                         has_complete:1;
-    unsigned                         complete:1;    /* Upload-Complete ?1 */
-    unsigned                         has_length:1;
-    unsigned                         defer:1;       /* Upload-Defer-Length */
-    unsigned                         has_checksum:1;
-    unsigned                         creation:1;
-    unsigned                         committing:1;
-    unsigned                         body_done:1;
-    unsigned                         staging:1;     /* a stage in flight */
-    unsigned                         stage_wait:1;  /* the loop waits for
-                                                       it */
-    unsigned                         stage_off:1;   /* a stage failed */
-    unsigned                         cut_drop:1;    /* the end of a cut
-                                                       body is not kept */
-} ngx_http_video_ocr_up_t;
+/* A request of the resumable protocols: ngx_http_video_ocr_resumable.h */
+typedef struct ngx_http_video_ocr_up_s  ngx_http_video_ocr_up_t;
 
 
 /* per request */
@@ -394,10 +361,9 @@ extern ngx_module_t  ngx_http_video_ocr_module;
 ngx_int_t ngx_http_video_ocr_intake_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r);
 
-/* ngx_http_video_ocr_search.c: the endpoint, its thread's work, its
+/* ngx_http_video_ocr_search.c: the endpoint, its
  * metrics (the zone and log handler; their part of the page) */
 ngx_int_t ngx_http_video_ocr_search_handler(ngx_http_request_t *r);
-void ngx_http_video_ocr_search_task(ngx_http_video_ocr_task_t *t);
 ngx_int_t ngx_http_video_ocr_search_init(ngx_conf_t *cf);
 void ngx_http_video_ocr_search_metrics(vo_buf_t *b);
 
@@ -407,37 +373,37 @@ void ngx_http_video_ocr_search_metrics(vo_buf_t *b);
  * Upload-Draft-Interop-Version, and no upload resource in the URI).
  */
 ngx_int_t ngx_http_video_ocr_upload_handler(ngx_http_request_t *r);
-void ngx_http_video_ocr_upload_task(ngx_http_video_ocr_task_t *t);
-
-/* ngx_http_video_ocr_append.c: reads an append's body once claimed */
-void ngx_http_video_ocr_append_start(ngx_http_request_t *r);
 
 /*
- * ngx_http_video_ocr_upload.c: the replies of the protocols; _end
- * finalizes the request with it (from a task's completion handler).
+ * ngx_http_video_ocr_admit.c, shared by the plain POST and the resumable
+ * protocols: the Idempotency-Key, its hash ($video_ocr_key_hash), the
+ * admission (see there), ids, the receipt; and the first request header
+ * of a name with how many there are.
  */
-ngx_int_t ngx_http_video_ocr_upload_reply(ngx_http_request_t *r,
-    ngx_uint_t outcome, const char *detail);
-void ngx_http_video_ocr_upload_end(ngx_http_request_t *r,
-    ngx_uint_t outcome, const char *detail);
-ngx_int_t ngx_http_video_ocr_send_empty(ngx_http_request_t *r,
-    ngx_uint_t status);
-ngx_int_t ngx_http_video_ocr_upload_post(ngx_http_request_t *r,
-    ngx_uint_t kind, ngx_http_event_handler_pt done);
-ngx_thread_task_t *ngx_http_video_ocr_upload_task_new(ngx_http_request_t *r,
-    ngx_uint_t kind);
-
-/* shared by the plain POST and the resumable protocols */
 ngx_int_t ngx_http_video_ocr_key(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx, ngx_uint_t required);
+ngx_table_elt_t *ngx_http_video_ocr_header_in(ngx_http_request_t *r,
+    const char *name, ngx_uint_t *n);
 void ngx_http_video_ocr_key_hash(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx);
+ngx_int_t ngx_http_video_ocr_admission(ngx_http_request_t *r,
+    ngx_http_video_ocr_task_t *t, u_char *body_sha256, off_t size);
+int ngx_http_video_ocr_input_digest(u_char *body_sha256,
+    const char *options, char *body_hex, char *input_digest);
+EVP_MD_CTX *ngx_http_video_ocr_md(ngx_http_request_t *r, const EVP_MD *type);
 ngx_int_t ngx_http_video_ocr_new_job_id(ngx_http_request_t *r, char *job_id);
+ngx_int_t ngx_http_video_ocr_random_id(ngx_http_request_t *r, char *id,
+    size_t len);
 ngx_int_t ngx_http_video_ocr_send_receipt(ngx_http_request_t *r,
     ngx_http_video_ocr_ctx_t *ctx, ngx_uint_t replayed);
 void ngx_http_video_ocr_hex(u_char *dst, u_char *src, size_t len);
-ngx_int_t ngx_http_video_ocr_add_header(ngx_http_request_t *r,
-    const char *name, u_char *value, size_t len);
+
+/* In a thread: a POST's admission; the group admission of t->rel. */
+void ngx_http_video_ocr_admit_thread(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t);
+/* At the worker's exit, after its threads: what the group commit left. */
+void ngx_http_video_ocr_admit_exit(void);
+
 ngx_int_t ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_metrics_init(ngx_conf_t *cf);
 ngx_atomic_t *ngx_http_video_ocr_batch_counters(ngx_atomic_t **batched);
@@ -464,12 +430,19 @@ ngx_int_t ngx_http_video_ocr_webhook(ngx_http_request_t *r,
  */
 ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
-ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r);
-void ngx_http_video_ocr_close_ledgers(void);
+ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r,
+    ngx_http_video_ocr_run_pt run);
+void ngx_http_video_ocr_exit_threads(ngx_log_t *log);
 
-/* In a thread: its ledger connection; the group admission of t->rel. */
+/*
+ * In a thread: its own ledger connection, and the one its group commits
+ * go through (NULL with t->err set when it cannot be opened); the reply
+ * body a ledger call wrote into b becomes t->body.
+ */
 vo_ledger_t *ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t);
-void ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t);
+vo_ledger_t *ngx_http_video_ocr_group_ledger(ngx_http_video_ocr_task_t *t);
+void ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t, vo_buf_t *b,
+    const char *what, const char *name);
 
 ngx_int_t ngx_http_video_ocr_send_json(ngx_http_request_t *r,
     ngx_uint_t status, u_char *body, size_t len);

@@ -16,6 +16,8 @@ static ngx_int_t ngx_http_video_ocr_job_id(ngx_http_request_t *r,
 static ngx_int_t ngx_http_video_ocr_format(ngx_http_request_t *r,
     ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_status_done(ngx_http_request_t *r);
+static void ngx_http_video_ocr_status_thread(ngx_http_video_ocr_task_t *t);
+static void ngx_http_video_ocr_delete_thread(ngx_http_video_ocr_task_t *t);
 
 
 /* ?format=: the status document (json) or one published result format */
@@ -80,16 +82,15 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
                    NGX_HTTP_VIDEO_OCR_NO_SUCH_JOB, NULL, NULL);
     }
 
-    task = ngx_http_video_ocr_task_alloc(r);
+    task = ngx_http_video_ocr_task_alloc(r, (r->method & NGX_HTTP_DELETE)
+                                            ? ngx_http_video_ocr_delete_thread
+                                            : ngx_http_video_ocr_status_thread);
     if (task == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
     t = task->ctx;
-    t->kind = (r->method & NGX_HTTP_DELETE) ? NGX_HTTP_VIDEO_OCR_TASK_DELETE
-                                            : NGX_HTTP_VIDEO_OCR_TASK_STATUS;
-    t->now_ms = (int64_t) ngx_time() * 1000
-                + (int64_t) ngx_timeofday()->msec;
+    t->now_ms = ngx_http_video_ocr_now_ms();
 
     if (ngx_http_video_ocr_format(r, t) != NGX_OK) {
         return ngx_http_video_ocr_send_problem(r,
@@ -191,7 +192,7 @@ ngx_http_video_ocr_status_done(ngx_http_request_t *r)
     ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
     t = ctx->task;
 
-    if (t->kind == NGX_HTTP_VIDEO_OCR_TASK_DELETE && t->err[0] != '\0'
+    if ((r->method & NGX_HTTP_DELETE) && t->err[0] != '\0'
         && t->ledger_rc == VO_LEDGER_OK)
     {
         /* deleted in the ledger, but the input file stayed */
@@ -203,7 +204,7 @@ ngx_http_video_ocr_status_done(ngx_http_request_t *r)
     switch (t->ledger_rc) {
 
     case VO_LEDGER_OK:
-        if (t->kind == NGX_HTTP_VIDEO_OCR_TASK_DELETE) {
+        if (r->method & NGX_HTTP_DELETE) {
             ngx_log_error(NGX_LOG_INFO, r->connection->log, 0,
                           "video_ocr: job %s deleted by its tenant",
                           t->job_id);
@@ -277,4 +278,77 @@ ngx_http_video_ocr_status_done(ngx_http_request_t *r)
     }
 
     ngx_http_finalize_request(r, rc);
+}
+
+
+/* In a thread-pool thread from here on: plain C only. */
+
+
+static void
+ngx_http_video_ocr_status_thread(ngx_http_video_ocr_task_t *t)
+{
+    vo_buf_t      b;
+    vo_ledger_t  *l;
+
+    l = ngx_http_video_ocr_thread_ledger(t);
+    if (l == NULL) {
+        return;
+    }
+
+    vo_buf_init(&b);
+
+    if (t->format == NULL) {
+        t->ledger_rc = vo_ledger_job_status(l, t->tenant, t->tenant_len,
+                                            t->job_id, &b, t->err,
+                                            sizeof(t->err));
+
+    } else {
+        t->ledger_rc = vo_ledger_job_result(l, t->tenant, t->tenant_len,
+                                            t->job_id, t->format, &b,
+                                            t->state, sizeof(t->state),
+                                            t->err, sizeof(t->err));
+    }
+
+    ngx_http_video_ocr_take_body(t, &b, "job ", t->job_id);
+}
+
+
+/*
+ * DELETE: the ledger first (cancel, forget frames and results, keep the
+ * receipt), then the stored input; a failure to unlink is reported and
+ * left for the janitor, which removes inputs of deleted jobs.
+ */
+
+static void
+ngx_http_video_ocr_delete_thread(ngx_http_video_ocr_task_t *t)
+{
+    char          input[VO_INPUT_PATH_MAX], err[64];
+    vo_buf_t      b;
+    vo_ledger_t  *l;
+
+    l = ngx_http_video_ocr_thread_ledger(t);
+    if (l == NULL) {
+        return;
+    }
+
+    vo_buf_init(&b);
+
+    t->ledger_rc = vo_ledger_delete_job(l, t->tenant, t->tenant_len,
+                                        t->job_id, t->now_ms, input,
+                                        sizeof(input), &b, t->err,
+                                        sizeof(t->err));
+
+    ngx_http_video_ocr_take_body(t, &b, "delete", "");
+
+    if (t->ledger_rc != VO_LEDGER_OK) {
+        return;
+    }
+
+    if (input[0] != '\0') {
+        t->removed = (vo_store_remove(t->store, input, err, sizeof(err)) == 0);
+
+        if (!t->removed) {
+            snprintf(t->err, sizeof(t->err), "%s", err);
+        }
+    }
 }

@@ -18,6 +18,7 @@
 
 
 #include "ngx_http_video_ocr.h"
+#include "vo_version.h"
 
 
 typedef struct {
@@ -33,6 +34,7 @@ static ngx_int_t ngx_http_video_ocr_shm_init(ngx_shm_zone_t *shm_zone,
     void *data);
 static ngx_int_t ngx_http_video_ocr_log_handler(ngx_http_request_t *r);
 static void ngx_http_video_ocr_metrics_done(ngx_http_request_t *r);
+static void ngx_http_video_ocr_metrics_thread(ngx_http_video_ocr_task_t *t);
 static ngx_shm_zone_t  *ngx_http_video_ocr_shm_zone;
 static ngx_http_video_ocr_shctx_t  *ngx_http_video_ocr_sh;
 
@@ -188,17 +190,15 @@ ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r)
         return rc;
     }
 
-    task = ngx_http_video_ocr_task_alloc(r);
+    task = ngx_http_video_ocr_task_alloc(r, ngx_http_video_ocr_metrics_thread);
     if (task == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
     t = task->ctx;
-    t->kind = NGX_HTTP_VIDEO_OCR_TASK_METRICS;
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
     t->tenants = vlcf->metrics_tenants ? 1 : 0;
-    t->now_ms = (int64_t) ngx_time() * 1000
-                + (int64_t) ngx_timeofday()->msec;
+    t->now_ms = ngx_http_video_ocr_now_ms();
 
     ctx->task = t;
 
@@ -248,6 +248,14 @@ ngx_http_video_ocr_metrics_done(ngx_http_request_t *r)
     }
 
     vo_buf_init(&b);
+
+    /* the code this worker process runs (a reload keeps a loaded .so) */
+
+    vo_buf_adds(&b, "# HELP video_ocr_build_info The module that answers: "
+                "its version and the nginx it runs in.\n"
+                "# TYPE video_ocr_build_info gauge\n"
+                "video_ocr_build_info{version=\"" VO_VERSION "\",nginx=\""
+                NGINX_VERSION "\"} 1\n");
 
     vo_buf_adds(&b, "# HELP video_ocr_intake_requests_total Upload requests "
                 "to this nginx, by outcome: created, replayed, or the "
@@ -310,4 +318,33 @@ ngx_http_video_ocr_metrics_done(ngx_http_request_t *r)
     rc = ngx_http_video_ocr_send_body(r, NGX_HTTP_OK, &type, p, len);
 
     ngx_http_finalize_request(r, rc);
+}
+
+
+/* In a thread-pool thread from here on: plain C only. */
+
+
+static void
+ngx_http_video_ocr_metrics_thread(ngx_http_video_ocr_task_t *t)
+{
+    vo_buf_t      b;
+    vo_ledger_t  *l;
+
+    l = ngx_http_video_ocr_thread_ledger(t);
+    if (l == NULL) {
+        return;
+    }
+
+    vo_buf_init(&b);
+
+    t->ledger_rc = vo_ledger_metrics(l, t->now_ms, &b, t->err,
+                                     sizeof(t->err));
+
+    if (t->ledger_rc == VO_LEDGER_OK && t->tenants) {
+        /* video_ocr_metrics_tenants on */
+        t->ledger_rc = vo_ledger_metrics_tenants(l, t->now_ms, &b, t->err,
+                                                 sizeof(t->err));
+    }
+
+    ngx_http_video_ocr_take_body(t, &b, "metrics", "");
 }

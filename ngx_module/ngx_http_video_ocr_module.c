@@ -12,6 +12,7 @@
 #include <grp.h>
 
 #include "ngx_http_video_ocr.h"
+#include "vo_version.h"
 
 
 static ngx_int_t ngx_http_video_ocr_add_variables(ngx_conf_t *cf);
@@ -294,28 +295,6 @@ static ngx_http_variable_t  ngx_http_video_ocr_vars[] = {
 
       ngx_http_null_variable
 };
-
-
-ngx_http_video_ocr_ctx_t *
-ngx_http_video_ocr_get_ctx(ngx_http_request_t *r)
-{
-    ngx_http_video_ocr_ctx_t  *ctx;
-
-    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
-
-    if (ctx == NULL) {
-        ctx = ngx_pcalloc(r->pool, sizeof(ngx_http_video_ocr_ctx_t));
-        if (ctx == NULL) {
-            return NULL;
-        }
-
-        ctx->container = VO_CONTAINER_NEED_MORE;
-
-        ngx_http_set_ctx(r, ctx, ngx_http_video_ocr_module);
-    }
-
-    return ctx;
-}
 
 
 /*
@@ -1082,7 +1061,7 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
     u_char           *dir, *slash;
     ngx_uid_t         uid;
     ngx_gid_t         gid;
-    ngx_file_info_t   fi;
+    ngx_file_info_t   fi, di;
 
     if (vo_ledger_is_postgresql((char *) mcf->ledger.data)) {
 
@@ -1135,6 +1114,18 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
     }
 
     if (!existed) {
+
+        /*
+         * a directory with the set-group-ID bit is shared through its
+         * group (with the pool's user): the ledger keeps that group
+         */
+
+        if (ngx_file_info(dir, &di) != NGX_FILE_ERROR
+            && (di.st_mode & S_ISGID))
+        {
+            gid = (ngx_gid_t) -1;
+        }
+
         if (chown((char *) mcf->ledger.data, uid, gid) == -1) {
             ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
                                "chown(\"%V\") failed", &mcf->ledger);
@@ -1144,17 +1135,17 @@ ngx_http_video_ocr_check_ledger(ngx_conf_t *cf,
         return NGX_OK;
     }
 
-    if (ngx_file_info(mcf->ledger.data, &fi) == NGX_FILE_ERROR) {
-        ngx_conf_log_error(NGX_LOG_EMERG, cf, ngx_errno,
-                           ngx_file_info_n " \"%V\" failed", &mcf->ledger);
+    /* by its owner, its group (the workers' groups), or anyone */
+
+    rc = vo_file_writable_by((char *) mcf->ledger.data, uid, gid, err,
+                             sizeof(err));
+
+    if (rc == -1) {
+        ngx_conf_log_error(NGX_LOG_EMERG, cf, 0, "video_ocr_ledger: %s", err);
         return NGX_ERROR;
     }
 
-    if (uid != 0
-        && !(fi.st_uid == uid && (fi.st_mode & S_IWUSR))
-        && !(fi.st_gid == gid && (fi.st_mode & S_IWGRP))
-        && !(fi.st_mode & S_IWOTH))
-    {
+    if (rc == 0) {
         ngx_conf_log_error(NGX_LOG_EMERG, cf, 0,
                            "video_ocr_ledger \"%V\" is not writable by "
                            "nginx's worker processes (uid %d): chown it to "
@@ -1255,6 +1246,11 @@ ngx_http_video_ocr_init_module(ngx_cycle_t *cycle)
     ngx_file_info_t                   sfi, tfi;
     ngx_http_video_ocr_main_conf_t   *mcf;
 
+    /* as nginx logs its own version: which module this cycle runs */
+
+    ngx_log_error(NGX_LOG_NOTICE, cycle->log, 0,
+                  "video_ocr/" VO_VERSION " (ledgers: %s)", vo_ledger_kinds);
+
     mcf = ngx_http_cycle_get_module_main_conf(cycle, ngx_http_video_ocr_module);
 
     if (mcf == NULL || mcf->store == NULL) {
@@ -1292,11 +1288,12 @@ ngx_http_video_ocr_init_module(ngx_cycle_t *cycle)
 
 /*
  * nginx calls the thread pool module's exit hook, which stops the pools,
- * before this one: the threads' ledger connections are idle now.
+ * before this one; the threads may still be exiting
+ * (ngx_http_video_ocr_task.c).
  */
 
 static void
 ngx_http_video_ocr_exit_process(ngx_cycle_t *cycle)
 {
-    ngx_http_video_ocr_close_ledgers();
+    ngx_http_video_ocr_exit_threads(cycle->log);
 }

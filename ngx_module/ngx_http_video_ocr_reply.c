@@ -214,7 +214,7 @@ const ngx_http_video_ocr_outcome_t
 
     [NGX_HTTP_VIDEO_OCR_CHECKSUM_MISMATCH] = {
         ngx_string("checksum-mismatch"), NGX_HTTP_VIDEO_OCR_CHECKSUM_FAILED,
-        "the chunk's SHA-256 is not the one of Upload-Checksum: it was not "
+        "the chunk's digest is not the one of Upload-Checksum: it was not "
         "kept, send it again", ngx_string("rejected"), 0, 1 },
 
     [NGX_HTTP_VIDEO_OCR_TOO_MANY_UPLOADS] = {
@@ -233,6 +233,30 @@ const ngx_http_video_ocr_outcome_t
         ngx_string("bad-content-type"), NGX_HTTP_UNSUPPORTED_MEDIA_TYPE,
         "an append's Content-Type must be application/partial-upload (IETF) "
         "or application/offset+octet-stream (tus)",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_FINAL_UPLOAD] = {
+        ngx_string("final-upload"), NGX_HTTP_FORBIDDEN,
+        "a final upload (Upload-Concat: final) takes no PATCH: its bytes "
+        "are its partial uploads'", ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_PARTIAL_GONE] = {
+        ngx_string("partial-upload-gone"), NGX_HTTP_NOT_FOUND,
+        "a partial upload that the final upload names is gone (expired, "
+        "deleted, or never made): upload it again",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_PARTIAL_UNFINISHED] = {
+        ngx_string("partial-upload-unfinished"), NGX_HTTP_BAD_REQUEST,
+        "a partial upload that the final upload names has not all its "
+        "bytes: make the final upload once every partial one is complete "
+        "(concatenation-unfinished is not supported)",
+        ngx_string("rejected"), 0, 1 },
+
+    [NGX_HTTP_VIDEO_OCR_NOT_PARTIAL] = {
+        ngx_string("not-a-partial-upload"), NGX_HTTP_BAD_REQUEST,
+        "an upload that the final upload names is not a partial upload "
+        "(Upload-Concat: partial) of its Idempotency-Key",
         ngx_string("rejected"), 0, 1 },
 
     /* search: docs/http-api.md, "Search" (the detail says what) */
@@ -286,6 +310,33 @@ ngx_http_video_ocr_send_body(ngx_http_request_t *r, ngx_uint_t status,
     b->memory = 1;
 
     return ngx_http_video_ocr_send(r, status, content_type, b);
+}
+
+
+/*
+ * The request's context, made on its first use: where every endpoint
+ * records what it decided, and how the request ended.
+ */
+
+ngx_http_video_ocr_ctx_t *
+ngx_http_video_ocr_get_ctx(ngx_http_request_t *r)
+{
+    ngx_http_video_ocr_ctx_t  *ctx;
+
+    ctx = ngx_http_get_module_ctx(r, ngx_http_video_ocr_module);
+
+    if (ctx == NULL) {
+        ctx = ngx_pcalloc(r->pool, sizeof(ngx_http_video_ocr_ctx_t));
+        if (ctx == NULL) {
+            return NULL;
+        }
+
+        ctx->container = VO_CONTAINER_NEED_MORE;
+
+        ngx_http_set_ctx(r, ctx, ngx_http_video_ocr_module);
+    }
+
+    return ctx;
 }
 
 

@@ -55,6 +55,7 @@ typedef struct {
 static ngx_int_t ngx_http_video_ocr_search_shm_init(ngx_shm_zone_t *zone,
     void *data);
 static ngx_int_t ngx_http_video_ocr_search_log(ngx_http_request_t *r);
+static void ngx_http_video_ocr_search_thread(ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_search_done(ngx_http_request_t *r);
 
 
@@ -129,13 +130,12 @@ ngx_http_video_ocr_search_handler(ngx_http_request_t *r)
                    : NGX_HTTP_VIDEO_OCR_BAD_QUERY, err, NULL);
     }
 
-    task = ngx_http_video_ocr_task_alloc(r);
+    task = ngx_http_video_ocr_task_alloc(r, ngx_http_video_ocr_search_thread);
     if (task == NULL) {
         return NGX_HTTP_INTERNAL_SERVER_ERROR;
     }
 
     t = task->ctx;
-    t->kind = NGX_HTTP_VIDEO_OCR_TASK_SEARCH;
     t->tenant = (char *) tenant.data;
     t->tenant_len = tenant.len;
     t->search = s;
@@ -156,8 +156,8 @@ ngx_http_video_ocr_search_handler(ngx_http_request_t *r)
 
 /* In a thread-pool thread: plain C only. */
 
-void
-ngx_http_video_ocr_search_task(ngx_http_video_ocr_task_t *t)
+static void
+ngx_http_video_ocr_search_thread(ngx_http_video_ocr_task_t *t)
 {
     vo_buf_t                      b;
     vo_ledger_t                  *l;
@@ -342,7 +342,7 @@ ngx_http_video_ocr_search_log(ngx_http_request_t *r)
     }
 
     if (ctx == NULL || ctx->task == NULL
-        || ctx->task->kind != NGX_HTTP_VIDEO_OCR_TASK_SEARCH
+        || ctx->task->run != ngx_http_video_ocr_search_thread
         || ctx->task->ledger_rc != VO_LEDGER_OK)
     {
         return NGX_OK;

@@ -6,8 +6,9 @@
  *
  *   event loop: allocate the task from the request pool, post it (a full
  *   queue is a 503), arm a timer, r->main->blocked++, r->aio = 1;
- *   thread:     plain C on the task's own context: the store and the
- *               ledger, no request, no pool, no nginx logging;
+ *   thread:     the task's run function, which lives with the endpoint
+ *               it serves: plain C on the task's own context, the store
+ *               and the ledger, no request, no pool, no nginx logging;
  *   event loop: the completion event: blocked--, aio = 0, then the
  *               request's write handler, which is either the resume
  *               handler or, if the request was terminated meanwhile,
@@ -20,30 +21,38 @@
  * the process go on (and unload this module) as soon as its threads have
  * been told to exit, so code of ours running in an exiting thread could
  * run in unmapped memory.
+ *
+ * For the same reason the exit hook first waits until every thread that
+ * ran a task of ours has gone.  ngx_thread_pool_destroy() returns once
+ * each thread has taken its exit task and cleared a flag, before that
+ * thread's pthread_exit() has run its thread-specific-data destructors,
+ * and some of those are code of the libraries this module brought in: a
+ * thread that opened a PostgreSQL connection has one of libkrb5support's
+ * (libpq asks GSSAPI for credentials at each connect).  After the exit
+ * hooks the worker dlclose()s this module, which unmaps libpq and its
+ * Kerberos libraries, then calls exit(): a thread still in such a
+ * destructor then runs into unmapped memory, and the worker dies of
+ * signal 11.
  */
 
 
 #include <pthread.h>
 
 #include "ngx_http_video_ocr.h"
-#include "vo_group.h"
+
+#if (NGX_LINUX)
+#include <sys/syscall.h>
+#endif
 
 
 static void ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log);
-static int ngx_http_video_ocr_temp_moved(int fd, const char *path);
 static void ngx_http_video_ocr_task_event_handler(ngx_event_t *ev);
 static void ngx_http_video_ocr_task_cleanup(void *data);
-static void ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t);
-static void ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t,
-    vo_buf_t *b, const char *what, const char *name);
-static vo_ledger_t *ngx_http_video_ocr_group_ledger(
-    ngx_http_video_ocr_task_t *t);
 static vo_ledger_t *ngx_http_video_ocr_open_ledger(
     ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_close_ledger(vo_ledger_t *l);
+static int ngx_http_video_ocr_thread_add(void);
+static ngx_uint_t ngx_http_video_ocr_threads_wait(ngx_msec_t timeout);
 
 
 typedef struct ngx_http_video_ocr_conn_s  ngx_http_video_ocr_conn_t;
@@ -54,9 +63,17 @@ struct ngx_http_video_ocr_conn_s {
 };
 
 
-/* the admissions of this worker process's threads, committed in groups */
-static vo_group_t                  ngx_http_video_ocr_group =
-    VO_GROUP_INITIALIZER;
+typedef struct ngx_http_video_ocr_thread_s  ngx_http_video_ocr_thread_t;
+
+struct ngx_http_video_ocr_thread_s {
+    pid_t                         tid;
+    ngx_http_video_ocr_thread_t  *next;
+};
+
+
+/* how long the exit hook waits for the threads to be gone */
+#define NGX_HTTP_VIDEO_OCR_THREADS_EXIT  5000
+
 
 /* this thread's connection, and every thread's, for the exit hook */
 static __thread vo_ledger_t       *ngx_http_video_ocr_ledger;
@@ -73,9 +90,19 @@ static ngx_http_video_ocr_conn_t  *ngx_http_video_ocr_conns;
 static pthread_mutex_t             ngx_http_video_ocr_conns_mutex =
     PTHREAD_MUTEX_INITIALIZER;
 
+/* every thread that ran a task of ours, for the exit hook to wait for */
+static __thread ngx_uint_t          ngx_http_video_ocr_thread_known;
+static ngx_http_video_ocr_thread_t *ngx_http_video_ocr_threads;
+
+
+/*
+ * A task of the request, from its pool; run is what the thread does with
+ * it (the endpoint's own function, in the endpoint's file).
+ */
 
 ngx_thread_task_t *
-ngx_http_video_ocr_task_alloc(ngx_http_request_t *r)
+ngx_http_video_ocr_task_alloc(ngx_http_request_t *r,
+    ngx_http_video_ocr_run_pt run)
 {
     ngx_thread_task_t               *task;
     ngx_pool_cleanup_t              *cln;
@@ -90,6 +117,7 @@ ngx_http_video_ocr_task_alloc(ngx_http_request_t *r)
     }
 
     t = task->ctx;
+    t->run = run;
     t->mcf = mcf;
     t->store = mcf->store ? (char *) mcf->store->name.data : NULL;
     t->temp_fd = -1;
@@ -192,252 +220,16 @@ ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
 {
     ngx_http_video_ocr_task_t  *t = data;
 
-    switch (t->kind) {
-
-    case NGX_HTTP_VIDEO_OCR_TASK_ADMIT:
-        ngx_http_video_ocr_admit(t);
-        break;
-
-    case NGX_HTTP_VIDEO_OCR_TASK_STATUS:
-        ngx_http_video_ocr_status(t);
-        break;
-
-    case NGX_HTTP_VIDEO_OCR_TASK_DELETE:
-        ngx_http_video_ocr_delete(t);
-        break;
-
-    case NGX_HTTP_VIDEO_OCR_TASK_METRICS:
-        ngx_http_video_ocr_metrics(t);
-        break;
-
-    case NGX_HTTP_VIDEO_OCR_TASK_SEARCH:
-        ngx_http_video_ocr_search_task(t);
-        break;
-
-    default: /* resumable uploads: ngx_http_video_ocr_append.c */
-        ngx_http_video_ocr_upload_task(t);
-        break;
-    }
-}
-
-
-/*
- * Whether the body's temp file was renamed away (into the store): its
- * name then no longer names this request's file.  Compared by inode, as
- * another nginx that shares client_body_temp_path may have made a new
- * file by that name since.
- */
-
-static int
-ngx_http_video_ocr_temp_moved(int fd, const char *path)
-{
-    struct stat  fst, pst;
-
-    if (fstat(fd, &fst) == -1) {
-        return 0;
-    }
-
-    if (stat(path, &pst) == -1) {
-        return errno == ENOENT;
-    }
-
-    return fst.st_dev != pst.st_dev || fst.st_ino != pst.st_ino;
-}
-
-
-/*
- * The admission: a fast look for a live receipt (a replay costs no fsync
- * and no write lock), else the upload is made durable in the store and
- * the receipt committed, in a group with the other threads' admissions
- * (vo_group.h).  Any outcome but CREATED removes the file placed here,
- * so a refused request leaves nothing behind.
- */
-
-static void
-ngx_http_video_ocr_admit(ngx_http_video_ocr_task_t *t)
-{
-    vo_ledger_t       *l;
-    vo_admission_t    *a;
-
-    t->store_rc = VO_STORE_OK;
-
-    l = ngx_http_video_ocr_thread_ledger(t);
-    if (l == NULL) {
-        return;
-    }
-
-    a = &t->admission;
-
-    t->ledger_rc = vo_ledger_lookup(l, a, &t->receipt, t->err,
-                                    sizeof(t->err));
-
-    if (t->ledger_rc != VO_LEDGER_OK || t->receipt.outcome != VO_ADMIT_NONE)
+    if (!ngx_http_video_ocr_thread_known
+        && ngx_http_video_ocr_thread_add() != 0)
     {
+        /* as if the ledger could not be opened: the task did nothing */
+        t->ledger_rc = VO_LEDGER_ERROR;
+        snprintf(t->err, sizeof(t->err), "thread pool: out of memory");
         return;
     }
 
-    /* no fsync here: the group's leader syncs the store for the batch
-     * before it commits (invariant 4) */
-
-    if (t->temp_fd != -1) {
-        t->store_rc = vo_store_place_file(t->store, t->rel, t->temp_fd,
-                                          t->temp_path, &t->copied,
-                                          t->err, sizeof(t->err));
-        t->temp_moved = ngx_http_video_ocr_temp_moved(t->temp_fd,
-                                                      t->temp_path);
-
-    } else {
-        t->store_rc = vo_store_place_chunks(t->store, t->rel, t->chunks,
-                                            t->nchunks, t->err,
-                                            sizeof(t->err));
-    }
-
-    if (t->store_rc != VO_STORE_OK) {
-        return;
-    }
-
-    ngx_http_video_ocr_admit_group(t);
-}
-
-
-/*
- * The admission of an upload placed at t->rel, through the group commit;
- * any outcome but CREATED removes the file placed there.
- */
-
-void
-ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t)
-{
-    char               err[64];
-    vo_ledger_t       *l;
-    vo_admission_t    *a;
-    vo_group_conf_t    gc;
-    vo_group_member_t  m;
-
-    a = &t->admission;
-
-    m.item.admission = a;
-    m.item.receipt = &t->receipt;
-    m.item.err = t->err;
-    m.item.err_size = sizeof(t->err);
-
-    gc.lock_path = t->mcf->admit_lock.len ? (char *) t->mcf->admit_lock.data
-                                          : NULL;
-    gc.store = t->store;
-    gc.sync = t->mcf->durable ? 1 : 0;
-    gc.batches = ngx_http_video_ocr_batch_counters(&gc.batched);
-
-    l = ngx_http_video_ocr_group_ledger(t);
-    if (l == NULL) {
-        (void) vo_store_remove(t->store, t->rel, err, sizeof(err));
-        return;
-    }
-
-    vo_group_admit(&ngx_http_video_ocr_group, l, &gc, &m);
-
-    t->ledger_rc = m.item.rc;
-
-    if (t->ledger_rc != VO_LEDGER_OK
-        || t->receipt.outcome != VO_ADMIT_CREATED)
-    {
-        (void) vo_store_remove(t->store, t->rel, err, sizeof(err));
-    }
-}
-
-
-static void
-ngx_http_video_ocr_status(ngx_http_video_ocr_task_t *t)
-{
-    vo_buf_t      b;
-    vo_ledger_t  *l;
-
-    l = ngx_http_video_ocr_thread_ledger(t);
-    if (l == NULL) {
-        return;
-    }
-
-    vo_buf_init(&b);
-
-    if (t->format == NULL) {
-        t->ledger_rc = vo_ledger_job_status(l, t->tenant, t->tenant_len,
-                                            t->job_id, &b, t->err,
-                                            sizeof(t->err));
-
-    } else {
-        t->ledger_rc = vo_ledger_job_result(l, t->tenant, t->tenant_len,
-                                            t->job_id, t->format, &b,
-                                            t->state, sizeof(t->state),
-                                            t->err, sizeof(t->err));
-    }
-
-    ngx_http_video_ocr_take_body(t, &b, "job ", t->job_id);
-}
-
-
-/*
- * DELETE: the ledger first (cancel, forget frames and results, keep the
- * receipt), then the stored input; a failure to unlink is reported and
- * left for the janitor, which removes inputs of deleted jobs.
- */
-
-static void
-ngx_http_video_ocr_delete(ngx_http_video_ocr_task_t *t)
-{
-    char          input[VO_INPUT_PATH_MAX], err[64];
-    vo_buf_t      b;
-    vo_ledger_t  *l;
-
-    l = ngx_http_video_ocr_thread_ledger(t);
-    if (l == NULL) {
-        return;
-    }
-
-    vo_buf_init(&b);
-
-    t->ledger_rc = vo_ledger_delete_job(l, t->tenant, t->tenant_len,
-                                        t->job_id, t->now_ms, input,
-                                        sizeof(input), &b, t->err,
-                                        sizeof(t->err));
-
-    ngx_http_video_ocr_take_body(t, &b, "delete", "");
-
-    if (t->ledger_rc != VO_LEDGER_OK) {
-        return;
-    }
-
-    if (input[0] != '\0') {
-        t->removed = (vo_store_remove(t->store, input, err, sizeof(err)) == 0);
-
-        if (!t->removed) {
-            snprintf(t->err, sizeof(t->err), "%s", err);
-        }
-    }
-}
-
-
-static void
-ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t)
-{
-    vo_buf_t      b;
-    vo_ledger_t  *l;
-
-    l = ngx_http_video_ocr_thread_ledger(t);
-    if (l == NULL) {
-        return;
-    }
-
-    vo_buf_init(&b);
-
-    t->ledger_rc = vo_ledger_metrics(l, t->now_ms, &b, t->err,
-                                     sizeof(t->err));
-
-    if (t->ledger_rc == VO_LEDGER_OK && t->tenants) {
-        /* video_ocr_metrics_tenants on */
-        t->ledger_rc = vo_ledger_metrics_tenants(l, t->now_ms, &b, t->err,
-                                                 sizeof(t->err));
-    }
-
-    ngx_http_video_ocr_take_body(t, &b, "metrics", "");
+    t->run(t);
 }
 
 
@@ -447,7 +239,7 @@ ngx_http_video_ocr_metrics(ngx_http_video_ocr_task_t *t)
  * Running out of memory here fails the task, named by what and name.
  */
 
-static void
+void
 ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t, vo_buf_t *b,
     const char *what, const char *name)
 {
@@ -489,7 +281,7 @@ ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
  * another; when two succeed at once, one connection is kept.
  */
 
-static vo_ledger_t *
+vo_ledger_t *
 ngx_http_video_ocr_group_ledger(ngx_http_video_ocr_task_t *t)
 {
     vo_ledger_t  *l, *kept;
@@ -577,17 +369,65 @@ ngx_http_video_ocr_open_ledger(ngx_http_video_ocr_task_t *t)
 }
 
 
-/* Back in the event loop, at worker process exit. */
+/*
+ * This thread, on the list of those the exit hook waits for: 0, or -1
+ * when out of memory (the task is then not run).
+ */
+
+static int
+ngx_http_video_ocr_thread_add(void)
+{
+    ngx_http_video_ocr_thread_t  *th;
+
+    th = malloc(sizeof(ngx_http_video_ocr_thread_t));
+    if (th == NULL) {
+        return -1;
+    }
+
+#if (NGX_LINUX)
+    th->tid = (pid_t) syscall(SYS_gettid);
+#else
+    th->tid = 0;
+#endif
+
+    (void) pthread_mutex_lock(&ngx_http_video_ocr_conns_mutex);
+    th->next = ngx_http_video_ocr_threads;
+    ngx_http_video_ocr_threads = th;
+    (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
+
+    ngx_http_video_ocr_thread_known = 1;
+
+    return 0;
+}
+
+
+/*
+ * Back in the event loop, at worker process exit, after the thread pool
+ * module's exit hook has stopped the pools (its module comes first):
+ * waits until the threads that ran our tasks have gone, then closes
+ * every connection (the last close checkpoints SQLite's WAL) and frees
+ * what the group commit's threads left.  A thread
+ * still there after the wait (nginx could not post its exit task, so it
+ * may still run a task) keeps the connections open: the process exits
+ * with them.
+ */
 
 void
-ngx_http_video_ocr_close_ledgers(void)
+ngx_http_video_ocr_exit_threads(ngx_log_t *log)
 {
-    ngx_http_video_ocr_conn_t  *conn, *next;
+    ngx_uint_t                   left;
+    ngx_http_video_ocr_conn_t   *conn, *next;
 
-    /*
-     * runs after the thread pools were destroyed: no thread uses a
-     * connection any more, and the last close checkpoints the WAL
-     */
+    left = ngx_http_video_ocr_threads_wait(NGX_HTTP_VIDEO_OCR_THREADS_EXIT);
+
+    if (left) {
+        ngx_log_error(NGX_LOG_ALERT, log, 0,
+                      "video_ocr: %ui thread(s) of the thread pool still "
+                      "running %ums after the pool was stopped; their "
+                      "ledger connections are left open",
+                      left, (ngx_uint_t) NGX_HTTP_VIDEO_OCR_THREADS_EXIT);
+        return;
+    }
 
     (void) pthread_mutex_lock(&ngx_http_video_ocr_conns_mutex);
 
@@ -601,4 +441,64 @@ ngx_http_video_ocr_close_ledgers(void)
     ngx_http_video_ocr_group_conn = NULL;
 
     (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
+
+    ngx_http_video_ocr_admit_exit();
+}
+
+
+/*
+ * Waits until no thread of the list is left in the process (a thread's
+ * id answers tgkill() until the kernel has released the thread, after
+ * its last instruction), polling every millisecond, at most timeout ms.
+ * Returns how many are left.
+ */
+
+static ngx_uint_t
+ngx_http_video_ocr_threads_wait(ngx_msec_t timeout)
+{
+    ngx_uint_t                    left;
+    ngx_msec_t                    waited;
+    ngx_http_video_ocr_thread_t  *th, *next;
+
+    left = 0;
+
+#if (NGX_LINUX)
+
+    for (waited = 0; /* void */; waited++) {
+        left = 0;
+
+        for (th = ngx_http_video_ocr_threads; th; th = th->next) {
+            if (th->tid != 0
+                && syscall(SYS_tgkill, (long) ngx_pid, (long) th->tid, 0L)
+                   == 0)
+            {
+                left++;
+            }
+        }
+
+        if (left == 0 || waited == timeout) {
+            break;
+        }
+
+        ngx_msleep(1);
+    }
+
+#else
+
+    (void) waited;
+
+#endif
+
+    if (left) {
+        return left;
+    }
+
+    for (th = ngx_http_video_ocr_threads; th; th = next) {
+        next = th->next;
+        free(th);
+    }
+
+    ngx_http_video_ocr_threads = NULL;
+
+    return 0;
 }

@@ -17,13 +17,17 @@ WORKER="libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
         tesseract-ocr-jpn tesseract-ocr-kor libcurl4-openssl-dev"
 # tests: the Test::Nginx block format harness and its dependencies, the
 # ffmpeg CLI and fonts to make test videos (WenQuanYi Zen Hei: Han, kana
-# and Hangul in one 7 MB font, for the CJK traits), ledger readers for assertions,
+# and Hangul in one 7 MB font, for the CJK traits; DejaVu's light and
+# condensed faces and Humor Sans, a hand-drawn one, fontconfig's
+# fc-match to check them, and photographs from mate-backgrounds, for
+# the real-like clips of t/ocr/024), ledger readers for assertions,
 # promtool and a Prometheus server to scrape /metrics, and a PostgreSQL
 # server the suites start in a temporary directory
 TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
       liblist-moreutils-perl libipc-run-perl libhttp-message-perl
       libdbd-sqlite3-perl libdbd-pg-perl libjson-pp-perl ffmpeg curl
-      fonts-dejavu-core fonts-liberation2 fonts-wqy-zenhei procps psmisc prometheus
+      fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-wqy-zenhei
+      fonts-humor-sans fontconfig mate-backgrounds procps psmisc prometheus
       postgresql"
 # fuzzing (make fuzz, and the smoke in make test): Debian's clang and its
 # runtimes (libFuzzer, ASan, UBSan)
@@ -43,11 +47,15 @@ fi
 # benchmarks ("scripts/deps.sh bench", for make bench): wrk and the echo
 # module for the admission benchmark and its bare-nginx baseline; GNU time,
 # gnuplot, and python3 with OpenCV and tesserocr (the second OCR baseline);
-# wamerican, the words of the search benchmark's texts
+# for the real-like OCR set, python3-skimage's sample photographs (a
+# face, a grey film still, a cluttered room, lights at night), Spanish
+# for Tesseract and Comic Neue (Spanish hand-drawn lettering); wamerican,
+# the words of the search benchmark's texts
 BENCH=""
 if [ "${1:-}" = bench ]; then
     BENCH="wrk libnginx-mod-http-echo time gnuplot-nox python3
-           python3-opencv python3-tesserocr wamerican"
+           python3-opencv python3-tesserocr python3-skimage
+           tesseract-ocr-spa fonts-comic-neue wamerican"
 fi
 
 # sanitizers ("scripts/deps.sh sanitizers", for make asan and make
@@ -57,8 +65,16 @@ if [ "${1:-}" = sanitizers ]; then
     SANITIZERS="valgrind"
 fi
 
+# Debian packages ("scripts/deps.sh deb", for make deb, make test and
+# make test-worker): debhelper (with dh-sequence-nginx from nginx-dev,
+# in BUILD), dpkg-dev, fakeroot and lintian to make and check them
+DEB=""
+if [ "${1:-}" = deb ]; then
+    DEB="debhelper dpkg-dev fakeroot lintian"
+fi
+
 missing=""
-for p in $BUILD $WORKER $TEST $FUZZ $BROWSER $BENCH $SANITIZERS; do
+for p in $BUILD $WORKER $TEST $FUZZ $BROWSER $BENCH $SANITIZERS $DEB; do
     status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
     case "$status" in
         ii*) ;;

@@ -113,6 +113,9 @@ pg_suites() {
 nginx_tests=(t/nginx/*.t)
 worker_tests=(t/build/*.t t/ocr/*.t t/pool/*.t)
 pg_worker=(t/pool/*.t)
+# nginx's reloads, upgrades, kills and exits under load: in the soak on
+# both ledgers
+soak_lifecycle=(t/nginx/012-exit-threads.t t/pool/115-storm-lifecycle.t)
 
 what=${1:-all}
 suites=()
@@ -132,9 +135,12 @@ case "$what" in
                       CHAOS_DISTURBANCES=${CHAOS_DISTURBANCES:-1000000}
                export WEBHOOK_KILLS=${WEBHOOK_KILLS:-30} \
                       WEBHOOK_JOBS=${WEBHOOK_JOBS:-100}
+               export LIFECYCLE_RELOADS=${LIFECYCLE_RELOADS:-1000} \
+                      LIFECYCLE_ROUNDS=${LIFECYCLE_ROUNDS:-20}
                suites=(t/pool/110-storm.t t/pool/111-storm-chaos.t
                        t/pool/112-ocr-chaos.t
-                       t/pool/141-webhooks-chaos.t) ;;
+                       t/pool/141-webhooks-chaos.t
+                       "${soak_lifecycle[@]}") ;;
     *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|soak|all]" >&2
                exit 2 ;;
 esac
@@ -142,6 +148,13 @@ esac
 case "$what" in
     worker|soak|all) receiver_deps ;;
 esac
+
+if [ "$what" = soak ]; then
+    rc=0
+    prove -j1 --timer "${suites[@]}" || rc=$?
+    pg_suites "${soak_lifecycle[@]}" || rc=$?
+    exit "$rc"
+fi
 
 [ "$what" = all ] || { prove -j1 --timer "${suites[@]}"; exit; }
 

@@ -63,13 +63,20 @@
 --   8. One frame row per (job_id, plan_version, frame_index); a frame row is
 --      never rewritten by a later attempt (INSERT ... ON CONFLICT DO NOTHING),
 --      so a resumed job keeps the text of the frames already read.
---   9. Every file in the store belongs to a job, but for a while: an upload
---      placed by an admission that did not commit is removed by it at once,
---      or, if its nginx worker died first, is an orphan, which the janitor
---      removes once it is older than --orphan-age.  A job's file is removed
---      only with its job's media: by DELETE after the ledger records it
---      (deleted_at), by the media retention just before it records it
---      (media_deleted_at, so that no job marked so keeps a file).
+--   9. Every file in the store belongs to a job or to an incomplete
+--      upload, but for a while: an upload placed by an admission that did
+--      not commit is removed by it at once, or, if its nginx worker died
+--      first, is an orphan, which the janitor removes once it is older
+--      than --orphan-age.  A job's file is removed only with its job's
+--      media: by DELETE after the ledger records it (deleted_at), by the
+--      media retention just before it records it (media_deleted_at, so
+--      that no job marked so keeps a file).  A resumable upload's partial
+--      file ("uploads/<xx>/<upload_id>.part") belongs to its uploads row:
+--      its completion links it to the job's input name and, once the
+--      admission committed, removes the partial name; the janitor removes
+--      an expired upload's row, then its file; a partial file that no row
+--      names (a janitor or a creation that died between the row and the
+--      file) is an orphan too.
 --  10. (issue 16, the outbox) A job's move to done, failed, rejected or
 --      cancelled inserts its notification row in the same transaction
 --      and under the same fencing as the move: a move that is refused (a
@@ -99,6 +106,20 @@
 --      inserts (or finds) the receipt and the job also marks the upload
 --      completed, if it is still incomplete under the completing writer's
 --      token, so a completed upload names exactly one job.
+--  14. A partial upload's bytes count in one job at most, and only while
+--      it lives (tus concatenation, below): no admission completes a
+--      partial upload; an admission takes its bytes only for a final
+--      upload of its tenant and of its partial_key, and deletes its row
+--      in the same transaction, which fails when that row is gone,
+--      expired or not whole (deleted, or expired and taken by the
+--      janitor): the final upload then fails and admits nothing.
+--  15. A job is in the search index (SEARCH, below) exactly while its
+--      result is published: its rows (search_jobs, search_segments, the
+--      words it brought) are written in the transaction that publishes
+--      the result, under the same fence (invariants 6, 7), and deleted in
+--      the transaction that deletes the result (DELETE, the job
+--      retention).  A ledger migrated to version 5 has its published
+--      results indexed by the migration, in its transaction.
 
 CREATE TABLE requests (
     tenant          TEXT    NOT NULL,
@@ -173,10 +194,27 @@ CREATE TABLE frames (
     text            TEXT    NOT NULL,
     confidence      REAL    NOT NULL,   -- 0..100, Tesseract's mean
     reused_from     INTEGER,            -- frame_index whose text was reused
-    flags           INTEGER NOT NULL DEFAULT 0,  -- 1 OCR timed out,
-                                                 -- 2 no picture at t_i,
-                                                 -- 4 no glyph found, not
-                                                 --   OCR'd
+    -- the row's bits (sql/vo_frame_flags.h names them VO_FRAME_*):
+    --    1 TIMED_OUT   the deadline cancelled the reading of its screen
+    --    2 NO_PICTURE  no picture at the look: the video had ended, or
+    --                  the crop misses this frame
+    --    4 NO_TEXT     no glyph on the picture: empty, not OCR'd
+    --    8 BETWEEN     a look between two samples where the text changed
+    --                  (frames_done counts the rows without it)
+    --   16, 32 (TURN)  the quarter turns, clockwise, that orientation
+    --                  detection found the text needed: bits 4-5
+    --   64 OSD         orientation detection had run when the row was
+    --                  made (once per video: a resumed job does as a
+    --                  whole run)
+    --  128 UNREAD      a screen of many glyphs whose reading says
+    --                  (almost) nothing: the text_unreadable warning
+    --  256 EXACT       pts_ms is the frame the change began on (refine)
+    --  512 JOINED      the text is that of the screen before, joined to
+    --                  it in hindsight: not its own reading
+    -- 1024 JOINING     a row of a group of joined screens before the
+    --                  first row of its last screen: a resumed job does
+    --                  not pick up right after it
+    flags           INTEGER NOT NULL DEFAULT 0,
     attempt         INTEGER NOT NULL,   -- the attempt that wrote the row
     created_at      INTEGER NOT NULL,
     -- issue 18 (version 3): where the text of its screen is, in pixels
@@ -193,8 +231,8 @@ CREATE TABLE frames (
     -- issue 18 (version 4): text in two places at once (a title and a
     -- subtitle): where each part of the text is, as the worker writes it
     -- ("lines x y w h confidence" per part, ";" between: the form is in
-    -- worker/vw_parts.h).  NULL: the text is one part (and in every row
-    -- made before version 4).
+    -- worker/result/vw_parts.h).  NULL: the text is one part (and in every
+    -- row made before version 4).
     parts           TEXT,
     PRIMARY KEY (job_id, plan_version, frame_index)
 ) WITHOUT ROWID;
@@ -644,7 +682,7 @@ END;
 -- The claim latency histogram, in counters: an attempt's last event
 -- carries claim_ms, the time its child's claim took (from the call to
 -- the committed claim, waits for the write lock included; measured by
--- the worker, worker/vw_child.c).  "claim_latency_le:<ms>",
+-- the worker, worker/pool/vw_child.c).  "claim_latency_le:<ms>",
 -- "claim_latency_count", "claim_latency_ms".
 CREATE TRIGGER claim_latency_counted AFTER INSERT ON events
     WHEN json_valid(NEW.detail)
@@ -679,6 +717,34 @@ BEGIN
 END;
 
 
+-- issue 38 (tus): Upload-Metadata kept for HEAD, and concatenation
+-- (schema version 5; sql/migrations/005.sql adds the same columns)
+--
+-- A tus upload may be a partial upload (Upload-Concat: partial), one
+-- slice of a video that a client sends beside the others over its own
+-- connection, or a final upload (Upload-Concat: final;<partial URLs>),
+-- which joins partial uploads, in its order, into the video it admits.
+-- A partial upload is an upload row like any other (invariants 11 and
+-- 12) that stays incomplete when all its bytes are in: no admission
+-- completes it (invariant 14).  It has no request_key, so the key's
+-- receipt stays the final upload's, and partial_key scopes it to that
+-- key instead.  The final upload's bytes are joined into the job's input
+-- file by its creation (copy_file_range: shared blocks, no copy, where
+-- the filesystem has reflinks), and its admission is the ordinary one
+-- (invariant 13), which also deletes the partial uploads' rows
+-- (invariant 14); its own partial file stays empty.
+
+ALTER TABLE uploads ADD COLUMN metadata TEXT;   -- tus Upload-Metadata as
+                                                -- the creation sent it
+ALTER TABLE uploads ADD COLUMN concat TEXT      -- NULL: a whole upload
+    CHECK (concat IN ('partial', 'final'));
+ALTER TABLE uploads ADD COLUMN partial_key TEXT;    -- a partial upload: the
+                                                    -- Idempotency-Key of
+                                                    -- the final one that
+                                                    -- may join it
+ALTER TABLE uploads ADD COLUMN parts TEXT;      -- a final upload: the ids
+                                                -- of its partial uploads,
+                                                -- in order, by spaces
 -- SEARCH (issue 41; sql/vo_ledger_search.c, docs/http-api.md "Search")
 --
 -- Every segment of a published result is a row of search_segments: its
@@ -715,13 +781,7 @@ END;
 -- did not have (a count per word made every publish rewrite a page per
 -- word: 4 MB of WAL a job on the benchmark's ledger).
 --
--- 14. (issue 41) A job is in the search index exactly while its result
---     is published: its rows (search_jobs, search_segments, the words
---     it brought) are written in the transaction that publishes the result,
---     under the same fence (invariants 6, 7), and deleted in the
---     transaction that deletes the result (DELETE, the job retention).
---     A ledger migrated to version 5 has its published results indexed
---     by the migration, in its transaction.
+-- Invariant 15 (at the top) says when a job is in the index.
 
 CREATE TABLE search_tenants (
     num             INTEGER PRIMARY KEY,    -- 1 to 2^23 - 1

@@ -95,7 +95,7 @@ CREATE TABLE frames (
     text            TEXT    NOT NULL,
     confidence      DOUBLE PRECISION NOT NULL,
     reused_from     BIGINT,
-    flags           BIGINT  NOT NULL DEFAULT 0,
+    flags           BIGINT  NOT NULL DEFAULT 0,  -- the bits of schema.sql
     attempt         BIGINT  NOT NULL,
     created_at      BIGINT  NOT NULL,
     box_x           BIGINT,
@@ -521,6 +521,14 @@ CREATE TRIGGER retention_counted AFTER INSERT ON events
     EXECUTE FUNCTION retention_counted();
 
 
+-- issue 38 (tus): Upload-Metadata, concatenation (schema version 5; as
+-- in schema.sql, which says what each column is and invariant 14)
+
+ALTER TABLE uploads ADD COLUMN metadata TEXT;
+ALTER TABLE uploads ADD COLUMN concat TEXT
+    CHECK (concat IN ('partial', 'final'));
+ALTER TABLE uploads ADD COLUMN partial_key TEXT;
+ALTER TABLE uploads ADD COLUMN parts TEXT;
 -- SEARCH (issue 41): as in schema.sql, with pg_trgm's GIN index where
 -- SQLite has FTS5.  The extension must exist in the database or the
 -- ledger's role be allowed to create it (pg_trgm is trusted: CREATE on

@@ -151,13 +151,6 @@ vo_ledger_close(vo_ledger_t *l)
 }
 
 
-const char *
-vo_ledger_backend(vo_ledger_t *l)
-{
-    return l->be->name;
-}
-
-
 /* shared helpers, declared in vo_ledger_int.h */
 
 

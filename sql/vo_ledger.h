@@ -78,9 +78,6 @@ int vo_ledger_is_postgresql(const char *spec);
 /* spec for messages and logs: a URI's password is replaced by "***". */
 void vo_ledger_redact(const char *spec, char *buf, size_t size);
 
-/* "SQLite" or "PostgreSQL". */
-const char *vo_ledger_backend(vo_ledger_t *l);
-
 /* The kinds of ledger this build opens: "sqlite, postgresql", or "sqlite"
  * when it was built without libpq. */
 extern const char *const  vo_ledger_kinds;
@@ -117,6 +114,10 @@ typedef struct {
                                     NULL: it is marked completed in the
                                     same transaction (invariant 13) */
     int64_t      upload_writer;  /* the completing append's token */
+    const char  *upload_parts;   /* a tus final upload: its partial
+                                    uploads' ids, by spaces, deleted in
+                                    the same transaction (invariant 14);
+                                    NULL: none */
 
     /* video_ocr_tenant_max_queued, 0: no cap.  A new job is
      * refused (VO_ADMIT_QUEUE_FULL, nothing written) while the tenant
@@ -167,11 +168,19 @@ vo_ledger_rc_t vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a,
 #define VO_ADMIT_BATCH_MAX  256
 
 
-/* One admission of a batch, and what became of it. */
+/*
+ * One admission of a batch, and what became of it.  in_doubt: the
+ * batch's COMMIT failed on a server that may have committed it all the
+ * same (PostgreSQL shut down or the connection lost as the COMMIT was
+ * answered); rc is BUSY, and the caller keeps the upload the admission
+ * names: a retry finds the receipt or admits anew, and the janitor
+ * removes an upload that no job names (invariant 4).
+ */
 typedef struct {
     const vo_admission_t  *admission;
     vo_receipt_t          *receipt;
     vo_ledger_rc_t         rc;
+    int                    in_doubt;
     char                  *err;
     size_t                 err_size;
 } vo_admit_item_t;
@@ -743,7 +752,9 @@ vo_ledger_rc_t vo_ledger_redeliver(vo_ledger_t *l, const char *msg_id,
  * upload is NOT_FOUND, like an unknown one.
  */
 
-#define VO_UPLOAD_STATE_MAX  192
+#define VO_UPLOAD_STATE_MAX     192
+#define VO_UPLOAD_METADATA_MAX  2048    /* tus Upload-Metadata, + NUL */
+#define VO_UPLOAD_PARTS_MAX     32      /* partial uploads of a final one */
 
 typedef struct {
     char         upload_id[33];
@@ -764,6 +775,11 @@ typedef struct {
     int64_t      created_at;
     int64_t      updated_at;
     int64_t      expires_at;
+    char         metadata[VO_UPLOAD_METADATA_MAX];  /* "": none kept */
+    char         concat[8];             /* "", "partial" or "final" */
+    char         partial_key[VO_KEY_BUF];   /* a partial's scope, "" none */
+    char         parts[VO_UPLOAD_PARTS_MAX * 33];   /* a final's partial
+                                                       uploads, by spaces */
 } vo_upload_row_t;
 
 
@@ -838,6 +854,76 @@ vo_ledger_rc_t vo_ledger_upload_expire(vo_ledger_t *l, const char *upload_id,
 /* For a partial file found in the store: whether a row names it. */
 vo_ledger_rc_t vo_ledger_upload_exists(vo_ledger_t *l, const char *upload_id,
     int *exists, char *err, size_t err_size);
+
+
+/*
+ * tus concatenation (vo_ledger_concat.c, linked by the module only).  A
+ * partial upload is an upload like another (concat "partial", no
+ * request_key, partial_key its scope) that no admission completes; a
+ * final upload (concat "final") names partial uploads in order and its
+ * admission takes them (invariant 14 of sql/schema.sql).
+ */
+
+typedef enum {
+    VO_FINAL_JOIN = 0,         /* *row is the final upload, claimed under
+                                  its writer token: join, then admit it */
+    VO_FINAL_AGAIN,            /* the key's upload is completed, by other
+                                  partial uploads: join these, and the
+                                  admission (no upload to complete) says
+                                  whether they are the key's bytes */
+    VO_FINAL_DONE,             /* the key's final upload of these partial
+                                  uploads is completed: *row, its receipt */
+    VO_FINAL_KEY_TAKEN,        /* the key names an upload in progress that
+                                  is no final upload (422) */
+    VO_FINAL_BAD_PART,         /* ids[bad] is not one to join: why */
+    VO_FINAL_TOO_LONG          /* the partial uploads sum to more than
+                                  max_length */
+} vo_upload_final_e;
+
+typedef enum {
+    VO_PART_GONE = 0,          /* no such partial upload of the tenant:
+                                  expired, deleted, or never made */
+    VO_PART_NOT_PARTIAL,       /* made without Upload-Concat: partial */
+    VO_PART_OTHER_KEY,         /* made for another Idempotency-Key */
+    VO_PART_UNFINISHED         /* some of its bytes have not come */
+} vo_upload_part_e;
+
+typedef struct {
+    int64_t      length;
+    char         sha256_state[VO_UPLOAD_STATE_MAX];    /* of all of it */
+} vo_upload_part_t;
+
+/* A final upload's creation: what it names, and what became of it. */
+typedef struct {
+    char               (*ids)[33];      /* the partial uploads, in order */
+    size_t               n;
+    int64_t              max_length;    /* 0: no limit */
+    vo_upload_part_t    *parts;         /* out: n of them */
+    int64_t              length;        /* out: their sum */
+    vo_upload_final_e    outcome;       /* out */
+    size_t               bad;           /* out, BAD_PART: which */
+    vo_upload_part_e     why;           /* out, BAD_PART: why */
+    char                 forgot[33];    /* out: an expired upload of the
+                                           key, forgotten ("" none): the
+                                           caller removes its file */
+} vo_upload_final_t;
+
+/*
+ * A final upload's creation, in one transaction (u: its row as nginx
+ * would make it, concat "final" and parts its partial uploads' ids by
+ * spaces, as f->ids has them): the key's upload found
+ * (DONE, KEY_TAKEN, AGAIN, or an incomplete final upload made again:
+ * claimed, JOIN) or, when there is none, u inserted (JOIN); the partial
+ * uploads f->ids checked, each the tenant's, of u's key (its
+ * partial_key), whole and live, their lengths and SHA-256 states into
+ * f->parts (BAD_PART or TOO_LONG otherwise, nothing written).  u's
+ * length is ignored: the final upload's is the sum.  The caller made
+ * u's (empty) partial file beforehand and removes it unless the outcome
+ * is JOIN of u (row->upload_id is u's).
+ */
+vo_ledger_rc_t vo_ledger_upload_final(vo_ledger_t *l,
+    const vo_upload_row_t *u, int64_t now_ms, vo_upload_final_t *f,
+    vo_upload_row_t *row, char *err, size_t err_size);
 
 
 /*

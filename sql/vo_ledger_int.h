@@ -114,6 +114,8 @@ typedef enum {
     VO_STMT_UPLOADS_DUE,
     VO_STMT_UPLOAD_EXPIRE,
     VO_STMT_UPLOAD_EXISTS,
+    VO_STMT_UPLOAD_FINAL_CLAIM,
+    VO_STMT_UPLOAD_PART_TAKE,
     /* retention (vo_ledger_janitor.c) and the job it removed
      * (vo_ledger_jobs.c) */
     VO_STMT_RETAIN_FRAMES_DUE,
@@ -306,7 +308,8 @@ extern const char *const  vo_ledger_metrics_sql;
 #define VO_UPLOAD_COLUMNS                                                    \
     "upload_id, request_key, protocol, options, filename, upload_offset,"    \
     " upload_length, sha256_state, container, writer, state, job_id,"        \
-    " input_digest, created_at, updated_at, expires_at, tenant"
+    " input_digest, created_at, updated_at, expires_at, tenant, metadata,"  \
+    " concat, partial_key, parts"
 
 
 /* vo_step(): a row is ready, or the statement is done */
@@ -345,6 +348,10 @@ typedef struct {
     const char    *(*errmsg)(vo_ledger_t *l);
     int              locks_rows;         /* SELECT ... FOR UPDATE holds
                                             a row against other hosts */
+    int              remote;             /* a server: a COMMIT that failed
+                                            BUSY may have committed, its
+                                            answer lost with the
+                                            connection */
 
     vo_stmt_t     *(*prepare)(vo_ledger_t *l, const char *sql, int cached,
                               char *err, size_t err_size);
@@ -483,7 +490,7 @@ vo_ledger_rc_t vo_ledger_upload_admitted(vo_ledger_t *l,
     size_t err_size);
 
 /*
- * The search index (vo_ledger_search_index.c; invariant 14 of
+ * The search index (vo_ledger_search_index.c; invariant 15 of
  * sql/schema.sql), inside the caller's transaction.  index: the
  * segments of the result doc (the json format) of job_id, of tenant;
  * a job indexed already is indexed again.  forget: a job's rows, none
@@ -508,6 +515,36 @@ vo_ledger_rc_t vo_ledger_search_migrate(vo_ledger_t *l, int64_t from,
 int64_t vo_ledger_int_or(vo_stmt_t *s, int col, int64_t dflt);
 void vo_ledger_json_int_or_null(vo_buf_t *b, vo_stmt_t *s, int col);
 void vo_ledger_json_raw_or_null(vo_buf_t *b, vo_stmt_t *s, int col);
+
+
+/*
+ * vo_ledger_upload.c, for vo_ledger_concat.c: steps s, which returns at
+ * most one upload row (into u, *found set), to its end; the audit event
+ * of an upload (protocol NULL: none in the detail).
+ */
+vo_ledger_rc_t vo_ledger_upload_one(vo_ledger_t *l, vo_stmt_t *s,
+    vo_upload_row_t *u, int *found, const char *what, char *err,
+    size_t err_size);
+vo_ledger_rc_t vo_ledger_upload_event(vo_ledger_t *l, int64_t at,
+    const char *job_id, const char *tenant, const char *kind,
+    const char *upload_id, const char *protocol, char *err,
+    size_t err_size);
+
+/*
+ * vo_ledger_upload.c: the row u inserted with this length (nothing when
+ * another creation of its key was first: vo_ledger_changes() is 0).
+ */
+vo_ledger_rc_t vo_ledger_upload_insert(vo_ledger_t *l,
+    const vo_upload_row_t *u, int64_t length, int64_t now_ms, char *err,
+    size_t err_size);
+
+/*
+ * vo_ledger_upload.c: the key's upload (u's tenant and key) if it lives
+ * (*found); an expired one is forgotten (*forgot names it).
+ */
+vo_ledger_rc_t vo_ledger_upload_by_key(vo_ledger_t *l,
+    const vo_upload_row_t *u, int64_t now_ms, vo_upload_row_t *row,
+    int *found, char *forgot, char *err, size_t err_size);
 
 
 #endif /* _VO_LEDGER_INT_H_INCLUDED_ */

@@ -423,7 +423,7 @@ vo_ledger_retain_jobs(vo_ledger_t *l, int64_t before_ms, int64_t now_ms,
         }
 
         if (lrc == VO_LEDGER_OK) {
-            /* invariant 14: out of the search index with its result */
+            /* invariant 15: out of the search index with its result */
             lrc = vo_ledger_search_forget(l, ids[i], err, err_size);
         }
 

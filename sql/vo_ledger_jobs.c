@@ -336,7 +336,7 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     }
 
     if (lrc == VO_LEDGER_OK) {
-        /* invariant 14: out of the search index with its result */
+        /* invariant 15: out of the search index with its result */
         lrc = vo_ledger_search_forget(l, job_id, err, err_size);
     }
 

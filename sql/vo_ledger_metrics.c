@@ -272,20 +272,21 @@ static void
 vo_metrics_uploads(vo_buf_t *b, const vo_metric_rows_t *m)
 {
     int      k;
-    int64_t  v[5];
+    int64_t  v[6];
 
     static const char  *kinds[] = {
         "upload_created", "upload_completed", "upload_deleted",
-        "upload_expired", "upload_refused"
+        "upload_expired", "upload_refused", "upload_joined"
     };
 
     vo_metrics_head(b, "video_ocr_uploads_total", "counter",
                     "Resumable uploads by what became of them: created, "
                     "completed (admitted as a job), deleted (by their "
                     "tenant, or not a video), expired (the janitor removed "
-                    "them), refused (422: the key belongs to other bytes).");
+                    "them), refused (422: the key belongs to other bytes), "
+                    "joined (a partial upload taken by its final upload).");
 
-    for (k = 0; k < 5; k++) {
+    for (k = 0; k < 6; k++) {
         v[k] = vo_metrics_sum(m, "event", kinds[k]);
         vo_buf_printf(b, "video_ocr_uploads_total{outcome=\"%s\"} %lld\n",
                       kinds[k] + 7, (long long) v[k]);
@@ -295,7 +296,7 @@ vo_metrics_uploads(vo_buf_t *b, const vo_metric_rows_t *m)
                     "Resumable uploads not completed, deleted, expired or "
                     "refused yet.");
     vo_buf_printf(b, "video_ocr_uploads_open %lld\n",
-                  (long long) (v[0] - v[1] - v[2] - v[3] - v[4]));
+                  (long long) (v[0] - v[1] - v[2] - v[3] - v[4] - v[5]));
 }
 
 

@@ -211,6 +211,7 @@ const vo_backend_t  vo_ledger_pg = {
     vo_pg_changes,
     vo_pg_errmsg,
     1,                          /* row locks: FOR UPDATE */
+    1,                          /* a server */
     vo_pg_prepare,
     vo_pg_finalize,
     vo_pg_bind_text,
@@ -764,7 +765,12 @@ vo_pg_query_int(vo_ledger_t *l, const char *sql, int64_t *value, char *err,
     } else {
         snprintf(err, err_size, "ledger \"%s\": %.40s...: %s", pg->name, sql,
                  lrc == VO_LEDGER_OK ? "no row" : pg->errmsg);
-        lrc = VO_LEDGER_ERROR;
+
+        /* a lost server stays BUSY: a connection opened as it shuts down */
+
+        if (lrc == VO_LEDGER_OK) {
+            lrc = VO_LEDGER_ERROR;
+        }
     }
 
     PQclear(res);

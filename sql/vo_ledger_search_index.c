@@ -2,7 +2,7 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * Writing the search index (issue 41; the SEARCH section of
- * sql/schema.sql, invariant 14): a published result's segments, folded,
+ * sql/schema.sql, invariant 15): a published result's segments, folded,
  * into search_segments (which SQLite's FTS5 and PostgreSQL's pg_trgm
  * index), their words counted in search_words; and all of it out again.
  * Every function here runs inside its caller's transaction: the publish
@@ -49,14 +49,14 @@ const char  *vo_ledger_search_sql[VO_STMT_COUNT] = {
     "UPDATE search_tenants SET next = next + ?2 WHERE num = ?1"
     " RETURNING next",
 
-    /* in the publish's transaction (invariant 14) */
+    /* in the publish's transaction (invariant 15) */
     [VO_STMT_SEARCH_JOB_ADD] =
     "INSERT INTO search_jobs (job_id, base, segments) VALUES (?1, ?2, ?3)",
 
     [VO_STMT_SEARCH_JOB_FIND] =
     "SELECT base, segments FROM search_jobs WHERE job_id = ?1",
 
-    /* with its result (invariant 14) */
+    /* with its result (invariant 15) */
     [VO_STMT_SEARCH_JOB_DEL] =
     "DELETE FROM search_jobs WHERE job_id = ?1",
 
@@ -80,7 +80,7 @@ const char  *vo_ledger_search_sql[VO_STMT_COUNT] = {
     " FROM json_each(?2) WHERE true"
     " ON CONFLICT (num, len, word) DO NOTHING",
 
-    /* the words a job brought, when it goes (invariant 14) */
+    /* the words a job brought, when it goes (invariant 15) */
     [VO_STMT_SEARCH_WORDS_OF] =
     "SELECT len, word FROM search_words WHERE num = ?1 AND base = ?2",
 

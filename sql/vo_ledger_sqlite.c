@@ -21,16 +21,26 @@
  *                         back (incremental_vacuum), so the file shrinks
  *                         when the retention deletes.
  *
+ * A new file in a directory with the set-group-ID bit, one shared by
+ * nginx's worker processes and the pool through its group (the Debian
+ * package's /var/lib/video-ocr), is made mode 0660 whatever the umask
+ * (vo_sqlite_create_shared); SQLite gives the -wal and -shm files it
+ * makes the database file's mode, so either side, whichever came first,
+ * can write all three.
+ *
  * Writers take the one write lock up front (BEGIN IMMEDIATE), so what a
  * transaction reads stays true until it commits: the admission's lookup
  * and the claim's candidate are final under it.
  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -52,6 +62,7 @@ typedef struct {
 
 static vo_ledger_rc_t vo_sqlite_open(vo_ledger_t *l, const char *path,
     const vo_ledger_conf_t *conf, char *err, size_t err_size);
+static void vo_sqlite_create_shared(const char *path);
 static void vo_sqlite_close(vo_ledger_t *l);
 static vo_ledger_rc_t vo_sqlite_exec(vo_ledger_t *l, const char *sql,
     char *err, size_t err_size);
@@ -107,6 +118,7 @@ const vo_backend_t  vo_ledger_sqlite = {
     vo_sqlite_changes,
     vo_sqlite_errmsg,
     0,                          /* one writer: no row locks */
+    0,                          /* a failed COMMIT did not commit */
     vo_sqlite_prepare,
     vo_sqlite_finalize,
     vo_sqlite_bind_text,
@@ -147,6 +159,7 @@ vo_sqlite_open(vo_ledger_t *l, const char *path, const vo_ledger_conf_t *conf,
 
     if (conf->migrate) {
         flags |= SQLITE_OPEN_CREATE;
+        vo_sqlite_create_shared(path);
     }
 
     db = NULL;
@@ -256,6 +269,52 @@ vo_sqlite_open(vo_ledger_t *l, const char *path, const vo_ledger_conf_t *conf,
     }
 
     return VO_LEDGER_OK;
+}
+
+
+/*
+ * When path does not exist and its directory has the set-group-ID bit,
+ * creates it empty with mode 0660 (SQLite would make it 0644 less the
+ * umask: writable by its owner only); SQLite takes a file of no bytes
+ * for a new database.  Anything else (the file exists, another process
+ * made it first, an error) is left to sqlite3_open_v2, which says why.
+ */
+
+static void
+vo_sqlite_create_shared(const char *path)
+{
+    int          fd;
+    char         dir[PATH_MAX], *slash;
+    struct stat  sb;
+
+    if (snprintf(dir, sizeof(dir), "%s", path) >= (int) sizeof(dir)) {
+        return;
+    }
+
+    slash = strrchr(dir, '/');
+
+    if (slash == NULL) {
+        dir[0] = '.';
+        dir[1] = '\0';
+
+    } else if (slash == dir) {
+        slash[1] = '\0';
+
+    } else {
+        *slash = '\0';
+    }
+
+    if (stat(dir, &sb) == -1 || !(sb.st_mode & S_ISGID)) {
+        return;
+    }
+
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0660);
+    if (fd == -1) {
+        return;
+    }
+
+    (void) fchmod(fd, 0660);
+    (void) close(fd);
 }
 
 

@@ -5,8 +5,8 @@
  * tenant's limit of incomplete uploads), an append's claim and commit,
  * DELETE, the janitor's expiry, and the upload's part of the admission
  * that completes it (invariants 11-13 of sql/schema.sql).  The partial
- * files are the module's (ngx_module/ngx_http_video_ocr_upload.c); here
- * are only the rows that say how much of them is acknowledged.
+ * files are the module's (ngx_module/ngx_http_video_ocr_upload_task.c);
+ * here are only the rows that say how much of them is acknowledged.
  */
 
 #include <stdio.h>
@@ -32,8 +32,9 @@ const char  *vo_ledger_upload_sql[VO_STMT_COUNT] = {
     [VO_STMT_UPLOAD_INSERT] =
     "INSERT INTO uploads (upload_id, tenant, request_key, protocol, options,"
     " filename, upload_offset, upload_length, sha256_state, created_at,"
-    " updated_at, expires_at)"
-    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, '', ?8, ?8, ?9)"
+    " updated_at, expires_at, metadata, concat, partial_key, parts)"
+    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7, '', ?8, ?8, ?9, ?10, ?11, ?12,"
+    " ?13)"
     " ON CONFLICT DO NOTHING",
 
     [VO_STMT_UPLOAD_FORGET] =
@@ -43,11 +44,13 @@ const char  *vo_ledger_upload_sql[VO_STMT_COUNT] = {
     "SELECT " VO_UPLOAD_COLUMNS " FROM uploads"
     " WHERE upload_id = ?1 AND tenant = ?2",
 
-    /* invariant 12: the claim ends any append under an older token */
+    /* invariant 12: the claim ends any append under an older token; a
+     * final upload's bytes are its partial uploads', never appended */
     [VO_STMT_UPLOAD_CLAIM] =
     "UPDATE uploads SET writer = writer + 1, updated_at = ?4"
     " WHERE upload_id = ?1 AND tenant = ?2 AND upload_offset = ?3"
     " AND state = 'incomplete' AND expires_at > ?4"
+    " AND coalesce(concat, '') <> 'final'"
     " RETURNING " VO_UPLOAD_COLUMNS,
 
     /* VO_STMT_UPLOAD_LOCK: VO_UPLOAD_LOCK_SQL, PostgreSQL adds FOR UPDATE */
@@ -83,19 +86,32 @@ const char  *vo_ledger_upload_sql[VO_STMT_COUNT] = {
     [VO_STMT_UPLOAD_EXPIRE] =
     "DELETE FROM uploads WHERE upload_id = ?1 AND expires_at <= ?2"
     " RETURNING state, tenant",
+
+    /* a final upload made again: the latest request's, under a new
+     * token (invariant 12: the older request's admission is STALE) */
+    [VO_STMT_UPLOAD_FINAL_CLAIM] =
+    "UPDATE uploads SET writer = writer + 1, options = ?3, filename = ?4,"
+    " metadata = ?5, parts = ?6, upload_length = ?7, updated_at = ?8,"
+    " expires_at = ?9"
+    " WHERE upload_id = ?1 AND tenant = ?2 AND concat = 'final'"
+    " AND state = 'incomplete'"
+    " RETURNING " VO_UPLOAD_COLUMNS,
+
+    /* invariant 14: a partial upload's bytes go to one final upload,
+     * only while it lives and is whole */
+    [VO_STMT_UPLOAD_PART_TAKE] =
+    "DELETE FROM uploads WHERE upload_id = ?1 AND tenant = ?2"
+    " AND concat = 'partial' AND state = 'incomplete'"
+    " AND upload_offset = upload_length AND expires_at > ?3"
+    " AND coalesce(partial_key, '') = ?4",
 };
 
 
 static void vo_upload_read(vo_stmt_t *s, vo_upload_row_t *u);
-static vo_ledger_rc_t vo_upload_one(vo_ledger_t *l, vo_stmt_t *s,
-    vo_upload_row_t *u, int *found, const char *what, char *err,
-    size_t err_size);
-static vo_ledger_rc_t vo_upload_event(vo_ledger_t *l, int64_t at,
-    const char *job_id, const char *tenant, const char *kind,
-    const char *upload_id, const char *protocol, char *err,
-    size_t err_size);
 static void vo_upload_copy(char *dst, size_t size, vo_stmt_t *s, int col);
 static void vo_upload_sync_back(vo_ledger_t *l);
+static vo_ledger_rc_t vo_upload_take_parts(vo_ledger_t *l,
+    const vo_admission_t *a, char *err, size_t err_size);
 
 
 vo_ledger_rc_t
@@ -119,42 +135,15 @@ vo_ledger_upload_create(vo_ledger_t *l, const vo_upload_row_t *u,
     for ( ;; ) {
 
         if (u->has_key) {
-            s = vo_ledger_stmt(l, VO_STMT_UPLOAD_BY_KEY, err, err_size);
-            if (s == NULL) {
-                lrc = VO_LEDGER_ERROR;
-                goto failed;
-            }
-
-            vo_bind_text(s, 1, u->tenant, -1);
-            vo_bind_text(s, 2, u->key, -1);
-
-            lrc = vo_upload_one(l, s, row, &found, "find upload by key", err,
-                                err_size);
+            lrc = vo_ledger_upload_by_key(l, u, now_ms, row, &found, forgot,
+                                          err, err_size);
             if (lrc != VO_LEDGER_OK) {
                 goto failed;
             }
 
-            if (found && (row->completed || row->expires_at > now_ms)) {
+            if (found) {
                 *outcome = VO_UPLOAD_EXISTS;
                 return vo_ledger_commit(l, err, err_size);
-            }
-
-            if (found) {
-                /* expired, the janitor has not been by: new intent */
-
-                s = vo_ledger_stmt(l, VO_STMT_UPLOAD_FORGET, err, err_size);
-                if (s != NULL) {
-                    vo_bind_text(s, 1, row->upload_id, -1);
-                    vo_bind_int(s, 2, now_ms);
-                }
-
-                lrc = vo_ledger_step_done(l, s, "forget expired upload", err,
-                                          err_size);
-                if (lrc != VO_LEDGER_OK) {
-                    goto failed;
-                }
-
-                snprintf(forgot, 33, "%s", row->upload_id);
             }
         }
 
@@ -186,30 +175,8 @@ vo_ledger_upload_create(vo_ledger_t *l, const vo_upload_row_t *u,
             }
         }
 
-        s = vo_ledger_stmt(l, VO_STMT_UPLOAD_INSERT, err, err_size);
-        if (s == NULL) {
-            lrc = VO_LEDGER_ERROR;
-            goto failed;
-        }
-
-        vo_bind_text(s, 1, u->upload_id, -1);
-        vo_bind_text(s, 2, u->tenant, -1);
-        vo_bind_text(s, 3, u->has_key ? u->key : NULL, -1);
-        vo_bind_text(s, 4, u->protocol, -1);
-        vo_bind_text(s, 5, u->options, -1);
-        vo_bind_text(s, 6, u->filename[0] ? u->filename : NULL, -1);
-
-        if (u->length >= 0) {
-            vo_bind_int(s, 7, u->length);
-
-        } else {
-            vo_bind_null(s, 7);
-        }
-
-        vo_bind_int(s, 8, now_ms);
-        vo_bind_int(s, 9, u->expires_at);
-
-        lrc = vo_ledger_step_done(l, s, "insert upload", err, err_size);
+        lrc = vo_ledger_upload_insert(l, u, u->length, now_ms, err,
+                                      err_size);
         if (lrc != VO_LEDGER_OK) {
             goto failed;
         }
@@ -232,8 +199,9 @@ vo_ledger_upload_create(vo_ledger_t *l, const vo_upload_row_t *u,
     row->created_at = now_ms;
     row->updated_at = now_ms;
 
-    lrc = vo_upload_event(l, now_ms, NULL, u->tenant, "upload_created",
-                          u->upload_id, u->protocol, err, err_size);
+    lrc = vo_ledger_upload_event(l, now_ms, NULL, u->tenant,
+                                 "upload_created", u->upload_id, u->protocol,
+                                 err, err_size);
     if (lrc != VO_LEDGER_OK) {
         goto failed;
     }
@@ -243,6 +211,95 @@ vo_ledger_upload_create(vo_ledger_t *l, const vo_upload_row_t *u,
 failed:
 
     vo_ledger_rollback(l);
+
+    return lrc;
+}
+
+
+/*
+ * Inserts u with this length (-1: not known yet), nothing when another
+ * creation of its key was first (vo_ledger_changes() says which).
+ */
+
+vo_ledger_rc_t
+vo_ledger_upload_insert(vo_ledger_t *l, const vo_upload_row_t *u,
+    int64_t length, int64_t now_ms, char *err, size_t err_size)
+{
+    vo_stmt_t  *s;
+
+    s = vo_ledger_stmt(l, VO_STMT_UPLOAD_INSERT, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, u->upload_id, -1);
+    vo_bind_text(s, 2, u->tenant, -1);
+    vo_bind_text(s, 3, u->has_key ? u->key : NULL, -1);
+    vo_bind_text(s, 4, u->protocol, -1);
+    vo_bind_text(s, 5, u->options, -1);
+    vo_bind_text(s, 6, u->filename[0] ? u->filename : NULL, -1);
+
+    if (length >= 0) {
+        vo_bind_int(s, 7, length);
+
+    } else {
+        vo_bind_null(s, 7);
+    }
+
+    vo_bind_int(s, 8, now_ms);
+    vo_bind_int(s, 9, u->expires_at);
+    vo_bind_text(s, 10, u->metadata[0] ? u->metadata : NULL, -1);
+    vo_bind_text(s, 11, u->concat[0] ? u->concat : NULL, -1);
+    vo_bind_text(s, 12, u->partial_key[0] ? u->partial_key : NULL, -1);
+    vo_bind_text(s, 13, u->parts[0] ? u->parts : NULL, -1);
+
+    return vo_ledger_step_done(l, s, "insert upload", err, err_size);
+}
+
+
+/*
+ * The key's upload, if it lives (*found): completed, or not expired; an
+ * expired one (the janitor has not been by) is forgotten, *forgot names
+ * it: the key is new intent.  Inside the caller's transaction.
+ */
+
+vo_ledger_rc_t
+vo_ledger_upload_by_key(vo_ledger_t *l, const vo_upload_row_t *u,
+    int64_t now_ms, vo_upload_row_t *row, int *found, char *forgot,
+    char *err, size_t err_size)
+{
+    vo_stmt_t      *s;
+    vo_ledger_rc_t  lrc;
+
+    s = vo_ledger_stmt(l, VO_STMT_UPLOAD_BY_KEY, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, u->tenant, -1);
+    vo_bind_text(s, 2, u->key, -1);
+
+    lrc = vo_ledger_upload_one(l, s, row, found, "find upload by key", err,
+                               err_size);
+
+    if (lrc != VO_LEDGER_OK || !*found
+        || row->completed || row->expires_at > now_ms)
+    {
+        return lrc;
+    }
+
+    *found = 0;
+
+    s = vo_ledger_stmt(l, VO_STMT_UPLOAD_FORGET, err, err_size);
+    if (s != NULL) {
+        vo_bind_text(s, 1, row->upload_id, -1);
+        vo_bind_int(s, 2, now_ms);
+    }
+
+    lrc = vo_ledger_step_done(l, s, "forget expired upload", err, err_size);
+    if (lrc == VO_LEDGER_OK) {
+        snprintf(forgot, 33, "%s", row->upload_id);
+    }
 
     return lrc;
 }
@@ -265,7 +322,7 @@ vo_ledger_upload_get(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_bind_text(s, 1, upload_id, -1);
     vo_bind_text(s, 2, tenant, (int) tenant_len);
 
-    lrc = vo_upload_one(l, s, row, &found, "read upload", err, err_size);
+    lrc = vo_ledger_upload_one(l, s, row, &found, "read upload", err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;
     }
@@ -323,7 +380,8 @@ vo_ledger_upload_claim(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_bind_int(s, 3, offset);
     vo_bind_int(s, 4, now_ms);
 
-    lrc = vo_upload_one(l, s, row, &found, "claim upload", err, err_size);
+    lrc = vo_ledger_upload_one(l, s, row, &found, "claim upload", err,
+                               err_size);
 
     if (lrc == VO_LEDGER_OK) {
         lrc = vo_ledger_commit(l, err, err_size);
@@ -370,7 +428,7 @@ vo_ledger_upload_lock(vo_ledger_t *l, const char *upload_id,
 
     vo_bind_text(s, 1, upload_id, -1);
 
-    lrc = vo_upload_one(l, s, row, &found, "lock upload", err, err_size);
+    lrc = vo_ledger_upload_one(l, s, row, &found, "lock upload", err, err_size);
 
     if (lrc == VO_LEDGER_OK && !found) {
         lrc = VO_LEDGER_NOT_FOUND;
@@ -466,15 +524,17 @@ vo_ledger_upload_delete(vo_ledger_t *l, const char *tenant,
     vo_bind_text(s, 1, upload_id, -1);
     vo_bind_text(s, 2, tenant, (int) tenant_len);
 
-    lrc = vo_upload_one(l, s, row, &found, "delete upload", err, err_size);
+    lrc = vo_ledger_upload_one(l, s, row, &found, "delete upload", err,
+                               err_size);
 
     if (lrc == VO_LEDGER_OK && !found) {
         lrc = VO_LEDGER_NOT_FOUND;
     }
 
     if (lrc == VO_LEDGER_OK && !row->completed) {
-        lrc = vo_upload_event(l, now_ms, NULL, row->tenant, "upload_deleted",
-                              upload_id, row->protocol, err, err_size);
+        lrc = vo_ledger_upload_event(l, now_ms, NULL, row->tenant,
+                                     "upload_deleted", upload_id,
+                                     row->protocol, err, err_size);
     }
 
     if (lrc != VO_LEDGER_OK) {
@@ -571,8 +631,9 @@ vo_ledger_upload_expire(vo_ledger_t *l, const char *upload_id,
     }
 
     if (incomplete) {
-        lrc = vo_upload_event(l, now_ms, NULL, tenant, "upload_expired",
-                              upload_id, NULL, err, err_size);
+        lrc = vo_ledger_upload_event(l, now_ms, NULL, tenant,
+                                     "upload_expired", upload_id, NULL, err,
+                                     err_size);
         if (lrc != VO_LEDGER_OK) {
             vo_ledger_rollback(l);
             return lrc;
@@ -620,9 +681,13 @@ vo_ledger_upload_exists(vo_ledger_t *l, const char *upload_id, int *exists,
  * The upload's part of the admission that completes it (called by
  * vo_ledger_admit.c inside the item's savepoint): before, the mark that
  * only the completing writer of a still incomplete upload may make
- * (STALE otherwise: another request completed it, or took it over);
+ * (STALE otherwise: another request completed it, or took it over), and
+ * for a tus final upload, its partial uploads taken (invariant 14:
+ * NOT_FOUND, naming the first that is no longer there, whole and live);
  * after, the job it became, or, when its bytes are not the key's (422),
- * the row goes, as a refused POST leaves nothing.
+ * the row goes, as a refused POST leaves nothing.  a->upload_id is NULL
+ * when partial uploads are joined for a key whose upload is completed
+ * already: only they are taken.
  */
 
 vo_ledger_rc_t
@@ -632,22 +697,83 @@ vo_ledger_upload_completing(vo_ledger_t *l, const vo_admission_t *a,
     vo_stmt_t      *s;
     vo_ledger_rc_t  lrc;
 
-    s = vo_ledger_stmt(l, VO_STMT_UPLOAD_COMPLETING, err, err_size);
-    if (s != NULL) {
-        vo_bind_text(s, 1, a->upload_id, -1);
-        vo_bind_int(s, 2, a->upload_writer);
-        vo_bind_int(s, 3, a->now_ms);
+    if (a->upload_id != NULL) {
+        s = vo_ledger_stmt(l, VO_STMT_UPLOAD_COMPLETING, err, err_size);
+        if (s != NULL) {
+            vo_bind_text(s, 1, a->upload_id, -1);
+            vo_bind_int(s, 2, a->upload_writer);
+            vo_bind_int(s, 3, a->now_ms);
+        }
+
+        lrc = vo_ledger_step_done(l, s, "complete upload", err, err_size);
+
+        if (lrc == VO_LEDGER_OK && vo_ledger_changes(l) == 0) {
+            snprintf(err, err_size, "upload %s was completed or taken over "
+                     "by another request", a->upload_id);
+            return VO_LEDGER_STALE;
+        }
+
+        if (lrc != VO_LEDGER_OK) {
+            return lrc;
+        }
     }
 
-    lrc = vo_ledger_step_done(l, s, "complete upload", err, err_size);
+    return a->upload_parts ? vo_upload_take_parts(l, a, err, err_size)
+                           : VO_LEDGER_OK;
+}
 
-    if (lrc == VO_LEDGER_OK && vo_ledger_changes(l) == 0) {
-        snprintf(err, err_size, "upload %s was completed or taken over by "
-                 "another request", a->upload_id);
-        return VO_LEDGER_STALE;
+
+/*
+ * Invariant 14: each partial upload of a->upload_parts deleted, if it is
+ * still the tenant's, of the key, whole and live, with an upload_joined
+ * event; NOT_FOUND naming the first that is not.
+ */
+
+static vo_ledger_rc_t
+vo_upload_take_parts(vo_ledger_t *l, const vo_admission_t *a, char *err,
+    size_t err_size)
+{
+    char            id[33], key[VO_KEY_BUF];
+    const char     *p;
+    vo_stmt_t      *s;
+    vo_ledger_rc_t  lrc;
+
+    snprintf(key, sizeof(key), "%.*s", a->key ? (int) a->key_len : 0,
+             a->key ? a->key : "");
+
+    for (p = a->upload_parts; *p; p += p[32] ? 33 : 32) {
+        snprintf(id, sizeof(id), "%.32s", p);
+
+        s = vo_ledger_stmt(l, VO_STMT_UPLOAD_PART_TAKE, err, err_size);
+        if (s != NULL) {
+            vo_bind_text(s, 1, id, -1);
+            vo_bind_text(s, 2, a->tenant, (int) a->tenant_len);
+            vo_bind_int(s, 3, a->now_ms);
+            vo_bind_text(s, 4, key, -1);
+        }
+
+        lrc = vo_ledger_step_done(l, s, "take partial upload", err,
+                                  err_size);
+        if (lrc != VO_LEDGER_OK) {
+            return lrc;
+        }
+
+        if (vo_ledger_changes(l) == 0) {
+            snprintf(err, err_size, "%s", id);
+            return VO_LEDGER_NOT_FOUND;
+        }
+
+        /* what became of it, for the uploads' counts */
+
+        lrc = vo_ledger_upload_event(l, a->now_ms, NULL, a->tenant,
+                                     "upload_joined", id, NULL, err,
+                                     err_size);
+        if (lrc != VO_LEDGER_OK) {
+            return lrc;
+        }
     }
 
-    return lrc;
+    return VO_LEDGER_OK;
 }
 
 
@@ -669,15 +795,15 @@ vo_ledger_upload_admitted(vo_ledger_t *l, const vo_admission_t *a,
         vo_bind_text(s, 1, a->upload_id, -1);
         vo_bind_text(s, 2, a->tenant, (int) a->tenant_len);
 
-        lrc = vo_upload_one(l, s, &row, &found, "drop upload", err,
-                            err_size);
+        lrc = vo_ledger_upload_one(l, s, &row, &found, "drop upload", err,
+                                   err_size);
         if (lrc != VO_LEDGER_OK) {
             return lrc;
         }
 
-        return vo_upload_event(l, a->now_ms, r->job_id, a->tenant,
-                               "upload_refused", a->upload_id, NULL, err,
-                               err_size);
+        return vo_ledger_upload_event(l, a->now_ms, r->job_id, a->tenant,
+                                      "upload_refused", a->upload_id, NULL,
+                                      err, err_size);
     }
 
     s = vo_ledger_stmt(l, VO_STMT_UPLOAD_ADMITTED, err, err_size);
@@ -694,17 +820,17 @@ vo_ledger_upload_admitted(vo_ledger_t *l, const vo_admission_t *a,
         return lrc;
     }
 
-    return vo_upload_event(l, a->now_ms, r->job_id, a->tenant,
-                           "upload_completed", a->upload_id, NULL, err,
-                           err_size);
+    return vo_ledger_upload_event(l, a->now_ms, r->job_id, a->tenant,
+                                  "upload_completed", a->upload_id, NULL,
+                                  err, err_size);
 }
 
 
 /* Steps s, which returns at most one upload row, to its end. */
 
-static vo_ledger_rc_t
-vo_upload_one(vo_ledger_t *l, vo_stmt_t *s, vo_upload_row_t *u, int *found,
-    const char *what, char *err, size_t err_size)
+vo_ledger_rc_t
+vo_ledger_upload_one(vo_ledger_t *l, vo_stmt_t *s, vo_upload_row_t *u,
+    int *found, const char *what, char *err, size_t err_size)
 {
     int  rc;
 
@@ -755,6 +881,10 @@ vo_upload_read(vo_stmt_t *s, vo_upload_row_t *u)
     u->updated_at = vo_column_int64(s, 14);
     u->expires_at = vo_column_int64(s, 15);
     vo_upload_copy(u->tenant, sizeof(u->tenant), s, 16);
+    vo_upload_copy(u->metadata, sizeof(u->metadata), s, 17);
+    vo_upload_copy(u->concat, sizeof(u->concat), s, 18);
+    vo_upload_copy(u->partial_key, sizeof(u->partial_key), s, 19);
+    vo_upload_copy(u->parts, sizeof(u->parts), s, 20);
 }
 
 
@@ -782,8 +912,8 @@ vo_upload_copy(char *dst, size_t size, vo_stmt_t *s, int col)
 }
 
 
-static vo_ledger_rc_t
-vo_upload_event(vo_ledger_t *l, int64_t at, const char *job_id,
+vo_ledger_rc_t
+vo_ledger_upload_event(vo_ledger_t *l, int64_t at, const char *job_id,
     const char *tenant, const char *kind, const char *upload_id,
     const char *protocol, char *err, size_t err_size)
 {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "vo_frame_flags.h"
 #include "vo_ledger.h"
 #include "vo_ledger_int.h"
 
@@ -45,11 +46,12 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
     " WHERE EXISTS (SELECT 1 FROM jobs" VO_FENCE ")"
     " ON CONFLICT DO NOTHING",
 
-    /* fenced (invariant 6); samples only: flag 8 marks a look between
-     * samples */
+    /* fenced (invariant 6); samples only, not the rows of looks between
+     * them */
     [VO_STMT_PROGRESS] =
     "UPDATE jobs SET frames_done = (SELECT count(*) FROM frames"
-    " WHERE job_id = ?1 AND plan_version = ?3 AND (flags & 8) = 0),"
+    " WHERE job_id = ?1 AND plan_version = ?3"
+    " AND (flags & " VO_FRAME_SQL(VO_FRAME_BETWEEN) ") = 0),"
     " lease_expires_at = ?4, updated_at = ?5" VO_FENCE,
 
     [VO_STMT_FRAMES] =
@@ -381,7 +383,7 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
 
     for (i = 0; lrc == VO_LEDGER_OK && i < n; i++) {
         if (strcmp(bodies[i].format, "json") == 0) {
-            /* invariant 14: the search index, under the same fence */
+            /* invariant 15: the search index, under the same fence */
             lrc = vo_ledger_search_index(l, c->job_id, c->tenant,
                                          strlen(c->tenant), bodies[i].body,
                                          bodies[i].len, err, err_size);

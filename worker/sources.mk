@@ -1,9 +1,10 @@
 # The sources of video-ocr-worker, listed once: worker/Makefile builds
 # them into the binary, fuzz/Makefile into fuzz_media (all but
-# vw_main.c).  Paths are relative to a directory one below the
+# cmd/vw_main.c).  Paths are relative to a directory one below the
 # repository's top.
 #
-#   VW_SRCS      the worker's own files (worker/)
+#   VW_SRCS      the worker's own files (worker/), a line or two per
+#                room, from the top room (cmd/) down (worker/README.md)
 #   VW_LEDGER    the ledger library (sql/): every statement table and
 #                both backends, which vo_ledger.c reaches by name
 #   VW_LIB       the libc-only code shared with the nginx module (lib/)
@@ -12,15 +13,24 @@
 #                backend, and only SQLite ledgers open ("VW_PQ=no" on the
 #                make command line builds that on any host)
 
-VW_SRCS   := vw_main.c vw_core.c vw_plan.c \
-             vw_inspect.c vw_container.c vw_duration.c vw_decode.c \
-             vw_frame.c vw_orient.c vw_text.c vw_looks.c vw_ocr.c \
-             vw_script.c vw_parts.c vw_segments.c \
-             vw_output.c \
-             vw_pipeline.c vw_screen.c vw_read.c vw_between.c vw_join.c \
-             vw_pipe_orient.c vw_cmd_ocr.c \
-             vw_cmd_run.c vw_super.c vw_child.c vw_janitor.c vw_confine.c \
-             vw_cmd_admin.c vw_deliver.c vw_http.c vw_cmd_webhooks.c
+VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
+             cmd/vw_cmd_admin.c cmd/vw_cmd_webhooks.c cmd/vw_cmd_args.c \
+             pool/vw_pool.c pool/vw_super.c pool/vw_child.c \
+             pool/vw_janitor.c pool/vw_deliver.c pool/vw_confine.c \
+             pool/vw_http.c \
+             pipeline/vw_pipeline.c pipeline/vw_screen.c pipeline/vw_read.c \
+             pipeline/vw_join.c pipeline/vw_turn.c pipeline/vw_between.c \
+             pipeline/vw_boundary.c pipeline/vw_resume.c pipeline/vw_reading.c \
+             pipeline/vw_rows.c pipeline/vw_look.c pipeline/vw_pipe.c \
+             media/vw_inspect.c media/vw_media_io.c media/vw_container.c \
+             media/vw_duration.c media/vw_decode.c media/vw_bframes.c \
+             image/vw_image.c image/vw_frame.c image/vw_prep.c \
+             image/vw_ink.c image/vw_text.c image/vw_text_same.c \
+             image/vw_text_persist.c image/vw_orient.c image/vw_stack.c \
+             ocr/vw_ocr.c ocr/vw_ocr_merge.c ocr/vw_ocr_lang.c \
+             ocr/vw_despeckle.c ocr/vw_osd.c ocr/vw_script.c \
+             result/vw_segments.c result/vw_parts.c result/vw_output.c \
+             core/vw_core.c core/vw_plan.c core/vw_geom.c core/vw_utf8.c
 VW_SRCS   := $(addprefix ../worker/,$(VW_SRCS))
 
 VW_PQ     ?= $(shell pkg-config --exists libpq && echo yes || echo no)

@@ -1,6 +1,6 @@
 #!/bin/bash
-# The cost of measuring a duration from the packets (worker/vw_duration.c)
-# on a long live WebM, against the same stream with a declared duration
+# The cost of measuring a duration from the packets
+# (worker/media/vw_duration.c) on a long live WebM, against the same stream with a declared duration
 # (the same packets remuxed by ffmpeg -c copy: Duration and Cues) and
 # against decoding the whole file once (ffmpeg -threads 1 ... -f null,
 # what no duration at all would force a planless reader to do).

@@ -5,12 +5,18 @@
 # grey difference of at least SKIP_DIFF levels).  Prints the per-sample
 # texts as JSON for segments.pl:
 #
-#   /usr/bin/python3 bench/ocr/baseline-cv.py VIDEO [FPS] | perl bench/ocr/segments.pl
+#   /usr/bin/python3 bench/ocr/baseline-cv.py VIDEO [FPS] [--lang L]
+#       [--psm N] | perl bench/ocr/segments.pl
 #
+# --lang: Tesseract's languages (eng unless given, e.g. chi_sim+eng);
+# --psm: its page segmentation mode (3, automatic, unless given; 11,
+# sparse text, is how videocr-style tools read a whole frame, and how
+# bench.pl runs it on the real-like set).
 # Debian 12's python3-opencv and python3-tesserocr (run it with Debian's
 # /usr/bin/python3).  Sample i is the frame shown at i / FPS seconds.
 # OMP_THREAD_LIMIT=1 is set by the caller (bench.pl), as for the CLI.
 
+import argparse
 import json
 import sys
 
@@ -21,8 +27,13 @@ SKIP_DIFF = 2.0
 
 
 def main():
-    path = sys.argv[1]
-    fps = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+    ap = argparse.ArgumentParser()
+    ap.add_argument('video')
+    ap.add_argument('fps', nargs='?', type=float, default=1.0)
+    ap.add_argument('--lang', default='eng')
+    ap.add_argument('--psm', type=int, default=int(tesserocr.PSM.AUTO))
+    a = ap.parse_args()
+    path, fps = a.video, a.fps
 
     cv2.setNumThreads(1)
     cap = cv2.VideoCapture(path)
@@ -38,8 +49,7 @@ def main():
     text, conf = '', 0
     k = 0          # frame number
     i = 0          # sample number
-    with tesserocr.PyTessBaseAPI(lang='eng',
-                                 psm=tesserocr.PSM.AUTO) as api:
+    with tesserocr.PyTessBaseAPI(lang=a.lang, psm=a.psm) as api:
         while cap.grab():
             # sample i uses the frame on screen at i / fps
             want = int(i / fps * rate + 1e-6)

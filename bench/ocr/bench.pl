@@ -14,7 +14,9 @@
 #   cli     bench/ocr/baseline-cli.sh VIDEO F (ffmpeg fps=F to PNGs, the
 #           tesseract CLI per PNG)
 #   cv      bench/ocr/baseline-cv.py VIDEO F | segments.pl (OpenCV loop,
-#           tesserocr, unchanged frames skipped)
+#           tesserocr, unchanged frames skipped; on the real-like set
+#           with the video's --lang and --psm 11, sparse text, the way
+#           videocr-style tools read a whole frame)
 #   before  --before BIN: another build of the worker run the same way
 #           (the pipeline as it was before a change, for what it bought)
 #
@@ -37,6 +39,14 @@
 # per pipeline and video), OUT/speed.tsv (video s per CPU s, one column
 # per pipeline) and OUT/summary.tsv (one line per pipeline), which
 # plot.gp draws.
+#
+# The real-like set (truths of kind "real", bench/ocr/lib/OCRReal.pm) is
+# scored per line (OCRBench::score_lines) and reported by report_real():
+# mean line recall, mean line CER (means over the videos with text),
+# CPU, false segments and text invented on the videos without text, for
+# the whole set and each half, then per family, per shape (the lines of
+# the shape pooled) and per video; every pipeline gets the video's
+# --lang.
 
 use strict;
 use warnings;
@@ -48,7 +58,8 @@ use Getopt::Long;
 use JSON::PP ();
 use POSIX ();
 use Time::HiRes ();
-use OCRBench qw(score median mean percentile FOUND_CER);
+use OCRBench qw(score median mean percentile FOUND_CER score_lines
+    FOUND_LINE_CER);
 
 my $root = "$FindBin::Bin/../..";
 my %o = (fps => 1, pipelines => 'worker,cli,cv', runs => 1,
@@ -91,6 +102,15 @@ for my $t (@truths) {
         my $r = $runs[$#runs / 2];
         $r->{score} = score($r->{result}{segments}, $t);
         $res{$p}{ $t->{name} } = $r;
+        if (real($t)) {
+            my $l = $r->{lines} = score_lines($r->{result}{segments}, $t);
+            printf STDERR "%-32s %-7s cpu %7.2f s  lines %2d/%-2d line CER "
+                . "%s  segments %d\n", $t->{name}, $p, $r->{cpu},
+                $l->{found}, $l->{lines},
+                defined $l->{cer} ? sprintf('%.3f', $l->{cer}) : '-',
+                $l->{segments};
+            next;
+        }
         printf STDERR "%-24s %-7s cpu %7.2f s  wall %7.2f s  rss %4d MB  "
             . "calls %3d/%-3d found %2d/%-2d CER %.3f\n", $t->{name}, $p,
             $r->{cpu}, $r->{wall}, $r->{rss} / 1024, $r->{result}{ocr_calls},
@@ -99,8 +119,10 @@ for my $t (@truths) {
     }
 }
 
-report();
+(grep { real($_) } @truths) ? report_real() : report();
 scaling() if $o{scaling};
+
+sub real { ($_[0]{kind} // '') eq 'real' }
 
 sub run_pipeline {
     my ($p, $video, $t) = @_;
@@ -111,9 +133,11 @@ sub run_pipeline {
         : $p eq 'cli'
         ? ("$FindBin::Bin/baseline-cli.sh", $video, $o{fps})
         : $p eq 'cv'
-        ? ('/bin/sh', '-c', '/usr/bin/python3 "$0" "$1" "$2" | perl "$3"',
-           "$FindBin::Bin/baseline-cv.py", $video, $o{fps},
-           "$FindBin::Bin/segments.pl")
+        ? ('/bin/sh', '-c', '/usr/bin/python3 "$0" "$1" "$2" "$4" "$5" "$6"'
+           . ' "$7" | perl "$3"', "$FindBin::Bin/baseline-cv.py", $video,
+           $o{fps}, "$FindBin::Bin/segments.pl",
+           real($t) ? ('--lang', $t->{lang}, '--psm', 11)
+                    : ('--lang', 'eng', '--psm', 3))
         : die "unknown pipeline $p\n";
 
     my $t0 = Time::HiRes::time();
@@ -287,9 +311,165 @@ sub report {
         print '| ', join(' | ', @cells), " |\n";
     }
 
+    plot_files(\@tsv, { map { $_ => [$sum{$_}{cpu} / $dur, $sum{$_}{cer},
+                                      $sum{$_}{recall}] } @pipes },
+               qw(cer recall screens));
+    printf "\nfound: a segment overlapping the screen reads it with CER <= "
+        . "%.1f; results in %s\n", FOUND_CER, $o{out};
+}
+
+# The real-like set's tables (see the top of the file)
+sub report_real {
+    my $dur = 0;
+    $dur += $_->{duration} for @truths;
+    my $nl = 0;
+    $nl += @{ $_->{lines} } for @truths;
+    printf "\nReal-like OCR set: %d videos, %.0f s of video, %d lines, "
+        . "sampled at %s fps; a line is found when a segment around its "
+        . "time holds it with CER <= %.1f\n", scalar @truths, $dur, $nl,
+        $o{fps}, FOUND_LINE_CER;
+
+    # the measures of a list of videos, for a pipeline
+    my $sum = sub {
+        my ($p, @ts) = @_;
+        my (@rec, @cer);
+        my ($cpu, $false, $inv, $invc, $notext) = (0, 0, 0, 0, 0);
+        for my $t (@ts) {
+            my $r = $res{$p}{ $t->{name} };
+            my $l = $r->{lines};
+            $cpu += $r->{cpu};
+            $false += $l->{false};
+            if ($l->{lines}) {
+                push @rec, $l->{recall};
+                push @cer, $l->{cer};
+            } else {
+                $notext++;
+                $inv += $l->{invented};
+                $invc += $l->{invented_chars};
+            }
+        }
+        return { recall => mean(@rec), cer => mean(@cer), cpu => $cpu,
+                 false => $false, invented => $inv, invented_chars => $invc,
+                 notext => $notext, n => scalar @ts };
+    };
+    my $f3 = sub { defined $_[0] ? sprintf('%.3f', $_[0]) : '-' };
+
+    my %half;
+    push @{ $half{ $_->{half} // 'all' } }, $_ for @truths;
+    my @parts = (['all', @truths], map { [$_, @{ $half{$_} }] }
+                                   grep { $half{$_} } qw(tune holdout));
+    print "\n| videos | pipeline | mean line recall | mean line CER | CPU s "
+        . "| false segments | invented on the videos without text |\n"
+        . "|---|---|---|---|---|---|---|\n";
+    for my $part (@parts) {
+        my ($h, @ts) = @$part;
+        for my $p (@pipes) {
+            my $s = $sum->($p, @ts);
+            printf "| %s (%d) | %s | %s | %s | %.1f | %d | %s |\n", $h,
+                scalar @ts, $label{$p}, $f3->($s->{recall}), $f3->($s->{cer}),
+                $s->{cpu}, $s->{false}, $s->{notext}
+                ? "$s->{invented} segments, $s->{invented_chars} characters "
+                  . "($s->{notext} videos)" : '-';
+        }
+    }
+
+    # per family: the mean line recall / mean line CER / CPU s
+    my (%fam, @fams);
+    for my $t (@truths) {
+        push @fams, $t->{family} unless $fam{ $t->{family} };
+        push @{ $fam{ $t->{family} } }, $t;
+    }
+    print "\nper family (mean line recall / mean line CER / CPU s; "
+        . "segments invented on the videos without text):\n\n";
+    my @fh = ('family', 'videos', map { $label{$_} } @pipes);
+    print '| ', join(' | ', @fh), " |\n|", '---|' x @fh, "\n";
+    for my $f (@fams) {
+        my @ts = @{ $fam{$f} };
+        print "| $f | ", scalar @ts;
+        for my $p (@pipes) {
+            my $s = $sum->($p, @ts);
+            print ' | ', $s->{n} == $s->{notext}
+                ? sprintf('%d invented / %.1f s', $s->{invented}, $s->{cpu})
+                : sprintf('%s / %s / %.1f', $f3->($s->{recall}),
+                          $f3->($s->{cer}), $s->{cpu});
+        }
+        print " |\n";
+    }
+
+    # per shape: the lines of the shape, pooled over the videos
+    my (%shape, @shapes);
+    for my $t (@truths) {
+        for my $p (@pipes) {
+            for my $pl (@{ $res{$p}{ $t->{name} }{lines}{per_line} }) {
+                my $sh = $pl->{line}{shape};
+                push @shapes, $sh unless $shape{$sh};
+                my $e = $shape{$sh}{$p} //= { n => 0, found => 0, cer => 0,
+                                              half => {} };
+                $e->{n}++;
+                $e->{found} += $pl->{found};
+                $e->{cer} += $pl->{cer};
+                $e->{half}{ $t->{half} // 'all' }{n}++;
+                $e->{half}{ $t->{half} // 'all' }{found} += $pl->{found};
+            }
+        }
+    }
+    print "\nper shape (lines found of the shape's lines, all videos; "
+        . "tune and holdout apart; mean line CER):\n\n";
+    my @sh = ('shape', 'lines', map { $label{$_} } @pipes);
+    print '| ', join(' | ', @sh), " |\n|", '---|' x @sh, "\n";
+    for my $sh (@shapes) {
+        print "| $sh | $shape{$sh}{ $pipes[0] }{n}";
+        for my $p (@pipes) {
+            my $e = $shape{$sh}{$p};
+            my $hs = join ', ', map {
+                "$_ $e->{half}{$_}{found}/$e->{half}{$_}{n}"
+            } grep { $e->{half}{$_} } qw(tune holdout);
+            printf ' | %d/%d (%s), %.3f', $e->{found}, $e->{n}, $hs,
+                $e->{cer} / $e->{n};
+        }
+        print " |\n";
+    }
+
+    print "\nper video (lines found / line CER / CPU s / segments):\n\n";
+    my @vh = ('video', 'half', 'family', 'lang', 'duration',
+              map { $label{$_} } @pipes);
+    print '| ', join(' | ', @vh), " |\n|", '---|' x @vh, "\n";
+    my @tsv;
+    for my $t (@truths) {
+        my @cells = ($t->{name}, $t->{half} // '-', $t->{family}, $t->{lang},
+                     "$t->{duration} s");
+        for my $p (@pipes) {
+            my $r = $res{$p}{ $t->{name} };
+            my $l = $r->{lines};
+            push @cells, sprintf '%d of %d / %s / %.1f / %d', $l->{found},
+                $l->{lines}, $f3->($l->{cer}), $r->{cpu}, $l->{segments};
+            push @tsv, join("\t", $p, $t->{name}, $t->{duration}, $r->{cpu},
+                $r->{cpu} / $t->{duration}, $l->{cer}, $l->{recall},
+                $r->{result}{ocr_calls}, $l->{lines}, $l->{false}, $r->{rss})
+                if $l->{lines};
+        }
+        print '| ', join(' | ', @cells), " |\n";
+    }
+
+    # the files plot.gp draws (line CER and recall for CER and found)
+    plot_files(\@tsv, { map { my $s = $sum->($_, @truths);
+                              ($_ => [$s->{cpu} / $dur, $s->{cer} // 0,
+                                      $s->{recall} // 0]) } @pipes },
+               qw(line_cer line_recall lines));
+    print "\nresults in $o{out}\n";
+}
+
+# The files plot.gp draws: results.tsv (the lines of @$tsv: pipeline,
+# video, duration, CPU, CPU per video second, CER, recall, OCR calls,
+# count, false segments, RSS), speed.tsv (video s per CPU s, a column
+# per pipeline) and summary.tsv (per pipeline: CPU per video second,
+# CER, recall); @names: what the CER, recall and count columns are
+sub plot_files {
+    my ($tsv, $sum, @names) = @_;
+    my ($cer, $recall, $count) = @names;
     open my $fh, '>', "$o{out}/results.tsv" or die $!;
-    print {$fh} "# pipeline\tvideo\tduration\tcpu_s\tcpu_per_video_s\tcer"
-        . "\trecall\tocr_calls\tscreens\tfalse\trss_kb\n", map { "$_\n" } @tsv;
+    print {$fh} "# pipeline\tvideo\tduration\tcpu_s\tcpu_per_video_s\t$cer"
+        . "\t$recall\tocr_calls\t$count\tfalse\trss_kb\n", map { "$_\n" } @$tsv;
     close $fh;
     open $fh, '>', "$o{out}/speed.tsv" or die $!;
     print {$fh} join("\t", 'video', map { "\"$label{$_}\"" } @pipes), "\n";
@@ -300,15 +480,10 @@ sub report {
     }
     close $fh;
     open $fh, '>', "$o{out}/summary.tsv" or die $!;
-    print {$fh} "# pipeline\tcpu_per_video_s\tcer\trecall\tlabel\n";
-    for my $p (@pipes) {
-        printf {$fh} "%s\t%.5f\t%.4f\t%.4f\t\"%s\"\n", $p,
-            $sum{$p}{cpu} / $dur, $sum{$p}{cer}, $sum{$p}{recall},
-            $label{$p};
-    }
+    print {$fh} "# pipeline\tcpu_per_video_s\t$cer\t$recall\tlabel\n";
+    printf {$fh} "%s\t%.5f\t%.4f\t%.4f\t\"%s\"\n", $_, @{ $sum->{$_} },
+        $label{$_} for @pipes;
     close $fh;
-    printf "\nfound: a segment overlapping the screen reads it with CER <= "
-        . "%.1f; results in %s\n", FOUND_CER, $o{out};
 }
 
 sub scaling {

@@ -4,7 +4,9 @@
 #
 #   perl bench/ocr/corpus.pl DIR [--quick] [--set first|hard]
 #        [--only NAME,...] [--seed N]
-#        (--set traits: bench/ocr/lib/OCRTraits.pm)
+#        (--set traits: bench/ocr/lib/OCRTraits.pm; --set real:
+#        bench/ocr/lib/OCRReal.pm, the real-like set, whose --quick is
+#        its clips of a few seconds per shape)
 #
 # Writes DIR/NAME.EXT and DIR/NAME.json for every video of the list
 # below (--set first, the default) or of the harder second set
@@ -62,10 +64,11 @@ use JSON::PP ();
 use VideoOCR::Media qw(make_video);
 use OCRHard ();
 use OCRTraits ();
-use OCRBench qw(screens);
+use OCRReal ();
+use OCRBench qw(screens rng);
 
 my $dir = shift
-    or die "usage: $0 DIR [--quick] [--set first|hard|traits]"
+    or die "usage: $0 DIR [--quick] [--set first|hard|traits|real]"
          . " [--only NAME,...] [--seed N]\n";
 my ($quick, %only, $set, $seed_add);
 $set = 'first';
@@ -77,7 +80,8 @@ while (my $a = shift) {
     elsif ($a eq '--seed') { $seed_add = shift // '' }
     else { die "unknown option $a\n" }
 }
-$set =~ /^(first|hard|traits)$/ or die "--set: first, hard or traits\n";
+$set =~ /^(first|hard|traits|real)$/
+    or die "--set: first, hard, traits or real\n";
 $seed_add =~ /^[0-9]{1,9}$/ or die "--seed: a number of up to 9 digits\n";
 make_path($dir);
 
@@ -106,6 +110,37 @@ if ($set eq 'traits') {
         close $fh;
         printf "corpus: %s: %s, %d s, %d screens\n", $tr->{name},
             $truth->{size}, $truth->{duration}, $truth->{distinct_screens};
+    }
+    exit 0;
+}
+
+# the real-like set (bench/ocr/lib/OCRReal.pm): its recipe is the
+# video's entry, the code that draws it and the ffmpeg that makes it
+if ($set eq 'real') {
+    my $jt = JSON::PP->new->canonical->utf8;
+    my $code = join '', map { slurp("$FindBin::Bin/lib/$_.pm") }
+        qw(OCRReal OCRRealShapes OCRRealMake OCRRealText);
+    my $ff = `ffmpeg -version 2>/dev/null | head -1`;
+    for my $v ($quick ? OCRReal::quick() : OCRReal::videos()) {
+        next if %only && !$only{ $v->{name} };
+        my $recipe = sha1_hex($jt->encode([$v, sha1_hex($code), $ff, 1,
+                                           $seed_add]));
+        my $tpath = "$dir/$v->{name}.json";
+        my $old = -s $tpath ? eval { $jt->decode(slurp($tpath)) } : undef;
+        if ($old && ($old->{recipe} // '') eq $recipe
+            && -s "$dir/$old->{file}")
+        {
+            print "corpus: $v->{name}: kept\n";
+            next;
+        }
+        my $truth = OCRReal::make_real($v, $dir, seed => $seed_add);
+        $truth->{recipe} = $recipe;
+        open my $fh, '>', $tpath or die "$tpath: $!";
+        print {$fh} $jt->encode($truth), "\n";
+        close $fh;
+        printf "corpus: %s: %s %s, %.0f s, %d lines\n", $v->{name},
+            $truth->{size}, $truth->{codec}, $truth->{duration},
+            scalar @{ $truth->{lines} };
     }
     exit 0;
 }
@@ -257,16 +292,6 @@ for my $v (@list) {
     close $fh;
     printf "corpus: %s: %s %s %s, %d s, %d screens\n", $name, $size,
         $codec, $bg, $dur, scalar @$screens;
-}
-
-# A small deterministic generator (the same numbers on every perl).
-sub rng {
-    my ($state) = @_;
-    $state ||= 1;
-    return sub {
-        $state = (1103515245 * $state + 12345) % 2147483648;
-        return $state / 2147483648;
-    };
 }
 
 sub pick {

@@ -6,14 +6,18 @@
 # first set, then the second, harder one (bench/ocr/lib/OCRHard.pm),
 # each reported on its own (table.md, table-hard.md).
 #
-#   bench/ocr/run.sh [--quick] [--first|--hard|--traits] [bench.pl options:
-#                    --pipelines worker, --before OTHER-WORKER-BINARY,
-#                    --only NAME,...]
+#   bench/ocr/run.sh [--quick] [--first|--hard|--traits|--real]
+#                    [bench.pl options: --pipelines worker,
+#                    --before OTHER-WORKER-BINARY, --only NAME,...]
 #
 # --first, --hard: that set alone.  --traits: the traits corpus
 # (bench/ocr/lib/OCRTraits.pm, issue 19) alone, worker only (the
 # baselines read English only), 20-minute lecture and 4K included;
-# not in the default run.
+# not in the default run.  --real: the real-like set (issue 36,
+# bench/ocr/lib/OCRReal.pm) alone, the worker and the videocr-style
+# peer (OpenCV + tesserocr, whole frame, sparse text), each given the
+# video's language, scored per line (table-real.md); with --quick, its
+# clips of a few seconds per shape; not in the default run.
 # --quick: 8-second videos and one run per video (a minute or two)
 # instead of 30-second videos and the worker's median of three runs
 # (about ten minutes, nearly all of it in the baselines).
@@ -46,6 +50,7 @@ case "${1:-}" in
 --first) sets=first; shift ;;
 --hard)  sets=hard; shift ;;
 --traits) sets=traits; shift ;;
+--real)  sets=real; shift ;;
 esac
 
 scripts/deps.sh bench
@@ -68,7 +73,8 @@ for set in $sets; do
         WORKER_BIN="$BUILD/video-ocr-worker" perl bench/ocr/bench.pl \
             --corpus "$corpus" --out "$out/results$tag${quick:+-quick}" \
             --runs "$runs" $( [ "$set" = first ] && echo $scaling ) \
-            $( [ "$set" = traits ] && echo --pipelines worker ) "$@"
+            $( [ "$set" = traits ] && echo --pipelines worker ) \
+            $( [ "$set" = real ] && echo --pipelines worker,cv ) "$@"
     } | tee "$out/table$tag${quick:+-quick}.md"
 
     if command -v gnuplot >/dev/null 2>&1; then

@@ -287,9 +287,9 @@ sub {
     my $o = http_request(method => 'OPTIONS', uri => '/upload');
     is($o->{status}, 204, 'OPTIONS: 204');
     is($o->{headers}{'tus-version'}, '1.0.0', 'Tus-Version');
-    like($o->{headers}{'tus-extension'}, qr/^creation,creation-with-upload,creation-defer-length,termination,expiration,checksum$/, 'Tus-Extension');
+    like($o->{headers}{'tus-extension'}, qr/^creation,creation-with-upload,creation-defer-length,termination,expiration,checksum,concatenation$/, 'Tus-Extension');
     is($o->{headers}{'tus-max-size'}, 67108864, 'Tus-Max-Size');
-    is($o->{headers}{'tus-checksum-algorithm'}, 'sha256', 'Tus-Checksum-Algorithm');
+    is($o->{headers}{'tus-checksum-algorithm'}, 'sha1,sha256', 'Tus-Checksum-Algorithm');
     my $md = CORE::join ',', 'filename ' . $b64->('clip one.mp4'), 'lang ' . $b64->('deu'),
                        'idempotency-key ' . $b64->('t-1'), 'filetype ' . $b64->('video/mp4');
     my $c = http_request(method => 'POST', uri => '/upload',
@@ -568,4 +568,44 @@ sub {
     like($out, qr{event=orphan_removed file=uploads/ab/0{30}ab\.part reason=no_upload}, 'the janitor removes an orphan partial file');
     ok(!-e $stray, 'it is gone');
     ok(-e $keep, 'a partial file whose upload lives is kept');
+}
+
+
+
+=== TEST 14: the completion is the POST's admission: video_ocr_tenant_max_queued refuses it (429), the upload keeps its bytes, and completes once the queue has room
+--- config
+    location /upload {
+        video_ocr_intake;
+        video_ocr_jobs_url /jobs/;
+        video_ocr_tenant_max_queued 1;
+    }
+
+    location /jobs/ {
+        video_ocr_jobs;
+    }
+--- request
+GET /jobs/00000000000000000000000000000000
+--- error_code: 404
+--- ledger_check eval
+sub {
+    my $first = upload('q-1', $::W);
+    is($first->{status}, 202, 'a POST fills the queue of one');
+    my ($r, $path) = main::create(headers => ['Idempotency-Key' => 'q-2']);
+    my $id = main::id_of($path);
+    my $f = main::patch($path, 0, $::V, complete => 1);
+    is($f->{status}, 429, 'the completing append: 429, as a POST would be');
+    is(decode_json_body($f)->{type}, 'urn:video-ocr:problem:tenant-queue-full', 'tenant-queue-full');
+    is($f->{headers}{'retry-after'}, 10, 'Retry-After');
+    my $u = main::upload_row($id);
+    is($u->{state}, 'incomplete', 'the upload is not completed');
+    is($u->{upload_offset}, length $::V, 'it keeps every byte');
+    is(-s main::part_file($id), length $::V, 'and so does its partial file');
+    is(ledger_count('jobs'), 1, 'no second job');
+    my $job = decode_json_body($first)->{job_id};
+    is(http_request(method => 'DELETE', uri => "/jobs/$job")->{status}, 200, 'the first job deleted: room in the queue');
+    my $again = main::patch($path, length $::V, '', complete => 1);
+    is($again->{status}, 202, 'the same completion again: 202');
+    my ($j) = ledger_rows('SELECT * FROM jobs WHERE job_id = ?', decode_json_body($again)->{job_id});
+    is($j->{input_sha256}, sha256_hex($::V), 'the job has the bytes');
+    is(main::upload_row($id)->{state}, 'completed', 'the upload is completed');
 }

@@ -1,6 +1,6 @@
 # The resumption hooks, driven from the command line: --debug-resume-at N
 # stops a first run after N frames (as a child that lost its lease) and
-# lets a second run resume, told by frame_known which frames are done.
+# lets a second run resume, told by row_known which frames are done.
 # The second run must neither decode nor OCR those again, must make the
 # same near-identical decisions as an uninterrupted run (same OCR calls in
 # total) and the merged result must be byte for byte the uninterrupted one.

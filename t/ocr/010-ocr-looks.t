@@ -153,7 +153,7 @@ sub ticker_items {
 # 5. a ticker at 720p under strong temporal noise (the hard set's
 # movingnoise): in most frames the noise makes chains of specks that the
 # text layer takes for lines, anywhere in the picture; they are not in
-# the frames beside it, so they go (vw_pipe_clean), and the looks that
+# the frames beside it, so they go (vw_look_clean), and the looks that
 # show an item have their box on the ticker's row.  On these three
 # makings the worker before this gave 6, 3 and 4 such looks with a box
 # spanning half the picture (and read 2, 4 and 3 of the 6 items).
@@ -182,7 +182,7 @@ for my $making (1, 3, 4) {
 # 6. the same ticker, makings where an item is seen whole in one look
 # only and reads, once the specks are gone, right but unsure (". Trains
 # delayed in north'" at 60, 21 letters for 20 glyphs): such a reading
-# fits its glyphs and is kept (vw_pipe_fits).  The worker before that
+# fits its glyphs and is kept (vw_reading_fits).  The worker before that
 # read 5 and 4 of the 6 items of these makings (CER <= 0.3 each, the
 # benchmark's "found"); of makings 0 and 2-12, three still read 5 of 6
 # (2, 6 and 7; before: 5, 4 and 4).
@@ -253,7 +253,7 @@ for my $making (0, 2, 10) {
 # "Thejschool| burned down\in May:" at a line confidence of 44, below
 # the 50 a line needs.  The job must not end with no text and no word
 # of it: the screen, which stayed for seconds, is flagged
-# text_unreadable (vw_pipe_line_lost).  The worker before that flagged
+# text_unreadable (vw_read_line_lost).  The worker before that flagged
 # only a noise screen at frame 0.  Reading it is a TODO.
 
 my %school = (start => 0.82, end => 3.4,

@@ -46,7 +46,7 @@ my %known = ();
 # OCR_TRAITS_SEED 0 to 6 and 9, 1 on 7 and 2 on 8 since screens whose
 # readings agree letter for letter are joined (vw_join_read_same,
 # 2026-12-05; 0, 2, 1, 0, 0, 1, 1, 1, 2 and 0 before, with screens joined
-# in hindsight, worker/vw_join.c; 1, 2, 3 and 2 on 0 to 3 before that):
+# in hindsight, worker/pipeline/vw_join.c; 1, 2, 3 and 2 on 0 to 3 before that):
 # what is left are screens of two looks whose reading has a letter the
 # noise made ("CHANGED I") or lacks lines.  caps-3-4-lines-busy (the
 # noisy test pattern) gives none on makings 0 to 3 since screens are
@@ -86,7 +86,7 @@ for my $tr (grep { $_->{short} } OCRTraits::traits()) {
     # Korean writes spaces between words, and Tesseract cuts words at
     # syllables too: one space too many ("날씨 가") is a CER of 0.05
     # over the two screens, within the target, so the words are checked
-    # (the spaces come from Tesseract's line text: worker/vw_script.c)
+    # (the spaces come from Tesseract's line text: worker/ocr/vw_script.c)
     if ($tr->{name} eq 'lang-kor') {
         my @words = map { split ' ' } map { $_->{text} } @$segs;
         my @want = map { split ' ' } map { $_->{text} } @{ $t->{screens} };

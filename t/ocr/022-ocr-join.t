@@ -1,4 +1,4 @@
-# Screens joined in hindsight (worker/vw_join.c): a caption over the
+# Screens joined in hindsight (worker/pipeline/vw_join.c): a caption over the
 # noisy test pattern, whose light bar strong noise glues to the glyphs'
 # outline in some looks and not in others, is one segment read once,
 # not three readings of the same lines; a resumed run joins as an
@@ -148,7 +148,7 @@ is $r->{rc}, 0, 'after a blank: exit 0' or diag $r->{stderr};
 $segs = $r->{json}{segments} // [];
 is scalar(@$segs), 2, 'after a blank: two segments' or diag explain texts($r);
 
-# a stray reading (worker/vw_read.c, vw_pipe_stray): the hard set's
+# a stray reading (worker/pipeline/vw_read.c, vw_read_stray): the hard set's
 # small subtitle over a zooming fractal (bench/ocr/lib/OCRHard.pm,
 # hard-small-720p-h264: its first 4 s, the fractal zooming as over its
 # 20), where a look that takes the fractal's bright edges for 7 lines

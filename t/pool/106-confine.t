@@ -1,4 +1,4 @@
-# The confinement of the pool (worker/vw_confine.h), tested as root the
+# The confinement of the pool (worker/pool/vw_confine.h), tested as root the
 # way CI runs: the pool drops to nobody, lives in a network namespace of
 # its own, its OCR children carry their resource limits, and hitting a
 # limit ends the job with a clear code while the child lives on.  FFmpeg

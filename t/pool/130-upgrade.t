@@ -21,6 +21,7 @@ use warnings;
 
 use File::Copy qw(copy);
 use JSON::PP;
+use MIME::Base64 ();
 use Test::More;
 use VideoOCR::Stack;
 use VideoOCR::Test ();
@@ -255,7 +256,7 @@ unless ($pg) {
 # --- a version 3 ledger ------------------------------------------------
 #
 # Its rows intact, the frames' boxes and lines and the change placed on
-# its frame (VW_FRAME_EXACT, 0x100) too, with no parts (NULL in the new
+# its frame (VO_FRAME_EXACT, 0x100) too, with no parts (NULL in the new
 # column: each text one part, as it was read); its five published formats
 # byte for byte, ass included; the schema is a new ledger's; an old
 # receipt replays; the job it had queued and a new upload are done by
@@ -431,6 +432,49 @@ unless ($pg) {
                          $tusjob);
     is($tj->{input_sha256}, VideoOCR::Test::sha256_hex($v),
        'v4: k-tus: its job has exactly the file');
+
+    # version 5's columns (Upload-Metadata, tus concatenation): empty in
+    # the rows of version 4, whose metadata that code did not keep, and
+    # used by today's uploads on the migrated ledger
+    my ($k5) = $s4->rows('SELECT metadata, concat, partial_key, parts'
+                         . ' FROM uploads WHERE upload_id = ?', $id);
+    is_deeply($k5, { metadata => undef, concat => undef,
+                     partial_key => undef, parts => undef },
+              'v4: k-tus: the columns of version 5 are empty in its row');
+    ok(!exists $h->{headers}{'upload-metadata'},
+       'v4: k-tus: HEAD gives no Upload-Metadata the old code did not keep');
+    my $half = int(length($v) / 2);
+    my @parts;
+    for my $bytes (substr($v, 0, $half), substr($v, $half)) {
+        my $c = $s4->http(method => 'POST', uri => '/upload',
+            headers => [@tus, 'Upload-Concat' => 'partial',
+                        'Upload-Length' => length $bytes,
+                        'Idempotency-Key' => 'k5-concat']);
+        $s4->http(method => 'PATCH', uri => $c->{headers}{location},
+            headers => [@tus, 'Upload-Offset' => 0,
+                        'Content-Type' => 'application/offset+octet-stream'],
+            body => $bytes);
+        push @parts, $c->{headers}{location};
+    }
+    my $md = 'filename ' . MIME::Base64::encode_base64('five.mp4', '');
+    my $fin = $s4->http(method => 'POST', uri => '/upload?fps=1',
+        headers => [@tus, 'Upload-Concat' => "final;@parts",
+                    'Upload-Metadata' => $md,
+                    'Idempotency-Key' => 'k5-concat']);
+    is($fin->{status}, 201, 'v4: a final upload of two partial ones: 201');
+    my $fh = $s4->http(method => 'HEAD', uri => $fin->{headers}{location},
+                       headers => \@tus);
+    is($fh->{headers}{'upload-metadata'}, $md,
+       'v4: its HEAD gives its Upload-Metadata back');
+    is($fh->{headers}{'upload-concat'}, "final;@parts",
+       'v4: and its Upload-Concat');
+    my ($fj) = $s4->rows('SELECT input_sha256 FROM jobs WHERE job_id = ?',
+                         $fin->{headers}{'video-ocr-job'} // '');
+    is($fj->{input_sha256}, VideoOCR::Test::sha256_hex($v),
+       'v4: its job has the bytes of both, in order');
+    my ($k5r) = $s4->rows('SELECT count(*) AS n FROM uploads'
+                          . " WHERE concat = 'partial'");
+    is($k5r->{n}, 0, 'v4: the partial uploads were taken');
 
     for my $key ('k-accepted', 'k-ietf') {
         my ($q) = $s4->rows('SELECT input_path FROM jobs WHERE job_id = ?',

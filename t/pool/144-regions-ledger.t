@@ -1,6 +1,6 @@
 # Text in two places at once, through the real stack: the frame rows of
 # a screen with a title at the top and a subtitle at the bottom keep its
-# parts (frames.parts, the form of worker/vw_parts.h) in the ledger, and
+# parts (frames.parts, the form of worker/result/vw_parts.h) in the ledger, and
 # the result published from those rows has a segment per part, the
 # title's overlapping both subtitles', in JSON and in WebVTT.
 

@@ -3,8 +3,8 @@ package OCRBench;
 # What the OCR benchmark shares between its pipelines and its scorer.
 #
 # merge_frames(): the worker's rule for turning per-sample texts into
-# segments (worker/vw_segments.h), so that the baselines are scored on
-# segments made the same way as ours: frames are taken in index order;
+# segments (worker/result/vw_segments.h), so that the baselines are
+# scored on segments made the same way as ours: frames are taken in index order;
 # a frame continues the open segment when no sample is missing between
 # it and the previous one, its text is not empty and its Levenshtein
 # distance (in characters) to the previous frame's text is at most 15%
@@ -47,13 +47,17 @@ use utf8;
 
 use Exporter 'import';
 use Encode ();
+use Unicode::Normalize ();
 use VideoOCR::Media qw(cer normalise levenshtein);
 
 our @EXPORT_OK = qw(merge_frames worker_looks score median mean screens
-    frame_screens percentile FOUND_CER);
+    frame_screens percentile FOUND_CER score_lines line_norm line_cer
+    FOUND_LINE_CER LINE_SLACK rng);
 
 use constant FOUND_CER      => 0.3;
 use constant NEARLY_PERCENT => 15;
+use constant FOUND_LINE_CER => 0.2;
+use constant LINE_SLACK     => 0.5;
 
 sub _chars {
     my ($s) = @_;
@@ -80,7 +84,7 @@ sub worker_looks {
 # frames: [{index, text, confidence, pts, exact}], fps, duration (s, may
 # be undef), looks (default 1: the frames are samples); a frame with
 # exact starts or ends a segment at its pts, as the worker's do
-# (refine, worker/vw_segments.h)
+# (refine, worker/result/vw_segments.h)
 sub merge_frames {
     my ($frames, $fps, $duration, $looks) = @_;
     $looks ||= 1;
@@ -185,6 +189,135 @@ sub score {
         start_frames => \@start_frames,
         end_frames => \@end_frames,
         per_screen => \@per,
+    };
+}
+
+# score_lines(): the real-like set's measure (issue 36), per line of
+# the truth's "lines" rather than per screen, as real footage is scored
+# against its subtitles:
+#
+#   - A line is compared with the segments that overlap its time widened
+#     by LINE_SLACK (0.5 s) on each side.
+#   - Its CER against a segment (line_cer) is the edit distance between
+#     the line and the part of the segment's text that matches it best
+#     (any substring: a segment may hold other lines too), divided by
+#     the line's length, capped at 1; both normalised by line_norm():
+#     NFKC (full-width forms as ASCII), lower case, no white space and
+#     no punctuation, so that case, spaces and punctuation aside each
+#     character counts (every Han character is one).
+#   - The line is found when its best CER is at most FOUND_LINE_CER
+#     (0.2) and, for a line with a key (a counter's value), the key is
+#     inside the part of the segment that matched.  A line cut across two
+#     segments is found in neither unless one holds 80 % of it.
+#   - Per video: recall (found lines / lines), line CER (the mean over
+#     the lines of the best CER, 1 for a line no segment overlaps),
+#     false segments (segments that are the best match of no line and
+#     find none: text where the truth has none, a line read twice,
+#     fragments) and, on a video without lines, invented segments (all
+#     of them) and their characters.
+#
+# Returns { lines, found, cer_sum, recall, cer (undef without lines),
+#           false, segments, invented, invented_chars,
+#           per_line => [{line, cer, found, segment}] }
+sub score_lines {
+    my ($segs, $truth) = @_;
+    my @lines = @{ $truth->{lines} // [] };
+    my @norm = map { line_norm($_->{text}) } @$segs;
+    my (%best_of, @per);
+    my ($found, $cer_sum) = (0, 0);
+    for my $l (@lines) {
+        my $want = line_norm($l->{text});
+        my $key = defined $l->{key} ? line_norm($l->{key}) : undef;
+        my ($bc, $bi, $bok) = (1, -1, 0);
+        for my $i (0 .. $#$segs) {
+            my $g = $segs->[$i];
+            next if $g->{end} <= $l->{start} - LINE_SLACK
+                 || $g->{start} >= $l->{end} + LINE_SLACK;
+            my ($c, $part) = line_cer($want, $norm[$i]);
+            my $ok = $c <= FOUND_LINE_CER
+                && (!defined $key || index($part, $key) >= 0) ? 1 : 0;
+            # the best: found before not found, then the lower CER
+            if ($bi < 0 || $ok > $bok || ($ok == $bok && $c < $bc)) {
+                ($bc, $bi, $bok) = ($c, $i, $ok);
+            }
+        }
+        $best_of{$bi} = 1 if $bi >= 0;
+        $found += $bok;
+        $cer_sum += $bc;
+        push @per, { line => $l, cer => $bc, found => $bok,
+                     segment => $bi >= 0 ? $segs->[$bi] : undef };
+    }
+    my $chars = 0;
+    $chars += length $_ for @norm;
+    my $n = @lines;
+    return {
+        lines => $n, found => $found, cer_sum => $cer_sum,
+        recall => $n ? $found / $n : undef,
+        cer => $n ? $cer_sum / $n : undef,
+        false => scalar(grep { !$best_of{$_} } 0 .. $#$segs),
+        segments => scalar @$segs,
+        invented => $n ? 0 : scalar @$segs,
+        invented_chars => $n ? 0 : $chars,
+        per_line => \@per,
+    };
+}
+
+# A text as the line scorer compares it: NFKC, lower case, no white
+# space, no punctuation
+sub line_norm {
+    my ($s) = @_;
+    $s = _chars($s // '');
+    $s = lc Unicode::Normalize::NFKC($s);
+    $s =~ s/[\s\p{P}]+//g;
+    return $s;
+}
+
+# (CER, matched part): the edit distance from the normalised line $want
+# to the substring of the normalised text $got nearest to it, over the
+# line's length, capped at 1 (the semi-global alignment: the substring
+# may start and end anywhere in $got, for free)
+sub line_cer {
+    my ($want, $got) = @_;
+    my @w = split //, $want;
+    my @g = split //, $got;
+    return (length $got ? 1 : 0, '') unless @w;
+    return (1, '') unless @g;
+    # d[j]: the distance of w[0..i) to a substring ending at g[j);
+    # s[j]: where that substring starts
+    my @d = (0) x (@g + 1);
+    my @s = (0 .. @g);
+    for my $i (1 .. @w) {
+        my @nd = ($i);
+        my @ns = (0);
+        for my $j (1 .. @g) {
+            my $sub = $d[$j - 1] + ($w[$i - 1] eq $g[$j - 1] ? 0 : 1);
+            my $del = $d[$j] + 1;
+            my $ins = $nd[$j - 1] + 1;
+            if ($sub <= $del && $sub <= $ins) {
+                push @nd, $sub; push @ns, $s[$j - 1];
+            } elsif ($del <= $ins) {
+                push @nd, $del; push @ns, $s[$j];
+            } else {
+                push @nd, $ins; push @ns, $ns[$j - 1];
+            }
+        }
+        @d = @nd;
+        @s = @ns;
+    }
+    my $bj = 0;
+    for my $j (1 .. @g) { $bj = $j if $d[$j] < $d[$bj] }
+    my $c = $d[$bj] / @w;
+    return ($c > 1 ? 1 : $c, join '', @g[$s[$bj] .. $bj - 1]);
+}
+
+# rng(SEED): a small deterministic generator of numbers in [0, 1), the
+# same numbers on every perl (the corpora's texts and times)
+sub rng {
+    my ($state) = @_;
+    $state ||= 1;
+    return sub {
+        $state = (1103515245 * $state + 12345) % 2147483648;
+        return $state / 2147483648;
     };
 }
 

@@ -100,12 +100,20 @@ export class LossyProxy {
 // reaches the next of cutAt (bytes, in order) it forwards up to it and
 // closes both connections, as a phone losing its network would.  The
 // bytes forwarded after all the cuts say what resuming cost.
+//
+// With cutParts: { parts: n, after: bytes }, it cuts instead the first
+// PATCH of each of the first n upload resources that get one, once that
+// connection has forwarded `after` bytes: in the middle of n of the
+// partial uploads of a parallel upload, whichever of them the client
+// sends when.  cutRequests lists the request lines it cut.
 export class CuttingProxy {
-  constructor(upstreamPort, { cutAt = [] } = {}) {
+  constructor(upstreamPort, { cutAt = [], cutParts = null } = {}) {
     this.upstreamPort = upstreamPort;
     this.cutAt = [...cutAt].sort((a, b) => a - b);
+    this.cutParts = cutParts;
     this.forwarded = 0;    // client -> nginx, every connection
     this.cuts = [];        // the forwarded count at each cut
+    this.cutRequests = []; // the request line of each cut connection
     this.requests = [];    // the request line of every connection
     this.sockets = new Set();
   }
@@ -127,6 +135,8 @@ export class CuttingProxy {
     this.sockets.add(client);
     this.sockets.add(upstream);
     let first = true;
+    let line = '';
+    let mine = 0;          // bytes of this connection forwarded
     let cut = false;       // nothing more of this connection goes through
     const close = () => {
       client.destroy();
@@ -134,23 +144,39 @@ export class CuttingProxy {
       this.sockets.delete(client);
       this.sockets.delete(upstream);
     };
+    const cutHere = (chunk, keep) => {
+      cut = true;
+      this.forwarded += keep;
+      this.cuts.push(this.forwarded);
+      this.cutRequests.push(line);
+      client.pause();
+      upstream.write(chunk.subarray(0, keep), () => close());
+    };
     client.on('data', (chunk) => {
       if (cut) return;
       if (first) {
         first = false;
-        this.requests.push(chunk.toString('latin1').split('\r\n', 1)[0]);
+        line = chunk.toString('latin1').split('\r\n', 1)[0];
+        this.requests.push(line);
       }
-      const next = this.cutAt[0];
-      if (next !== undefined && this.forwarded + chunk.length >= next) {
-        const keep = next - this.forwarded;
-        cut = true;
-        this.forwarded = next;
-        this.cutAt.shift();
-        this.cuts.push(next);
-        client.pause();
-        upstream.write(chunk.subarray(0, keep), () => close());
-        return;
+      if (this.cutParts) {
+        const p = this.cutParts;
+        const target = line.split(' ')[1];
+        if (line.startsWith('PATCH ') && mine + chunk.length >= p.after
+            && this.cutRequests.length < p.parts
+            && !this.cutRequests.some((l) => l.split(' ')[1] === target)) {
+          cutHere(chunk, Math.max(p.after - mine, 0));
+          return;
+        }
+      } else {
+        const next = this.cutAt[0];
+        if (next !== undefined && this.forwarded + chunk.length >= next) {
+          this.cutAt.shift();
+          cutHere(chunk, next - this.forwarded);
+          return;
+        }
       }
+      mine += chunk.length;
       this.forwarded += chunk.length;
       upstream.write(chunk);
     });

@@ -19,7 +19,7 @@
 # the second, so that both ledgers hold the digests of these files):
 #   k-done      done, with its frames, which have boxes and lines
 #               (version 3's columns) and a change placed on the frame
-#               it began on (flags VW_FRAME_EXACT, 0x100, and that
+#               it began on (flags VO_FRAME_EXACT, 0x100, and that
 #               frame's pts_ms: the text appears at 1.3 s, between two
 #               samples at fps=1), and its results in the five formats
 #               of version 3 (json, vtt, srt, txt, ass) (v.mp4, fps=1)

@@ -1,0 +1,525 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The text layer of a picture (see vw_text.h): where the glyphs are,
+ * found without Tesseract, so that only that region is read, a picture
+ * with no glyph is not read at all, and two pictures are compared on
+ * their glyphs alone, whatever the background does around them.
+ *
+ * Glyphs burned into a video are made to be read over anything: light
+ * glyphs with a dark outline, shadow or box (subtitles, titles), or dark
+ * glyphs on a light or plain picture (slides).  So:
+ *
+ *   - bright ink: pixels at least VW_TEXT_INK_BRIGHT with a pixel of at
+ *     most VW_TEXT_OUTLINE within VW_TEXT_RADIUS (the outline); bright
+ *     areas of the background have no such border, only their edges do
+ *     (and those are compared only where a stroke has it on both sides:
+ *     vw_ink_strokes);
+ *   - dark ink, on a light picture (more than half of it at least
+ *     VW_PREP_INK_LEVEL), or when a picture of middling grey has no bright
+ *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
+ *   - ink components that cannot be glyphs are dropped (too large, too
+ *     solid, spanning the picture, a few stray pixels: vw_prep_blobs);
+ *     the glyphs' bounding box is the region Tesseract reads.
+ *
+ * Noise that one picture takes for lines is told from text by the
+ * frames shown beside it (vw_text_persist_*): text stays a frame or
+ * more, a chain of specks does not.
+ *
+ * Near-identical text: the two pictures' grey levels are compared only
+ * where either has ink, in blocks and cells as vw_image_similar does.
+ * A glyph that stays has the same levels in both; one that appears,
+ * goes away or changes puts ink where the other picture has background
+ * or outline, tens of levels away.  A pixel that is ink in one picture
+ * only because it sits at the threshold has nearly the same level in
+ * the other, so compression noise at glyph edges does not count.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "vw_image_int.h"
+
+
+static int vw_text_by_x(const void *a, const void *b, void *data);
+static int vw_text_by_middle(const void *a, const void *b, void *data);
+static int vw_text_root(vw_comp_t *c, int i);
+static void vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed);
+
+
+void
+vw_text_free(vw_text_t *t)
+{
+    vw_image_free(&t->mask);
+    memset(t, 0, sizeof(vw_text_t));
+}
+
+
+void
+vw_text_swap(vw_text_t *a, vw_text_t *b)
+{
+    vw_text_t  t;
+
+    t = *a;
+    *a = *b;
+    *b = t;
+}
+
+
+void
+vw_text_view(const vw_text_t *t, const vw_rect_t *of, const vw_rect_t *in,
+    vw_text_t *view)
+{
+    int  x1, y1;
+
+    *view = *t;
+    vw_image_view(&t->mask, of, in, &view->mask);
+
+    x1 = t->box.x + t->box.w - (in->x - of->x);
+    y1 = t->box.y + t->box.h - (in->y - of->y);
+    x1 = x1 < in->w ? x1 : in->w;
+    y1 = y1 < in->h ? y1 : in->h;
+    view->box.x = t->box.x - (in->x - of->x);
+    view->box.y = t->box.y - (in->y - of->y);
+    view->box.x = view->box.x > 0 ? view->box.x : 0;
+    view->box.y = view->box.y > 0 ? view->box.y : 0;
+    view->box.w = x1 - view->box.x;
+    view->box.h = y1 - view->box.y;
+
+    if (t->box.w == 0 || view->box.w <= 0 || view->box.h <= 0) {
+        memset(&view->box, 0, sizeof(vw_rect_t));
+    }
+}
+
+
+int
+vw_text_find(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
+    vw_err_t *err)
+{
+    return vw_text_find_part(fr, g, g->width, g->height, t, err);
+}
+
+
+int
+vw_text_find_part(vw_framer_t *fr, const vw_image_t *g, int ref_w,
+    int ref_h, vw_text_t *t, vw_err_t *err)
+{
+    int              x, y, median;
+    size_t           n, ink, half, sum;
+    uint32_t         part[4][256];
+    uint64_t         hist[256];
+    const uint8_t   *q;
+
+    t->polarity = VW_TEXT_NONE;
+    t->glyph_h = 0;
+    t->glyphs = 0;
+    t->lines = 0;
+    t->comps = 0;
+    memset(&t->box, 0, sizeof(vw_rect_t));
+
+    if (vw_image_alloc(&t->mask, g->width, g->height) != 0
+        || vw_framer_work(fr, (size_t) g->width
+                              * (size_t) (g->height > 4 ? g->height : 4))
+           != 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    n = (size_t) g->width * (size_t) g->height;
+
+    if (n == 0) {
+        return 0;
+    }
+
+    /* the median and the share of light pixels, from every fourth
+     * pixel of every fourth row: plenty for a picture's statistics */
+
+    /* four histograms taken in turn, added up after: a run of pixels
+     * of one level (a plain background) would otherwise wait on each
+     * count's store before the next (at most VW_MAX_SIDE squared over
+     * 16 a count: a uint32_t holds it) */
+
+    memset(part, 0, sizeof(part));
+    n = 0;
+
+    for (y = 0; y < g->height; y += 4) {
+        q = g->data + (size_t) y * g->stride;
+
+        for (x = 0; x + 12 < g->width; x += 16) {
+            part[0][q[x]]++;
+            part[1][q[x + 4]]++;
+            part[2][q[x + 8]]++;
+            part[3][q[x + 12]]++;
+        }
+
+        for ( /* void */ ; x < g->width; x += 4) {
+            part[0][q[x]]++;
+        }
+
+        n += (size_t) (g->width + 3) / 4;
+    }
+
+    for (x = 0; x < 256; x++) {
+        hist[x] = (uint64_t) part[0][x] + part[1][x] + part[2][x]
+                  + part[3][x];
+    }
+
+    half = (n + 1) / 2;
+    sum = 0;
+
+    for (median = 0; median < 255; median++) {
+        sum += hist[median];
+        if (sum >= half) {
+            break;
+        }
+    }
+
+    sum = 0;
+    for (x = VW_PREP_INK_LEVEL; x < 256; x++) {
+        sum += hist[x];
+    }
+
+    ink = 0;
+
+    if (2 * sum <= n) {
+        vw_ink_bright(fr, g, &t->mask, &ink);
+
+        if (ink > 0
+            && vw_text_lines(fr, &t->mask, ref_w, ref_h, &t->box,
+                             &t->glyph_h, &t->glyphs, &t->lines, &t->comps)
+               != 0)
+        {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
+        if (t->box.w > 0) {
+            t->polarity = VW_TEXT_BRIGHT;
+            vw_ink_strokes(fr, g, ref_h, t);
+            return 0;
+        }
+
+        if (median < VW_TEXT_DARK_DROP || median >= VW_PREP_INK_LEVEL) {
+            return 0;
+        }
+    }
+
+    /* a light picture, or a plain one with no bright ink: dark glyphs */
+
+    vw_ink_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
+
+    if (ink > 0
+        && vw_text_lines(fr, &t->mask, ref_w, ref_h, &t->box, &t->glyph_h,
+                         &t->glyphs, &t->lines, &t->comps)
+           != 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (t->box.w > 0) {
+        t->polarity = VW_TEXT_DARK;
+    }
+
+    return 0;
+}
+
+
+/*
+ * Keeps the ink that lines up into text: components that cannot be
+ * glyphs go first (vw_prep_blobs); of the rest, those at least
+ * VW_TEXT_MIN_HEIGHT pixels and 1/VW_TEXT_MIN_HEIGHT_PART of the
+ * picture tall are chained to their neighbours on the same line
+ * (vertical overlap of half the smaller height, a gap of at most 1.5
+ * times the larger height, heights within a factor of 2.5: a piece of a
+ * bar's edge is no neighbour of the glyphs it runs past), and a chain of
+ * VW_TEXT_LINE_GLYPHS or more is a line of text.  Marks (dots, commas,
+ * accents) and short words stay when they lie beside a line's glyph,
+ * unless they are specks (less than a hundredth of the square of its
+ * height: noise next to the glyphs, which would make two pictures of
+ * one text differ).
+ * Everything else (a moving square, a piece of a line or of a bar's
+ * edge, the specks of a noisy picture) is erased from the mask.  box
+ * bounds what stays, *glyph_h gets the mean height of the lines' glyphs,
+ * *glyphs their number, *lines the lines of text they make: taken top
+ * down by their middles, a glyph whose middle lies below the band of
+ * the line being counted (the glyphs' extent so far) starts the next,
+ * so the chains of one line that a wide gap between words split count
+ * once.
+ *
+ * Noise makes thousands of specks: only the tall components are
+ * chained (sorted by their left edge, so that each looks only at those
+ * that can still be near it), and only line glyphs are looked at for
+ * the marks, so the cost follows the glyphs, not the specks.
+ */
+int
+vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
+    vw_rect_t *box, int *glyph_h, int *glyphs, int *lines, int *comps)
+{
+    int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
+    int         bottom;
+    size_t      i, j, k, n, ntall, nline, sum;
+    uint32_t   *tall, *line;
+    vw_comp_t  *c, *d, *l;
+
+    memset(box, 0, sizeof(vw_rect_t));
+    *lines = 0;
+
+    minh = vw_text_least_height(ref_h);
+
+    fr->keep_comps = 1;
+    rc = vw_prep_blobs(fr, m, ref_w, ref_h, VW_TEXT_MIN_PIXELS, 0, NULL);
+    fr->keep_comps = 0;
+
+    if (rc != 0) {
+        return -1;
+    }
+
+    n = fr->ncomps;
+    c = fr->comps;
+
+    tall = fr->order;
+    ntall = 0;
+
+    for (i = 0; i < n; i++) {
+        c[i].group = (int) i;
+        c[i].glyphs = 0;
+
+        if (c[i].y1 - c[i].y0 + 1 >= minh) {
+            tall[ntall++] = (uint32_t) i;
+        }
+    }
+
+    /* the most of either kind of ink (vw_screen_look: text turned
+     * sideways has glyph-sized components but no line) */
+    *comps = (int) ntall > *comps ? (int) ntall : *comps;
+
+    if (ntall > 1) {
+        qsort_r(tall, ntall, sizeof(uint32_t), vw_text_by_x, c);
+    }
+
+    /* chain the glyph-sized components that sit side by side */
+
+    for (k = 0; k < ntall; k++) {
+        i = tall[k];
+        lh = c[i].y1 - c[i].y0 + 1;
+
+        for (j = k + 1; j < ntall; j++) {
+            d = &c[tall[j]];
+            h = d->y1 - d->y0 + 1;
+
+            /* heights within 2.5x and a gap of 1.5x the larger: nothing
+             * further right than 3.75 lh can be a neighbour */
+            if (4 * (d->x0 - c[i].x1) > 15 * lh) {
+                break;
+            }
+
+            ov = (c[i].y1 < d->y1 ? c[i].y1 : d->y1)
+                 - (c[i].y0 > d->y0 ? c[i].y0 : d->y0) + 1;
+            gap = (c[i].x0 > d->x0 ? c[i].x0 : d->x0)
+                  - (c[i].x1 < d->x1 ? c[i].x1 : d->x1);
+
+            if (!vw_text_chained(lh, h, ov, gap)) {
+                continue;
+            }
+
+            ra = vw_text_root(c, (int) i);
+            rb = vw_text_root(c, (int) tall[j]);
+            c[ra > rb ? ra : rb].group = ra < rb ? ra : rb;
+        }
+    }
+
+    for (i = 0; i < n; i++) {
+        c[i].group = vw_text_root(c, (int) i);
+        c[c[i].group].glyphs += c[i].y1 - c[i].y0 + 1 >= minh;
+    }
+
+    /* the glyphs of lines (in the tall list's place) */
+
+    line = tall;
+    nline = 0;
+    sum = 0;
+
+    for (i = 0; i < n; i++) {
+        if (c[c[i].group].glyphs >= VW_TEXT_LINE_GLYPHS
+            && c[i].y1 - c[i].y0 + 1 >= minh)
+        {
+            line[nline++] = (uint32_t) i;
+            sum += c[i].y1 - c[i].y0 + 1;
+        }
+    }
+
+    *glyph_h = nline > 0 ? (int) (sum / nline) : 0;
+    *glyphs = (int) nline;
+
+    /* the lines they make (the loop below takes them in any order) */
+
+    if (nline > 1) {
+        qsort_r(line, nline, sizeof(uint32_t), vw_text_by_middle, c);
+    }
+
+    bottom = -1;
+
+    for (k = 0; k < nline; k++) {
+        l = &c[line[k]];
+
+        if (*lines == 0 || l->y0 + l->y1 > 2 * bottom) {
+            (*lines)++;
+            bottom = l->y1;
+
+        } else if (l->y1 > bottom) {
+            bottom = l->y1;
+        }
+    }
+
+    /* lines stay; what lies beside a glyph of a line (within twice its
+     * height) and inside its band (half its height above and below),
+     * and is not much taller, stays too: dots, commas, accents, a word
+     * of one or two letters; the rest is erased */
+
+    x0 = m->width;
+    y0 = m->height;
+    x1 = -1;
+    y1 = -1;
+
+    for (i = 0; i < n; i++) {
+        near = c[c[i].group].glyphs >= VW_TEXT_LINE_GLYPHS;
+
+        for (k = 0; k < nline && !near; k++) {
+            l = &c[line[k]];
+            lh = l->y1 - l->y0 + 1;
+
+            /* not much taller; and no speck: a dot or a comma has at
+             * least a hundredth of the square of the line's height */
+            if (2 * (c[i].y1 - c[i].y0 + 1) > 3 * lh
+                || VW_TEXT_MARK_PART * (int64_t) c[i].pixels
+                   < (int64_t) lh * lh)
+            {
+                continue;
+            }
+
+            near = c[i].x1 >= l->x0 - 2 * lh && c[i].x0 <= l->x1 + 2 * lh
+                   && c[i].y0 >= l->y0 - lh / 2 && c[i].y1 <= l->y1 + lh / 2;
+        }
+
+        if (!near) {
+            vw_text_erase(fr, m, c[i].seed);
+            continue;
+        }
+
+        x0 = c[i].x0 < x0 ? c[i].x0 : x0;
+        y0 = c[i].y0 < y0 ? c[i].y0 : y0;
+        x1 = c[i].x1 > x1 ? c[i].x1 : x1;
+        y1 = c[i].y1 > y1 ? c[i].y1 : y1;
+    }
+
+    if (x1 >= 0) {
+        box->x = x0;
+        box->y = y0;
+        box->w = x1 - x0 + 1;
+        box->h = y1 - y0 + 1;
+    }
+
+    return 0;
+}
+
+
+static int
+vw_text_by_x(const void *a, const void *b, void *data)
+{
+    const vw_comp_t  *c = data;
+    int               xa, xb;
+
+    xa = c[*(const uint32_t *) a].x0;
+    xb = c[*(const uint32_t *) b].x0;
+
+    return xa < xb ? -1 : (xa > xb);
+}
+
+
+static int
+vw_text_by_middle(const void *a, const void *b, void *data)
+{
+    const vw_comp_t  *c = data;
+    int               ma, mb;
+
+    ma = c[*(const uint32_t *) a].y0 + c[*(const uint32_t *) a].y1;
+    mb = c[*(const uint32_t *) b].y0 + c[*(const uint32_t *) b].y1;
+
+    return ma < mb ? -1 : (ma > mb);
+}
+
+
+static int
+vw_text_root(vw_comp_t *c, int i)
+{
+    while (c[i].group != i) {
+        c[i].group = c[c[i].group].group;
+        i = c[i].group;
+    }
+
+    return i;
+}
+
+
+/* Erases the component of m that has its first pixel at seed. */
+static void
+vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed)
+{
+    int        w, h, x, y, dx, dy;
+    size_t     head, tail;
+    uint32_t  *queue, pos;
+
+    w = m->width;
+    h = m->height;
+    queue = fr->queue;
+    head = 0;
+    tail = 0;
+
+    queue[tail++] = seed;
+    m->data[(size_t) (seed / (uint32_t) w) * m->stride + seed % w] = 255;
+
+    while (head < tail) {
+        pos = queue[head++];
+        x = (int) (pos % (uint32_t) w);
+        y = (int) (pos / (uint32_t) w);
+
+        for (dy = -1; dy <= 1; dy++) {
+            for (dx = -1; dx <= 1; dx++) {
+                if (x + dx < 0 || x + dx >= w || y + dy < 0 || y + dy >= h
+                    || m->data[(size_t) (y + dy) * m->stride + x + dx] != 0)
+                {
+                    continue;
+                }
+
+                m->data[(size_t) (y + dy) * m->stride + x + dx] = 255;
+                queue[tail++] = (uint32_t) ((y + dy) * w + x + dx);
+            }
+        }
+    }
+}
+
+
+int
+vw_text_chained(int a, int b, int ov, int gap)
+{
+    int  lo, hi;
+
+    lo = a < b ? a : b;
+    hi = a > b ? a : b;
+
+    return 2 * ov >= lo && 2 * gap <= 3 * hi && 2 * hi <= 5 * lo;
+}
+
+
+int
+vw_text_slide_max(int width)
+{
+    return width / VW_TEXT_SLIDE_PART;
+}
+
+
+int
+vw_text_least_height(int ref_h)
+{
+    return ref_h / VW_TEXT_MIN_HEIGHT_PART > VW_TEXT_MIN_HEIGHT
+           ? ref_h / VW_TEXT_MIN_HEIGHT_PART : VW_TEXT_MIN_HEIGHT;
+}

@@ -1,0 +1,71 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The OCR room's own header (its contract is vw_ocr.h): what its files
+ * share.  Nothing outside ocr/ includes it.
+ */
+
+#ifndef _VW_OCR_INT_H_INCLUDED_
+#define _VW_OCR_INT_H_INCLUDED_
+
+
+#include "vw_ocr.h"
+
+
+#define VW_OCR_DPI           70
+#define VW_OCR_MIN_LINE_CONF 50
+#define VW_OCR_SURE_WORD     90      /* a word this sure, of */
+#define VW_OCR_SURE_LETTERS  4       /* this many letters, keeps its line */
+#define VW_OCR_SURE_LINE     85      /* a line read this sure keeps the
+                                        words only it has */
+#define VW_OCR_VOTE_LETTERS  4       /* a line two readings dropped but
+                                        read alike has this many letters */
+#define VW_OCR_VOTE_BYTES    128     /* and is no longer */
+
+/*
+ * Specks: in a black-on-white picture (the text layer's bright ink,
+ * VW_PREP_BRIGHT), black components whose width and height are both at
+ * most 1/VW_OCR_SPECK_PART of the median glyph's (components at least
+ * VW_OCR_GLYPH_MIN pixels tall or wide) are made white.  Strong grain
+ * behind big outlined captions leaves thousands of 1-4 pixel specks
+ * around 50 pixel glyphs; Tesseract then reads the lines among them
+ * with junk and low confidence, and loses whole lines.  A full stop is
+ * about a fifth of a glyph's height, so it stays.
+ */
+#define VW_OCR_SPECK_PART    8
+#define VW_OCR_GLYPH_MIN     8
+#define VW_OCR_SPECK_MAX     32
+
+/* engines kept at most (one per language string; the least used goes) */
+#define VW_OCR_ENGINES_MAX   8
+
+/* readings of more lines than this are not combined (vw_ocr_merge.c) */
+#define VW_OCR_MERGE_LINES   64
+
+
+/* where the traineddata files are when TESSDATA_PREFIX does not say */
+#ifndef VW_TESSDATA_DEFAULT
+#define VW_TESSDATA_DEFAULT  "/usr/share/tesseract-ocr/5/tessdata"
+#endif
+
+
+/* The Tesseract data directory: TESSDATA_PREFIX, else Debian's
+ * (vw_ocr_lang.c). */
+const char *vw_ocr_datapath(void);
+
+/* Every part of lang ("eng+deu") has its traineddata file; REJECTED
+ * unknown_language when not (vw_ocr_lang.c). */
+int vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err);
+
+/* The letters and digits of p[0..n) as a line's are counted (vw_ocr.c). */
+int vw_ocr_letters(const char *p, size_t n);
+
+/* img with its black specks of at most speck pixels (0: of its own
+ * measure, VW_OCR_SPECK_PART) made white: img itself when none is, or
+ * a copy kept until the next call; NULL when out of memory
+ * (vw_despeckle.c).  vw_despeckle_free lets the copy go. */
+const vw_image_t *vw_despeckle(const vw_image_t *img, int speck);
+void vw_despeckle_free(void);
+
+
+#endif /* _VW_OCR_INT_H_INCLUDED_ */

@@ -1,0 +1,149 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * A look's picture: the frame shown at a look decoded and made grey
+ * (as shown, cropped, turned as orientation detection found the text),
+ * its text layer cleaned of the lines the frames beside it do not show,
+ * and the test the looks, the boundaries, the frames between looks and
+ * the joins all use: whether a picture shows the same text as another,
+ * where it is or where it slid.
+ */
+
+#include "vw_pipeline_int.h"
+
+
+/*
+ * Decodes look j into p->grey and, if asked, finds its text layer.
+ * Returns 0, or 1 when there is no picture (the video ended, the crop
+ * misses this frame).
+ */
+int
+vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
+    vw_err_t *err)
+{
+    int               rc;
+    int64_t           pts_us;
+    AVFrame          *frame;
+    const vw_plan_t  *plan;
+
+    plan = &p->run->plan;
+
+    if (j % plan->looks == 0) {
+        rc = vw_media_frame_at(p->media, vw_plan_time_us(plan, j), &frame,
+                               &pts_us, err);
+
+    } else {
+        /* frames nothing depends on are skipped up to the next look */
+        rc = vw_media_frame_near(p->media, vw_plan_time_us(plan, j),
+                                 vw_plan_time_us(plan, j + 1),
+                                 (j + 1) % plan->looks == 0, &frame,
+                                 &pts_us, err);
+    }
+    if (rc != 0) {
+        return rc;
+    }
+
+    if (vw_look_grey(p, frame, &p->grey, err) != 0) {
+        return -1;
+    }
+
+    p->look_us = pts_us;
+    *pts_ms = pts_us / 1000;
+
+    if (p->grey.width == 0) {
+        return 1;
+    }
+
+    return layer ? vw_text_find(&p->framer, &p->grey, &p->layer, err) : 0;
+}
+
+
+/* A decoded frame in grey: as a player shows it (the frame's own matrix
+ * first), then as orientation detection found the text. */
+int
+vw_look_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
+    vw_err_t *err)
+{
+    vw_orient_t  shown;
+
+    shown = vw_media_shown(p->media, frame);
+
+    return vw_frame_grey(&p->framer, frame, p->job->options, &shown,
+                         &p->turn, out, err);
+}
+
+
+/*
+ * Takes from the look's text layer (p->layer, of p->grey) the lines
+ * that are in neither the frame shown just before it nor the one just
+ * after: strong temporal noise makes chains of specks that one picture
+ * takes for lines, a different chain in every frame, while text is on
+ * screen for more than a frame (vw_text_persist).  Those frames are at
+ * hand when every frame is decoded (refine), and are the same whatever
+ * frame decoding began at (a resumed job cleans as an unbroken run
+ * does); without refine, and for a layer with no glyph or of dark ink,
+ * the layer stays as it is.  1 if it changed, 0 if not, -1 on error.
+ */
+int
+vw_look_clean(vw_pipe_t *p, vw_err_t *err)
+{
+    int               n, whole;
+    const AVFrame    *beside[2];
+    const vw_kept_t  *run;
+
+    if (p->layer.box.w == 0 || p->layer.polarity != VW_TEXT_BRIGHT
+        || !p->job->options->refine || p->media == NULL)
+    {
+        return 0;
+    }
+
+    n = vw_media_kept(p->media, -1, p->look_us, &run, &whole);
+    beside[0] = n > 0 ? run[n - 1].frame : NULL;
+    beside[1] = vw_media_frame_after(p->media, p->look_us);
+
+    if (vw_text_persist_begin(&p->layer, &p->persist, err) != 0) {
+        return -1;
+    }
+
+    for (n = 0; n < 2; n++) {
+        if (beside[n] != NULL
+            && (vw_look_grey(p, beside[n], &p->beside, err) != 0
+                || vw_text_persist_add(&p->framer, &p->layer, &p->beside,
+                                       &p->persist, err)
+                   != 0))
+        {
+            return -1;
+        }
+    }
+
+    return vw_text_persist_end(&p->framer, &p->grey, &p->layer, &p->persist,
+                               err);
+}
+
+
+/* Picture b shows the same text as a, where it is or where it slid. */
+int
+vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
+    const vw_image_t *b, const vw_text_t *tb, int *dx)
+{
+    int  d;
+
+    *dx = 0;
+
+    if (vw_text_same(a, ta, b, tb, 0, NULL)) {
+        return 1;
+    }
+
+    if (ta->box.w == 0 || tb->box.w == 0) {
+        return 0;
+    }
+
+    d = vw_text_shift(ta, tb, vw_text_slide_max(b->width), &p->framer);
+
+    if (d != 0 && vw_text_same(a, ta, b, tb, d, NULL)) {
+        *dx = d;
+        return 1;
+    }
+
+    return 0;
+}

@@ -1,0 +1,338 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The pipeline room's own header (its contract is vw_pipeline.h): its
+ * thresholds, the state of a run, shared by the room's files, and what
+ * each of them offers the others.  Nothing outside pipeline/ includes
+ * it.
+ */
+
+#ifndef _VW_PIPELINE_INT_H_INCLUDED_
+#define _VW_PIPELINE_INT_H_INCLUDED_
+
+
+#include "image/vw_frame.h"
+#include "image/vw_orient.h"
+#include "image/vw_prep.h"
+#include "image/vw_stack.h"
+#include "image/vw_text.h"
+#include "media/vw_media.h"
+#include "ocr/vw_ocr.h"
+#include "vw_pipeline.h"
+
+
+/*
+ * The pipeline's thresholds, each with its unit.  Confidences are
+ * Tesseract's, 0 to 100; glyphs, lines and components are the text
+ * layer's (image/vw_text.h).  Where a value was measured, the function
+ * that uses it says on what (the benchmark's sets: docs/benchmarks.md).
+ */
+
+/* confidence: a binarised reading less sure than this is read in grey
+ * too, the surer kept (coloured text; vw_reading_ocr); a turned reading
+ * must reach it for the turn to be taken (vw_turn.c) */
+#define VW_OCR_ACCEPT       85
+
+/* glyphs: a look with this many where there was no text is text, even
+ * if the next look has none again (vw_screen_state); a screen of this
+ * many that reads as nothing is read again and may be turned
+ * (vw_read_unread), and one of fewer is flagged unreadable only if its
+ * line stayed (below) */
+#define VW_SURE_GLYPHS      10
+
+/* looks, and glyph heights: a line that stayed this many looks (a
+ * second at fps 1), as wide as this many glyph heights (a few words),
+ * and read as nothing is flagged all the same (vw_read_line_lost) */
+#define VW_STAYED_LOOKS     5
+#define VW_STAYED_WIDTH     5
+
+/* confidence: a reading less sure than VW_READ_CONF says nothing
+ * (vw_reading_says), unless it has about as many letters as the glyphs
+ * (half to one and a half times), at VW_FIT_CONF (vw_reading_fits) */
+#define VW_READ_CONF        70
+#define VW_FIT_CONF         50
+
+/* letters: a reading with fewer than 1/VW_FEW_PART of its screen's
+ * glyphs, and fewer than VW_FEW_MIN, is no text (vw_reading_few) */
+#define VW_FEW_PART         4
+#define VW_FEW_MIN          2
+
+/* a part of a glyph's height: a screen that read as nothing is read
+ * again without the specks up to 1/VW_OCR_NOISE_SPECK of it
+ * (vw_read_more) */
+#define VW_OCR_NOISE_SPECK  4
+
+/* components: a sample with this many glyph-sized ones and no line of
+ * them is tried turned a quarter (vw_turn_look), which must then have
+ * lines of as many glyphs */
+#define VW_ORIENT_COMPS     8
+
+/* components compared at most, a way, to find them stacked as the
+ * letters of a line written downwards (vw_turn_columns) */
+#define VW_ORIENT_COMPS_MAX 4096
+
+/*
+ * The region Tesseract reads around a screen's glyphs (vw_screen_open,
+ * and the turned picture of vw_turn_look): VW_OCR_MARGIN pixels more
+ * every way; above and below, 1/VW_REGION_DOWN_PART of the glyphs' box's
+ * height; across, VW_REGION_ACROSS box heights, no more than
+ * VW_REGION_ACROSS of a 1/VW_REGION_ACROSS_PART of the picture's height,
+ * and VW_REGION_SMALL_ACROSS glyph heights for small glyphs (the layer
+ * misses words of short letters beside them).
+ */
+#define VW_OCR_MARGIN          8
+#define VW_REGION_DOWN_PART    4
+#define VW_REGION_ACROSS       2
+#define VW_REGION_ACROSS_PART  10
+#define VW_REGION_SMALL_ACROSS 10
+
+/* a part of the picture: two lines of a reading more than 1/VW_APART of
+ * its height apart (or of its width, side by side) are two parts of the
+ * screen (vw_read_apart) */
+#define VW_APART            3
+
+/* looks: a screen may join the one before it for this many looks after
+ * the first row of that one (10 s at 1 fps; vw_join.c) */
+#define VW_JOIN_LOOKS       60
+
+/* looks, and frames: a screen of fewer looks than VW_FEW_LOOKS is read
+ * from the frames decoded between them too, at most VW_FRAMES_MAX
+ * pictures (vw_between.c) */
+#define VW_FEW_LOOKS        3
+#define VW_FRAMES_MAX       32
+
+
+/*
+ * A frame kept between two looks, in grey as the looks are.  Converted
+ * when the look after it is held, not when the change is placed: a
+ * decoded picture held until then is one more the decoder's pool has to
+ * make (12.4 MB at 4K, where its grey is 2 MB: read at half size).
+ */
+typedef struct {
+    vw_image_t          grey;
+    int64_t             pts_us;
+} vw_between_t;
+
+
+/* a row queued until its unit is complete, or for its screen's text */
+typedef struct {
+    vw_row_t            row;
+    char               *text;         /* owned; NULL: the screen's, later */
+    char               *parts;        /* owned; NULL: none (vw_parts.h) */
+    int                 known;        /* the ledger has it: not handed on */
+} vw_queued_t;
+
+
+typedef struct {
+    const vw_job_t     *job;
+    const vw_hooks_t   *hooks;
+    vw_report_t        *run;
+    vw_limits_t         limits;
+    int64_t             last_tick;
+
+    vw_media_t         *media;
+    int                 decoding;      /* vw_media_start done */
+    vw_engine_t        *engine;
+    vw_framer_t         framer;
+    vw_image_t          grey;
+    vw_text_t           layer;         /* grey's text layer */
+    vw_image_t          ocr;
+    vw_image_t          mean;
+    vw_image_t          inked;         /* the screen's glyphs alone
+                                          (vw_read_glyphs) */
+    int                 scale;         /* of the OCR pictures */
+
+    vw_image_t          prev;          /* the last look between samples */
+    int                 have_prev;
+    int                 loose;         /* it went on by its ink alone */
+    int                 ink_same;      /* this look has the reference's
+                                          ink where it was */
+    vw_image_t          ref;           /* the first look of the state */
+    int64_t             ref_us;        /* its time */
+    vw_text_t           ref_layer;
+    int                 have_ref;
+    uint32_t            ref_index;
+    char               *ref_text;      /* NULL while the screen is unread */
+    char               *ref_parts;     /* its parts' spec, NULL: one */
+    int                 ref_conf;
+
+    int                 pending;       /* the screen at ref waits */
+    int                 tentative;     /* a look that differs is held */
+    int                 stood_in;      /* a later look took its place */
+    uint32_t            tent_index;
+    int                 tent_ink;      /* it had the reference's ink */
+    int64_t             tent_pts;
+    int64_t             tent_us;       /* the time of the picture held */
+    vw_image_t          tent;
+    vw_text_t           tent_layer;
+    vw_stack_t          stack;         /* its looks summed */
+    vw_rect_t           region;        /* what of them is read */
+    vw_stack_t          frames;        /* its first look and the frames
+                                          after it, if it had few looks
+                                          (vw_between.c) */
+    int                 mean_count;    /* the pictures p->mean was made
+                                          of */
+
+    vw_queued_t        *rows;          /* waiting, in index order */
+    size_t              nrows;
+    size_t              rows_cap;
+    uint32_t            units_done;    /* units whose looks are all done */
+
+    vw_orient_t         turn;          /* found by OSD: every picture
+                                          is turned so from then on */
+    int                 turn_q;        /* its quarter turns, clockwise */
+    int                 osd_tried;     /* once per video (VO_FRAME_OSD) */
+    int                 osd_turn;      /* what OSD proposed */
+    vw_image_t          spare;         /* work space of vw_pipe_orient */
+    vw_text_t           spare_layer;
+
+    int64_t             state_ms;      /* the time of the row that began
+                                          the state at ref, -1: none */
+    int64_t             look_us;       /* the last look's frame time */
+    vw_between_t        tent_kept[VW_KEPT_MAX];   /* the frames decoded
+                                          between the look before the held
+                                          one and it: where the change may
+                                          have begun (oldest first) */
+    int                 ntent_kept;
+    int                 tent_whole;    /* they reach back to a frame of
+                                          the old state: a change is
+                                          placed exactly among them */
+    vw_text_t           cand_layer;    /* the text layer of one of them */
+    vw_image_t          beside;        /* a frame shown beside a look */
+    vw_persist_t        persist;       /* vw_look_clean's work */
+
+    /* the screen read last, with the screens joined to it since, while
+     * the next screen may still join them (vw_join.c): their rows wait */
+    int                 join_open;
+    uint32_t            join_first;    /* the first row of the first */
+    uint32_t            join_last;     /* the first row of the last */
+    int                 join_looks;    /* the looks of their reading */
+    int                 join_conf;
+    int                 join_turn_q;   /* the turn its pictures had */
+    char               *join_text;     /* that reading */
+    char               *join_parts;
+    vw_rect_t          *join_lines;    /* where it read lines, their words
+                                          with letters (picture's pixels) */
+    int                 join_nlines;
+    size_t              join_lines_cap;
+    vw_image_t          join_mean;     /* the mean it was read from, */
+    vw_rect_t           join_region;   /* of this region */
+    int                 join_w;        /* of a picture this size */
+    int                 join_h;
+    vw_text_t           join_la;       /* the two means' text layers */
+    vw_text_t           join_lb;
+
+    uint32_t            restart;       /* the last unit a resumed run may
+                                          start at: the unit before it
+                                          ends no group cut short */
+    uint32_t            redo_from;     /* known rows in [redo_from,
+                                          redo_end) are done again */
+    uint32_t            redo_end;
+
+    vw_row_t            known;         /* the last known row */
+    char               *known_text;
+    char               *known_parts;
+    int                 resume;        /* restore the reference first */
+} vw_pipe_t;
+
+
+
+/*
+ * The room's files, from the bottom up: each calls only those above it
+ * in this list (none calls back), and vw_pipeline.c, the last, runs
+ * them.
+ */
+
+/* vw_pipe.c: the tick hook (rate-limited), the reference's reading, a
+ * copy of a string that may be NULL */
+int vw_pipe_poll(void *data);
+void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
+    uint32_t index);
+char *vw_pipe_strdup(const char *s, int *failed);
+
+/* vw_look.c: look j decoded into p->grey (and its layer, if asked); a
+ * decoded frame in grey; the layer cleaned of lines the frames beside
+ * it do not show; picture b shows the same text as a, where it is or
+ * where it slid (*dx: how far) */
+int vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
+    vw_err_t *err);
+int vw_look_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
+    vw_err_t *err);
+int vw_look_clean(vw_pipe_t *p, vw_err_t *err);
+int vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
+    const vw_image_t *b, const vw_text_t *tb, int *dx);
+
+/* vw_rows.c: a row queued (text NULL: the pending screen's, later); the
+ * rows waiting for the pending screen's text get the reference's (flags
+ * added, own to the screen's own row); row r gets the reference's
+ * reading; the rows of the units done handed on */
+int vw_rows_add(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
+    int64_t reused_from, const char *text, int confidence, int known,
+    vw_err_t *err);
+int vw_rows_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err);
+int vw_rows_take_ref(vw_pipe_t *p, vw_queued_t *r, vw_err_t *err);
+int vw_rows_flush(vw_pipe_t *p, vw_err_t *err);
+
+/* vw_reading.c: a picture of a screen read as how says; whether a
+ * reading says something (VO_FRAME_UNREAD when not) or fits its glyphs;
+ * a second reading taken or dropped; letters and digits counted */
+int vw_reading_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
+    const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err);
+int vw_reading_says(const vw_ocr_result_t *res, int glyphs);
+int vw_reading_fits(const vw_ocr_result_t *res, int glyphs);
+void vw_reading_second(vw_pipe_t *p, vw_ocr_result_t *res,
+    vw_ocr_result_t *other);
+void vw_reading_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take);
+int vw_reading_few(int letters, int glyphs);
+int vw_reading_letters(const vw_ocr_result_t *res);
+
+/* vw_resume.c: the row_known hook; a known unit; a group cut short
+ * done again; the reference restored */
+int vw_resume_known(vw_pipe_t *p, uint32_t j, vw_row_t *known,
+    vw_err_t *err);
+int vw_resume_unit(vw_pipe_t *p, uint32_t i, vw_err_t *err);
+int vw_resume_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err);
+int vw_resume_restore(vw_pipe_t *p, vw_err_t *err);
+
+/* vw_boundary.c: the frames before look j kept with it; let go; the
+ * frame the change to the held look began on */
+void vw_boundary_keep(vw_pipe_t *p, uint32_t j);
+void vw_boundary_drop(vw_pipe_t *p);
+int vw_boundary_find(vw_pipe_t *p, int64_t *pts_ms, int *exact, int *old,
+    vw_err_t *err);
+
+/* vw_between.c: a screen of few looks read from its frames too (see
+ * there) */
+void vw_between_start(vw_pipe_t *p);
+int vw_between_last(vw_pipe_t *p, int n, vw_err_t *err);
+int vw_between_mean(vw_pipe_t *p, int frames);
+
+/* vw_turn.c: text not upright (once per video, see there) */
+int vw_turn_look(vw_pipe_t *p, vw_err_t *err);
+int vw_turn_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+
+/* vw_join.c: a screen split by what goes on around its text, joined in
+ * hindsight (see there) */
+#define VW_JOIN_SAME    1       /* the pending screen shows the group's
+                                   text */
+#define VW_JOIN_WITHIN  2       /* its glyphs are the group's, whose mean
+                                   has others beyond them */
+int vw_join_same(vw_pipe_t *p, vw_err_t *err);
+int vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res);
+int vw_join_read_same(const vw_pipe_t *p, int turn_q,
+    const vw_ocr_result_t *res);
+int vw_join_take(vw_pipe_t *p, vw_err_t *err);
+int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
+    vw_err_t *err);
+void vw_join_close(vw_pipe_t *p);
+void vw_join_free(vw_pipe_t *p);
+
+/* vw_read.c: the pending screen read */
+int vw_read_screen(vw_pipe_t *p, vw_err_t *err);
+
+/* vw_screen.c: look j of the unit being done; the held look committed */
+int vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
+int vw_screen_commit(vw_pipe_t *p, vw_err_t *err);
+
+
+#endif /* _VW_PIPELINE_INT_H_INCLUDED_ */

@@ -1,0 +1,264 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * One reading of a picture of a screen (its text region, of the mean of
+ * its looks or a part of it): prepared for its kind of ink and given to
+ * Tesseract, read again in grey or as one block when that may say more;
+ * and what a reading says: enough letters for the screen's glyphs at a
+ * confidence that means it (vw_reading_says), or about as many as its
+ * glyphs (vw_reading_fits).
+ */
+
+#include <string.h>
+
+#include "core/vw_utf8.h"
+#include "vw_pipeline_int.h"
+
+
+static int vw_reading_left(int timeout, int64_t start);
+static int vw_reading_pass(vw_pipe_t *p, const vw_ocr_how_t *how,
+    int timeout, int64_t start, vw_ocr_result_t *res, vw_err_t *err);
+
+
+/*
+ * OCR of img, a screen's text region (p->region of a p->ref-sized
+ * picture), read as how says (vw_ocr.h), prepared for the kind of ink
+ * found: bright ink binarised, dark ink in grey.  When the binarised
+ * reading is unsure (confidence below VW_OCR_ACCEPT, or nothing read),
+ * the grey region is read too and the more confident reading wins
+ * (coloured text).  Each picture may be read twice (vw_reading_pass).
+ * The deadline covers all of it.
+ */
+int
+vw_reading_ocr(vw_pipe_t *p, const vw_image_t *img, int ref_w, int ref_h,
+    const vw_ocr_how_t *how, vw_ocr_result_t *res, vw_err_t *err)
+{
+    int              chosen, timeout, mode;
+    int64_t          start;
+    vw_ocr_result_t  other;
+
+    start = vw_now_ms();
+    timeout = p->limits.frame_timeout_ms;
+
+    mode = p->ref_layer.polarity == VW_TEXT_DARK ? VW_PREP_GREY
+                                                  : VW_PREP_BRIGHT;
+
+    if (vw_prep_for_ocr_part(&p->framer, img, ref_w, ref_h,
+                              1, p->scale, mode, &p->ocr, &chosen, err) != 0)
+    {
+        return -1;
+    }
+
+    if (vw_reading_pass(p, how, timeout, start, res, err) != 0) {
+        return -1;
+    }
+
+    if (chosen != VW_PREP_BRIGHT || res->confidence >= VW_OCR_ACCEPT
+        || res->timed_out)
+    {
+        return 0;
+    }
+
+    timeout = vw_reading_left(timeout, start);
+
+    if (timeout < 0) {
+        res->timed_out = 1;
+        return 0;
+    }
+
+    if (vw_prep_for_ocr_part(&p->framer, img, ref_w, ref_h,
+                              1, p->scale, VW_PREP_GREY, &p->ocr, &chosen,
+                              err) != 0
+        || vw_reading_pass(p, how, timeout, vw_now_ms(), &other, err) != 0)
+    {
+        vw_ocr_result_free(res);
+        return -1;
+    }
+
+    if (other.confidence > res->confidence && other.text[0] != '\0') {
+        other.ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = other;
+
+    } else {
+        res->ms += other.ms;
+        res->timed_out |= other.timed_out && res->text[0] == '\0';
+        vw_ocr_result_free(&other);
+    }
+
+    return 0;
+}
+
+
+/* What is left of timeout ms from start: 0 for none (no deadline), -1
+ * when it has passed. */
+static int
+vw_reading_left(int timeout, int64_t start)
+{
+    if (timeout <= 0) {
+        return 0;
+    }
+
+    timeout -= (int) (vw_now_ms() - start);
+
+    return timeout > 0 ? timeout : -1;
+}
+
+
+/*
+ * One reading of p->ocr (the picture vw_reading_ocr prepared) as how says,
+ * timeout ms from start.  When Tesseract's page layout found no word at
+ * all in a screen of plenty of glyphs (it says "Empty page" for a clean
+ * line of Hangul that reads right as one block), the picture is read
+ * again as one block, and that reading is kept if it says something.
+ * Not when the layout found words, if only noise: one block reads a
+ * page of junk in grain, at several times the cost.
+ */
+static int
+vw_reading_pass(vw_pipe_t *p, const vw_ocr_how_t *how, int timeout,
+    int64_t start, vw_ocr_result_t *res, vw_err_t *err)
+{
+    vw_ocr_how_t     block;
+    vw_ocr_result_t  other;
+
+    if (vw_ocr_image(p->engine, &p->ocr, how, timeout, vw_pipe_poll, p,
+                     res, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    if (res->words > 0 || res->timed_out || how->layout != VW_OCR_LAYOUT_AUTO
+        || p->ref_layer.glyphs < VW_SURE_GLYPHS)
+    {
+        return 0;
+    }
+
+    timeout = vw_reading_left(timeout, start);
+
+    if (timeout < 0) {
+        res->timed_out = 1;
+        return 0;
+    }
+
+    block = *how;
+    block.layout = VW_OCR_LAYOUT_BLOCK;
+
+    if (vw_ocr_image(p->engine, &p->ocr, &block, timeout, vw_pipe_poll, p,
+                     &other, err)
+        != 0)
+    {
+        vw_ocr_result_free(res);
+        return -1;
+    }
+
+    p->run->stats.ocr_passes++;
+
+    vw_reading_second(p, res, &other);
+
+    return 0;
+}
+
+
+/*
+ * A second reading of a screen whose first said nothing: it replaces
+ * *res if it says something (vw_reading_says) or fits the glyphs
+ * (vw_reading_fits), else it is dropped; the time of both counts, and so
+ * does a deadline it ran into.
+ */
+void
+vw_reading_second(vw_pipe_t *p, vw_ocr_result_t *res, vw_ocr_result_t *other)
+{
+    vw_reading_take(res, other, vw_reading_says(other, p->ref_layer.glyphs)
+                             || vw_reading_fits(other, p->ref_layer.glyphs));
+}
+
+
+/* *res becomes *other if take, else stays; the one let go is freed and
+ * its time counted in the one kept */
+void
+vw_reading_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take)
+{
+    if (take) {
+        other->ms += res->ms;
+        vw_ocr_result_free(res);
+        *res = *other;
+
+    } else {
+        res->ms += other->ms;
+        res->timed_out |= other->timed_out;
+        vw_ocr_result_free(other);
+    }
+}
+
+
+/*
+ * A reading says something when it has at least a quarter as many
+ * letters or digits as the screen has glyphs (two at least), at a
+ * confidence of VW_READ_CONF or more: text upside down, mirrored or in
+ * a script the language does not know reads as a few stray marks at a
+ * low confidence.
+ */
+int
+vw_reading_says(const vw_ocr_result_t *res, int glyphs)
+{
+    return !vw_reading_few(vw_reading_letters(res), glyphs)
+           && res->confidence >= VW_READ_CONF;
+}
+
+
+/*
+ * A reading less sure than that still reads its screen when it has
+ * about as many letters as the screen has glyphs (half to one and a
+ * half times), at VW_FIT_CONF or more: a line in strong noise read
+ * right but unsure (". Trains delayed in north'", 21 letters for 20
+ * glyphs, at 60).  A first reading this unsure is read again all the
+ * same (that reads better), and orientation detection runs on it
+ * (text upside down reads as about as many letters).
+ */
+int
+vw_reading_fits(const vw_ocr_result_t *res, int glyphs)
+{
+    int  letters;
+
+    letters = vw_reading_letters(res);
+
+    return res->confidence >= VW_FIT_CONF && 2 * letters >= glyphs
+           && 2 * letters <= 3 * glyphs && !vw_reading_few(letters, glyphs);
+}
+
+
+/* Fewer letters than a quarter of the screen's glyphs (two at least). */
+int
+vw_reading_few(int letters, int glyphs)
+{
+    return letters < (glyphs / VW_FEW_PART > VW_FEW_MIN ? glyphs / VW_FEW_PART
+                                                        : VW_FEW_MIN);
+}
+
+
+/* The letters or digits of a reading; any character beyond ASCII counts
+ * as a letter. */
+int
+vw_reading_letters(const vw_ocr_result_t *res)
+{
+    int                   letters;
+    size_t                i, n, len;
+    uint32_t              cp;
+    const unsigned char  *s;
+
+    s = (const unsigned char *) (res->text != NULL ? res->text : "");
+    len = strlen((const char *) s);
+    letters = 0;
+
+    for (i = 0; i < len; i += n) {
+        n = vw_utf8_decode(s + i, len - i, &cp);
+
+        letters += (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z')
+                   || (cp >= 'A' && cp <= 'Z') || (cp >= 0x80 && cp != 0xfffd);
+    }
+
+    return letters;
+}

@@ -1,0 +1,758 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * A worker child: claims a job, runs the pipeline on it with hooks that
+ * write every row to the ledger under the claim's fencing token, and
+ * publishes the result only while it still holds the attempt.  One ledger
+ * connection and one set of Tesseract engines per child, reused across
+ * jobs.  See docs/ledger.md for the rules it follows.
+ *
+ * Signals: SIGTERM and SIGINT ask the child to stop; the pipeline's tick
+ * hook sees it within a frame, the job is released (it goes back to
+ * accepted without a failure counted) and the child exits.
+ */
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vo_edge.h"
+#include "vo_ledger.h"
+#include "core/vw_core.h"
+#include "result/vw_output.h"
+#include "pipeline/vw_pipeline.h"
+#include "vw_pool.h"
+
+
+/* a result is published in every format (vw_child_publish) */
+#define VW_CHILD_FORMATS  5
+
+
+typedef struct {
+    const vw_pool_conf_t  *conf;
+    vo_ledger_t          *ledger;
+    vo_claim_t            claim;
+    char                  owner[128];
+    char                  err[256];
+
+    vo_frame_row_t       *known;          /* rows of earlier attempts */
+    size_t                nknown;
+
+    char                  key_hash[VO_KEY_HASH_LEN + 1];  /* or "-" */
+    int64_t               started;        /* vw_now_ms() at the claim */
+    int64_t               claim_ms;       /* how long the claim
+                                             took, for the histogram */
+    int64_t               next_heartbeat;
+    int                   lost;           /* a write came back STALE */
+    int                   failed;         /* a write failed otherwise */
+    int                   cpu_limit;      /* the job used its CPU budget */
+    uint32_t              stored;         /* rows written this attempt */
+} vw_child_t;
+
+
+static volatile sig_atomic_t  vw_child_stop;
+
+
+static void vw_child_signal(int signo);
+static void vw_child_job(vw_child_t *ch);
+static void vw_child_begin(vw_child_t *ch);
+static int vw_child_input(vw_child_t *ch, vo_options_t *options, int *fd,
+    vw_err_t *err);
+static int vw_child_run(vw_child_t *ch, int fd, const vo_options_t *options,
+    vw_report_t *run, vw_err_t *err);
+static void vw_child_finish(vw_child_t *ch, const vw_report_t *run,
+    const char *step, vw_err_t *err);
+static int vw_child_publish(vw_child_t *ch, const vw_report_t *run,
+    const vo_options_t *options, vo_attempt_stats_t *st);
+static void vw_child_stats(vw_child_t *ch, const vw_report_t *run,
+    const char *step, vo_attempt_stats_t *st);
+static void vw_child_event(vw_child_t *ch, const char *event,
+    const vo_attempt_stats_t *st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc,
+    const char *what);
+static int vw_hook_ready(void *data, const vw_inspection_t *in,
+    const vw_plan_t *plan);
+static int vw_hook_row_known(void *data, uint32_t index,
+    vw_row_t  *known);
+static int vw_hook_row_done(void *data, const vw_row_t *f);
+static int vw_hook_tick(void *data);
+
+
+int
+vw_child_main(const vw_pool_conf_t *conf)
+{
+    int               exit_code;
+    char              host[64], who[32];
+    int64_t           t0;
+    vw_child_t        ch;
+    vo_ledger_rc_t    rc;
+    struct sigaction  sa;
+
+    memset(&ch, 0, sizeof(ch));
+    ch.conf = conf;
+
+    /* no SA_RESTART: a signal cuts the idle sleep short */
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = vw_child_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    vw_confine_cpu_handler();
+
+    /* FFmpeg's own messages: kept for the job's error, printed only with
+     * --verbose (a decoder's complaint is not a line of the pool's log) */
+    vw_pipeline_init(conf->verbose);
+
+    if (gethostname(host, sizeof(host)) != 0) {
+        snprintf(host, sizeof(host), "localhost");
+    }
+
+    host[sizeof(host) - 1] = '\0';
+    snprintf(ch.owner, sizeof(ch.owner), "%s:%ld/%d", host, (long) getpid(),
+             conf->slot);
+
+    snprintf(who, sizeof(who), "slot %d", conf->slot);
+
+    ch.ledger = vw_pool_ledger(conf, who, &vw_child_stop, &exit_code);
+    if (ch.ledger == NULL) {
+        return exit_code;
+    }
+
+    vw_log("slot %d: child ready as %s", conf->slot, ch.owner);
+
+    while (!vw_child_stop) {
+
+        t0 = vw_now_ms();
+
+        rc = vo_ledger_claim(ch.ledger, ch.owner, vw_wall_ms(),
+                             conf->lease_ms, &conf->claim_policy, &ch.claim,
+                             ch.err, sizeof(ch.err));
+
+        /* recorded in the ledger with the attempt's last event
+         * (video_ocr_claim_seconds, docs/operations.md) */
+        ch.claim_ms = vw_now_ms() - t0;
+
+        if (rc == VO_LEDGER_OK) {
+            vw_child_job(&ch);
+            continue;
+        }
+
+        if (rc != VO_LEDGER_NOT_FOUND) {
+            vw_log("slot %d: claim failed: %s", conf->slot, ch.err);
+        }
+
+        vw_sleep_ms(conf->poll_ms);
+    }
+
+    vw_log("slot %d: stopping", conf->slot);
+
+    vo_ledger_close(ch.ledger);
+    vw_pipeline_shutdown();
+
+    return VW_EXIT_OK;
+}
+
+
+static void
+vw_child_signal(int signo)
+{
+    (void) signo;
+    vw_child_stop = 1;
+}
+
+
+/*
+ * One claimed job: its input opened, the pipeline run with the hooks
+ * that write its rows, the result published; or the attempt ended as
+ * lost, rejected, released or retried (vw_child_finish).
+ */
+static void
+vw_child_job(vw_child_t *ch)
+{
+    int                 fd, rc;
+    const char         *step;
+    vw_err_t            err;
+    vw_report_t         run;
+    vo_options_t        options;
+    vo_attempt_stats_t  st;
+
+    fd = -1;
+    step = "start";
+
+    vw_err_clear(&err);
+    memset(&run, 0, sizeof(run));
+
+    vw_child_begin(ch);
+
+    if (vw_child_input(ch, &options, &fd, &err) == 0) {
+        rc = vw_child_run(ch, fd, &options, &run, &err);
+
+        step = !run.inspected ? "inspect" : !run.planned ? "plan" : "ocr";
+
+        if (rc == 0 && !ch->lost && !ch->failed) {
+            vw_child_stats(ch, &run, "publish", &st);
+
+            if (vw_child_publish(ch, &run, &options, &st) == 0) {
+                vw_child_event(ch, "published", &st, "planned=%u known=%u "
+                               "restored=%u warning=%s", run.plan.samples,
+                               run.stats.frames_known,
+                               run.stats.refs_restored,
+                               st.warning != NULL ? st.warning : "-");
+                goto done;
+            }
+
+            step = "publish";
+        }
+    }
+
+    vw_child_finish(ch, &run, step, &err);
+
+done:
+
+    vw_confine_job_end(&ch->conf->confine);
+
+    if (fd != -1) {
+        (void) close(fd);
+    }
+
+    vo_ledger_free_frames(ch->known, ch->nknown);
+    ch->known = NULL;
+    ch->nknown = 0;
+}
+
+
+/* A claim begins: the attempt's counters, its CPU budget, the keyed
+ * hash of its key for the logs, the "claimed" event. */
+static void
+vw_child_begin(vw_child_t *ch)
+{
+    int64_t      start;
+    vo_claim_t  *c;
+
+    c = &ch->claim;
+    start = vw_now_ms();
+
+    ch->lost = 0;
+    ch->failed = 0;
+    ch->cpu_limit = 0;
+    ch->stored = 0;
+    ch->known = NULL;
+    ch->nknown = 0;
+    ch->next_heartbeat = start + ch->conf->heartbeat_ms;
+
+    (void) vw_confine_job(&ch->conf->confine);
+
+    ch->started = start;
+
+    if (c->key[0] != '\0') {
+        vo_key_hash(ch->conf->key_hash_secret, ch->conf->key_hash_secret_len,
+                    c->tenant, strlen(c->tenant), c->key, strlen(c->key),
+                    ch->key_hash);
+
+    } else {
+        snprintf(ch->key_hash, sizeof(ch->key_hash), "-");
+    }
+
+    vw_child_event(ch, c->takeover ? "taken_over" : "claimed", NULL,
+                   "owner=%s age=%llds", ch->owner,
+                   (long long) ((vw_wall_ms() - c->created_at) / 1000));
+}
+
+
+/*
+ * What the job reads: its stored options, its upload (*fd, the
+ * caller's to close), and the rows earlier attempts stored (those
+ * looks are not read again).  -1 with err filled when one is missing.
+ */
+static int
+vw_child_input(vw_child_t *ch, vo_options_t *options, int *fd,
+    vw_err_t *err)
+{
+    char             path[PATH_MAX];
+    vo_claim_t      *c;
+    vo_ledger_rc_t   lrc;
+
+    c = &ch->claim;
+
+    if (vo_options_from_canonical(options, c->options, strlen(c->options),
+                                  err->msg, sizeof(err->msg))
+        != 0)
+    {
+        return vw_fail(err, "bad_options", "job %s: stored options %s: %s",
+                       c->job_id, c->options, err->msg);
+    }
+
+    snprintf(path, sizeof(path), "%s/%s", ch->conf->store, c->input_path);
+
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd == -1) {
+        return vw_fail(err, errno == ENOENT ? "input_missing" : "io",
+                       "job %s: open(\"%s\") failed: %s", c->job_id, path,
+                       strerror(errno));
+    }
+
+    lrc = vo_ledger_frames(ch->ledger, c->job_id, VW_PLAN_VERSION,
+                           &ch->known, &ch->nknown, ch->err,
+                           sizeof(ch->err));
+    if (lrc != VO_LEDGER_OK) {
+        return vw_fail(err, "ledger", "job %s: %s", c->job_id, ch->err);
+    }
+
+    return 0;
+}
+
+
+/* The pipeline on the job, its rows written by the hooks. */
+static int
+vw_child_run(vw_child_t *ch, int fd, const vo_options_t *options,
+    vw_report_t *run, vw_err_t *err)
+{
+    char        name[64];
+    vw_job_t    job;
+    vw_hooks_t  hooks;
+
+    snprintf(name, sizeof(name), "job %s", ch->claim.job_id);
+
+    memset(&hooks, 0, sizeof(hooks));
+    memset(&job, 0, sizeof(job));
+
+    hooks.data = ch;
+    hooks.ready = vw_hook_ready;
+    hooks.row_known = vw_hook_row_known;
+    hooks.row_done = vw_hook_row_done;
+    hooks.tick = vw_hook_tick;
+
+    job.name = name;
+    job.fd = fd;
+    job.options = options;
+    job.limits = &ch->conf->limits;
+    job.hooks = &hooks;
+
+    return vw_pipeline_run(&job, run, err);
+}
+
+
+/*
+ * The attempt did not publish: it was lost (another attempt holds the
+ * job, or it was cancelled), rejected (the input can never succeed, or
+ * it used its CPU budget), released (the worker is stopping), or it
+ * failed and is retried after a backoff (or failed for good).
+ */
+static void
+vw_child_finish(vw_child_t *ch, const vw_report_t *run, const char *step,
+    vw_err_t *err)
+{
+    int                 gave_up;
+    size_t              n;
+    int64_t             now, backoff;
+    vo_claim_t         *c;
+    vo_ledger_rc_t      lrc;
+    vo_attempt_stats_t  st;
+
+    c = &ch->claim;
+    now = vw_wall_ms();
+    vw_child_stats(ch, run, step, &st);
+
+    if (ch->lost) {
+        (void) vo_ledger_lost(ch->ledger, c, &st, now, ch->err,
+                              sizeof(ch->err));
+        vw_child_event(ch, "lost", &st, "this attempt's writes were "
+                       "refused");
+        return;
+    }
+
+    if (ch->cpu_limit) {
+        /* the same file would take as long again: not worth a retry */
+        vw_err_clear(err);
+        (void) vw_reject(err, "cpu_limit", "job %s: used its CPU budget "
+                         "of %llds (--max-cpu) at frame %u of %u", c->job_id,
+                         (long long) (ch->conf->confine.max_cpu_ms / 1000),
+                         run->stats.frames_done, run->plan.samples);
+    }
+
+    if (strcmp(err->code, "no_memory") == 0
+        && ch->conf->confine.max_memory > 0)
+    {
+        /* most likely the child's own limit: say which */
+        n = strlen(err->msg);
+
+        snprintf(err->msg + n, sizeof(err->msg) - n, " (within "
+                 "--max-memory %lldm)",
+                 (long long) (ch->conf->confine.max_memory >> 20));
+    }
+
+    if (err->status == VW_REJECTED) {
+        lrc = vo_ledger_reject(ch->ledger, c, err->code, err->msg, &st, now,
+                               ch->err, sizeof(ch->err));
+        if (vw_child_ledger_rc(ch, lrc, "reject") == 0) {
+            vw_child_event(ch, "rejected", &st, "code=%s: %s", err->code,
+                           err->msg);
+        }
+
+        return;
+    }
+
+    if (err->status == VW_STOPPED && vw_child_stop && !ch->failed) {
+        lrc = vo_ledger_release(ch->ledger, c, &st, now, ch->err,
+                                sizeof(ch->err));
+        if (vw_child_ledger_rc(ch, lrc, "release") == 0) {
+            vw_child_event(ch, "released", &st, "the worker is stopping");
+        }
+
+        return;
+    }
+
+    if (err->status == VW_OK || err->status == VW_STOPPED) {
+        /* a hook stopped the run: a ledger write failed */
+        (void) vw_fail(err, "ledger", "job %s: %s", c->job_id, ch->err);
+    }
+
+    /* a transient failure: back to accepted after a backoff, or failed */
+
+    backoff = ch->conf->backoff_ms << (c->failures < 10 ? c->failures : 10);
+
+    lrc = vo_ledger_retry(ch->ledger, c, err->code, err->msg, &st, now,
+                          now + backoff, &gave_up, ch->err, sizeof(ch->err));
+
+    if (vw_child_ledger_rc(ch, lrc, "retry") == 0) {
+        vw_child_event(ch, gave_up ? "failed" : "retried", &st,
+                       "code=%s: %s", err->code, err->msg);
+    }
+}
+
+
+/*
+ * Builds the result from every row of the job (those of earlier
+ * attempts too), renders it in each format, and publishes it with the
+ * move to done, under the fencing token.
+ */
+
+static int
+vw_child_publish(vw_child_t *ch, const vw_report_t *run,
+    const vo_options_t *options, vo_attempt_stats_t *st)
+{
+    int                 i, rc;
+    size_t              n, k;
+    vo_buf_t            bufs[VW_CHILD_FORMATS];
+    vw_result_t         res;
+    vo_frame_row_t     *stored;
+    vo_ledger_rc_t      lrc;
+    vo_result_body_t    bodies[VW_CHILD_FORMATS];
+    vw_row_t           *rows;
+
+    static const char  *formats[] = { "json", "vtt", "srt", "txt", "ass" };
+    static const vw_format_t  kinds[] = { VW_FORMAT_JSON, VW_FORMAT_VTT,
+                                          VW_FORMAT_SRT, VW_FORMAT_TXT,
+                                          VW_FORMAT_ASS };
+
+    rc = -1;
+    rows = NULL;
+
+    for (i = 0; i < VW_CHILD_FORMATS; i++) {
+        vo_buf_init(&bufs[i]);
+    }
+
+    lrc = vo_ledger_frames(ch->ledger, ch->claim.job_id, VW_PLAN_VERSION,
+                           &stored, &n, ch->err, sizeof(ch->err));
+    if (lrc != VO_LEDGER_OK) {
+        return vw_child_ledger_rc(ch, lrc, "read rows");
+    }
+
+    rows = calloc(n ? n : 1, sizeof(vw_row_t));
+    if (rows == NULL) {
+        snprintf(ch->err, sizeof(ch->err), "publish: out of memory");
+        ch->failed = 1;
+        goto done;
+    }
+
+    for (k = 0; k < n; k++) {
+        rows[k].index = (uint32_t) stored[k].frame_index;
+        rows[k].t_ms = vw_plan_time_ms(&run->plan, rows[k].index);
+        rows[k].pts_ms = stored[k].pts_ms;
+        rows[k].text = stored[k].text;
+        rows[k].confidence = (int) (stored[k].confidence + 0.5);
+        rows[k].reused_from = stored[k].reused_from;
+        rows[k].flags = stored[k].flags;
+        rows[k].box = (vw_rect_t) { stored[k].box[0], stored[k].box[1],
+                                    stored[k].box[2], stored[k].box[3] };
+        rows[k].lines = stored[k].lines;
+        rows[k].parts = stored[k].parts;
+    }
+
+    res.plan = &run->plan;
+    res.options = options;
+    res.inspection = &run->inspection;
+    res.rows = rows;
+    res.nrows = n;
+    res.with_frames = 0;
+
+    /* a done job that read nothing of plain text says so (metrics) */
+    st->warning = vw_result_warning(&res);
+
+    for (i = 0; i < VW_CHILD_FORMATS; i++) {
+        if (vw_result_write(&bufs[i], kinds[i], &res) != 0
+            || !vo_buf_ok(&bufs[i]))
+        {
+            snprintf(ch->err, sizeof(ch->err), "publish: cannot render %s",
+                     formats[i]);
+            ch->failed = 1;
+            goto done;
+        }
+
+        bodies[i].format = formats[i];
+        bodies[i].body = bufs[i].data ? bufs[i].data : "";
+        bodies[i].len = bufs[i].len;
+    }
+
+    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, VW_CHILD_FORMATS,
+                            st, vw_wall_ms(), ch->err, sizeof(ch->err));
+
+    rc = vw_child_ledger_rc(ch, lrc, "publish");
+
+done:
+
+    for (i = 0; i < VW_CHILD_FORMATS; i++) {
+        vo_buf_free(&bufs[i]);
+    }
+
+    free(rows);
+    vo_ledger_free_frames(stored, n);
+
+    if (rc != 0 && !ch->lost) {
+        /* the rows stay: a later attempt resumes and publishes */
+        vw_child_event(ch, "publish_failed", NULL, "%s", ch->err);
+    }
+
+    return rc;
+}
+
+
+/* 0 for OK; notes a STALE (lost) or another failure and returns -1. */
+
+static int
+vw_child_ledger_rc(vw_child_t *ch, vo_ledger_rc_t rc, const char *what)
+{
+    if (rc == VO_LEDGER_OK) {
+        return 0;
+    }
+
+    if (rc == VO_LEDGER_STALE) {
+        if (!ch->lost) {
+            vw_child_event(ch, "stale_write", NULL, "op=%s: refused", what);
+        }
+
+        ch->lost = 1;
+        return -1;
+    }
+
+    vw_log("job=%s attempt=%d %s failed: %s", ch->claim.job_id,
+           ch->claim.attempt, what, ch->err);
+    ch->failed = 1;
+
+    return -1;
+}
+
+
+/* What this attempt did, for its last event and its log line. */
+
+static void
+vw_child_stats(vw_child_t *ch, const vw_report_t *run, const char *step,
+    vo_attempt_stats_t *st)
+{
+    st->step = step;
+    st->warning = NULL;
+    st->frames = ch->stored;
+    st->ocr_calls = run->stats.ocr_calls;
+    st->reused = run->stats.frames_reused;
+    st->ocr_ms = run->stats.ocr_ms;
+    st->ms = vw_now_ms() - ch->started;
+    st->claim_ms = ch->claim_ms;
+}
+
+
+/*
+ * One log line per state change of a job: its id, the attempt, the keyed
+ * hash of its Idempotency-Key (never the key), the event, and for the
+ * end of an attempt the step it ended in, its duration and its work.
+ */
+
+static void
+vw_child_event(vw_child_t *ch, const char *event,
+    const vo_attempt_stats_t *st, const char *fmt, ...)
+{
+    char     what[600], work[160];
+    va_list  args;
+
+    va_start(args, fmt);
+    (void) vsnprintf(what, sizeof(what), fmt, args);
+    va_end(args);
+
+    work[0] = '\0';
+
+    if (st != NULL) {
+        snprintf(work, sizeof(work), " step=%s ms=%lld frames=%u "
+                 "ocr_calls=%u reused=%u", st->step, (long long) st->ms,
+                 (unsigned) st->frames, (unsigned) st->ocr_calls,
+                 (unsigned) st->reused);
+    }
+
+    vw_log("job=%s attempt=%d key=%s event=%s%s %s", ch->claim.job_id,
+           ch->claim.attempt, ch->key_hash, event, work, what);
+}
+
+
+static int
+vw_hook_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
+{
+    vw_child_t      *ch = data;
+    vo_buf_t         b;
+    vo_ledger_rc_t   rc;
+
+    vo_buf_init(&b);
+    vw_inspection_json(&b, in);
+
+    if (!vo_buf_ok(&b)) {
+        vo_buf_free(&b);
+        snprintf(ch->err, sizeof(ch->err), "inspection: out of memory");
+        ch->failed = 1;
+        return -1;
+    }
+
+    rc = vo_ledger_set_plan(ch->ledger, &ch->claim, (int) plan->version,
+                            plan->samples, b.data, vw_wall_ms(),
+                            ch->conf->lease_ms, ch->err, sizeof(ch->err));
+    vo_buf_free(&b);
+
+    ch->next_heartbeat = vw_now_ms() + ch->conf->heartbeat_ms;
+
+    return vw_child_ledger_rc(ch, rc, "set plan");
+}
+
+
+static int
+vw_hook_row_known(void *data, uint32_t index, vw_row_t *known)
+{
+    vw_child_t      *ch = data;
+    size_t           lo, hi, mid;
+    vo_frame_row_t  *r;
+
+    /* the rows are in frame order: binary search */
+
+    lo = 0;
+    hi = ch->nknown;
+
+    while (lo < hi) {
+        mid = lo + (hi - lo) / 2;
+        r = &ch->known[mid];
+
+        if ((uint32_t) r->frame_index == index) {
+            known->index = index;
+            known->pts_ms = r->pts_ms;
+            known->text = r->text;
+            known->confidence = (int) (r->confidence + 0.5);
+            known->reused_from = r->reused_from;
+            known->flags = r->flags;
+            known->box = (vw_rect_t) { r->box[0], r->box[1], r->box[2],
+                                       r->box[3] };
+            known->lines = r->lines;
+            known->parts = r->parts;
+            return 1;
+        }
+
+        if ((uint32_t) r->frame_index < index) {
+            lo = mid + 1;
+
+        } else {
+            hi = mid;
+        }
+    }
+
+    return 0;
+}
+
+
+static int
+vw_hook_row_done(void *data, const vw_row_t *f)
+{
+    vw_child_t      *ch = data;
+    vo_frame_row_t   row;
+    vo_ledger_rc_t   rc;
+
+    row.frame_index = f->index;
+    row.pts_ms = f->pts_ms;
+    row.text = (char *) f->text;
+    row.confidence = f->confidence;
+    row.reused_from = f->reused_from;
+    row.flags = f->flags;
+    row.box[0] = f->box.x;
+    row.box[1] = f->box.y;
+    row.box[2] = f->box.w;
+    row.box[3] = f->box.h;
+    row.lines = f->lines;
+    row.parts = (char *) f->parts;
+
+    rc = vo_ledger_put_frame(ch->ledger, &ch->claim, VW_PLAN_VERSION, &row,
+                             vw_wall_ms(), ch->conf->lease_ms, ch->err,
+                             sizeof(ch->err));
+
+    if (vw_child_ledger_rc(ch, rc, "put frame") != 0) {
+        return -1;
+    }
+
+    ch->stored++;
+    ch->next_heartbeat = vw_now_ms() + ch->conf->heartbeat_ms;
+
+    if (ch->conf->verbose) {
+        vw_log("job=%s attempt=%d key=%s frame=%u t=%lldms %s%s",
+               ch->claim.job_id, ch->claim.attempt, ch->key_hash, f->index,
+               (long long) f->t_ms,
+               f->reused_from >= 0 ? "reused"
+               : (f->flags & VO_FRAME_NO_TEXT) ? "no_text"
+               : (f->flags & VO_FRAME_JOINED) ? "joined" : "ocr",
+               (f->flags & VO_FRAME_TIMED_OUT) ? " timed_out" : "");
+    }
+
+    return 0;
+}
+
+
+static int
+vw_hook_tick(void *data)
+{
+    vw_child_t      *ch = data;
+    int64_t          now;
+    vo_ledger_rc_t   rc;
+
+    if (vw_child_stop) {
+        return -1;
+    }
+
+    if (vw_cpu_exceeded) {
+        ch->cpu_limit = 1;
+        return -1;
+    }
+
+    now = vw_now_ms();
+
+    if (now < ch->next_heartbeat) {
+        return 0;
+    }
+
+    rc = vo_ledger_heartbeat(ch->ledger, &ch->claim, vw_wall_ms(),
+                             ch->conf->lease_ms, ch->err, sizeof(ch->err));
+
+    ch->next_heartbeat = now + ch->conf->heartbeat_ms;
+
+    return vw_child_ledger_rc(ch, rc, "heartbeat");
+}
