@@ -24,6 +24,7 @@
 
 #include "vo_job_id.h"
 #include "vo_json.h"
+#include "vo_query.h"
 #include "vo_webhook.h"
 
 
@@ -231,6 +232,19 @@ vo_ledger_rc_t vo_ledger_delete_job(vo_ledger_t *l, const char *tenant,
  * triggers keep current, never a scan of jobs or events.
  */
 vo_ledger_rc_t vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b,
+    char *err, size_t err_size);
+
+
+/*
+ * Search (vo_ledger_search.c; docs/http-api.md, "Search"): the segments
+ * of tenant's published results that q matches, best first (q's tiers,
+ * then newest first), from q's cursor on, at most q->limit, rendered as
+ * the reply ({"hits":[...],"jobs":{...},"next":...}) into out; *hits
+ * says how many.  A read: one snapshot, no write lock.  Only the
+ * tenant's jobs are ever found (the index is ranged by tenant).
+ */
+vo_ledger_rc_t vo_ledger_search(vo_ledger_t *l, const char *tenant,
+    size_t tenant_len, const vo_query_t *q, vo_buf_t *out, int *hits,
     char *err, size_t err_size);
 
 

@@ -131,6 +131,9 @@ http {
         location = /metrics {
             video_ocr_metrics;
         }
+        location = /search {
+            video_ocr_search;
+        }
     }
 }
 CONF
@@ -290,6 +293,16 @@ sub status {
     my $r = $self->http(uri => "/jobs/$job"
                                . ($format ? "?format=$format" : ''));
     return $format ? $r : (eval { decode_json($r->{body}) } // {});
+}
+
+
+# GET /search?$args: the decoded reply (its status in {status}).
+sub search {
+    my ($self, $args) = @_;
+    my $r = $self->http(uri => "/search?$args");
+    my $b = eval { decode_json($r->{body}) } // {};
+    $b->{status} = $r->{status};
+    return $b;
 }
 
 
