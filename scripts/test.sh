@@ -127,6 +127,8 @@ case "$what" in
     pg-nginx)  pg_suites "${nginx_tests[@]}"; exit ;;
     pg-worker) receiver_deps; pg_suites "${pg_worker[@]}"; exit ;;
     fuzz)      exec fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" ;;
+    lifecycle) prove -j1 --timer "${soak_lifecycle[@]}" || exit
+               pg_suites "${soak_lifecycle[@]}"; exit ;;
     all)       suites=("${nginx_tests[@]}" "${worker_tests[@]}") ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
     soak)      export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
@@ -141,7 +143,7 @@ case "$what" in
                        t/pool/112-ocr-chaos.t
                        t/pool/141-webhooks-chaos.t
                        "${soak_lifecycle[@]}") ;;
-    *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|soak|all]" >&2
+    *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|lifecycle|soak|all]" >&2
                exit 2 ;;
 esac
 
