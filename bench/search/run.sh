@@ -215,7 +215,8 @@ SQL
         chmod 0666 "$ledger"*
         total=$(stat -c %s "$ledger")
         index=$(sqlite3 "$ledger" "SELECT sum(pgsize) FROM dbstat
-            WHERE name LIKE 'search%' OR name = 'uploads_by_job'")
+            WHERE name LIKE 'search%' OR name LIKE 'sqlite_autoindex_search%'
+                OR name = 'uploads_by_job'")
     else
         total=$(psql -X -At "$ledger" -c "ANALYZE" -c "SELECT
             sum(pg_total_relation_size(c.oid)) FROM pg_class c

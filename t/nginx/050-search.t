@@ -355,6 +355,21 @@ sub {
     my ($status, $b, $r) = ::search('q=price&cursor=0.9223372036854775807');
     is($status, 200, 'a cursor past the range');
     unlike($r->{body}, qr/$bob/, 'nothing of bob\'s');
+
+    # a cursor inside bob's range, as alice: her hits only, never his
+    my ($c) = ledger_rows('SELECT base FROM search_jobs WHERE job_id = ?',
+                          $bob);
+    ok($c && $c->{base} > 0, "bob's job is indexed");
+    for my $cursor ('0.' . ($c->{base} - 1), "0.$c->{base}",
+                    "3.$c->{base}", '0.' . ($c->{base} + 1))
+    {
+        my ($status, $b, $r) = ::search("q=price&cursor=$cursor");
+        is($status, 200, "cursor $cursor in bob's range");
+        unlike($r->{body}, qr/$bob/, "cursor $cursor: nothing of bob's");
+        ok(!grep({ $_->{job_id} ne $j->{A} && $_->{job_id} ne $j->{B} }
+                 @{ $b->{hits} }),
+           "cursor $cursor: only alice's jobs");
+    }
 }
 
 
