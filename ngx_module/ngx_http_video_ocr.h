@@ -2,7 +2,9 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * Types shared by the nginx files of ngx_http_video_ocr_module, from the
- * top down (a file calls only files below it):
+ * top down (a file calls only files below it, but for the module's own
+ * hooks: ngx_http_video_ocr_module.c names the endpoints' handlers and
+ * frees the group commit at exit):
  *
  *   ngx_http_video_ocr_intake.c   the upload endpoint (video_ocr_intake):
  *                                 the plain POST, or the resumable
@@ -25,9 +27,9 @@
  *   ngx_http_video_ocr_body.c     request body filter: SHA-256 + sniffing
  *   ngx_http_video_ocr_task.c     the thread-pool tasks: posting, and the
  *                                 threads' ledger connections
- *   ngx_http_video_ocr_reply.c    the request's context, the outcomes,
- *                                 JSON replies, problem+json errors and
- *                                 the problem filter
+ *   ngx_http_video_ocr_reply.c    the request's context and tenant, the
+ *                                 outcomes, JSON replies, problem+json
+ *                                 errors and the problem filter
  *
  * A task's thread function lives with the endpoint it serves.  The
  * module also links, without nginx types: vo_group.[ch] (the group
@@ -432,7 +434,7 @@ ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
 ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r,
     ngx_http_video_ocr_run_pt run);
-void ngx_http_video_ocr_exit_threads(ngx_log_t *log);
+ngx_int_t ngx_http_video_ocr_exit_threads(ngx_log_t *log);
 
 /*
  * In a thread: its own ledger connection, and the one its group commits

@@ -297,34 +297,6 @@ static ngx_http_variable_t  ngx_http_video_ocr_vars[] = {
 };
 
 
-/*
- * The tenant the request acts for: video_ocr_tenant evaluated, or the
- * empty tenant when the directive is not set.  NGX_DECLINED when the
- * directive is set but yields nothing (no authenticated identity).
- */
-
-ngx_int_t
-ngx_http_video_ocr_tenant(ngx_http_request_t *r,
-    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant)
-{
-    ngx_str_set(tenant, "");
-
-    if (vlcf->tenant == NULL) {
-        return NGX_OK;
-    }
-
-    if (ngx_http_complex_value(r, vlcf->tenant, tenant) != NGX_OK) {
-        return NGX_ERROR;
-    }
-
-    if (tenant->len == 0 || tenant->len > 255) {
-        return NGX_DECLINED;
-    }
-
-    return NGX_OK;
-}
-
-
 static ngx_int_t
 ngx_http_video_ocr_add_variables(ngx_conf_t *cf)
 {
@@ -1295,5 +1267,9 @@ ngx_http_video_ocr_init_module(ngx_cycle_t *cycle)
 static void
 ngx_http_video_ocr_exit_process(ngx_cycle_t *cycle)
 {
-    ngx_http_video_ocr_exit_threads(cycle->log);
+    /* the group commit's semaphores only once no thread can use them */
+
+    if (ngx_http_video_ocr_exit_threads(cycle->log) == NGX_OK) {
+        ngx_http_video_ocr_admit_exit();
+    }
 }

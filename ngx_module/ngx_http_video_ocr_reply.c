@@ -341,6 +341,34 @@ ngx_http_video_ocr_get_ctx(ngx_http_request_t *r)
 
 
 /*
+ * The tenant the request acts for: video_ocr_tenant evaluated, or the
+ * empty tenant when the directive is not set.  NGX_DECLINED when the
+ * directive is set but yields nothing (no authenticated identity).
+ */
+
+ngx_int_t
+ngx_http_video_ocr_tenant(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant)
+{
+    ngx_str_set(tenant, "");
+
+    if (vlcf->tenant == NULL) {
+        return NGX_OK;
+    }
+
+    if (ngx_http_complex_value(r, vlcf->tenant, tenant) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
+    if (tenant->len == 0 || tenant->len > 255) {
+        return NGX_DECLINED;
+    }
+
+    return NGX_OK;
+}
+
+
+/*
  * Sends the problem+json reply of an outcome.  Discards a body that was
  * not read, so a refusal at the edge costs no storage.
  */

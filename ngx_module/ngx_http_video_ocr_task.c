@@ -76,7 +76,7 @@ struct ngx_http_video_ocr_thread_s {
 
 
 /* this thread's connection, and every thread's, for the exit hook */
-static __thread vo_ledger_t       *ngx_http_video_ocr_ledger;
+static __thread vo_ledger_t       *ngx_http_video_ocr_this_ledger;
 
 /*
  * the connection the group's leaders commit through, whichever thread
@@ -266,11 +266,11 @@ ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t, vo_buf_t *b,
 vo_ledger_t *
 ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
 {
-    if (ngx_http_video_ocr_ledger == NULL) {
-        ngx_http_video_ocr_ledger = ngx_http_video_ocr_open_ledger(t);
+    if (ngx_http_video_ocr_this_ledger == NULL) {
+        ngx_http_video_ocr_this_ledger = ngx_http_video_ocr_open_ledger(t);
     }
 
-    return ngx_http_video_ocr_ledger;
+    return ngx_http_video_ocr_this_ledger;
 }
 
 
@@ -405,14 +405,14 @@ ngx_http_video_ocr_thread_add(void)
  * Back in the event loop, at worker process exit, after the thread pool
  * module's exit hook has stopped the pools (its module comes first):
  * waits until the threads that ran our tasks have gone, then closes
- * every connection (the last close checkpoints SQLite's WAL) and frees
- * what the group commit's threads left.  A thread
- * still there after the wait (nginx could not post its exit task, so it
- * may still run a task) keeps the connections open: the process exits
- * with them.
+ * every connection (the last close checkpoints SQLite's WAL): NGX_OK,
+ * and the caller frees what the threads shared.  A thread still
+ * there after the wait (nginx could not post its exit task, so it may
+ * still run a task) keeps the connections open, and NGX_AGAIN says so:
+ * the process exits with them.
  */
 
-void
+ngx_int_t
 ngx_http_video_ocr_exit_threads(ngx_log_t *log)
 {
     ngx_uint_t                   left;
@@ -426,7 +426,7 @@ ngx_http_video_ocr_exit_threads(ngx_log_t *log)
                       "running %ums after the pool was stopped; their "
                       "ledger connections are left open",
                       left, (ngx_uint_t) NGX_HTTP_VIDEO_OCR_THREADS_EXIT);
-        return;
+        return NGX_AGAIN;
     }
 
     (void) pthread_mutex_lock(&ngx_http_video_ocr_conns_mutex);
@@ -442,7 +442,7 @@ ngx_http_video_ocr_exit_threads(ngx_log_t *log)
 
     (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
 
-    ngx_http_video_ocr_admit_exit();
+    return NGX_OK;
 }
 
 
