@@ -121,6 +121,13 @@ vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
 
         for (i = 0; i < nsegs; i++) {
             vo_buf_addc(out, '\n');
+
+            if (vw_segment_unsure(&segs[i])) {
+                vo_buf_printf(out, "NOTE unsure: read with confidence %d "
+                              "(below %d)\n\n", segs[i].confidence,
+                              VW_UNSURE_BELOW);
+            }
+
             vw_timestamp(out, segs[i].start_ms, '.');
             vo_buf_adds(out, " --> ");
             vw_timestamp(out, segs[i].end_ms, '.');
@@ -265,7 +272,8 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
         vo_buf_printf(out, ",\"confidence\":%d,\"looks\":%u",
                       segs[i].confidence, (unsigned) segs[i].looks);
         vw_box_json(out, &segs[i].box, segs[i].lines);
-        vo_buf_addc(out, '}');
+        vo_buf_adds(out, vw_segment_unsure(&segs[i]) ? ",\"unsure\":true}"
+                                                     : "}");
     }
 
     vo_buf_addc(out, ']');
@@ -349,6 +357,31 @@ vw_result_turn(const vw_result_t *r)
     }
 
     return 90 * (int) ((flags & VO_FRAME_TURN_MASK) >> VO_FRAME_TURN_SHIFT);
+}
+
+
+int
+vw_result_count(const vw_result_t *r, size_t *segments, size_t *unsure)
+{
+    size_t         i, nsegs;
+    vw_segment_t  *segs;
+
+    if (vw_segments_merge(r->plan, r->rows, r->nrows, &segs, &nsegs)
+        != 0)
+    {
+        return -1;
+    }
+
+    *segments = nsegs;
+    *unsure = 0;
+
+    for (i = 0; i < nsegs; i++) {
+        *unsure += vw_segment_unsure(&segs[i]);
+    }
+
+    free(segs);
+
+    return 0;
 }
 
 

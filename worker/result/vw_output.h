@@ -96,6 +96,14 @@ int vw_format_parse(const char *name, vw_format_t *f);
 int vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r);
 
 /*
+ * The segments of the result and how many of them are unsure
+ * (vw_segments.h).  Returns -1 when out of memory or on a duplicate row
+ * index.
+ */
+int vw_result_count(const vw_result_t *r, size_t *segments,
+    size_t *unsure);
+
+/*
  * The code of the result's first warning ("text_unreadable"), NULL when
  * it has none: the published event carries it, the metrics count it.
  */

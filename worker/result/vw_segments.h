@@ -103,6 +103,23 @@ typedef struct {
 
 
 /*
+ * A segment is unsure when its confidence is below VW_UNSURE_BELOW:
+ * Tesseract's own doubt, said rather than guessed away (the JSON's
+ * "unsure":true, a NOTE before the WebVTT cue, ocr --stats).  Rows keep
+ * one confidence each (a part's, with parts), the mean of the words of
+ * the lines kept, so the bound is on the segment, not on a line.
+ * Lines below 50 are not kept (VW_OCR_MIN_LINE_CONF) unless one word is
+ * sure; text read right scores 90-97, a short word 78-85.  Measured on
+ * the OCR benchmark's sets (first, hard, real-like), segments with
+ * more than a fifth of their characters wrong: 10 of 11 below 80, and
+ * 3 of 84 read exactly right.
+ */
+#define VW_UNSURE_BELOW  80
+
+#define vw_segment_unsure(s)  ((s)->confidence < VW_UNSURE_BELOW)
+
+
+/*
  * Merges n rows (any order; indexes must be unique) into segments in
  * time order.  *out is malloc'd (free it; NULL when there are none) and
  * points into the rows' texts and its own block.  Returns -1 only when
