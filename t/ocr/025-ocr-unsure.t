@@ -101,6 +101,19 @@ for my $name (qw(clean alike)) {
     my ($i) = grep { $blocks[$_] =~ /^NOTE/ } 0 .. $#blocks;
     like $blocks[$i + 1] // '', qr/\A[\d:.]+ --> [^\n]*\n\Q$second->{text}\E\n?\z/,
         'alike vtt: the NOTE is just before the unsure cue';
+
+    # a real parser skips the NOTE: FFmpeg's WebVTT demuxer, to SubRip
+    open my $fh, '>:raw', "$dir/alike.vtt" or die $!;
+    print {$fh} $r->{stdout};
+    close $fh;
+    system('ffmpeg', '-nostdin', '-v', 'error', '-y', '-i', "$dir/alike.vtt",
+           "$dir/alike.srt") == 0 or die 'ffmpeg failed';
+    open $fh, '<:raw', "$dir/alike.srt" or die $!;
+    my @srt = grep { /\S/ } split /\r?\n\r?\n/, do { local $/; <$fh> };
+    is scalar(@srt), 2, 'alike vtt: FFmpeg reads two cues';
+    like $srt[1] // '', qr/\n\Q$second->{text}\E\s*\z/,
+        'alike vtt: the unsure cue\'s text, not the NOTE';
+    unlike join('', @srt), qr/NOTE|unsure/, 'alike vtt: no NOTE in a cue';
 }
 
 done_testing;

@@ -14,7 +14,9 @@
  * so that it starts no escape or tag with what follows it (libass's
  * advice: FFmpeg writes "\\", which libass shows as a backslash that
  * leaves the next one to start an escape: "\\N" is "\" and a line
- * break there).
+ * break there).  An unsure segment's WebVTT cue comes after a NOTE block
+ * (a comment: a cue's payload cannot hold one) of fixed text, which
+ * never holds "-->".
  *
  * Placement (both from the segment's box and the frame size; nothing
  * when either is unknown): the text's horizontal middle, and its top

@@ -52,6 +52,10 @@
  * rows' (vw_segments.h), and lines the lines of text in it; both null
  * when no row of it has a box (rows made before boxes were).
  * WebVTT cues and ASS events are placed from the box (vw_output.c).
+ * unsure: true on a segment whose confidence is below VW_UNSURE_BELOW
+ * (vw_segments.h), the member absent on the others (so a sure result
+ * has the bytes it had before the member was); WebVTT puts a NOTE block
+ * before such a cue.
  */
 
 #ifndef _VW_OUTPUT_H_INCLUDED_
