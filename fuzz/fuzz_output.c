@@ -54,9 +54,10 @@
  *  10. a segment is unsure exactly when its confidence is below
  *      VW_UNSURE_BELOW: the JSON (without frames) has ,"unsure":true}
  *      once per unsure segment and no other "unsure", vw_result_count
- *      counts them, and WebVTT puts a NOTE block before each unsure cue
+ *      counts them, WebVTT puts a NOTE block before each unsure cue
  *      and no other: "NOTE" then a space, lines with no "-->", then a
- *      blank line.
+ *      blank line, and ASS a Comment event of the segment's times and
+ *      its confidence before each unsure Dialogue and no other.
  */
 
 #include <stdint.h>
@@ -1028,6 +1029,27 @@ fuzz_check_ass(const char *doc, size_t len, const vw_result_t *r,
     p = q + sizeof(events) - 1;
 
     for (i = 0; i < nsegs; i++) {
+
+        /* 10: a Comment event before an unsure segment's, none before
+         * another's */
+
+        if (segs[i].confidence < VW_UNSURE_BELOW) {
+            FUZZ_CHECK(last - p > 11 && memcmp(p, "Comment: 0,", 11) == 0);
+            q = fuzz_ass_time(p + 11, last, &cs);
+            FUZZ_CHECK(q != NULL && q < last && *q == ',');
+            FUZZ_CHECK(2 * (cs * 10 - segs[i].start_ms) <= 10
+                       && 2 * (segs[i].start_ms - cs * 10) <= 10);
+            q = fuzz_ass_time(q + 1, last, &cs);
+            FUZZ_CHECK(q != NULL && 2 * (cs * 10 - segs[i].end_ms) <= 10
+                       && 2 * (segs[i].end_ms - cs * 10) <= 10);
+            snprintf(want, sizeof(want), ",Default,,0,0,0,,unsure: read with "
+                     "confidence %d (below %d)\n", segs[i].confidence,
+                     VW_UNSURE_BELOW);
+            FUZZ_CHECK((size_t) (last - q) >= strlen(want)
+                       && memcmp(q, want, strlen(want)) == 0);
+            p = q + strlen(want);
+        }
+
         FUZZ_CHECK(last - p > 12 && memcmp(p, "Dialogue: 0,", 12) == 0);
         p = fuzz_ass_time(p + 12, last, &cs);
         FUZZ_CHECK(p != NULL && 2 * (cs * 10 - segs[i].start_ms) <= 10

@@ -1,7 +1,8 @@
 # Tesseract's own doubt is said, not guessed away: a segment whose
 # confidence is below the bound (VW_UNSURE_BELOW, vw_segments.h) has
-# "unsure":true in the JSON and a NOTE block before its WebVTT cue, and
-# `ocr --stats` counts it; a segment read with confidence has neither.
+# "unsure":true in the JSON, a NOTE block before its WebVTT cue and a
+# Comment event before its ASS Dialogue (which FFmpeg's readers skip),
+# and `ocr --stats` counts it; a segment read with confidence has none.
 #
 # The unsure reading is one Tesseract gets wrong from a clean picture:
 # a line of glyphs that look alike ("Il1|", "O0o", "rn" and "m", "cl"
@@ -90,7 +91,18 @@ for my $name (qw(clean alike)) {
     is scalar(@blocks), scalar(@cues) + scalar(@notes),
         "$name vtt: nothing but cues and notes";
 
+    # ASS: a Comment event before the unsure Dialogue, and only there
+
+    my $ass = run_worker('ocr', $video{$name}, '--format', 'ass');
+    is $ass->{rc}, 0, "$name ass: exit 0";
+    my @events = $ass->{stdout} =~ /^(Comment|Dialogue): (.*)$/mg;
+    is join(' ', @events[grep { $_ % 2 == 0 } 0 .. $#events]),
+        $want ? 'Dialogue Comment Dialogue' : 'Dialogue Dialogue',
+        "$name ass: the events";
+
     next unless $want;
+
+    # the unsure segment's marks
 
     like $notes[0], qr/\ANOTE unsure: read with confidence \d+ \(below \d+\)\z/,
         'alike vtt: the NOTE says why';
@@ -114,6 +126,25 @@ for my $name (qw(clean alike)) {
     like $srt[1] // '', qr/\n\Q$second->{text}\E\s*\z/,
         'alike vtt: the unsure cue\'s text, not the NOTE';
     unlike join('', @srt), qr/NOTE|unsure/, 'alike vtt: no NOTE in a cue';
+
+    # the Comment event, which FFmpeg's ASS demuxer skips too
+    my ($comment) = $ass->{stdout} =~ /^Comment: 0,([^,]+,[^,]+),Default,/m;
+    my ($dialogue) = ($ass->{stdout} =~ /^Dialogue: 0,([^,]+,[^,]+),/mg)[1];
+    is $comment, $dialogue, 'alike ass: the Comment has the times of the '
+        . 'unsure Dialogue';
+    like $ass->{stdout},
+        qr/^Comment: .*,,unsure: read with confidence \Q$second->{confidence}\E \(below \d+\)$/m,
+        'alike ass: the Comment says why';
+    open my $ah, '>:raw', "$dir/alike.ass" or die $!;
+    print {$ah} $ass->{stdout};
+    close $ah;
+    system('ffmpeg', '-nostdin', '-v', 'error', '-y', '-i', "$dir/alike.ass",
+           "$dir/alike-ass.srt") == 0 or die 'ffmpeg failed';
+    open $ah, '<:raw', "$dir/alike-ass.srt" or die $!;
+    my $from_ass = do { local $/; <$ah> };
+    is scalar(() = $from_ass =~ /-->/g), 2,
+        'alike ass: FFmpeg reads two events, not the Comment';
+    unlike $from_ass, qr/unsure/, 'alike ass: no Comment text in them';
 }
 
 done_testing;

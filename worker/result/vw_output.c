@@ -16,7 +16,8 @@
  * leaves the next one to start an escape: "\\N" is "\" and a line
  * break there).  An unsure segment's WebVTT cue comes after a NOTE block
  * (a comment: a cue's payload cannot hold one) of fixed text, which
- * never holds "-->".
+ * never holds "-->"; its ASS Dialogue after a Comment event of the same
+ * times and that text.
  *
  * Placement (both from the segment's box and the frame size; nothing
  * when either is unknown): the text's horizontal middle, and its top
@@ -634,6 +635,18 @@ vw_result_ass(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
                   w, h, h / 18 > 8 ? h / 18 : 8, h / 24);
 
     for (i = 0; i < nsegs; i++) {
+
+        if (vw_segment_unsure(&segs[i])) {
+            /* an event players do not show, editors do */
+            vo_buf_adds(out, "Comment: 0,");
+            vw_ass_time(out, segs[i].start_ms);
+            vo_buf_addc(out, ',');
+            vw_ass_time(out, segs[i].end_ms);
+            vo_buf_printf(out, ",Default,,0,0,0,,unsure: read with "
+                          "confidence %d (below %d)\n", segs[i].confidence,
+                          VW_UNSURE_BELOW);
+        }
+
         vo_buf_adds(out, "Dialogue: 0,");
         vw_ass_time(out, segs[i].start_ms);
         vo_buf_addc(out, ',');

@@ -55,7 +55,7 @@
  * unsure: true on a segment whose confidence is below VW_UNSURE_BELOW
  * (vw_segments.h), the member absent on the others (so a sure result
  * has the bytes it had before the member was); WebVTT puts a NOTE block
- * before such a cue.
+ * before such a cue, ASS a Comment event before its Dialogue.
  */
 
 #ifndef _VW_OUTPUT_H_INCLUDED_
