@@ -284,7 +284,7 @@ static int
 vw_ocr_file(const vw_ocr_cmd_t *cmd)
 {
     int            fd, rc, runs, r;
-    size_t         k;
+    size_t         k, nsegs, unsure;
     vo_buf_t       out;
     vw_err_t       err;
     vw_report_t    run[2];
@@ -295,6 +295,8 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
 
     rc = VW_EXIT_FAILED;
     runs = 0;
+    nsegs = 0;
+    unsure = 0;
 
     vo_buf_init(&out);
     memset(&mem, 0, sizeof(vw_ocr_mem_t));
@@ -348,7 +350,9 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     result.nrows = mem.n;
     result.with_frames = cmd->with_frames;
 
-    if (vw_result_write(&out, cmd->format, &result) != 0) {
+    if (vw_result_write(&out, cmd->format, &result) != 0
+        || vw_result_count(&result, &nsegs, &unsure) != 0)
+    {
         fprintf(stderr, VW_PROG ": ocr \"%s\": out of memory writing the "
                 "result\n", cmd->file);
         goto stats;
@@ -374,7 +378,9 @@ stats:
                          r == runs - 1);
         }
 
-        fputs("]}\n", stderr);
+        /* the result's, 0 without one */
+        fprintf(stderr, "],\"segments\":%zu,\"segments_unsure\":%zu}\n",
+                nsegs, unsure);
     }
 
 done:
