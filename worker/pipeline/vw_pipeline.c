@@ -85,9 +85,10 @@ done:
 
     vw_pipeline_free(p);
 
+    /* the stages first: read after them, cpu_ms is at least their sum */
+    vw_stage_cpu_ms(run->stats.cpu_stage_ms);
     run->stats.total_ms = vw_now_ms() - start;
     run->stats.cpu_ms = (vw_cpu_us() - cpu) / 1000;
-    vw_stage_cpu_ms(run->stats.cpu_stage_ms);
 
     return ret;
 }
