@@ -58,7 +58,8 @@ static const char  vw_ocr_usage[] =
 
 /* then vw_limits_usage, then: */
 static const char  vw_ocr_usage_tail[] =
-    "  --stats               print what the run did as JSON on stderr\n"
+    "  --stats               print what the run did, and its CPU time by\n"
+    "                        stage, as JSON on stderr\n"
     "  --verbose             let FFmpeg print its warnings on stderr\n"
     "  -h, --help            this text\n"
     "\n"
