@@ -20,9 +20,11 @@
 #   before  --before BIN: another build of the worker run the same way
 #           (the pipeline as it was before a change, for what it bought)
 #
-# The floor (unless --no-floor): ffmpeg -threads 1 -i VIDEO -map 0:v:0
-# -f null -, every frame of the video decoded in one thread, right after
-# the pipelines on each video.  The last table puts each pipeline's
+# The floor (unless --no-floor): ffmpeg -threads 1 -i VIDEO -an -sn -dn
+# -f null -, every frame of the video decoded in one thread (the video
+# stream ffmpeg picks, the largest: not a cover picture stored as stream
+# 0, which -map 0:v:0 would take), right after the pipelines on each
+# video.  The last table puts each pipeline's
 # video s per CPU s beside the floor's, and the worker's CPU by stage
 # (the sum of its --stats cpu_<stage>_ms; "process" is its CPU time, the
 # process's start and end included) with the frames it decoded and
@@ -191,8 +193,8 @@ sub run_floor {
     my ($video, $t) = @_;
     my $base = "$o{out}/floor/$t->{name}";
     system('/usr/bin/time', '-f', '%U %S', '-o', "$base.time", 'ffmpeg',
-           '-nostdin', '-v', 'error', '-threads', '1', '-i', $video, '-map',
-           '0:v:0', '-f', 'null', '-') == 0
+           '-nostdin', '-v', 'error', '-threads', '1', '-i', $video, '-an',
+           '-sn', '-dn', '-f', 'null', '-') == 0
         or die "ffmpeg on $video failed ($?)\n";
     my ($u, $s) = slurp("$base.time") =~ /([\d.]+) ([\d.]+)\s*$/
         or die "$base.time: no times";
@@ -206,7 +208,7 @@ sub report_floor {
     my $fcpu = 0;
     $fcpu += $floor{ $_->{name} } for @truths;
 
-    print "\nbeside the floor (ffmpeg -threads 1 -i VIDEO -map 0:v:0 -f null"
+    print "\nbeside the floor (ffmpeg -threads 1 -i VIDEO -an -sn -dn -f null"
         . " -: every frame decoded), this run:\n\n";
     print "| | CPU s | video s per CPU s, total | median | CPU / the floor's,"
         . " total | the worst video |\n|---|---|---|---|---|---|\n";
