@@ -58,7 +58,8 @@ static const char  vw_ocr_usage[] =
 
 /* then vw_limits_usage, then: */
 static const char  vw_ocr_usage_tail[] =
-    "  --stats               print what the run did as JSON on stderr\n"
+    "  --stats               print what the run did, and its CPU time by\n"
+    "                        stage, as JSON on stderr\n"
     "  --verbose             let FFmpeg print its warnings on stderr\n"
     "  -h, --help            this text\n"
     "\n"
@@ -285,6 +286,8 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
 {
     int            fd, rc, runs, r;
     size_t         k, nsegs, unsure;
+    int64_t        cpu[VW_STAGE_N];
+    vw_stage_t     stage;
     vo_buf_t       out;
     vw_err_t       err;
     vw_report_t    run[2];
@@ -350,9 +353,14 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     result.nrows = mem.n;
     result.with_frames = cmd->with_frames;
 
-    if (vw_result_write(&out, cmd->format, &result) != 0
-        || vw_result_count(&result, &nsegs, &unsure) != 0)
-    {
+    /* the result's CPU time is the last run's "merge" (--stats) */
+    stage = vw_stage_enter(VW_STAGE_MERGE);
+    r = vw_result_write(&out, cmd->format, &result);
+    (void) vw_stage_enter(stage);
+    vw_stage_cpu_ms(cpu);
+    run[runs - 1].stats.cpu_stage_ms[VW_STAGE_MERGE] = cpu[VW_STAGE_MERGE];
+
+    if (r != 0 || vw_result_count(&result, &nsegs, &unsure) != 0) {
         fprintf(stderr, VW_PROG ": ocr \"%s\": out of memory writing the "
                 "result\n", cmd->file);
         goto stats;
@@ -542,6 +550,7 @@ vw_ocr_done(void *data, const vw_row_t *f)
 static void
 vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
 {
+    vw_stage_t         k;
     const vw_stats_t  *s;
 
     s = &run->stats;
@@ -558,9 +567,10 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             "\"boundaries_moved\":%u,\"boundary_frames\":%u,"
             "\"orient_probes\":%u,\"orient_tries\":%u,\"turn\":%d,"
             "\"packets\":%llu,\"frames_decoded\":%llu,"
+            "\"frames_skipped\":%llu,"
             "\"decode_errors\":%llu,\"seeks\":%llu,\"inspect_ms\":%lld,"
             "\"decode_ms\":%lld,\"ocr_ms\":%lld,\"total_ms\":%lld,"
-            "\"cpu_ms\":%lld}%s",
+            "\"cpu_ms\":%lld",
             label,
             (long long) (run->inspected ? run->inspection.duration_ms : 0),
             run->planned ? run->plan.samples : 0,
@@ -574,11 +584,18 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             s->boundary_frames, s->orient_probes, s->orient_tries, s->turn,
             (unsigned long long) s->packets,
             (unsigned long long) s->frames_decoded,
+            (unsigned long long) s->frames_skipped,
             (unsigned long long) s->decode_errors,
             (unsigned long long) s->seeks, (long long) s->inspect_ms,
             (long long) s->decode_ms, (long long) s->ocr_ms,
-            (long long) s->total_ms, (long long) s->cpu_ms,
-            last ? "" : ",");
+            (long long) s->total_ms, (long long) s->cpu_ms);
+
+    for (k = 0; k < VW_STAGE_N; k++) {
+        fprintf(out, ",\"cpu_%s_ms\":%lld", vw_stage_name(k),
+                (long long) s->cpu_stage_ms[k]);
+    }
+
+    fprintf(out, "}%s", last ? "" : ",");
 }
 
 

@@ -38,9 +38,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/vw_stage.h"
 #include "vw_image_int.h"
 
 
+static int vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
+    int ref_h, vw_text_t *t, vw_err_t *err);
 static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_by_middle(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
@@ -100,8 +103,24 @@ vw_text_find(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 }
 
 
+/* the text layer's CPU time is the stage "text_layer" (--stats) */
 int
 vw_text_find_part(vw_framer_t *fr, const vw_image_t *g, int ref_w,
+    int ref_h, vw_text_t *t, vw_err_t *err)
+{
+    int         rc;
+    vw_stage_t  stage;
+
+    stage = vw_stage_enter(VW_STAGE_TEXT_LAYER);
+    rc = vw_text_layer(fr, g, ref_w, ref_h, t, err);
+    (void) vw_stage_enter(stage);
+
+    return rc;
+}
+
+
+static int
+vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, vw_text_t *t, vw_err_t *err)
 {
     int              x, y, median;

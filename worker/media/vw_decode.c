@@ -212,9 +212,10 @@ int
 vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
     int64_t *pts_us, vw_err_t *err)
 {
-    int       attempt, seek, back;
-    int64_t   target, end, pts, margin;
-    AVFrame  *f;
+    int         attempt, seek, back, rc;
+    int64_t     target, end, pts, margin;
+    AVFrame    *f;
+    vw_stage_t  stage;
 
     target = m->start_pts + av_rescale_q_rnd(t_us, AV_TIME_BASE_Q,
                                              m->st->time_base,
@@ -249,7 +250,11 @@ vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
             return -1;
         }
 
-        if (vw_media_fill(m, target, err) != 0) {
+        stage = vw_stage_enter(VW_STAGE_DECODE);
+        rc = vw_media_fill(m, target, err);
+        (void) vw_stage_enter(stage);
+
+        if (rc != 0) {
             return -1;
         }
 
@@ -451,6 +456,33 @@ vw_media_stats(const vw_media_t *m)
 }
 
 
+void
+vw_media_finish(vw_media_t *m)
+{
+    vw_stage_t  stage;
+
+    if (m == NULL || m->dec == NULL || !m->started || m->drained) {
+        return;
+    }
+
+    stage = vw_stage_enter(VW_STAGE_DECODE);
+
+    if (!m->eof) {
+        (void) avcodec_send_packet(m->dec, NULL);
+    }
+
+    while (avcodec_receive_frame(m->dec, m->tmp) == 0) {
+        m->stats.frames_decoded++;
+        av_frame_unref(m->tmp);
+    }
+
+    m->eof = 1;
+    m->drained = 1;
+
+    (void) vw_stage_enter(stage);
+}
+
+
 vw_orient_t
 vw_media_shown(const vw_media_t *m, const AVFrame *f)
 {
@@ -522,11 +554,14 @@ vw_media_want_seek(vw_media_t *m, int64_t target)
 static int
 vw_media_seek(vw_media_t *m, int64_t target, int must, vw_err_t *err)
 {
-    int   rc;
-    char  why[200];
+    int         rc;
+    char        why[200];
+    vw_stage_t  stage;
 
+    stage = vw_stage_enter(VW_STAGE_DEMUX);
     rc = av_seek_frame(m->fmt, m->stream_index, target,
                        AVSEEK_FLAG_BACKWARD);
+    (void) vw_stage_enter(stage);
 
     if (rc < 0) {
         if (m->io_errno) {
@@ -566,9 +601,10 @@ vw_media_seek(vw_media_t *m, int64_t target, int must, vw_err_t *err)
 static int
 vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err)
 {
-    int       rc;
-    char      why[200];
-    int64_t   pts, window;
+    int         rc;
+    char        why[200];
+    int64_t     pts, window;
+    vw_stage_t  stage;
 
     window = target - m->skip_window;
 
@@ -631,7 +667,9 @@ vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err)
             return vw_stop(err, "decode \"%s\": stopped", m->name);
         }
 
+        stage = vw_stage_enter(VW_STAGE_DEMUX);
         rc = av_read_frame(m->fmt, m->pkt);
+        (void) vw_stage_enter(stage);
 
         if (rc < 0) {
             if (m->io_errno) {

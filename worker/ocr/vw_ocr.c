@@ -25,6 +25,7 @@
 
 #include "vo_edge.h"
 #include "core/vw_geom.h"
+#include "core/vw_stage.h"
 #include "vw_ocr_int.h"
 #include "vw_script.h"
 
@@ -164,8 +165,10 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
     int64_t          start;
     vo_buf_t         text, dropped;
     ETEXT_DESC      *monitor;
+    vw_stage_t       stage;
     vw_ocr_watch_t   watch;
 
+    stage = vw_stage_enter(VW_STAGE_OCR);
     ret = -1;
     vo_buf_init(&text);
     vo_buf_init(&dropped);
@@ -271,6 +274,7 @@ done:
     }
 
     r->ms = vw_now_ms() - start;
+    (void) vw_stage_enter(stage);
 
     if (ret == 0) {
         r->text = text.data != NULL ? text.data : strdup("");

@@ -33,6 +33,7 @@
 #include "vo_edge.h"
 #include "core/vw_core.h"
 #include "core/vw_plan.h"
+#include "core/vw_stage.h"
 #include "result/vw_segments.h"
 
 
@@ -120,6 +121,9 @@ typedef struct {
     int       turn;                /* degrees clockwise found, -1: none */
     uint64_t  packets;
     uint64_t  frames_decoded;
+    uint64_t  frames_skipped;      /* read, and dropped by the decoder
+                                      (AVDISCARD: B frames far from a
+                                      look) */
     uint64_t  decode_errors;
     uint64_t  seeks;
     int64_t   inspect_ms;
@@ -127,6 +131,9 @@ typedef struct {
     int64_t   ocr_ms;
     int64_t   total_ms;
     int64_t   cpu_ms;              /* process CPU time during the run */
+    int64_t   cpu_stage_ms[VW_STAGE_N];   /* the run's thread's CPU time
+                                             by stage (vw_stage.h);
+                                             merge: set by the caller */
 } vw_stats_t;
 
 

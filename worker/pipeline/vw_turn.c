@@ -244,8 +244,9 @@ static int
 vw_turn_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
     int n, vw_err_t *err)
 {
-    int    k, q, chosen, t;
-    float  conf;
+    int         k, q, chosen, t, rc;
+    float       conf;
+    vw_stage_t  stage;
 
     p->osd_tried = 1;
     p->run->stats.orient_tries++;
@@ -259,7 +260,11 @@ vw_turn_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
     q = 0;
     conf = 0;
 
-    if (vw_osd_detect(&p->ocr, &q, &conf, err) < 0) {
+    stage = vw_stage_enter(VW_STAGE_OCR);
+    rc = vw_osd_detect(&p->ocr, &q, &conf, err);
+    (void) vw_stage_enter(stage);
+
+    if (rc < 0) {
         return -1;
     }
 
