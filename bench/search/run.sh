@@ -239,7 +239,7 @@ done
 
 # the table
 
-field() { sed -n "s/.*$2=\\([^ ]*\\).*/\\1/p" <<<"${row[$1]}"; }
+field() { sed -n "s/.* $2=\\([^ ]*\\).*/\\1/p" <<<"${row[$1]}"; }
 
 printf '\n%-8s %-7s %9s %9s %9s %9s %8s %6s\n' backend query p50_ms \
     p99_ms cpu_ms db_cpu_ms no_hit load
