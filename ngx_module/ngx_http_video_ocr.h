@@ -20,6 +20,8 @@
  *                                 the endpoint table
  *   ngx_http_video_ocr_metrics.c  the metrics page (video_ocr_metrics) and
  *                                 the log-phase counters
+ *   ngx_http_video_ocr_search.c   the search endpoint (video_ocr_search)
+ *                                 and its metrics
  *   ngx_http_video_ocr_body.c     request body filter: SHA-256 + sniffing
  *   ngx_http_video_ocr_task.c     the thread-pool tasks: posting, and the
  *                                 threads' ledger connections
@@ -108,6 +110,7 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_INTAKE,                 /* video_ocr_intake */
     NGX_HTTP_VIDEO_OCR_JOBS,                   /* video_ocr_jobs */
     NGX_HTTP_VIDEO_OCR_METRICS,                /* video_ocr_metrics */
+    NGX_HTTP_VIDEO_OCR_SEARCH,                 /* video_ocr_search */
     NGX_HTTP_VIDEO_OCR_ENDPOINTS
 } ngx_http_video_ocr_endpoint_e;
 
@@ -192,10 +195,15 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_TOO_MANY_UPLOADS,
     NGX_HTTP_VIDEO_OCR_UPLOAD_SUPERSEDED,
     NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE,
+
     NGX_HTTP_VIDEO_OCR_FINAL_UPLOAD,           /* tus concatenation */
     NGX_HTTP_VIDEO_OCR_PARTIAL_GONE,
     NGX_HTTP_VIDEO_OCR_PARTIAL_UNFINISHED,
     NGX_HTTP_VIDEO_OCR_NOT_PARTIAL,
+
+    /* search (ngx_http_video_ocr_search.c) */
+    NGX_HTTP_VIDEO_OCR_BAD_QUERY,
+    NGX_HTTP_VIDEO_OCR_QUERY_TOO_LONG,
     NGX_HTTP_VIDEO_OCR_OUTCOMES
 } ngx_http_video_ocr_outcome_e;
 
@@ -283,6 +291,9 @@ struct ngx_http_video_ocr_task_s {
                                                        (a stage reads it to
                                                        its size) */
 
+    /* search: ngx_http_video_ocr_search.c's, in and out */
+    void                            *search;
+
     /* results */
     vo_store_rc_t                    store_rc;
     int                              copied;
@@ -350,6 +361,12 @@ extern ngx_module_t  ngx_http_video_ocr_module;
 ngx_int_t ngx_http_video_ocr_intake_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r);
 
+/* ngx_http_video_ocr_search.c: the endpoint, its
+ * metrics (the zone and log handler; their part of the page) */
+ngx_int_t ngx_http_video_ocr_search_handler(ngx_http_request_t *r);
+ngx_int_t ngx_http_video_ocr_search_init(ngx_conf_t *cf);
+void ngx_http_video_ocr_search_metrics(vo_buf_t *b);
+
 /*
  * Resumable uploads on the intake location: NGX_DECLINED when the
  * request is a plain POST (no Tus-Resumable, Upload-Complete or
@@ -384,6 +401,8 @@ void ngx_http_video_ocr_hex(u_char *dst, u_char *src, size_t len);
 /* In a thread: a POST's admission; the group admission of t->rel. */
 void ngx_http_video_ocr_admit_thread(ngx_http_video_ocr_task_t *t);
 void ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t);
+/* At the worker's exit, after its threads: what the group commit left. */
+void ngx_http_video_ocr_admit_exit(void);
 
 ngx_int_t ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_metrics_init(ngx_conf_t *cf);
@@ -413,7 +432,7 @@ ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
 ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r,
     ngx_http_video_ocr_run_pt run);
-void ngx_http_video_ocr_close_ledgers(void);
+void ngx_http_video_ocr_exit_threads(ngx_log_t *log);
 
 /*
  * In a thread: its own ledger connection, and the one its group commits

@@ -293,6 +293,8 @@ ngx_http_video_ocr_metrics_done(ngx_http_request_t *r)
                   (unsigned long) sh->batches, (unsigned long) sh->batched,
                   (unsigned long) sh->status_requests);
 
+    ngx_http_video_ocr_search_metrics(&b);
+
     vo_buf_add(&b, t->body, t->body_len);
 
     if (!vo_buf_ok(&b)) {

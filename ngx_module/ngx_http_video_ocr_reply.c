@@ -3,11 +3,11 @@
  *
  * Replies: JSON bodies, RFC 9457 problem details, and a header/body
  * filter that turns the error pages nginx itself produces in a
- * video_ocr_intake, video_ocr_jobs or video_ocr_metrics location (413 from
- * client_max_body_size, 415 and 507 decided in the body filter, 408,
- * 500, ...) into application/problem+json too, so a client of the API
- * sees one error format.  Error pages the operator configured with
- * error_page are left alone.
+ * video_ocr_intake, video_ocr_jobs, video_ocr_metrics or video_ocr_search
+ * location (413 from client_max_body_size, 415 and 507 decided in the
+ * body filter, 408, 500, ...) into application/problem+json too, so a
+ * client of the API sees one error format.  Error pages the operator
+ * configured with error_page are left alone.
  */
 
 
@@ -257,7 +257,17 @@ const ngx_http_video_ocr_outcome_t
         ngx_string("not-a-partial-upload"), NGX_HTTP_BAD_REQUEST,
         "an upload that the final upload names is not a partial upload "
         "(Upload-Concat: partial) of its Idempotency-Key",
-        ngx_string("rejected"), 0, 1 }
+        ngx_string("rejected"), 0, 1 },
+
+    /* search: docs/http-api.md, "Search" (the detail says what) */
+
+    [NGX_HTTP_VIDEO_OCR_BAD_QUERY] = {
+        ngx_string("bad-query"), NGX_HTTP_BAD_REQUEST,
+        "the search's query string is malformed", ngx_null_string, 0, 0 },
+
+    [NGX_HTTP_VIDEO_OCR_QUERY_TOO_LONG] = {
+        ngx_string("query-too-long"), NGX_HTTP_REQUEST_URI_TOO_LARGE,
+        "the search's query is too long", ngx_null_string, 0, 0 }
 };
 
 
@@ -640,6 +650,7 @@ ngx_http_video_ocr_title(ngx_uint_t status)
     case NGX_HTTP_LENGTH_REQUIRED:          return "Length Required";
     case NGX_HTTP_PRECONDITION_FAILED:      return "Precondition Failed";
     case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE: return "Content Too Large";
+    case NGX_HTTP_REQUEST_URI_TOO_LARGE:    return "URI Too Long";
     case NGX_HTTP_UNSUPPORTED_MEDIA_TYPE:   return "Unsupported Media Type";
     case NGX_HTTP_UNPROCESSABLE_ENTITY:     return "Unprocessable Content";
     case NGX_HTTP_TOO_MANY_REQUESTS:        return "Too Many Requests";

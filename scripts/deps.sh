@@ -49,12 +49,13 @@ fi
 # gnuplot, and python3 with OpenCV and tesserocr (the second OCR baseline);
 # for the real-like OCR set, python3-skimage's sample photographs (a
 # face, a grey film still, a cluttered room, lights at night), Spanish
-# for Tesseract and Comic Neue (Spanish hand-drawn lettering)
+# for Tesseract and Comic Neue (Spanish hand-drawn lettering); wamerican,
+# the words of the search benchmark's texts
 BENCH=""
 if [ "${1:-}" = bench ]; then
     BENCH="wrk libnginx-mod-http-echo time gnuplot-nox python3
            python3-opencv python3-tesserocr python3-skimage
-           tesseract-ocr-spa fonts-comic-neue"
+           tesseract-ocr-spa fonts-comic-neue wamerican"
 fi
 
 # sanitizers ("scripts/deps.sh sanitizers", for make asan and make

@@ -41,9 +41,11 @@ VW_LEDGER := vo_ledger.c vo_ledger_sqlite.c \
              vo_ledger_admit.c vo_ledger_jobs.c vo_ledger_worker.c \
              vo_ledger_claim.c vo_ledger_explain.c \
              vo_ledger_janitor.c vo_ledger_metrics.c vo_ledger_admin.c \
-             vo_ledger_webhooks.c vo_ledger_hooks_admin.c vo_ledger_upload.c
+             vo_ledger_webhooks.c vo_ledger_hooks_admin.c vo_ledger_upload.c \
+             vo_ledger_search.c vo_ledger_search_words.c \
+             vo_ledger_search_hits.c vo_ledger_search_index.c
 VW_LEDGER := $(addprefix ../sql/,$(VW_LEDGER))
 
 VW_LIB    := vo_key.c vo_options.c vo_sniff.c vo_json.c vo_store.c \
-             vo_webhook.c vo_upload.c
+             vo_webhook.c vo_upload.c vo_fold.c vo_query.c vo_result.c
 VW_LIB    := $(addprefix ../lib/,$(VW_LIB))
