@@ -29,29 +29,36 @@
 #include "vw_ocr_int.h"
 
 
+/* what a reading of Japanese or Korean has that one of Chinese has not */
+#define VW_OCR_OWN_NONE    0
+#define VW_OCR_OWN_KANA    1
+#define VW_OCR_OWN_HANGUL  2
+
 /* a script as Tesseract's OSD names it, the languages that read it in
- * the order of preference (spaces between), how many of them to use */
+ * the order of preference (spaces between), how many of them to use,
+ * the characters of its own (VW_OCR_OWN_*) */
 typedef struct {
     const char  *script;
     const char  *langs;
     int          max;
+    int          own;
 } vw_ocr_script_t;
 
 
 static const vw_ocr_script_t  vw_ocr_scripts[] = {
-    { "Latin",      "eng spa fra deu por ita", VW_OCR_AUTO_LATIN },
-    { "Han",        "chi_sim chi_tra", 1 },
-    { "Japanese",   "jpn", 1 },
-    { "Hiragana",   "jpn", 1 },
-    { "Katakana",   "jpn", 1 },
-    { "Hangul",     "kor", 1 },
-    { "Korean",     "kor", 1 },
-    { "Cyrillic",   "rus ukr bel", 1 },
-    { "Greek",      "ell", 1 },
-    { "Arabic",     "ara", 1 },
-    { "Hebrew",     "heb", 1 },
-    { "Devanagari", "hin", 1 },
-    { "Thai",       "tha", 1 }
+    { "Latin",      "eng spa fra deu por ita", VW_OCR_AUTO_LATIN, 0 },
+    { "Han",        "chi_sim chi_tra", 1, 0 },
+    { "Japanese",   "jpn", 1, VW_OCR_OWN_KANA },
+    { "Hiragana",   "jpn", 1, VW_OCR_OWN_KANA },
+    { "Katakana",   "jpn", 1, VW_OCR_OWN_KANA },
+    { "Hangul",     "kor", 1, VW_OCR_OWN_HANGUL },
+    { "Korean",     "kor", 1, VW_OCR_OWN_HANGUL },
+    { "Cyrillic",   "rus ukr bel", 1, 0 },
+    { "Greek",      "ell", 1, 0 },
+    { "Arabic",     "ara", 1, 0 },
+    { "Hebrew",     "heb", 1, 0 },
+    { "Devanagari", "hin", 1, 0 },
+    { "Thai",       "tha", 1, 0 }
 };
 
 #define VW_OCR_NSCRIPTS                                                      \
@@ -92,7 +99,7 @@ static int vw_ocr_auto_other(int s, const vw_image_t *img,
     const vw_ocr_result_t *r);
 static int vw_ocr_auto_find(const char *script);
 static long vw_ocr_auto_score(const vw_ocr_result_t *r);
-static int vw_ocr_auto_kana(const char *text);
+static int vw_ocr_auto_own(const char *text, int own);
 
 
 int
@@ -144,9 +151,13 @@ vw_ocr_auto_image(const vw_image_t *img, const vw_ocr_how_t *how,
         return -1;
     }
 
-    if (r->timed_out || r->words == 0
-        || (vw_ocr_auto_known >= VW_OCR_AUTO_CONFIRM && r->nlines > 0 && r->ndropped == 0
-            && r->confidence >= VW_OCR_AUTO_KEEP)
+    if (r->timed_out
+        || vw_ocr_letters(r->text, strlen(r->text))
+           + (r->dropped_text != NULL
+              ? vw_ocr_letters(r->dropped_text, strlen(r->dropped_text)) : 0)
+           < VW_OCR_AUTO_LETTERS
+        || (vw_ocr_auto_known >= VW_OCR_AUTO_CONFIRM && r->nlines > 0
+            && r->ndropped == 0 && r->confidence >= VW_OCR_AUTO_KEEP)
         || (img->width == vw_ocr_auto_w && img->height == vw_ocr_auto_h))
     {
         goto done;
@@ -204,12 +215,13 @@ done:
 
 /*
  * img read again with script t's languages, what is left of timeout_ms
- * from start.  merge 0: the reading replaces *r when it keeps more
- * lines, or as many (some) at a higher confidence.  merge 1: the two
- * are combined line by line (vw_ocr_result_merge; the new reading
- * alone when *r kept none); and when the new reading alone keeps more
- * lines than *r, t's languages become the job's.  1 when *r changed, 0
- * when not, -1 on error (*r freed).
+ * from start.  merge 0: the reading replaces *r when it says more
+ * surely by VW_OCR_AUTO_GAIN (vw_ocr_auto_score).  merge 1: the two
+ * are combined line by line (vw_ocr_result_merge, without its vote;
+ * the new reading alone, as for merge 0, when *r kept none); and when
+ * the new reading alone keeps every line of the two and says more
+ * surely, t's languages become the job's.  1 when *r changed, 0 when
+ * not, -1 on error (*r freed).
  */
 static int
 vw_ocr_auto_try(int t, int merge, const vw_image_t *img,
@@ -217,7 +229,7 @@ vw_ocr_auto_try(int t, int merge, const vw_image_t *img,
     void *poll_data, vw_ocr_result_t *r, vw_err_t *err)
 {
     int              rc, left;
-    vw_ocr_result_t  other, both;
+    vw_ocr_result_t  other, both, a, b;
 
     left = 0;
 
@@ -236,7 +248,8 @@ vw_ocr_auto_try(int t, int merge, const vw_image_t *img,
     }
 
     if (!merge || r->nlines == 0) {
-        rc = vw_ocr_auto_score(&other) > vw_ocr_auto_score(r);
+        rc = vw_ocr_auto_score(&other)
+             > vw_ocr_auto_score(r) + VW_OCR_AUTO_GAIN;
 
         if (rc) {
             vw_ocr_result_free(r);
@@ -249,24 +262,36 @@ vw_ocr_auto_try(int t, int merge, const vw_image_t *img,
         return rc;
     }
 
-    if (vw_ocr_auto_score(&other) > vw_ocr_auto_score(r)) {
-        vw_ocr_auto_cur = t;
-        vw_ocr_auto_known = VW_OCR_AUTO_CONFIRM;
-    }
+    /* no vote: two languages read a line of a third script alike, as
+     * the same junk */
+    a = *r;
+    b = other;
+    a.ndropped = 0;
+    b.ndropped = 0;
 
-    rc = vw_ocr_result_merge(r, &other, &both);
-
-    vw_ocr_result_free(&other);
+    rc = vw_ocr_result_merge(&a, &b, &both);
 
     if (rc < 0) {
+        vw_ocr_result_free(&other);
         vw_ocr_result_free(r);
         return vw_fail(err, "no_memory", "ocr: out of memory");
     }
 
     if (rc == 1) {
+        /* t's languages alone read every line, better: the job's */
+        if (other.nlines >= both.nlines
+            && vw_ocr_auto_score(&other)
+               > vw_ocr_auto_score(r) + VW_OCR_AUTO_GAIN)
+        {
+            vw_ocr_auto_cur = t;
+            vw_ocr_auto_known = VW_OCR_AUTO_CONFIRM;
+        }
+
         vw_ocr_result_free(r);
         *r = both;
     }
+
+    vw_ocr_result_free(&other);
 
     return rc;
 }
@@ -400,11 +425,12 @@ vw_ocr_auto_find(const char *script)
 
 /*
  * img read with script s's languages (-1: eng).  A picture detected as
- * Japanese (or kana) whose reading has no kana is read again with Han's
- * languages, and the reading with more lines kept (the more confident
- * of as many): the detection calls a line of Chinese Japanese about as
- * often as Han, and jpn reads it with Japanese forms of its characters
- * (天気 for 天气) or drops it.
+ * Japanese (or kana) whose reading has no kana, or as Korean (Hangul)
+ * whose reading has no Hangul, is read again with Han's languages, and
+ * the reading that says more surely kept (vw_ocr_auto_score): the
+ * detection calls a line of Chinese Japanese about as often as Han, and
+ * Korean now and then; jpn reads it with Japanese forms of its
+ * characters (天気 for 天气) or drops it, kor drops it.
  */
 static int
 vw_ocr_auto_read(int s, const vw_image_t *img, const vw_ocr_how_t *how,
@@ -428,8 +454,8 @@ vw_ocr_auto_read(int s, const vw_image_t *img, const vw_ocr_how_t *how,
 
     h = vw_ocr_auto_find("Han");
 
-    if (s < 0 || h < 0 || strcmp(vw_ocr_scripts[s].langs, "jpn") != 0
-        || r->timed_out || vw_ocr_auto_kana(r->text))
+    if (s < 0 || h < 0 || vw_ocr_scripts[s].own == VW_OCR_OWN_NONE
+        || r->timed_out || vw_ocr_auto_own(r->text, vw_ocr_scripts[s].own))
     {
         return 0;
     }
@@ -450,10 +476,7 @@ vw_ocr_auto_read(int s, const vw_image_t *img, const vw_ocr_how_t *how,
         return -1;
     }
 
-    if (other.nlines > r->nlines
-        || (other.nlines == r->nlines && other.text[0] != '\0'
-            && other.confidence >= r->confidence))
-    {
+    if (vw_ocr_auto_score(&other) > vw_ocr_auto_score(r)) {
         other.ms += r->ms;
         vw_ocr_result_free(r);
         *r = other;
@@ -467,9 +490,10 @@ vw_ocr_auto_read(int s, const vw_image_t *img, const vw_ocr_how_t *how,
 }
 
 
-/* 1 when text has a kana (hiragana, katakana), 0 when not */
+/* 1 when text has a character of own (VW_OCR_OWN_KANA: hiragana,
+ * katakana; VW_OCR_OWN_HANGUL: syllables, jamo), 0 when not */
 static int
-vw_ocr_auto_kana(const char *text)
+vw_ocr_auto_own(const char *text, int own)
 {
     size_t    i, n, len;
     uint32_t  cp;
@@ -479,7 +503,11 @@ vw_ocr_auto_kana(const char *text)
     for (i = 0; i < len; i += n) {
         n = vw_utf8_decode((const unsigned char *) text + i, len - i, &cp);
 
-        if (cp >= 0x3040 && cp <= 0x30ff) {
+        if (own == VW_OCR_OWN_KANA ? cp >= 0x3040 && cp <= 0x30ff
+                                   : (cp >= 0xac00 && cp <= 0xd7a3)
+                                     || (cp >= 0x1100 && cp <= 0x11ff)
+                                     || (cp >= 0x3130 && cp <= 0x318f))
+        {
             return 1;
         }
     }

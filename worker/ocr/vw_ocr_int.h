@@ -49,14 +49,19 @@
  * job's languages' script VW_OCR_AUTO_CONFIRM times (one is not enough:
  * it calls a line of Cyrillic capitals Latin), a reading at
  * VW_OCR_AUTO_KEEP or more (nothing dropped) needs no detection; a
- * detection below VW_OCR_AUTO_SURE is unsure; the first
- * VW_OCR_AUTO_LINES lines a reading dropped are looked at for another
- * script.
+ * detection below VW_OCR_AUTO_SURE is unsure; another script's
+ * reading is better when it says more surely by VW_OCR_AUTO_GAIN
+ * (letters x confidence points: "NN" at 55 is 10, a line of 20
+ * letters at 90 is 800); the first VW_OCR_AUTO_LINES lines a reading
+ * dropped are looked at for another script.
  */
 #define VW_OCR_AUTO_LATIN    2
 #define VW_OCR_AUTO_CONFIRM  2
 #define VW_OCR_AUTO_KEEP     80
 #define VW_OCR_AUTO_SURE     0.5f
+#define VW_OCR_AUTO_GAIN     50
+#define VW_OCR_AUTO_LETTERS  4       /* a reading of fewer letters (kept
+                                        and dropped) is not detected */
 #define VW_OCR_AUTO_LINES    4
 
 
