@@ -79,6 +79,10 @@ static int   vw_ocr_auto_cur = -1;
  * script's languages was better) */
 static int   vw_ocr_auto_known;
 
+/* the confidences the detection gave each script's languages in the
+ * job (at the first script of the same languages) */
+static float  vw_ocr_auto_tally[VW_OCR_NSCRIPTS];
+
 /* the size of the last picture whose script detection changed nothing:
  * the same screen read again (binarised, in grey, as one block, another
  * look) is not detected again */
@@ -98,6 +102,8 @@ static int vw_ocr_auto_read(int s, const vw_image_t *img,
 static int vw_ocr_auto_other(int s, const vw_image_t *img,
     const vw_ocr_result_t *r);
 static int vw_ocr_auto_find(const char *script);
+static int vw_ocr_auto_first(int s);
+static float vw_ocr_auto_tally_of(int s);
 static long vw_ocr_auto_score(const vw_ocr_result_t *r);
 static int vw_ocr_auto_own(const char *text, int own);
 
@@ -113,6 +119,7 @@ vw_ocr_auto_begin(const char *name, vw_err_t *err)
 
     vw_ocr_auto_cur = vw_ocr_auto_find("Latin");
     vw_ocr_auto_known = 0;
+    memset(vw_ocr_auto_tally, 0, sizeof(vw_ocr_auto_tally));
     vw_ocr_auto_w = 0;
     vw_ocr_auto_h = 0;
 
@@ -122,17 +129,21 @@ vw_ocr_auto_begin(const char *name, vw_err_t *err)
 
 /*
  * The picture read with the job's current languages (the Latin ones
- * first).  A reading that is sure (lines kept, none dropped, a
- * confidence of VW_OCR_AUTO_KEEP or more) or found no word at all is
- * the reading.  Else the picture's script is detected: when its
- * languages are others, the picture is read with them, and that
- * reading, if better (more lines kept, or as many more confidently),
- * replaces the first and its languages become the job's.  Last, when
- * lines were dropped as unsure and the first of them that the script
- * detection is sure of is of a script with other languages, the
- * picture is read with those and the two readings combined line by
- * line (vw_ocr_result_merge: each line from the better, the lines only
- * one has added): a bilingual caption.  timeout_ms covers them all.
+ * first).  The reading is final when it timed out, has fewer than
+ * VW_OCR_AUTO_LETTERS letters (kept and dropped), is sure (lines kept,
+ * none dropped, a confidence of VW_OCR_AUTO_KEEP or more) once the
+ * job's script is known (VW_OCR_AUTO_CONFIRM), or is of the same
+ * screen as the last picture detected to no effect (its size).  Else
+ * the picture's script is detected: when its languages are others, the
+ * picture is read with them, that reading replaces the first if it
+ * says more surely (vw_ocr_auto_try), and its languages become the
+ * job's if it did or if the job's detections now favour them by
+ * VW_OCR_AUTO_LEAD.  Last, when lines were dropped as unsure and the
+ * first of them that the script detection is sure of is of a script
+ * with other languages, the picture is read with those and the two
+ * readings combined line by line (vw_ocr_result_merge: each line from
+ * the better, the lines only one has added): a bilingual caption.
+ * timeout_ms covers them all.
  */
 int
 vw_ocr_auto_image(const vw_image_t *img, const vw_ocr_how_t *how,
@@ -176,16 +187,19 @@ vw_ocr_auto_image(const vw_image_t *img, const vw_ocr_how_t *how,
         vw_ocr_auto_known++;
 
     } else if (t >= 0) {
-        switch (vw_ocr_auto_try(t, 0, img, how, timeout_ms, start, poll,
-                                poll_data, r, err))
-        {
-        case -1:
+        changed = vw_ocr_auto_try(t, 0, img, how, timeout_ms, start, poll,
+                                  poll_data, r, err);
+        if (changed < 0) {
             return -1;
-        case 1:
+        }
+
+        if (changed
+            || vw_ocr_auto_tally_of(t)
+               >= vw_ocr_auto_tally_of(s) + VW_OCR_AUTO_LEAD)
+        {
             vw_ocr_auto_cur = t;
             vw_ocr_auto_known = VW_OCR_AUTO_CONFIRM;
             s = t;
-            changed = 1;
         }
     }
 
@@ -299,14 +313,14 @@ vw_ocr_auto_try(int t, int merge, const vw_image_t *img,
 
 /*
  * The script of img: an index of vw_ocr_scripts with installed
- * languages, -1 when the detection is unsure (too few glyphs, a
- * confidence below VW_OCR_AUTO_SURE) or the script has none, -2 when
- * out of memory.
+ * languages, its confidence added to the job's tally; -1 when the
+ * detection is unsure (too few glyphs, a confidence below
+ * VW_OCR_AUTO_SURE) or the script has none, -2 when out of memory.
  */
 static int
 vw_ocr_auto_script(const vw_image_t *img, vw_err_t *err)
 {
-    int          rc;
+    int          i, rc;
     float        conf;
     const char  *script;
 
@@ -315,8 +329,41 @@ vw_ocr_auto_script(const vw_image_t *img, vw_err_t *err)
         return -2;
     }
 
-    return rc == 0 && conf >= VW_OCR_AUTO_SURE ? vw_ocr_auto_find(script)
-                                               : -1;
+    if (rc != 0 || conf < VW_OCR_AUTO_SURE) {
+        return -1;
+    }
+
+    i = vw_ocr_auto_find(script);
+
+    if (i >= 0) {
+        vw_ocr_auto_tally[vw_ocr_auto_first(i)] += conf;
+    }
+
+    return i;
+}
+
+
+/* The first script of vw_ocr_scripts read with the languages of s. */
+static int
+vw_ocr_auto_first(int s)
+{
+    int  i;
+
+    for (i = 0; i < s; i++) {
+        if (strcmp(vw_ocr_auto_set(i), vw_ocr_auto_set(s)) == 0) {
+            break;
+        }
+    }
+
+    return i;
+}
+
+
+/* What the detection gave script s's languages in the job (-1: 0). */
+static float
+vw_ocr_auto_tally_of(int s)
+{
+    return s >= 0 ? vw_ocr_auto_tally[vw_ocr_auto_first(s)] : 0;
 }
 
 

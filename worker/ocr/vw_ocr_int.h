@@ -60,6 +60,9 @@
 #define VW_OCR_AUTO_KEEP     80
 #define VW_OCR_AUTO_SURE     0.5f
 #define VW_OCR_AUTO_GAIN     50
+#define VW_OCR_AUTO_LEAD     10.0f   /* a script whose detections in the
+                                        job add up to this much more than
+                                        the job's languages' takes over */
 #define VW_OCR_AUTO_LETTERS  4       /* a reading of fewer letters (kept
                                         and dropped) is not detected */
 #define VW_OCR_AUTO_LINES    4
