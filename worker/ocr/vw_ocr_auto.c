@@ -6,16 +6,16 @@
  * finds in it, and a line of another script read again with that
  * script's languages (a bilingual caption, Chinese over English).
  *
- * A script's languages (vw_ocr_scripts): Latin is read with eng and the
- * installed ones of spa, fra, deu, por, ita (at most VW_OCR_AUTO_LATIN
- * in all, eng first: Spanish read with eng alone loses its accents);
+ * A script's languages (vw_ocr_scripts): Latin is read with eng (and
+ * the installed ones of spa, fra, deu, por, ita, at most
+ * VW_OCR_AUTO_LATIN in all: 1, see vw_ocr_int.h);
  * Han with chi_sim (else chi_tra), Japanese (or kana) with jpn, Hangul
  * with kor, Cyrillic with rus (else ukr, bel), Greek ell, Arabic ara,
  * Hebrew heb, Devanagari hin, Thai tha; eng is added to each of those
- * for the Latin words among them.  A picture whose script detection is
- * unsure (too few glyphs, a confidence below VW_OCR_AUTO_SURE), or of a
- * script with none of its languages installed, is read as the last sure
- * picture of the job was, and with eng before any was.
+ * for the Latin words among them.  A detection that is unsure (too few
+ * glyphs, a confidence below VW_OCR_AUTO_SURE), or names a script with
+ * none of its languages installed, changes nothing: the picture keeps
+ * the job's languages (eng until the job changes them).
  *
  * The engines are those of vw_ocr_engine, one per language string,
  * loaded on first use and kept: a job of one script loads one.

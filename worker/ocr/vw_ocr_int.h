@@ -45,7 +45,8 @@
 
 /*
  * lang "auto" (vw_ocr_auto.c): Latin is read with at most
- * VW_OCR_AUTO_LATIN languages; once the script detection has named the
+ * VW_OCR_AUTO_LATIN languages (eng: eng+spa reads a textured video
+ * without text as 7 segments of junk, eng as none); once the script detection has named the
  * job's languages' script VW_OCR_AUTO_CONFIRM times (one is not enough:
  * it calls a line of Cyrillic capitals Latin), a reading at
  * VW_OCR_AUTO_KEEP or more (nothing dropped) needs no detection; a
@@ -55,7 +56,7 @@
  * letters at 90 is 800); the first VW_OCR_AUTO_LINES lines a reading
  * dropped are looked at for another script.
  */
-#define VW_OCR_AUTO_LATIN    2
+#define VW_OCR_AUTO_LATIN    1
 #define VW_OCR_AUTO_CONFIRM  2
 #define VW_OCR_AUTO_KEEP     80
 #define VW_OCR_AUTO_SURE     0.5f
