@@ -193,9 +193,13 @@ vw_ocr_auto_image(const vw_image_t *img, const vw_ocr_how_t *how,
             return -1;
         }
 
+        /* the tally takes a job from the Latin languages, never back
+         * to them: every other script's are read with eng too, and a
+         * bilingual video's detections name Latin more often */
         if (changed
-            || vw_ocr_auto_tally_of(t)
-               >= vw_ocr_auto_tally_of(s) + VW_OCR_AUTO_LEAD)
+            || (s == vw_ocr_auto_find("Latin")
+                && vw_ocr_auto_tally_of(t)
+                   >= vw_ocr_auto_tally_of(s) + VW_OCR_AUTO_LEAD))
         {
             vw_ocr_auto_cur = t;
             vw_ocr_auto_known = VW_OCR_AUTO_CONFIRM;
