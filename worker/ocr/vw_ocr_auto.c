@@ -137,8 +137,8 @@ vw_ocr_auto_begin(const char *name, vw_err_t *err)
  * the picture's script is detected: when its languages are others, the
  * picture is read with them, that reading replaces the first if it
  * says more surely (vw_ocr_auto_try), and its languages become the
- * job's if it did or if the job's detections now favour them by
- * VW_OCR_AUTO_LEAD.  Last, when lines were dropped as unsure and the
+ * job's if it did or, while the job reads with the Latin languages, if
+ * the job's detections now favour them by VW_OCR_AUTO_LEAD.  Last, when lines were dropped as unsure and the
  * first of them that the script detection is sure of is of a script
  * with other languages, the picture is read with those and the two
  * readings combined line by line (vw_ocr_result_merge: each line from
