@@ -29,6 +29,7 @@ VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              image/vw_text_persist.c image/vw_orient.c image/vw_stack.c \
              ocr/vw_ocr.c ocr/vw_ocr_merge.c ocr/vw_ocr_lang.c \
              ocr/vw_despeckle.c ocr/vw_osd.c ocr/vw_script.c \
+             ocr/vw_ocr_auto.c \
              result/vw_segments.c result/vw_parts.c result/vw_output.c \
              core/vw_core.c core/vw_plan.c core/vw_geom.c core/vw_utf8.c \
              core/vw_stage.c

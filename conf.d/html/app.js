@@ -149,6 +149,7 @@
     por: 'Portuguese', nld: 'Dutch', rus: 'Russian', ukr: 'Ukrainian', pol: 'Polish',
     tur: 'Turkish', ara: 'Arabic', hin: 'Hindi', chi_sim: 'Chinese, simplified',
     chi_tra: 'Chinese, traditional', jpn: 'Japanese', kor: 'Korean',
+    auto: 'Detected on each screen',
   };
 
   // BCP 47 tags for <track srclang>: Tesseract names languages in ISO
@@ -164,7 +165,9 @@
   }
 
   // The select offers what is installed: one option per language, English
-  // first and chosen, then "English, then X" for the others (a video with
+  // first and chosen, "auto" (the worker reads each screen with the
+  // installed languages of its script; it needs English for the screens
+  // it cannot tell), then "English, then X" for the others (a video with
   // both).  When the list cannot be had, the built-in options stay.
   async function offerLanguages() {
     let list;
@@ -180,12 +183,13 @@
     const sel = $('#lang');
     const keep = sel.value;
     const codes = list.includes('eng')
-      ? ['eng', ...list.filter((l) => l !== 'eng'), ...list.filter((l) => l !== 'eng').map((l) => `eng+${l}`)]
+      ? ['eng', 'auto', ...list.filter((l) => l !== 'eng'), ...list.filter((l) => l !== 'eng').map((l) => `eng+${l}`)]
       : list;
     sel.replaceChildren(...codes.map((c) => {
       const o = document.createElement('option');
       o.value = c;
-      o.textContent = c.startsWith('eng+') ? `English, then ${langName(c.slice(4))} (${c})` : `${langName(c)} (${c})`;
+      o.textContent = c.startsWith('eng+') ? `English, then ${langName(c.slice(4))} (${c})`
+        : c === 'auto' ? 'Detected on each screen (auto)' : `${langName(c)} (${c})`;
       return o;
     }));
     sel.value = codes.includes(keep) ? keep : codes[0];

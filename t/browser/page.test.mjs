@@ -123,18 +123,19 @@ const SPANS = [
   { start: 2.2, end: 3.8, text: 'Retries are safe here' },
 ];
 
-test('the language choice offers what the worker pool has installed (its store/languages.json), English first',
+test('the language choice offers what the worker pool has installed (its store/languages.json), English first, then auto',
   async () => {
     const names = execFileSync(stack.workerBin, ['languages'], { encoding: 'utf8' }).split('\n').filter(Boolean);
     assert.ok(names.length >= 2, `installed: ${names}`);
     const others = names.filter((l) => l !== 'eng');
-    const want = ['eng', ...others, ...others.map((l) => `eng+${l}`)];
+    const want = ['eng', 'auto', ...others, ...others.map((l) => `eng+${l}`)];
     const page = await openPage(stack.url);
     await page.waitForFunction(() => document.querySelector('#lang').dataset.installed !== undefined);
     const got = await page.$$eval('#lang option', (os) => os.map((o) => o.value));
-    assert.deepEqual(got, want, 'one option per installed language, then English with each');
+    assert.deepEqual(got, want, 'one option per installed language, auto, then English with each');
     assert.equal(await page.locator('#lang').inputValue(), 'eng', 'English is chosen');
     assert.match(await page.locator('#lang option[value="chi_sim"]').textContent(), /Chinese/);
+    assert.match(await page.locator('#lang option[value="auto"]').textContent(), /Detected on each screen/);
     await closePage(page);
   });
 

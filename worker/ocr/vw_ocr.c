@@ -47,6 +47,9 @@ typedef struct {
 
 const vw_ocr_how_t  vw_ocr_plain = { VW_OCR_LAYOUT_AUTO, 0 };
 
+/* lang "auto": no Tesseract engine of its own (vw_ocr_auto.c) */
+static vw_engine_t  vw_engine_auto = { "auto", NULL, 0 };
+
 static vw_engine_t  vw_engines[VW_OCR_ENGINES_MAX];
 static int          vw_nengines;
 static uint64_t     vw_engine_clock;
@@ -75,6 +78,11 @@ vw_ocr_engine(const char *lang, const char *name, vw_engine_t **ep,
     char         *names[1], *values[1];
     TessBaseAPI  *api;
     vw_engine_t  *e;
+
+    if (strcmp(lang, "auto") == 0) {
+        *ep = &vw_engine_auto;
+        return vw_ocr_auto_begin(name, err);
+    }
 
     for (i = 0; i < vw_nengines; i++) {
         if (strcmp(vw_engines[i].lang, lang) == 0) {
@@ -169,6 +177,15 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
     vw_ocr_watch_t   watch;
 
     stage = vw_stage_enter(VW_STAGE_OCR);
+
+    if (e == &vw_engine_auto) {
+        /* the detection and the readings it asks for count as OCR */
+        ret = vw_ocr_auto_image(img, how, timeout_ms, poll, poll_data, r,
+                                err);
+        (void) vw_stage_enter(stage);
+        return ret;
+    }
+
     ret = -1;
     vo_buf_init(&text);
     vo_buf_init(&dropped);
