@@ -13,13 +13,14 @@
 # read yet run as TODO tests (%todo below, with what it reads today):
 # their results are printed, a pass is news, a failure does not fail the
 # suite.  The pipeline's work on issue 36 turns them into passing tests.
-# TODO today (17 of the 33 line shapes): light-plain, light-cream,
+# TODO today (15 of the 33 line shapes): light-plain, light-cream,
 # spaced-caps, letterbox-19px, bottom-bar-18px, line-14px,
 # orange-on-black, black-on-orange-bar, white-in-black-bar,
-# small-under-title, short-cjk, two-glyph-cjk, short-words,
-# karaoke-word, flash-0.23s, one-char-0.5s, counter-moving.
+# small-under-title, short-cjk, karaoke-word, flash-0.23s,
+# one-char-0.5s, counter-moving.
 # Read today: outline-lineart, cjk-glow, strip, white-beside-bar,
 # busy-clutter, busy-cartoon, busy-lights, busy-inset, title-60px,
+# two-glyph-cjk, short-words (each line read alone, vw_read_line.c),
 # karaoke-sweep, after-flash, wipe-lower-third, counter-still,
 # bilingual-zh, bilingual-en, credits, marquee; and nothing invented on
 # the clip without text.
@@ -72,8 +73,6 @@ my %todo = (
     'small-under-title' => 'a 14 px line under a 60 px title: only the title',
     # 5. short lines
     'short-cjk'     => '3 Chinese characters: no segment',
-    'two-glyph-cjk' => 'two-glyph lines: one of two',
-    'short-words'   => 'words of 1-4 letters: one of two',
     # 6. timing
     'karaoke-word'  => 'one word at a time: 3 of 5 words',
     'flash-0.23s'   => 'a 0.23 s caption replaced in place: not read',

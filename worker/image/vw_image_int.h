@@ -90,6 +90,11 @@
 #define VW_TEXT_MIN_HEIGHT_PART  60    /* and a 60th of the picture's
                                           height */
 #define VW_TEXT_LINE_GLYPHS      3     /* glyphs: a line has at least */
+#define VW_TEXT_LINE_GAP         3     /* glyph heights: chains on a row
+                                          this far apart are one line
+                                          (the words of a caption) */
+#define VW_TEXT_CHAINS_MAX       1024  /* chains compared for it, at
+                                          most (noise makes hundreds) */
 #define VW_TEXT_MARK_PART        100   /* a mark beside a line (a dot, a
                                           comma) has at least a 100th of
                                           the square of its height in
@@ -135,6 +140,9 @@
                                            taller than this; */
 #define VW_PREP_SMALL_GLYPH       20    /* glyphs less tall than this are,
                                            whatever the picture's size */
+#define VW_PREP_DARK_LEVEL        96    /* level: a line of dark ink whose
+                                           levels are not known is cut
+                                           here (vw_prep_line) */
 
 /*
  * Blob removal (vw_prep_blobs): what cannot be a glyph, as parts of the
@@ -176,10 +184,12 @@ void vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
     vw_text_t *t);
 
 /* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
- * of a line, or beside one, is erased; box, glyph_h, glyphs, lines and
- * comps describe what stays.  -1 when out of memory. */
+ * of a line, or beside one, is erased; out's box, glyph_h, glyphs,
+ * lines, line[] (of the polarity given) and nline describe what stays,
+ * and comps is raised to the glyph-sized components if fewer (out's
+ * mask is not touched).  -1 when out of memory. */
 int vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
-    vw_rect_t *box, int *glyph_h, int *glyphs, int *lines, int *comps);
+    int polarity, vw_text_t *out);
 
 
 #endif /* _VW_IMAGE_INT_H_INCLUDED_ */

@@ -35,6 +35,7 @@
  * the other, so compression noise at glyph edges does not count.
  */
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,10 @@
 
 static int vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, vw_text_t *t, vw_err_t *err);
+static void vw_text_cut(const vw_rect_t *box, const vw_rect_t *of,
+    const vw_rect_t *in, vw_rect_t *cut);
+static int vw_text_records(vw_framer_t *fr, size_t n, const uint32_t *line,
+    size_t nline, int polarity, vw_text_t *out);
 static int vw_text_by_x(const void *a, const void *b, void *data);
 static int vw_text_by_middle(const void *a, const void *b, void *data);
 static int vw_text_root(vw_comp_t *c, int i);
@@ -73,24 +78,43 @@ void
 vw_text_view(const vw_text_t *t, const vw_rect_t *of, const vw_rect_t *in,
     vw_text_t *view)
 {
-    int  x1, y1;
+    int  i;
 
     *view = *t;
     vw_image_view(&t->mask, of, in, &view->mask);
+    vw_text_cut(&t->box, of, in, &view->box);
 
-    x1 = t->box.x + t->box.w - (in->x - of->x);
-    y1 = t->box.y + t->box.h - (in->y - of->y);
+    view->nline = 0;
+
+    for (i = 0; i < t->nline && view->box.w > 0; i++) {
+        view->line[view->nline] = t->line[i];
+        vw_text_cut(&t->line[i].box, of, in, &view->line[view->nline].box);
+        view->nline += view->line[view->nline].box.w > 0;
+    }
+}
+
+
+/* box (of rectangle of) cut to the part in of it, moved there; w = 0
+ * when nothing is left */
+static void
+vw_text_cut(const vw_rect_t *box, const vw_rect_t *of, const vw_rect_t *in,
+    vw_rect_t *cut)
+{
+    int  x1, y1;
+
+    x1 = box->x + box->w - (in->x - of->x);
+    y1 = box->y + box->h - (in->y - of->y);
     x1 = x1 < in->w ? x1 : in->w;
     y1 = y1 < in->h ? y1 : in->h;
-    view->box.x = t->box.x - (in->x - of->x);
-    view->box.y = t->box.y - (in->y - of->y);
-    view->box.x = view->box.x > 0 ? view->box.x : 0;
-    view->box.y = view->box.y > 0 ? view->box.y : 0;
-    view->box.w = x1 - view->box.x;
-    view->box.h = y1 - view->box.y;
+    cut->x = box->x - (in->x - of->x);
+    cut->y = box->y - (in->y - of->y);
+    cut->x = cut->x > 0 ? cut->x : 0;
+    cut->y = cut->y > 0 ? cut->y : 0;
+    cut->w = x1 - cut->x;
+    cut->h = y1 - cut->y;
 
-    if (t->box.w == 0 || view->box.w <= 0 || view->box.h <= 0) {
-        memset(&view->box, 0, sizeof(vw_rect_t));
+    if (box->w == 0 || cut->w <= 0 || cut->h <= 0) {
+        memset(cut, 0, sizeof(vw_rect_t));
     }
 }
 
@@ -134,6 +158,7 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     t->glyphs = 0;
     t->lines = 0;
     t->comps = 0;
+    t->nline = 0;
     memset(&t->box, 0, sizeof(vw_rect_t));
 
     if (vw_image_alloc(&t->mask, g->width, g->height) != 0
@@ -204,8 +229,7 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         vw_ink_bright(fr, g, &t->mask, &ink);
 
         if (ink > 0
-            && vw_text_lines(fr, &t->mask, ref_w, ref_h, &t->box,
-                             &t->glyph_h, &t->glyphs, &t->lines, &t->comps)
+            && vw_text_lines(fr, &t->mask, ref_w, ref_h, VW_TEXT_BRIGHT, t)
                != 0)
         {
             return vw_fail(err, "no_memory", "frame: out of memory");
@@ -227,9 +251,7 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     vw_ink_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
 
     if (ink > 0
-        && vw_text_lines(fr, &t->mask, ref_w, ref_h, &t->box, &t->glyph_h,
-                         &t->glyphs, &t->lines, &t->comps)
-           != 0)
+        && vw_text_lines(fr, &t->mask, ref_w, ref_h, VW_TEXT_DARK, t) != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
@@ -271,16 +293,24 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
  */
 int
 vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
-    vw_rect_t *box, int *glyph_h, int *glyphs, int *lines, int *comps)
+    int polarity, vw_text_t *out)
 {
     int         rc, h, lh, ov, gap, ra, rb, near, x0, y0, x1, y1, minh;
-    int         bottom;
+    int         bottom, *glyph_h, *glyphs, *lines, *comps;
     size_t      i, j, k, n, ntall, nline, sum;
     uint32_t   *tall, *line;
+    vw_rect_t  *box;
     vw_comp_t  *c, *d, *l;
+
+    box = &out->box;
+    glyph_h = &out->glyph_h;
+    glyphs = &out->glyphs;
+    lines = &out->lines;
+    comps = &out->comps;
 
     memset(box, 0, sizeof(vw_rect_t));
     *lines = 0;
+    out->nline = 0;
 
     minh = vw_text_least_height(ref_h);
 
@@ -389,6 +419,16 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
         }
     }
 
+    /* the lines one by one (the chains, joined on a row) */
+
+    if (nline > 0 && vw_text_records(fr, n, line, nline, polarity, out) != 0)
+    {
+        return -1;
+    }
+
+    c = fr->comps;                  /* (moved if the records grew it) */
+    line = fr->order;
+
     /* lines stay; what lies beside a glyph of a line (within twice its
      * height) and inside its band (half its height above and below),
      * and is not much taller, stays too: dots, commas, accents, a word
@@ -438,6 +478,202 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
     }
 
     return 0;
+}
+
+
+/*
+ * The layer's lines one by one into out->line: the chains of the nline
+ * line glyphs line[] (of the n components of fr), taken at their roots,
+ * and chains on one row (overlapping by half the smaller height) at
+ * most VW_TEXT_LINE_GAP glyph heights apart joined (the words of a
+ * line split where a gap is wide).  The VW_TEXT_LINES_MAX of most
+ * glyphs are kept, top down.  A chain's record is kept among the
+ * framer's components, after the n of the picture (x0..y1 its box,
+ * pixels the sum of its glyphs' heights, glyphs their number, group
+ * the line it joins).  -1 when out of memory.
+ */
+static int
+vw_text_records(vw_framer_t *fr, size_t n, const uint32_t *line,
+    size_t nline, int polarity, vw_text_t *out)
+{
+    int              ov, gap, ha, hb, ra, rb;
+    size_t           i, j, k, nchain;
+    vw_comp_t       *c, *a, *b;
+    vw_text_line_t   r, *o;
+
+    /* a record per chain, at the chain's root (a tall glyph: only
+     * tall components are chained) */
+
+    nchain = 0;
+
+    for (k = 0; k < nline; k++) {
+        i = line[k];
+
+        if (fr->comps[i].group != (int) i) {
+            continue;
+        }
+
+        /* (this may move fr->comps and fr->order, which line is) */
+        if (vw_framer_comp(fr, 0, 0, -1, -1, (uint32_t) i, 0) != 0) {
+            return -1;
+        }
+
+        line = fr->order;
+        nchain++;
+    }
+
+    c = fr->comps;
+
+    for (k = 0; k < nchain; k++) {
+        a = &c[n + k];
+        a->x0 = INT_MAX;
+        a->y0 = INT_MAX;
+        a->x1 = -1;
+        a->y1 = -1;
+        a->group = (int) k;
+        a->glyphs = 0;
+        c[a->seed].glyphs = -1 - (int) k;   /* the root finds its record */
+    }
+
+    for (k = 0; k < nline; k++) {
+        b = &c[line[k]];
+        a = &c[n + (size_t) (-1 - c[b->group].glyphs)];
+        a->x0 = b->x0 < a->x0 ? b->x0 : a->x0;
+        a->y0 = b->y0 < a->y0 ? b->y0 : a->y0;
+        a->x1 = b->x1 > a->x1 ? b->x1 : a->x1;
+        a->y1 = b->y1 > a->y1 ? b->y1 : a->y1;
+        a->pixels += (uint32_t) (b->y1 - b->y0 + 1);
+        a->glyphs++;
+    }
+
+    /* the roots' counts back (vw_text_lines reads them) */
+
+    for (k = 0; k < nchain; k++) {
+        c[c[n + k].seed].glyphs = c[n + k].glyphs;
+    }
+
+    /* chains on one row, near each other, joined (their records'
+     * group; pairs compared only among the first VW_TEXT_CHAINS_MAX) */
+
+    for (i = 0; i < nchain && i < VW_TEXT_CHAINS_MAX; i++) {
+        a = &c[n + i];
+        ha = (int) (a->pixels / (uint32_t) a->glyphs);
+
+        for (j = i + 1; j < nchain && j < VW_TEXT_CHAINS_MAX; j++) {
+            b = &c[n + j];
+            hb = (int) (b->pixels / (uint32_t) b->glyphs);
+
+            ov = (a->y1 < b->y1 ? a->y1 : b->y1)
+                 - (a->y0 > b->y0 ? a->y0 : b->y0) + 1;
+            gap = (a->x0 > b->x0 ? a->x0 : b->x0)
+                  - (a->x1 < b->x1 ? a->x1 : b->x1);
+
+            if (2 * ov < (a->y1 - a->y0 < b->y1 - b->y0 ? a->y1 - a->y0
+                                                          : b->y1 - b->y0)
+                || gap > VW_TEXT_LINE_GAP * (ha > hb ? ha : hb))
+            {
+                continue;
+            }
+
+            for (ra = (int) i; c[n + ra].group != ra; ra = c[n + ra].group) {
+                /* void */
+            }
+
+            for (rb = (int) j; c[n + rb].group != rb; rb = c[n + rb].group) {
+                /* void */
+            }
+
+            c[n + (ra > rb ? ra : rb)].group = ra < rb ? ra : rb;
+        }
+    }
+
+    /* each line's record, at its first chain's; the most glyphs kept */
+
+    for (k = 0; k < nchain; k++) {
+        a = &c[n + k];
+
+        for (ra = (int) k; c[n + ra].group != ra; ra = c[n + ra].group) {
+            /* void */
+        }
+
+        a->group = ra;
+
+        if (ra == (int) k) {
+            continue;
+        }
+
+        b = &c[n + ra];
+        b->x0 = a->x0 < b->x0 ? a->x0 : b->x0;
+        b->y0 = a->y0 < b->y0 ? a->y0 : b->y0;
+        b->x1 = a->x1 > b->x1 ? a->x1 : b->x1;
+        b->y1 = a->y1 > b->y1 ? a->y1 : b->y1;
+        b->pixels += a->pixels;
+        b->glyphs += a->glyphs;
+    }
+
+    for (k = 0; k < nchain; k++) {
+        a = &c[n + k];
+
+        if (a->group != (int) k) {
+            continue;
+        }
+
+        r.box = (vw_rect_t) { a->x0, a->y0, a->x1 - a->x0 + 1,
+                              a->y1 - a->y0 + 1 };
+        r.polarity = polarity;
+        r.glyphs = a->glyphs;
+        r.glyph_h = (int) (a->pixels / (uint32_t) a->glyphs);
+
+        if (out->nline < VW_TEXT_LINES_MAX) {
+            out->line[out->nline++] = r;
+            continue;
+        }
+
+        /* full: it takes the place of the line of fewest glyphs */
+
+        o = &out->line[0];
+
+        for (i = 1; i < VW_TEXT_LINES_MAX; i++) {
+            o = out->line[i].glyphs < o->glyphs ? &out->line[i] : o;
+        }
+
+        if (r.glyphs > o->glyphs) {
+            *o = r;
+        }
+    }
+
+    vw_text_lines_sort(out->line, out->nline);
+
+    fr->ncomps = n;
+
+    return 0;
+}
+
+
+/* Sorts lines top down (by their middles), then left to right. */
+void
+vw_text_lines_sort(vw_text_line_t *l, int n)
+{
+    int             i, j;
+    vw_text_line_t  t;
+
+    for (i = 1; i < n; i++) {
+        t = l[i];
+
+        for (j = i; j > 0; j--) {
+            if (2 * l[j - 1].box.y + l[j - 1].box.h
+                < 2 * t.box.y + t.box.h
+                || (2 * l[j - 1].box.y + l[j - 1].box.h
+                    == 2 * t.box.y + t.box.h && l[j - 1].box.x <= t.box.x))
+            {
+                break;
+            }
+
+            l[j] = l[j - 1];
+        }
+
+        l[j] = t;
+    }
 }
 
 

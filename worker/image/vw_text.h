@@ -26,6 +26,22 @@
 #define VW_TEXT_BRIGHT           1     /* light, with a dark outline/box */
 #define VW_TEXT_DARK             2     /* dark, on a light or plain picture */
 
+/* the lines of a layer recorded one by one, at most */
+#define VW_TEXT_LINES_MAX        16
+
+
+/*
+ * A line of a layer: chains of glyphs side by side (vw_text_chained)
+ * that lie on one row no more than a few glyph heights apart; its box
+ * bounds its glyphs (not the marks beside them).
+ */
+typedef struct {
+    vw_rect_t   box;
+    int         polarity;
+    int         glyph_h;    /* the mean height of its glyphs */
+    int         glyphs;
+} vw_text_line_t;
+
 
 typedef struct {
     vw_image_t  mask;
@@ -36,6 +52,9 @@ typedef struct {
     int         lines;      /* the lines of text they make (0: none) */
     int         comps;      /* glyph-sized ink components, in lines
                                or not */
+    vw_text_line_t  line[VW_TEXT_LINES_MAX];  /* its lines, top down
+                               (the first VW_TEXT_LINES_MAX) */
+    int         nline;
 } vw_text_t;
 
 
@@ -113,6 +132,9 @@ int vw_text_least_height(int ref_h);
  * a factor of 2.5.
  */
 int vw_text_chained(int a, int b, int ov, int gap);
+
+/* Sorts n lines top down (by their middles), then left to right. */
+void vw_text_lines_sort(vw_text_line_t *l, int n);
 
 /* The most text is taken to slide between two pictures width pixels
  * wide that are compared (vw_text_shift's max). */

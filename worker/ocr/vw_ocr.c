@@ -239,8 +239,11 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
         goto done;
     }
 
-    TessBaseAPISetPageSegMode(e->api, how->layout == VW_OCR_LAYOUT_BLOCK
-                                      ? PSM_SINGLE_BLOCK : PSM_AUTO);
+    TessBaseAPISetPageSegMode(e->api,
+                              how->layout == VW_OCR_LAYOUT_BLOCK
+                              ? PSM_SINGLE_BLOCK
+                              : how->layout == VW_OCR_LAYOUT_LINE
+                              ? PSM_SINGLE_LINE : PSM_AUTO);
     TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
                         img->stride);
     TessBaseAPISetSourceResolution(e->api, VW_OCR_DPI);

@@ -67,13 +67,14 @@ int vw_ocr_engine(const char *lang, const char *name, vw_engine_t **e,
 
 /*
  * How Tesseract finds the text in the picture: its page layout (blocks,
- * columns, lines), or the whole picture as one block of lines.  The
- * layout sometimes finds no block in a strip of text that reads right as
- * one: a line of Korean in 60 px glyphs gives "Empty page" (Tesseract
- * 5.3, kor).
+ * columns, lines), the whole picture as one block of lines, or as one
+ * line.  The layout sometimes finds no block in a strip of text that
+ * reads right as one: a line of Korean in 60 px glyphs gives "Empty
+ * page" (Tesseract 5.3, kor), three Chinese characters nothing.
  */
 #define VW_OCR_LAYOUT_AUTO   0
 #define VW_OCR_LAYOUT_BLOCK  1
+#define VW_OCR_LAYOUT_LINE   2     /* the picture is one line of text */
 
 /*
  * How a picture is read: its layout (VW_OCR_LAYOUT_*), and the specks

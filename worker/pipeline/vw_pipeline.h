@@ -105,6 +105,8 @@ typedef struct {
     uint32_t  ocr_calls;           /* screens read by Tesseract */
     uint32_t  ocr_passes;          /* recognitions (a screen may take
                                       several) */
+    uint32_t  line_readings;       /* of those, lines of a layer read
+                                      alone (vw_read_line.c) */
     uint32_t  frames_reused;       /* samples that took the text of the
                                       screen they show */
     uint32_t  frames_timed_out;

@@ -86,6 +86,13 @@
 #define VW_REGION_ACROSS_PART  10
 #define VW_REGION_SMALL_ACROSS 10
 
+/* a line of the layer the reading lacks is read alone (vw_read_line.c):
+ * with VW_LINE_ACROSS glyph heights either way across, scaled up to
+ * about VW_LINE_GLYPH_PX pixels a glyph (whole times, at most
+ * VW_PREP_SCALE_MAX) */
+#define VW_LINE_ACROSS      1
+#define VW_LINE_GLYPH_PX    32
+
 /* a part of the picture: two lines of a reading more than 1/VW_APART of
  * its height apart (or of its width, side by side) are two parts of the
  * screen (vw_read_apart) */
@@ -326,6 +333,9 @@ int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     vw_err_t *err);
 void vw_join_close(vw_pipe_t *p);
 void vw_join_free(vw_pipe_t *p);
+
+/* vw_read_line.c: the layer's lines the reading lacks, read alone */
+int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 
 /* vw_read.c: the pending screen read */
 int vw_read_screen(vw_pipe_t *p, vw_err_t *err);
