@@ -20,6 +20,8 @@ static int vw_read_line_covered(const vw_pipe_t *p,
     const vw_ocr_result_t *res, const vw_text_line_t *l);
 static int vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l,
     vw_ocr_result_t *one, vw_err_t *err);
+static void vw_read_line_place(vw_rect_t *b, const vw_rect_t *r, int s,
+    int scale);
 static int vw_read_line_says(const vw_ocr_result_t *one,
     const vw_text_line_t *l);
 
@@ -133,7 +135,7 @@ vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, vw_ocr_result_t *one,
     vw_err_t *err)
 {
     int            i, s, px, py, x0, y0, x1, y1, pol, rc;
-    vw_rect_t      r, *b;
+    vw_rect_t      r;
     vw_ocr_how_t   how;
     vw_stats_t    *st;
 
@@ -191,31 +193,33 @@ vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, vw_ocr_result_t *one,
     /* its boxes from the line's picture to the region's OCR picture */
 
     for (i = 0; i < one->nlines; i++) {
-        b = &one->lines[i].box;
-        b->x = (r.x + b->x / s) * p->scale;
-        b->y = (r.y + b->y / s) * p->scale;
-        b->w = b->w * p->scale / s;
-        b->h = b->h * p->scale / s;
+        vw_read_line_place(&one->lines[i].box, &r, s, p->scale);
 
-        b = &one->lines[i].letters;
-
-        if (b->w > 0) {
-            b->x = (r.x + b->x / s) * p->scale;
-            b->y = (r.y + b->y / s) * p->scale;
-            b->w = b->w * p->scale / s;
-            b->h = b->h * p->scale / s;
+        if (one->lines[i].letters.w > 0) {
+            vw_read_line_place(&one->lines[i].letters, &r, s, p->scale);
         }
     }
 
     for (i = 0; i < one->ndropped; i++) {
-        b = &one->dropped[i].box;
-        b->x = (r.x + b->x / s) * p->scale;
-        b->y = (r.y + b->y / s) * p->scale;
-        b->w = b->w * p->scale / s;
-        b->h = b->h * p->scale / s;
+        vw_read_line_place(&one->dropped[i].box, &r, s, p->scale);
     }
 
     return 0;
+}
+
+
+/*
+ * A box of the line's picture (scaled s times, cut at r of the region)
+ * in the region's OCR picture (scale times the region).
+ */
+
+static void
+vw_read_line_place(vw_rect_t *b, const vw_rect_t *r, int s, int scale)
+{
+    b->x = (r->x + b->x / s) * scale;
+    b->y = (r->y + b->y / s) * scale;
+    b->w = b->w * scale / s;
+    b->h = b->h * scale / s;
 }
 
 
