@@ -23,7 +23,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/vw_utf8.h"
 #include "vw_ocr_int.h"
@@ -92,7 +91,6 @@ static int   vw_ocr_auto_h;
 
 static int vw_ocr_auto_script(const vw_image_t *img, vw_err_t *err);
 static const char *vw_ocr_auto_set(int s);
-static int vw_ocr_installed(const char *lang, size_t len);
 static int vw_ocr_auto_try(int t, int merge, const vw_image_t *img,
     const vw_ocr_how_t *how, int timeout_ms, int64_t start, vw_poll_pt poll,
     void *poll_data, vw_ocr_result_t *r, vw_err_t *err);
@@ -622,15 +620,3 @@ vw_ocr_auto_set(int s)
     return set;
 }
 
-
-/* lang[0..len) has its traineddata file */
-static int
-vw_ocr_installed(const char *lang, size_t len)
-{
-    char  path[1024];
-
-    (void) snprintf(path, sizeof(path), "%s/%.*s.traineddata",
-                    vw_ocr_datapath(), (int) len, lang);
-
-    return access(path, R_OK) == 0;
-}

@@ -79,6 +79,10 @@
  * (vw_ocr_lang.c). */
 const char *vw_ocr_datapath(void);
 
+/* lang[0..len) ("eng", a part of "eng+deu") has its traineddata file
+ * (vw_ocr_lang.c). */
+int vw_ocr_installed(const char *lang, size_t len);
+
 /* Every part of lang ("eng+deu") has its traineddata file; REJECTED
  * unknown_language when not (vw_ocr_lang.c). */
 int vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err);
