@@ -417,6 +417,10 @@ ngx_http_video_ocr_ctx_t *ngx_http_video_ocr_get_ctx(ngx_http_request_t *r);
 
 ngx_int_t ngx_http_video_ocr_tenant(ngx_http_request_t *r,
     ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant);
+ngx_int_t ngx_http_video_ocr_tenant_or_refuse(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant);
+ngx_int_t ngx_http_video_ocr_read_start(ngx_http_request_t *r,
+    ngx_uint_t methods, const char *how, ngx_http_video_ocr_ctx_t **ctx);
 
 /*
  * The webhook of this request (video_ocr_webhook and _secret evaluated

@@ -341,6 +341,40 @@ ngx_http_video_ocr_get_ctx(ngx_http_request_t *r)
 
 
 /*
+ * The start the reading endpoints share (video_ocr_jobs, _metrics,
+ * _search): a main request, with one of methods (else 405, how says what
+ * to send), its context made (*ctx), its body discarded.  NGX_DECLINED:
+ * go on; anything else is what the handler returns (a reply sent may
+ * have returned NGX_OK).
+ */
+
+ngx_int_t
+ngx_http_video_ocr_read_start(ngx_http_request_t *r, ngx_uint_t methods,
+    const char *how, ngx_http_video_ocr_ctx_t **ctx)
+{
+    ngx_int_t  rc;
+
+    if (r != r->main) {
+        return NGX_HTTP_NOT_ALLOWED;
+    }
+
+    *ctx = ngx_http_video_ocr_get_ctx(r);
+    if (*ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (!(r->method & methods)) {
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED, how, NULL);
+    }
+
+    rc = ngx_http_discard_request_body(r);
+
+    return rc == NGX_OK ? NGX_DECLINED : rc;
+}
+
+
+/*
  * The tenant the request acts for: video_ocr_tenant evaluated, or the
  * empty tenant when the directive is not set.  NGX_DECLINED when the
  * directive is set but yields nothing (no authenticated identity).
@@ -365,6 +399,33 @@ ngx_http_video_ocr_tenant(ngx_http_request_t *r,
     }
 
     return NGX_OK;
+}
+
+
+/*
+ * The tenant, or the request refused: NGX_DECLINED, go on; anything else
+ * is what the handler returns (500, or what sending the problem reply of
+ * a request without a tenant returned).
+ */
+
+ngx_int_t
+ngx_http_video_ocr_tenant_or_refuse(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant)
+{
+    ngx_int_t  rc;
+
+    rc = ngx_http_video_ocr_tenant(r, vlcf, tenant);
+
+    if (rc == NGX_ERROR) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (rc == NGX_DECLINED) {
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_NO_TENANT, NULL, NULL);
+    }
+
+    return NGX_DECLINED;
 }
 
 
