@@ -33,6 +33,7 @@ typedef struct {
     uint32_t            stop_after;   /* 0: never */
     uint32_t            done;         /* row_done calls in this run */
     int                 know;         /* answer row_known */
+    vw_progress_t       progress;     /* the line on a terminal */
 } vw_ocr_mem_t;
 
 
@@ -285,7 +286,7 @@ vw_ocr_value(vw_ocr_cmd_t *cmd, const char *flag, const char *val)
 static int
 vw_ocr_file(const vw_ocr_cmd_t *cmd)
 {
-    int            fd, rc, runs, r;
+    int            fd, rc, runs, r, ran;
     size_t         k, nsegs, unsure;
     int64_t        cpu[VW_STAGE_N];
     vw_stage_t     stage;
@@ -327,13 +328,17 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     job.hooks = &hooks;
 
     mem.stop_after = (uint32_t) cmd->resume_at;
+    vw_progress_init(&mem.progress);
 
     for (r = 0; r < 2; r++) {
         mem.done = 0;
         mem.know = r > 0;
         runs++;
 
-        if (vw_pipeline_run(&job, &run[r], &err) == 0) {
+        ran = vw_pipeline_run(&job, &run[r], &err);
+        vw_progress_erase(&mem.progress);
+
+        if (ran == 0) {
             break;
         }
 
@@ -465,6 +470,8 @@ vw_ocr_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 
     mem = data;
 
+    vw_progress_plan(&mem->progress, plan->samples, plan->duration_ms);
+
     if (mem->pos != NULL) {
         return mem->npos == plan->indexes ? 0 : -1;
     }
@@ -541,6 +548,9 @@ vw_ocr_done(void *data, const vw_row_t *f)
     }
 
     mem->pos[f->index] = (int64_t) mem->n++;
+
+    vw_progress_row(&mem->progress, !(f->flags & VO_FRAME_BETWEEN),
+                    f->pts_ms);
 
     /* the simulated crash counts samples (a sample's row ends its unit) */
     return mem->stop_after && !(f->flags & VO_FRAME_BETWEEN)
