@@ -30,13 +30,20 @@
  *     are skipped from then on only if it passes (more than
  *     video_delay + 1 frames before a target, so the B frames near a
  *     sample and their references are decoded).
- * Neither skipping is done when the caller keeps the frames (keep_us: the
- * pipeline finds on which frame a change of text began, among those
- * decoded before the look that saw it): every frame is decoded then,
- * and the one cur gives way to joins m->kept, which costs a reference,
- * not a copy.  That costs the first set of the benchmark 1.11x the CPU,
- * and doubles the decoding of long x264 videos with B frames
- * (docs/worker-pipeline.md, "Cue times to the frame").
+ * When the caller keeps the frames (keep_us: the pipeline finds on which
+ * frame a change of text began, among those decoded before the look
+ * that saw it, and cleans a look's text layer with the frames beside
+ * it), the frame cur gives way to joins m->kept, which costs a
+ * reference, not a copy, and only the frames no target can use are
+ * skipped: the non-reference frames more than keep frames before cur,
+ * when the index shows every frame frame_dur after the one before and
+ * the step between targets spans more frames than a target uses (4K,
+ * where 2 are kept; 1440p at 60 fps).  Every other frame is decoded:
+ * which frames a change needs is known only from the look after them,
+ * once they have been fed to the decoder, and a B frame cannot be
+ * decoded later without decoding again from a keyframe
+ * (docs/worker-pipeline.md, "Cue times to the frame", says what that
+ * costs).
  */
 
 #include <errno.h>
@@ -52,6 +59,7 @@
 #define VW_EXACT_INDEX     "mov,matroska,avi"
 
 
+static int vw_media_even(vw_media_t *m);
 static void vw_media_keep_cur(vw_media_t *m);
 static int64_t vw_media_us(vw_media_t *m, int64_t pts);
 static int vw_media_take(vw_media_t *m, int64_t target);
@@ -162,6 +170,7 @@ vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
         /* every frame may be where a change begins: those of keep_us
          * and VW_KEPT_SLACK more are kept, within the bounds */
         m->skip_nonref = 0;
+        m->skip_level = AVDISCARD_NONREF;
 
         dur_us = av_rescale_q(m->frame_dur, m->st->time_base, AV_TIME_BASE_Q);
         m->keep = dur_us > 0 ? (int) (keep_us / dur_us) + 1 + VW_KEPT_SLACK
@@ -190,9 +199,28 @@ vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
                                      ? m->frame_dur
                                      : av_rescale_q(40000, AV_TIME_BASE_Q,
                                                     m->st->time_base));
+
+        /*
+         * What a target uses is cur (the last frame at or before it),
+         * the keep frames before cur and next.  When the frames are
+         * frame_dur apart, a frame at p is one of them if and only if
+         * p > target - (keep + 1) * frame_dur, so when the step between
+         * two targets (half of keep_us) spans more frames than a target
+         * uses, the non-reference frames at or before that are ones no
+         * target uses, and are skipped (4K, where 2 are kept; 1440p at
+         * 60 fps, 4).  Only when the index lists every frame frame_dur
+         * after the one before (vw_media_even): with a variable frame
+         * rate the keep frames before cur may reach further back.
+         */
+        if (dur_us > 0 && keep_us / 2 / dur_us >= m->keep + 3
+            && vw_media_even(m))
+        {
+            m->skip_nonref = 1;
+            m->skip_window = (m->keep + 1) * m->frame_dur - 1;
+        }
     }
 
-    if (m->skip_nonref && m->index_ok
+    if (m->skip_nonref && m->index_ok && m->keep == 0
         && m->st->codecpar->codec_id == AV_CODEC_ID_H264
         && m->st->codecpar->video_delay > 0
         && interval_us >= 2 * av_rescale_q((m->st->codecpar->video_delay + 2)
@@ -322,7 +350,7 @@ vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
 
     window = m->skip_window;
 
-    if (m->skip_nonref) {
+    if (m->skip_nonref && m->keep == 0) {
         until = av_rescale_q(next_us > t_us ? next_us - t_us : 0,
                              AV_TIME_BASE_Q, m->st->time_base)
                 - (next_exact ? window : 0);
@@ -400,6 +428,45 @@ vw_media_frame_after(vw_media_t *m, int64_t pts_us)
     }
 
     return NULL;
+}
+
+
+/*
+ * 1 if the index lists every frame of the stream (MP4/MOV sample
+ * tables do; Matroska cues list keyframes only) and each is decoded
+ * frame_dur after the one before: then the frames are shown
+ * frame_dur apart too, and a frame's neighbours are found by time.
+ */
+static int
+vw_media_even(vw_media_t *m)
+{
+    int                  i, n;
+    const AVIndexEntry  *e, *prev;
+
+    n = avformat_index_get_entries_count(m->st);
+
+    if (!m->index_ok || m->frame_dur <= 0
+        || av_match_list(m->fmt->iformat->name, "mov", ',') <= 0
+        || m->st->nb_frames <= 0 || n != m->st->nb_frames)
+    {
+        return 0;
+    }
+
+    prev = avformat_index_get_entry(m->st, 0);
+
+    for (i = 1; i < n; i++) {
+        e = avformat_index_get_entry(m->st, i);
+
+        if (prev == NULL || e == NULL
+            || e->timestamp - prev->timestamp != m->frame_dur)
+        {
+            return 0;
+        }
+
+        prev = e;
+    }
+
+    return 1;
 }
 
 
