@@ -522,7 +522,7 @@ vw_screen_open(vw_pipe_t *p, vw_err_t *err)
              ? px : VW_REGION_SMALL_ACROSS * p->ref_layer.glyph_h;
     }
 
-    minh = vw_text_least_height(p->ref.height);
+    minh = vw_text_least_height();
 
     if (2 * p->ref_layer.glyph_h < 3 * minh) {
         /*
