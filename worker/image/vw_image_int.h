@@ -90,6 +90,14 @@
                                           tall, whatever the frame (the
                                           short letters of 14 px
                                           subtitles at 720p are) */
+#define VW_TEXT_SPECK_HEIGHT     3     /* pixels: a speck is at most this
+                                          tall, */
+#define VW_TEXT_GRAIN_PART       4096  /* and a picture with more than
+                                          one in this many pixels is
+                                          grainy: its glyphs are */
+#define VW_TEXT_GRAIN_HEIGHT_PART 60   /* at least a 60th of its
+                                          height too (its grain makes
+                                          glyph-sized specks) */
 #define VW_TEXT_LINE_GLYPHS      3     /* glyphs: a line has at least */
 #define VW_TEXT_LINE_GAP         3     /* glyph heights: chains on a row
                                           this far apart are one line

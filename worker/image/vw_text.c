@@ -378,8 +378,6 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
     *lines = 0;
     out->nline = 0;
 
-    minh = VW_TEXT_MIN_HEIGHT;
-
     fr->keep_comps = 1;
     rc = vw_prep_blobs(fr, m, ref_w, ref_h, VW_TEXT_MIN_PIXELS, 0, NULL);
     fr->keep_comps = 0;
@@ -390,6 +388,25 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
 
     n = fr->ncomps;
     c = fr->comps;
+
+    /* glyphs of VW_TEXT_MIN_HEIGHT pixels; in a grainy picture (more
+     * than a speck a VW_TEXT_GRAIN_PART pixels) the grain makes
+     * components of that height by the hundred, which chain: there
+     * they are a 1/VW_TEXT_GRAIN_HEIGHT_PART of the picture tall */
+
+    minh = VW_TEXT_MIN_HEIGHT;
+    sum = 0;
+
+    for (i = 0; i < n; i++) {
+        sum += c[i].y1 - c[i].y0 < VW_TEXT_SPECK_HEIGHT;
+    }
+
+    if ((int64_t) sum * VW_TEXT_GRAIN_PART
+        > (int64_t) m->width * m->height)
+    {
+        minh = ref_h / VW_TEXT_GRAIN_HEIGHT_PART > minh
+               ? ref_h / VW_TEXT_GRAIN_HEIGHT_PART : minh;
+    }
 
     tall = fr->order;
     ntall = 0;
