@@ -520,13 +520,15 @@ vw_screen_open(vw_pipe_t *p, vw_err_t *err)
          * glyph heights each way across */
         px = px > VW_REGION_SMALL_ACROSS * p->ref_layer.glyph_h
              ? px : VW_REGION_SMALL_ACROSS * p->ref_layer.glyph_h;
+    }
 
+    if (p->ref_layer.glyph_h < VW_REGION_SHORT_GLYPH) {
         /*
-         * and a line more above and below (a glyph height and a half):
-         * of two stacked lines of 18 px subtitles at 720p, 18 pixels
-         * apart (glyphs of 9-10 pixels), Tesseract read only the first
-         * with a quarter of their box above and below ("Leave the
-         * engine running." on the hard set's hard-small-720p-h264)
+         * a line more above and below (a glyph height and a half): of
+         * two stacked lines of 18 px subtitles at 720p, 18 pixels apart
+         * (glyphs of 13 pixels on average), Tesseract read only the
+         * first with a quarter of their box above and below ("Leave
+         * the engine running." on the hard set's hard-small-720p-h264)
          */
         py = py > VW_OCR_MARGIN + 3 * p->ref_layer.glyph_h / 2
              ? py : VW_OCR_MARGIN + 3 * p->ref_layer.glyph_h / 2;
