@@ -38,10 +38,10 @@
 
 /*
  * A picture (cropped, as shown) of more than VW_FRAME_SHRINK_PIXELS is
- * read at half its width and height (vw_frame_shrink): its text then
- * has to be as big, as part of the picture, as a 1920x1080 picture's
- * (VW_TEXT_MIN_HEIGHT at half size), and every plane of the pipeline is
- * a quarter of the size (4K: 279 -> 218 MiB peak, docs/benchmarks.md).
+ * read at half its width and height (vw_frame_shrink): its glyphs then
+ * have to be twice VW_TEXT_MIN_HEIGHT tall, and every plane of the
+ * pipeline is a quarter of the size (4K: 279 -> 218 MiB peak,
+ * docs/benchmarks.md).
  */
 #define VW_FRAME_SHRINK_PIXELS   (2560 * 1440)
 
@@ -75,8 +75,9 @@
 #define VW_TEXT_OUTLINE          80    /* level: with a pixel at most this */
 #define VW_TEXT_RADIUS           3     /* pixels: within this many */
 #define VW_TEXT_STROKE_PART      180   /* and within a 180th of the
-                                          picture's height, when that is
-                                          more, for a stroke's outline */
+                                          picture's height (inside its
+                                          bars), when that is more, for
+                                          a stroke's outline */
 #define VW_TEXT_STROKE_SHARE     4     /* strokes count when at least a
                                           quarter of the glyph pixels
                                           are strokes (else all count:
@@ -85,10 +86,18 @@
                                           below the median */
 #define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are
                                           noise */
-#define VW_TEXT_MIN_HEIGHT       5     /* pixels: a glyph is at least this
-                                          tall */
-#define VW_TEXT_MIN_HEIGHT_PART  60    /* and a 60th of the picture's
-                                          height */
+#define VW_TEXT_MIN_HEIGHT       6     /* pixels: a glyph is at least this
+                                          tall, whatever the frame (the
+                                          short letters of 14 px
+                                          subtitles at 720p are) */
+#define VW_TEXT_SPECK_HEIGHT     3     /* pixels: a speck is at most this
+                                          tall, */
+#define VW_TEXT_GRAIN_PART       4096  /* and a picture with more than
+                                          one in this many pixels is
+                                          grainy: its glyphs are */
+#define VW_TEXT_GRAIN_HEIGHT_PART 60   /* at least a 60th of its
+                                          height too (its grain makes
+                                          glyph-sized specks) */
 #define VW_TEXT_LINE_GLYPHS      3     /* glyphs: a line has at least */
 #define VW_TEXT_LINE_GAP         3     /* glyph heights: chains on a row
                                           this far apart are one line
@@ -122,6 +131,23 @@
 #define VW_TEXT_SLIDE_PART       16    /* text slides at most a 16th of
                                           the picture's width between two
                                           pictures compared (a ticker) */
+
+
+/*
+ * Letterbox and pillarbox bars (vw_bars.c): rows or columns at an edge
+ * of which all but a 1/VW_BARS_LIGHT_PART are at most VW_BARS_LEVEL
+ * (black after compression, with a subtitle set in them), in pairs of
+ * at least 1/VW_BARS_MIN_PART of the side each, within a quarter of
+ * each other, around a picture of at least 1/VW_BARS_PIC_PART of it.
+ * Measured on the real-like set's letterboxed vertical frames
+ * (bench/ocr/lib/OCRReal.pm): bars of level 0, 1 near the picture's
+ * edge, 437 rows each of 1280; 19 px subtitles in one leave a row 7-15 %
+ * light.
+ */
+#define VW_BARS_LEVEL            16
+#define VW_BARS_LIGHT_PART       4
+#define VW_BARS_MIN_PART         32
+#define VW_BARS_PIC_PART         4
 
 
 /*
@@ -182,6 +208,10 @@ void vw_ink_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 void vw_ink_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink);
 void vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
     vw_text_t *t);
+
+/* The picture inside the letterbox or pillarbox bars of grey g (g's
+ * own rectangle when it has none; vw_bars.c). */
+void vw_bars_find(const vw_image_t *g, vw_rect_t *pic);
 
 /* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
  * of a line, or beside one, is erased; out's box, glyph_h, glyphs,

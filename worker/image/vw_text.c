@@ -44,7 +44,8 @@
 
 
 static int vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
-    int ref_h, vw_text_t *t, vw_err_t *err);
+    int ref_h, int bars, vw_text_t *t, vw_err_t *err);
+static void vw_text_outside(vw_image_t *m, const vw_rect_t *pic);
 static void vw_text_cut(const vw_rect_t *box, const vw_rect_t *of,
     const vw_rect_t *in, vw_rect_t *cut);
 static int vw_text_records(vw_framer_t *fr, size_t n, const uint32_t *line,
@@ -94,6 +95,28 @@ vw_text_view(const vw_text_t *t, const vw_rect_t *of, const vw_rect_t *in,
 }
 
 
+/* The pixels of mask m outside rectangle pic are no ink. */
+static void
+vw_text_outside(vw_image_t *m, const vw_rect_t *pic)
+{
+    int       y;
+    uint8_t  *row;
+
+    for (y = 0; y < m->height; y++) {
+        row = m->data + (size_t) y * m->stride;
+
+        if (y < pic->y || y >= pic->y + pic->h) {
+            memset(row, 255, (size_t) m->width);
+            continue;
+        }
+
+        memset(row, 255, (size_t) pic->x);
+        memset(row + pic->x + pic->w, 255,
+               (size_t) (m->width - pic->x - pic->w));
+    }
+}
+
+
 /* box (of rectangle of) cut to the part in of it, moved there; w = 0
  * when nothing is left */
 static void
@@ -119,15 +142,22 @@ vw_text_cut(const vw_rect_t *box, const vw_rect_t *of, const vw_rect_t *in,
 }
 
 
+/* the text layer's CPU time is the stage "text_layer" (--stats) */
 int
 vw_text_find(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_err_t *err)
 {
-    return vw_text_find_part(fr, g, g->width, g->height, t, err);
+    int         rc;
+    vw_stage_t  stage;
+
+    stage = vw_stage_enter(VW_STAGE_TEXT_LAYER);
+    rc = vw_text_layer(fr, g, g->width, g->height, 1, t, err);
+    (void) vw_stage_enter(stage);
+
+    return rc;
 }
 
 
-/* the text layer's CPU time is the stage "text_layer" (--stats) */
 int
 vw_text_find_part(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, vw_text_t *t, vw_err_t *err)
@@ -136,21 +166,31 @@ vw_text_find_part(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     vw_stage_t  stage;
 
     stage = vw_stage_enter(VW_STAGE_TEXT_LAYER);
-    rc = vw_text_layer(fr, g, ref_w, ref_h, t, err);
+    rc = vw_text_layer(fr, g, ref_w, ref_h, 0, t, err);
     (void) vw_stage_enter(stage);
 
     return rc;
 }
 
 
+/*
+ * The layer of g, judged by a ref_w x ref_h picture; with bars, by the
+ * picture inside g's bars (vw_bars_find): its statistics, and its size
+ * for the sizes that are parts of it.  Bright ink is looked for in the
+ * bars too (subtitles are set there), dark ink only in the picture
+ * (the bars are dark).
+ */
 static int
 vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
-    int ref_h, vw_text_t *t, vw_err_t *err)
+    int ref_h, int bars, vw_text_t *t, vw_err_t *err)
 {
     int              x, y, median;
     size_t           n, ink, half, sum;
     uint32_t         part[4][256];
     uint64_t         hist[256];
+    vw_rect_t        all;
+    vw_image_t       pv, mv;
+    const vw_image_t *pg;
     const uint8_t   *q;
 
     t->polarity = VW_TEXT_NONE;
@@ -160,6 +200,15 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     t->comps = 0;
     t->nline = 0;
     memset(&t->box, 0, sizeof(vw_rect_t));
+
+    all = (vw_rect_t) { 0, 0, g->width, g->height };
+    t->pic = (vw_rect_t) { 0, 0, ref_w, ref_h };
+
+    if (bars) {
+        vw_bars_find(g, &t->pic);
+        ref_w = t->pic.w;
+        ref_h = t->pic.h;
+    }
 
     if (vw_image_alloc(&t->mask, g->width, g->height) != 0
         || vw_framer_work(fr, (size_t) g->width
@@ -175,6 +224,15 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         return 0;
     }
 
+    /* pg: the picture (with bars: inside them) */
+
+    pg = g;
+
+    if (bars) {
+        vw_image_view(g, &all, &t->pic, &pv);
+        pg = &pv;
+    }
+
     /* the median and the share of light pixels, from every fourth
      * pixel of every fourth row: plenty for a picture's statistics */
 
@@ -186,21 +244,21 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     memset(part, 0, sizeof(part));
     n = 0;
 
-    for (y = 0; y < g->height; y += 4) {
-        q = g->data + (size_t) y * g->stride;
+    for (y = 0; y < pg->height; y += 4) {
+        q = pg->data + (size_t) y * pg->stride;
 
-        for (x = 0; x + 12 < g->width; x += 16) {
+        for (x = 0; x + 12 < pg->width; x += 16) {
             part[0][q[x]]++;
             part[1][q[x + 4]]++;
             part[2][q[x + 8]]++;
             part[3][q[x + 12]]++;
         }
 
-        for ( /* void */ ; x < g->width; x += 4) {
+        for ( /* void */ ; x < pg->width; x += 4) {
             part[0][q[x]]++;
         }
 
-        n += (size_t) (g->width + 3) / 4;
+        n += (size_t) (pg->width + 3) / 4;
     }
 
     for (x = 0; x < 256; x++) {
@@ -246,9 +304,17 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         }
     }
 
-    /* a light picture, or a plain one with no bright ink: dark glyphs */
+    /* a light picture, or a plain one with no bright ink: dark glyphs,
+     * in the picture (the mask's bars no ink) */
 
-    vw_ink_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
+    if (bars) {
+        vw_image_view(&t->mask, &all, &t->pic, &mv);
+        vw_ink_dark(pg, &mv, median - VW_TEXT_DARK_DROP, &ink);
+        vw_text_outside(&t->mask, &t->pic);
+
+    } else {
+        vw_ink_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
+    }
 
     if (ink > 0
         && vw_text_lines(fr, &t->mask, ref_w, ref_h, VW_TEXT_DARK, t) != 0)
@@ -267,8 +333,8 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
 /*
  * Keeps the ink that lines up into text: components that cannot be
  * glyphs go first (vw_prep_blobs); of the rest, those at least
- * VW_TEXT_MIN_HEIGHT pixels and 1/VW_TEXT_MIN_HEIGHT_PART of the
- * picture tall are chained to their neighbours on the same line
+ * VW_TEXT_MIN_HEIGHT pixels tall, whatever the picture's size, are
+ * chained to their neighbours on the same line
  * (vertical overlap of half the smaller height, a gap of at most 1.5
  * times the larger height, heights within a factor of 2.5: a piece of a
  * bar's edge is no neighbour of the glyphs it runs past), and a chain of
@@ -312,8 +378,6 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
     *lines = 0;
     out->nline = 0;
 
-    minh = vw_text_least_height(ref_h);
-
     fr->keep_comps = 1;
     rc = vw_prep_blobs(fr, m, ref_w, ref_h, VW_TEXT_MIN_PIXELS, 0, NULL);
     fr->keep_comps = 0;
@@ -324,6 +388,25 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
 
     n = fr->ncomps;
     c = fr->comps;
+
+    /* glyphs of VW_TEXT_MIN_HEIGHT pixels; in a grainy picture (more
+     * than a speck a VW_TEXT_GRAIN_PART pixels) the grain makes
+     * components of that height by the hundred, which chain: there
+     * they are a 1/VW_TEXT_GRAIN_HEIGHT_PART of the picture tall */
+
+    minh = VW_TEXT_MIN_HEIGHT;
+    sum = 0;
+
+    for (i = 0; i < n; i++) {
+        sum += c[i].y1 - c[i].y0 < VW_TEXT_SPECK_HEIGHT;
+    }
+
+    if ((int64_t) sum * VW_TEXT_GRAIN_PART
+        > (int64_t) m->width * m->height)
+    {
+        minh = ref_h / VW_TEXT_GRAIN_HEIGHT_PART > minh
+               ? ref_h / VW_TEXT_GRAIN_HEIGHT_PART : minh;
+    }
 
     tall = fr->order;
     ntall = 0;
@@ -773,8 +856,7 @@ vw_text_slide_max(int width)
 
 
 int
-vw_text_least_height(int ref_h)
+vw_text_least_height(void)
 {
-    return ref_h / VW_TEXT_MIN_HEIGHT_PART > VW_TEXT_MIN_HEIGHT
-           ? ref_h / VW_TEXT_MIN_HEIGHT_PART : VW_TEXT_MIN_HEIGHT;
+    return VW_TEXT_MIN_HEIGHT;
 }

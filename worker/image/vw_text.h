@@ -55,6 +55,9 @@ typedef struct {
     vw_text_line_t  line[VW_TEXT_LINES_MAX];  /* its lines, top down
                                (the first VW_TEXT_LINES_MAX) */
     int         nline;
+    vw_rect_t   pic;        /* the picture its rules judged: inside the
+                               letterbox or pillarbox bars (the whole
+                               picture of a part: its ref_w x ref_h) */
 } vw_text_t;
 
 
@@ -68,7 +71,9 @@ void vw_text_view(const vw_text_t *t, const vw_rect_t *of,
 
 /*
  * Finds the text layer of a grey (cropped) picture into t (reused
- * across calls).  FAILED only when out of memory.
+ * across calls): glyphs anywhere in it, judged by the picture inside
+ * its letterbox or pillarbox bars, if it has them (t->pic).  FAILED
+ * only when out of memory.
  */
 int vw_text_find(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
     vw_err_t *err);
@@ -76,7 +81,7 @@ int vw_text_find(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
 /*
  * The same for grey, a part of a ref_w x ref_h picture (a screen's text
  * region): its glyphs are judged by the whole picture's size, as they
- * are in it (a glyph is a 60th of its height, ...).
+ * are in it (a blob wider than most of it is no glyph, ...).
  */
 int vw_text_find_part(vw_framer_t *fr, const vw_image_t *grey, int ref_w,
     int ref_h, vw_text_t *t, vw_err_t *err);
@@ -118,11 +123,10 @@ int vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff);
 
 /*
- * The least height of a glyph of the text layer of a picture ref_h
- * pixels tall: 1/VW_TEXT_MIN_HEIGHT_PART of it, VW_TEXT_MIN_HEIGHT at
- * least.
+ * The least height of a glyph of the text layer, in pixels, whatever
+ * the picture's size (VW_TEXT_MIN_HEIGHT).
  */
-int vw_text_least_height(int ref_h);
+int vw_text_least_height(void);
 
 /*
  * 1 if two ink components of sizes a and b across a line (heights; or

@@ -230,7 +230,7 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         t->line[i].box.y += b.y;
     }
 
-    vw_ink_strokes(fr, g, g->height, t);
+    vw_ink_strokes(fr, g, t->pic.h, t);
 
     return 1;
 }
