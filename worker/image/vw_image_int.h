@@ -112,6 +112,10 @@
                                           square of blocks 2/3 of a glyph
                                           a side this far apart on
                                           average (levels) */
+#define VW_TEXT_FINE_DIFF        45    /* and for small glyphs a square
+                                          of cells this far apart */
+#define VW_TEXT_FINE_SIDE        6     /* cells: that square's side at
+                                          most */
 #define VW_TEXT_GLYPH_ROWS       8     /* blocks: that square's side at
                                           most, */
 #define VW_TEXT_STEADY_PX        2     /* pixels: between layers of as
