@@ -112,6 +112,9 @@
                                           square of blocks 2/3 of a glyph
                                           a side this far apart on
                                           average (levels) */
+#define VW_TEXT_LINE_DIFF        80    /* and this far over a line two
+                                          layers agree on, when they
+                                          do not agree as a whole */
 #define VW_TEXT_FINE_DIFF        45    /* and for small glyphs a square
                                           of cells this far apart */
 #define VW_TEXT_FINE_SIDE        6     /* cells: that square's side at

@@ -15,6 +15,7 @@
 typedef struct {
     int      k;                         /* the square's side, in blocks */
     int      rows;                      /* rows taken in */
+    int      diff;                      /* the square's least mean */
     int16_t  here[VW_TEXT_MAX_COLUMNS]; /* the row being scored */
     int16_t  ring[VW_TEXT_GLYPH_ROWS][VW_TEXT_MAX_COLUMNS];
     int32_t  sum[VW_TEXT_MAX_COLUMNS];  /* per column, over the ring */
@@ -26,6 +27,8 @@ typedef struct {
 typedef struct {
     int        n;
     vw_rect_t  r[VW_TEXT_LINES_MAX];   /* in a's place */
+    int        still[VW_TEXT_LINES_MAX];    /* the two boxes in one place,
+                                               compared unshifted */
 } vw_text_steady_t;
 
 
@@ -66,6 +69,7 @@ static int vw_text_steady_line(const vw_text_line_t *la,
 static void vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb,
     int dx, vw_text_steady_t *sl);
 static int vw_text_in_lines(const vw_text_steady_t *sl, int bx, int by);
+static int vw_text_still(const vw_rect_t *a, const vw_rect_t *b, int dx);
 static void vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h);
 static int vw_text_glyph_row(vw_glyph_scan_t *g, int ncols);
 static int vw_text_cells_block(vw_text_cells_t *c, int bx, int by);
@@ -152,6 +156,7 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
 
     if (!steady) {
         vw_text_steady_lines(ta, tb, dx, &sl);
+        g.diff = VW_TEXT_LINE_DIFF;
     }
 
     cells.a = a;
@@ -219,7 +224,9 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     /* small glyphs: the glyph test's square of blocks is larger than
      * two thirds of a glyph, and a glyph that changed in part ("98" to
      * "99" at 11-pixel glyphs: 57 levels on its worst block) is drowned
-     * in it; the square is then made of cells (vw_text_fine) */
+     * in it; the square is then made of cells (vw_text_fine), where
+     * the text has not moved (text that slides is resampled: its cells
+     * differ over the whole line) */
     fine = ta->glyph_h > 0 ? ta->glyph_h : tb->glyph_h;
     fine = fine * 2 / 3 < VW_SIMILAR_BLOCK + VW_SIMILAR_BLOCK / 2
            ? fine * 2 / 3 / VW_SIMILAR_CELL : 0;
@@ -228,12 +235,12 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     if (fine > 0 && !glyph && longest < VW_TEXT_BAD_RUN
         && farthest < VW_TEXT_FAR_RUN)
     {
-        if (steady) {
+        if (steady && vw_text_still(&ta->box, &tb->box, dx)) {
             glyph = vw_text_fine(&cells, &u, fine);
         }
 
         for (i = 0; i < sl.n && !glyph; i++) {
-            glyph = vw_text_fine(&cells, &sl.r[i], fine);
+            glyph = sl.still[i] && vw_text_fine(&cells, &sl.r[i], fine);
         }
     }
 
@@ -314,6 +321,11 @@ vw_text_steady_line(const vw_text_line_t *la, const vw_text_line_t *lb,
  * place (the union of the two boxes, b's moved by -dx), are where the
  * glyph test looks: a line that noise eats or adds pieces to has not
  * as many glyphs or not the same ends, and is left to the other rules.
+ * There a square must differ by VW_TEXT_LINE_DIFF: layers that do not
+ * agree are often over noise, which disturbs the lines they share as
+ * well (squares of 49-77 between looks of one screen, big outlined
+ * captions over a moving picture: the traits set's caps-3-4-lines; a
+ * digit that changed on a bar, 91-199).
  */
 static void
 vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
@@ -345,10 +357,23 @@ vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
             sl->r[sl->n].y = y0;
             sl->r[sl->n].w = x1 - x0;
             sl->r[sl->n].h = y1 - y0;
+            sl->still[sl->n] = vw_text_still(&la->box, &lb->box, dx);
             sl->n++;
             break;
         }
     }
+}
+
+
+/* 1 if boxes a and b are in one place (to VW_TEXT_STEADY_PX) and are
+ * compared unshifted */
+static int
+vw_text_still(const vw_rect_t *a, const vw_rect_t *b, int dx)
+{
+    return dx == 0 && abs(a->x - b->x) <= VW_TEXT_STEADY_PX
+           && abs(a->y - b->y) <= VW_TEXT_STEADY_PX
+           && abs(a->x + a->w - b->x - b->w) <= VW_TEXT_STEADY_PX
+           && abs(a->y + a->h - b->y - b->h) <= VW_TEXT_STEADY_PX;
 }
 
 
@@ -398,6 +423,7 @@ vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h)
     g->k = g->k < 2 ? 2 : (g->k > VW_TEXT_GLYPH_ROWS ? VW_TEXT_GLYPH_ROWS
                                                      : g->k);
     g->rows = 0;
+    g->diff = VW_TEXT_GLYPH_DIFF;
     memset(g->sum, 0, sizeof(g->sum));
 }
 
@@ -429,7 +455,7 @@ vw_text_glyph_row(vw_glyph_scan_t *g, int ncols)
         return 0;
     }
 
-    need = (int32_t) g->k * g->k * VW_TEXT_GLYPH_DIFF;
+    need = (int32_t) g->k * g->k * g->diff;
     window = 0;
     found = 0;
 
@@ -638,10 +664,9 @@ vw_text_cell(const vw_text_cells_t *c, int x0, int y0, int *n)
 static int
 vw_text_fine(const vw_text_cells_t *c, const vw_rect_t *r, int side)
 {
-    int        x, y, k, nx, ny, m, n, worst, x0, y0;
-    unsigned   d;
-    unsigned   cd[VW_TEXT_FINE_SIDE][VW_TEXT_CELLS];
-    unsigned   cn[VW_TEXT_FINE_SIDE][VW_TEXT_CELLS];
+    int        x, y, k, nx, ny, m, x0, y0;
+    uint16_t   cd[VW_TEXT_FINE_SIDE][VW_TEXT_CELLS];    /* at most 16 x 255 */
+    uint8_t    cn[VW_TEXT_FINE_SIDE][VW_TEXT_CELLS];    /* at most 16 */
     unsigned   sd[VW_TEXT_CELLS], sn[VW_TEXT_CELLS], wd, wn;
 
     side = side > VW_TEXT_FINE_SIDE ? VW_TEXT_FINE_SIDE : side;
@@ -652,7 +677,6 @@ vw_text_fine(const vw_text_cells_t *c, const vw_rect_t *r, int side)
     ny = ((r->y + r->h > c->a->height ? c->a->height : r->y + r->h) - y0)
          / VW_SIMILAR_CELL;
     nx = nx > VW_TEXT_CELLS ? VW_TEXT_CELLS : nx;
-    worst = 0;
 
     if (nx < side || ny < side) {
         return 0;
@@ -670,9 +694,9 @@ vw_text_fine(const vw_text_cells_t *c, const vw_rect_t *r, int side)
                 sn[x] -= cn[k][x];
             }
 
-            cd[k][x] = vw_text_cell(c, x0 + x * VW_SIMILAR_CELL,
-                                    y0 + y * VW_SIMILAR_CELL, &m);
-            cn[k][x] = (unsigned) m;
+            cd[k][x] = (uint16_t) vw_text_cell(c, x0 + x * VW_SIMILAR_CELL,
+                                               y0 + y * VW_SIMILAR_CELL, &m);
+            cn[k][x] = (uint8_t) m;
             sd[x] += cd[k][x];
             sn[x] += cn[k][x];
         }
@@ -689,17 +713,15 @@ vw_text_fine(const vw_text_cells_t *c, const vw_rect_t *r, int side)
             wn += sn[x] - (x >= side ? sn[x - side] : 0);
 
             if (x >= side - 1
-                && wn >= (unsigned) (2 * side * VW_SIMILAR_CELL))
+                && wn >= (unsigned) (2 * side * VW_SIMILAR_CELL)
+                && wd >= wn * VW_TEXT_FINE_DIFF)
             {
-                d = wd / wn;
-                n = (int) d;
-                worst = n > worst ? n : worst;
+                return 1;
             }
         }
     }
 
-
-    return worst >= VW_TEXT_FINE_DIFF;
+    return 0;
 }
 
 
