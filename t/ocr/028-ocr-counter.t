@@ -1,26 +1,29 @@
 # A changed character is a changed screen (issue 36, shape 7): a bottom
 # bar that reads "Caption N of the long lecture", N going up every 2 to
 # 3 s, white on a black bar, comes out as one segment per value, each
-# with its own number, over a picture that moves everywhere (testsrc2's
-# bars and squares, at 720p, as the issue's report had it), over a
-# zooming fractal, and over a still picture.  Read as a new user would
-# (`video-ocr-worker ocr`, 1 sample a second).
+# with its own number and starting when it does: over a picture that
+# moves everywhere (testsrc2's bars and squares, 720p, as the issue's
+# report had it), over a photograph panned (720p), and over a still
+# picture (480p).  Read as a new user would (`video-ocr-worker ocr`, 1
+# sample a second).
 #
-# Over a moving picture one look's text layer finds a few glyphs in the
-# picture that the other's does not, so the two layers do not agree as
-# a whole; the glyph test of vw_text_same then looked nowhere, and the
-# whole-line rules let a one-digit change pass (5 of 120 values joined
-# to the one before in the issue's 10-minute video).  It now looks over
-# the lines both layers agree on.
+# Over the panned photograph one look's text layer finds a few glyphs
+# in the grass that the other's does not, so the two layers do not
+# agree as a whole, and the glyph test of vw_text_same looked nowhere:
+# the whole-line rules let one digit's change pass (55 to 56 joined, as
+# 5 of 120 values were in the issue's 10-minute video).  It now also
+# looks over the lines both layers agree on.  At 480p the glyphs are 11
+# pixels tall, smaller than the test's least square of blocks: 98 to 99
+# and 105 to 106 were joined; squares of cells now tell them.
 #
-# About 25 s of CPU (making the three videos, 100 s of video, is half).
+# About 30 s of CPU (making the three videos, 74 s of video, is half).
 
 use strict;
 use warnings;
 use lib 't/lib';
 
 use Test::More;
-use VideoOCR::Media qw(run_worker worker_bin tmpdir font_path);
+use VideoOCR::Media qw(run_worker worker_bin tmpdir font_path cer);
 
 -x worker_bin() or BAIL_OUT('no worker binary at ' . worker_bin());
 
@@ -64,8 +67,13 @@ sub make_counter {
     }
     push @f, 'format=yuv420p';
     my $path = "$dir/$a{name}.mp4";
+    # a photograph is panned: cut from it at 25 fps, the window moving
+    unshift @f, @{ $a{pan} // [] };
+    my @in = $a{photo} ? ('-loop', '1', '-framerate', '25', '-t', $a{dur},
+                          '-i', $a{photo})
+                       : ('-f', 'lavfi', '-i', $a{source});
     my @cmd = ('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error',
-        '-y', '-f', 'lavfi', '-i', $a{source}, '-vf', join(',', @f),
+        '-y', @in, '-vf', join(',', @f),
         '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20',
         '-threads', '1', $path);
     system(@cmd) == 0 or die "ffmpeg failed ($?): @cmd";
@@ -74,11 +82,17 @@ sub make_counter {
 
 my @cases = (
     # the issue's: a test pattern that moves everywhere, 720p
-    { name => 'testsrc2', size => '1280x720', dur => 36, from => 23,
-      source => 'testsrc2=s=1280x1152:r=25:d=36,crop=1280:720:0:432' },
+    { name => 'testsrc2', size => '1280x720', dur => 20, from => 23,
+      source => 'testsrc2=s=1280x1152:r=25:d=20,crop=1280:720:0:432' },
+    # a photograph panned (mate-backgrounds' meadow: its grass makes
+    # glyph-sized specks the layer finds in some looks only)
+    { name => 'meadow', size => '1280x720', dur => 30, from => 46,
+      photo => '/usr/share/backgrounds/mate/nature/GreenMeadow.jpg',
+      pan => ['scale=2400:-2', "crop=1600:900:x='20*t':y='10*t'",
+              'scale=1280:720', 'setsar=1'] },
     # a still picture
-    { name => 'still', size => '854x480', dur => 32, from => 97,
-      source => 'smptebars=s=854x480:r=25:d=32' },
+    { name => 'still', size => '854x480', dur => 24, from => 97,
+      source => 'smptebars=s=854x480:r=25:d=24' },
 );
 
 for my $c (@cases) {
@@ -88,8 +102,14 @@ for my $c (@cases) {
     is $r->{rc}, 0, "$c->{name}: read" or diag $r->{stderr};
     my @segs = @{ $r->{json} ? $r->{json}{segments} : [] };
 
-    my @got = map { ($_->{text} // '') =~ /^Caption\s+(\d+)\s+of the long lecture$/
-                    ? $1 + 0 : ($_->{text} // '?') } @segs;
+    # the value read right, the line around it nearly so (a stray mark
+    # at an end of the line is Tesseract's, not this test's business)
+    my @got = map {
+        my $x = $_->{text} // '';
+        my ($n) = $x =~ /Caption\s*(\d+)\s*of the long lecture/;
+        defined $n && cer($x, "Caption $n of the long lecture") <= 0.1
+            ? $n + 0 : $x
+    } @segs;
     is_deeply \@got, [map { $_->{n} } @v],
         "$c->{name}: one segment per value ("
         . scalar(@v) . '), each with its own number'
