@@ -117,7 +117,8 @@ for my $c (@cases) {
 
     # each value's segment starts on its first frame (refine: within a
     # frame; 0.1 s allows for the rounding of times)
-    my @late = grep { $_ < @segs && abs($segs[$_]{start} - $v[$_]{start}) > 0.1 }
+    my @late = grep { $_ < @segs
+                      && abs($segs[$_]{start} - $v[$_]{start}) > 0.1 }
                0 .. $#v;
     is_deeply [map { "$v[$_]{n} at $segs[$_]{start}, not $v[$_]{start}" }
                @late], [], "$c->{name}: each segment starts when its "
