@@ -27,8 +27,6 @@ typedef struct {
 typedef struct {
     int        n;
     vw_rect_t  r[VW_TEXT_LINES_MAX];   /* in a's place */
-    int        still[VW_TEXT_LINES_MAX];    /* the two boxes in one place,
-                                               compared unshifted */
 } vw_text_steady_t;
 
 
@@ -224,9 +222,12 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     /* small glyphs: the glyph test's square of blocks is larger than
      * two thirds of a glyph, and a glyph that changed in part ("98" to
      * "99" at 11-pixel glyphs: 57 levels on its worst block) is drowned
-     * in it; the square is then made of cells (vw_text_fine), where
-     * the text has not moved (text that slides is resampled: its cells
-     * differ over the whole line) */
+     * in it; the square is then made of cells (vw_text_fine), between
+     * layers that agree as a whole and where the text has not moved
+     * (text that slides is resampled: its cells differ all along the
+     * line; over the lines of layers that differ elsewhere, busy
+     * pictures split a caption: 2 false segments on the real-like
+     * set's real-busy-480p-*) */
     fine = ta->glyph_h > 0 ? ta->glyph_h : tb->glyph_h;
     fine = fine * 2 / 3 < VW_SIMILAR_BLOCK + VW_SIMILAR_BLOCK / 2
            ? fine * 2 / 3 / VW_SIMILAR_CELL : 0;
@@ -235,13 +236,8 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     if (fine > 0 && !glyph && longest < VW_TEXT_BAD_RUN
         && farthest < VW_TEXT_FAR_RUN)
     {
-        if (steady && vw_text_still(&ta->box, &tb->box, dx)) {
-            glyph = vw_text_fine(&cells, &u, fine);
-        }
-
-        for (i = 0; i < sl.n && !glyph; i++) {
-            glyph = sl.still[i] && vw_text_fine(&cells, &sl.r[i], fine);
-        }
+        glyph = steady && vw_text_still(&ta->box, &tb->box, dx)
+                && vw_text_fine(&cells, &u, fine);
     }
 
 done:
@@ -357,7 +353,6 @@ vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
             sl->r[sl->n].y = y0;
             sl->r[sl->n].w = x1 - x0;
             sl->r[sl->n].h = y1 - y0;
-            sl->still[sl->n] = vw_text_still(&la->box, &lb->box, dx);
             sl->n++;
             break;
         }
