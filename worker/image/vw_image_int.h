@@ -115,10 +115,6 @@
 #define VW_TEXT_LINE_DIFF        80    /* and this far over a line two
                                           layers agree on, when they
                                           do not agree as a whole */
-#define VW_TEXT_FINE_DIFF        45    /* and for small glyphs a square
-                                          of cells this far apart */
-#define VW_TEXT_FINE_SIDE        6     /* cells: that square's side at
-                                          most */
 #define VW_TEXT_GLYPH_ROWS       8     /* blocks: that square's side at
                                           most, */
 #define VW_TEXT_STEADY_PX        2     /* pixels: between layers of as

@@ -67,7 +67,6 @@ static int vw_text_steady_line(const vw_text_line_t *la,
 static void vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb,
     int dx, vw_text_steady_t *sl);
 static int vw_text_in_lines(const vw_text_steady_t *sl, int bx, int by);
-static int vw_text_still(const vw_rect_t *a, const vw_rect_t *b, int dx);
 static void vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h);
 static int vw_text_glyph_row(vw_glyph_scan_t *g, int ncols);
 static int vw_text_cells_block(vw_text_cells_t *c, int bx, int by);
@@ -77,8 +76,6 @@ static VW_VECTORISE void vw_text_cells_px(int16_t *restrict col,
     const uint8_t *restrict qa, const uint8_t *restrict pb,
     const uint8_t *restrict qb, int n);
 static unsigned vw_text_cell(const vw_text_cells_t *c, int x0, int y0, int *n);
-static int vw_text_fine(const vw_text_cells_t *c, const vw_rect_t *r,
-    int side);
 static VW_VECTORISE int64_t vw_text_shift_cost(const uint32_t *restrict a,
     const uint32_t *restrict b, int n);
 
@@ -88,7 +85,7 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff)
 {
     int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1, bad, inked;
-    int        run, longest, far, farthest, col, glyph, steady, fine, i;
+    int        run, longest, far, farthest, col, glyph, steady, i;
     vw_glyph_scan_t   g;
     vw_text_cells_t   cells;
     vw_text_steady_t  sl;
@@ -219,27 +216,6 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
         }
     }
 
-    /* small glyphs: the glyph test's square of blocks is larger than
-     * two thirds of a glyph, and a glyph that changed in part ("98" to
-     * "99" at 11-pixel glyphs: 57 levels on its worst block) is drowned
-     * in it; the square is then made of cells (vw_text_fine), between
-     * layers that agree as a whole and where the text has not moved
-     * (text that slides is resampled: its cells differ all along the
-     * line; over the lines of layers that differ elsewhere, busy
-     * pictures split a caption: 2 false segments on the real-like
-     * set's real-busy-480p-*) */
-    fine = ta->glyph_h > 0 ? ta->glyph_h : tb->glyph_h;
-    fine = fine * 2 / 3 < VW_SIMILAR_BLOCK + VW_SIMILAR_BLOCK / 2
-           ? fine * 2 / 3 / VW_SIMILAR_CELL : 0;
-    fine = fine > 0 && fine < 2 ? 2 : fine;
-
-    if (fine > 0 && !glyph && longest < VW_TEXT_BAD_RUN
-        && farthest < VW_TEXT_FAR_RUN)
-    {
-        glyph = steady && vw_text_still(&ta->box, &tb->box, dx)
-                && vw_text_fine(&cells, &u, fine);
-    }
-
 done:
 
     if (diff != NULL) {
@@ -357,18 +333,6 @@ vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
             break;
         }
     }
-}
-
-
-/* 1 if boxes a and b are in one place (to VW_TEXT_STEADY_PX) and are
- * compared unshifted */
-static int
-vw_text_still(const vw_rect_t *a, const vw_rect_t *b, int dx)
-{
-    return dx == 0 && abs(a->x - b->x) <= VW_TEXT_STEADY_PX
-           && abs(a->y - b->y) <= VW_TEXT_STEADY_PX
-           && abs(a->x + a->w - b->x - b->w) <= VW_TEXT_STEADY_PX
-           && abs(a->y + a->h - b->y - b->h) <= VW_TEXT_STEADY_PX;
 }
 
 
@@ -646,77 +610,6 @@ vw_text_cell(const vw_text_cells_t *c, int x0, int y0, int *n)
     }
 
     return (unsigned) abs(sa - sb);
-}
-
-
-/*
- * The glyph test at the scale of cells, over r (in a's place): 1 if a
- * square of side x side cells differs by VW_TEXT_FINE_DIFF on average
- * over its ink (of at least 2 x side x VW_SIMILAR_CELL pixels: a
- * stroke across it).  The cells' sums are taken as vw_text_cells_block
- * takes them, their differences added up over the square.
- */
-static int
-vw_text_fine(const vw_text_cells_t *c, const vw_rect_t *r, int side)
-{
-    int        x, y, k, nx, ny, m, x0, y0;
-    uint16_t   cd[VW_TEXT_FINE_SIDE][VW_TEXT_CELLS];    /* at most 16 x 255 */
-    uint8_t    cn[VW_TEXT_FINE_SIDE][VW_TEXT_CELLS];    /* at most 16 */
-    unsigned   sd[VW_TEXT_CELLS], sn[VW_TEXT_CELLS], wd, wn;
-
-    side = side > VW_TEXT_FINE_SIDE ? VW_TEXT_FINE_SIDE : side;
-    x0 = r->x < 0 ? 0 : r->x;
-    y0 = r->y < 0 ? 0 : r->y;
-    nx = ((r->x + r->w > c->a->width ? c->a->width : r->x + r->w) - x0)
-         / VW_SIMILAR_CELL;
-    ny = ((r->y + r->h > c->a->height ? c->a->height : r->y + r->h) - y0)
-         / VW_SIMILAR_CELL;
-    nx = nx > VW_TEXT_CELLS ? VW_TEXT_CELLS : nx;
-
-    if (nx < side || ny < side) {
-        return 0;
-    }
-
-    memset(sd, 0, (size_t) nx * sizeof(unsigned));
-    memset(sn, 0, (size_t) nx * sizeof(unsigned));
-
-    for (y = 0; y < ny; y++) {
-        k = y % side;
-
-        for (x = 0; x < nx; x++) {
-            if (y >= side) {
-                sd[x] -= cd[k][x];
-                sn[x] -= cn[k][x];
-            }
-
-            cd[k][x] = (uint16_t) vw_text_cell(c, x0 + x * VW_SIMILAR_CELL,
-                                               y0 + y * VW_SIMILAR_CELL, &m);
-            cn[k][x] = (uint8_t) m;
-            sd[x] += cd[k][x];
-            sn[x] += cn[k][x];
-        }
-
-        if (y < side - 1) {
-            continue;
-        }
-
-        wd = 0;
-        wn = 0;
-
-        for (x = 0; x < nx; x++) {
-            wd += sd[x] - (x >= side ? sd[x - side] : 0);
-            wn += sn[x] - (x >= side ? sn[x - side] : 0);
-
-            if (x >= side - 1
-                && wn >= (unsigned) (2 * side * VW_SIMILAR_CELL)
-                && wd >= wn * VW_TEXT_FINE_DIFF)
-            {
-                return 1;
-            }
-        }
-    }
-
-    return 0;
 }
 
 
