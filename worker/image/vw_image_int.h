@@ -121,6 +121,9 @@
                                           square of blocks 2/3 of a glyph
                                           a side this far apart on
                                           average (levels) */
+#define VW_TEXT_LINE_DIFF        80    /* and this far over a line two
+                                          layers agree on, when they
+                                          do not agree as a whole */
 #define VW_TEXT_GLYPH_ROWS       8     /* blocks: that square's side at
                                           most, */
 #define VW_TEXT_STEADY_PX        2     /* pixels: between layers of as
