@@ -81,6 +81,23 @@
                                           quarter of the glyph pixels
                                           are strokes (else all count:
                                           bold titles) */
+#define VW_TEXT_LOCAL_LEVEL      40    /* levels: ink by local contrast
+                                          stands this far from what is
+                                          around it, */
+#define VW_TEXT_LOCAL_LOW        20    /* or this far, when nothing
+                                          stands farther */
+#define VW_TEXT_LOCAL_FEW        10    /* glyphs: fewer, on a picture
+                                          that is not light, may be
+                                          texture: ink by local contrast
+                                          is tried */
+#define VW_TEXT_LOCAL_GAIN       2     /* and wins with more than this
+                                          many times the glyphs */
+#define VW_TEXT_STILL_DIFF       12    /* levels: and stands still when
+                                          it changes less than this */
+#define VW_TEXT_STILL_PART       8     /* when more than an 8th of what
+                                          is around it changed so */
+#define VW_TEXT_STILL_SHARE      85    /* %: a line stands still when
+                                          this much of its ink does */
 #define VW_TEXT_DARK_DROP        80    /* levels: dark ink is this far
                                           below the median */
 #define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are
@@ -182,6 +199,8 @@ void vw_ink_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 void vw_ink_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink);
 void vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
     vw_text_t *t);
+void vw_ink_local(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
+    int polarity, int r, int level, size_t *ink);
 
 /* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
  * of a line, or beside one, is erased; out's box, glyph_h, glyphs,

@@ -23,6 +23,17 @@ static VW_VECTORISE size_t vw_ink_row(uint8_t *restrict m,
     size_t n);
 static VW_VECTORISE size_t vw_ink_dark_row(uint8_t *restrict m,
     const uint8_t *restrict g, int level, size_t n);
+static void vw_ink_window(uint8_t *restrict dst, const uint8_t *restrict src,
+    int w, int r, int most);
+static VW_VECTORISE void vw_ink_min_span(uint8_t *restrict dst,
+    const uint8_t *restrict src, size_t n, int r);
+static VW_VECTORISE void vw_ink_max_window(uint8_t *restrict dst,
+    const uint8_t *restrict src, size_t n, int r);
+static VW_VECTORISE void vw_ink_fold(uint8_t *restrict dst,
+    const uint8_t *restrict src, size_t n, int most);
+static VW_VECTORISE size_t vw_ink_local_row(uint8_t *restrict m,
+    const uint8_t *restrict g, const uint8_t *restrict o, int level,
+    int bright, size_t n);
 
 
 /*
@@ -373,3 +384,184 @@ vw_ink_dark_row(uint8_t *restrict m, const uint8_t *restrict g, int level,
 
     return ink;
 }
+
+
+/*
+ * Ink by local contrast, in either polarity (text with no outline, of
+ * any colour, on any background): a pixel is ink when it stands at
+ * least level above (VW_TEXT_BRIGHT) or below (VW_TEXT_DARK) the
+ * opening (closing) of the picture by a square of side 2r + 1, that is
+ * above what the picture is once every feature thinner than that is
+ * taken away: a stroke of at most 2r pixels across stands out from its
+ * own background, whatever the levels of both, while a wide light area
+ * (a sky, a blade of grass wider than the square, a white frame) or a
+ * step between two areas does not.  Four separable passes of window
+ * minimums and maximums (fr->seen and the first bytes of fr->queue
+ * hold them), each a run of byte minimums the compiler vectorises.
+ */
+void
+vw_ink_local(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
+    int polarity, int r, int level, size_t *ink)
+{
+    int             y, k, y0, y1, w, h, bright;
+    size_t          n;
+    uint8_t        *a, *b, *col;
+    const uint8_t  *q;
+
+    w = g->width;
+    h = g->height;
+    bright = polarity == VW_TEXT_BRIGHT;
+    a = fr->seen;
+    b = (uint8_t *) fr->queue;          /* w h bytes, then w more */
+    col = b + (size_t) w * h;
+    n = 0;
+
+    /* the erosion (bright; dilation for dark) into b */
+
+    for (y = 0; y < h; y++) {
+        vw_ink_window(a + (size_t) y * w, g->data + (size_t) y * g->stride,
+                      w, r, !bright);
+    }
+
+    for (y = 0; y < h; y++) {
+        y0 = y - r < 0 ? 0 : y - r;
+        y1 = y + r >= h ? h - 1 : y + r;
+        memcpy(b + (size_t) y * w, a + (size_t) y0 * w, (size_t) w);
+
+        for (k = y0 + 1; k <= y1; k++) {
+            vw_ink_fold(b + (size_t) y * w, a + (size_t) k * w, (size_t) w,
+                        !bright);
+        }
+    }
+
+    /* then the dilation (erosion) of that: the opening (closing) */
+
+    for (y = 0; y < h; y++) {
+        vw_ink_window(a + (size_t) y * w, b + (size_t) y * w, w, r, bright);
+    }
+
+    for (y = 0; y < h; y++) {
+        y0 = y - r < 0 ? 0 : y - r;
+        y1 = y + r >= h ? h - 1 : y + r;
+        memcpy(col, a + (size_t) y0 * w, (size_t) w);
+
+        for (k = y0 + 1; k <= y1; k++) {
+            vw_ink_fold(col, a + (size_t) k * w, (size_t) w, bright);
+        }
+
+        q = g->data + (size_t) y * g->stride;
+        n += vw_ink_local_row(m->data + (size_t) y * m->stride, q, col,
+                              level, bright, (size_t) w);
+    }
+
+    *ink = n;
+}
+
+
+/* dst[x] = the least (most, with most) of src over [x - r, x + r],
+ * clipped at the row's ends */
+static void
+vw_ink_window(uint8_t *restrict dst, const uint8_t *restrict src, int w,
+    int r, int most)
+{
+    int      x, k;
+    uint8_t  v;
+
+    if (w > 2 * r) {
+        if (most) {
+            vw_ink_max_window(dst + r, src, (size_t) (w - 2 * r), r);
+        } else {
+            vw_ink_min_span(dst + r, src, (size_t) (w - 2 * r), r);
+        }
+    }
+
+    for (x = 0; x < w; x++) {
+        if (x == r && w > 2 * r) {
+            x = w - r;
+        }
+
+        v = src[x];
+
+        for (k = x - r < 0 ? 0 : x - r; k <= x + r && k < w; k++) {
+            v = most ? (src[k] > v ? src[k] : v) : (src[k] < v ? src[k] : v);
+        }
+
+        dst[x] = v;
+    }
+}
+
+
+/* dst[i] = the least of src[i .. i + 2r], i < n */
+static VW_VECTORISE void
+vw_ink_min_span(uint8_t *restrict dst, const uint8_t *restrict src,
+    size_t n, int r)
+{
+    int  k;
+
+    memcpy(dst, src, n);
+
+    for (k = 1; k <= 2 * r; k++) {
+        vw_ink_min(dst, src + k, n);
+    }
+}
+
+
+/* dst[i] = the most of src[i .. i + 2r], i < n */
+static VW_VECTORISE void
+vw_ink_max_window(uint8_t *restrict dst, const uint8_t *restrict src,
+    size_t n, int r)
+{
+    size_t   i;
+    int      k;
+
+    memcpy(dst, src, n);
+
+    for (k = 1; k <= 2 * r; k++) {
+        for (i = 0; i < n; i++) {
+            dst[i] = src[i + k] > dst[i] ? src[i + k] : dst[i];
+        }
+    }
+}
+
+
+/* dst[i] = min(dst[i], src[i]), or the max with most */
+static VW_VECTORISE void
+vw_ink_fold(uint8_t *restrict dst, const uint8_t *restrict src, size_t n,
+    int most)
+{
+    size_t  i;
+
+    if (!most) {
+        vw_ink_min(dst, src, n);
+        return;
+    }
+
+    for (i = 0; i < n; i++) {
+        dst[i] = src[i] > dst[i] ? src[i] : dst[i];
+    }
+}
+
+
+/* One row of ink by local contrast: g at least level above the opening
+ * (bright) or below the closing (dark) in o. */
+static VW_VECTORISE size_t
+vw_ink_local_row(uint8_t *restrict m, const uint8_t *restrict g,
+    const uint8_t *restrict o, int level, int bright, size_t n)
+{
+    size_t    i;
+    unsigned  ink;
+    int       d;
+    uint8_t   on;
+
+    ink = 0;
+
+    for (i = 0; i < n; i++) {
+        d = bright ? (int) g[i] - (int) o[i] : (int) o[i] - (int) g[i];
+        on = (uint8_t) (d >= level);
+        m[i] = (uint8_t) (on - 1);          /* ink 0, else 255 */
+        ink += on;
+    }
+
+    return ink;
+}
+

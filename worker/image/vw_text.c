@@ -45,6 +45,10 @@
 
 static int vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, vw_text_t *t, vw_err_t *err);
+static int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w,
+    int ref_h, int beat, vw_text_t *t, vw_err_t *err);
+static int vw_text_kind(vw_framer_t *fr, const vw_image_t *g, int ref_w,
+    int ref_h, int kind, int level, vw_text_t *t);
 static void vw_text_cut(const vw_rect_t *box, const vw_rect_t *of,
     const vw_rect_t *in, vw_rect_t *cut);
 static int vw_text_records(vw_framer_t *fr, size_t n, const uint32_t *line,
@@ -147,13 +151,14 @@ static int
 vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, vw_text_t *t, vw_err_t *err)
 {
-    int              x, y, median;
-    size_t           n, ink, half, sum;
+    int              x, y, median, light, kind, level;
+    size_t           n, half, sum;
     uint32_t         part[4][256];
     uint64_t         hist[256];
     const uint8_t   *q;
 
     t->polarity = VW_TEXT_NONE;
+    t->local = 0;
     t->glyph_h = 0;
     t->glyphs = 0;
     t->lines = 0;
@@ -223,42 +228,132 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         sum += hist[x];
     }
 
-    ink = 0;
+    /* bright glyphs unless the picture is light; dark ones on a light
+     * picture, or on a middling one with no bright ink */
 
-    if (2 * sum <= n) {
+    light = 2 * sum > n;
+    kind = light ? VW_TEXT_DARK : VW_TEXT_BRIGHT;
+    level = median - VW_TEXT_DARK_DROP;
+
+    if (vw_text_kind(fr, g, ref_w, ref_h, kind, level, t) != 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (t->box.w == 0 && !light && median >= VW_TEXT_DARK_DROP
+        && median < VW_PREP_INK_LEVEL)
+    {
+        kind = VW_TEXT_DARK;
+
+        if (vw_text_kind(fr, g, ref_w, ref_h, kind, level, t) != 0) {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+    }
+
+    if (t->box.w == 0) {
+        return vw_text_local(fr, g, ref_w, ref_h, 0, t, err);
+    }
+
+    if (light || t->glyphs >= VW_TEXT_LOCAL_FEW) {
+        return 0;
+    }
+
+    /* a few glyphs on a picture that is not light are as often a
+     * piece of its texture (a tip of grass with its shadow): ink by
+     * local contrast wins when its lines have several times the glyphs,
+     * else the ink of that kind is found again */
+
+    if (vw_text_local(fr, g, ref_w, ref_h, VW_TEXT_LOCAL_GAIN * t->glyphs,
+                      t, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    if (t->box.w > 0
+        || vw_text_kind(fr, g, ref_w, ref_h, kind, level, t) == 0)
+    {
+        return 0;
+    }
+
+    return vw_fail(err, "no_memory", "frame: out of memory");
+}
+
+
+/* The glyphs of bright (with their strokes) or dark ink (level at
+ * most) into t; -1 when out of memory. */
+static int
+vw_text_kind(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
+    int kind, int level, vw_text_t *t)
+{
+    size_t  ink;
+
+    if (kind == VW_TEXT_BRIGHT) {
         vw_ink_bright(fr, g, &t->mask, &ink);
 
+    } else {
+        vw_ink_dark(g, &t->mask, level, &ink);
+    }
+
+    memset(&t->box, 0, sizeof(vw_rect_t));
+    t->nline = 0;
+    t->lines = 0;
+
+    if (ink > 0 && vw_text_lines(fr, &t->mask, ref_w, ref_h, kind, t) != 0) {
+        return -1;
+    }
+
+    if (t->box.w > 0) {
+        t->polarity = kind;
+
+        if (kind == VW_TEXT_BRIGHT) {
+            vw_ink_strokes(fr, g, ref_h, t);
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * No text of either kind above: text by local contrast (vw_ink_local),
+ * light then dark, for glyphs with no outline and of any colour.
+ */
+static int
+vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
+    int beat, vw_text_t *t, vw_err_t *err)
+{
+    int                i, r, level;
+    size_t             ink;
+    static const int   pol[2] = { VW_TEXT_BRIGHT, VW_TEXT_DARK };
+
+    r = ref_h / VW_TEXT_STROKE_PART > VW_TEXT_RADIUS
+        ? ref_h / VW_TEXT_STROKE_PART : VW_TEXT_RADIUS;
+
+    for (i = 0; i < 4; i++) {
+        level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
+        vw_ink_local(fr, g, &t->mask, pol[i % 2], r, level, &ink);
+
+        memset(&t->box, 0, sizeof(vw_rect_t));
+        t->nline = 0;
+        t->lines = 0;
+
         if (ink > 0
-            && vw_text_lines(fr, &t->mask, ref_w, ref_h, VW_TEXT_BRIGHT, t)
+            && vw_text_lines(fr, &t->mask, ref_w, ref_h, pol[i % 2], t)
                != 0)
         {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
 
-        if (t->box.w > 0) {
-            t->polarity = VW_TEXT_BRIGHT;
-            vw_ink_strokes(fr, g, ref_h, t);
-            return 0;
-        }
-
-        if (median < VW_TEXT_DARK_DROP || median >= VW_PREP_INK_LEVEL) {
+        if (t->box.w > 0 && t->glyphs > beat) {
+            t->polarity = pol[i % 2];
+            t->local = 1;
             return 0;
         }
     }
 
-    /* a light picture, or a plain one with no bright ink: dark glyphs */
-
-    vw_ink_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
-
-    if (ink > 0
-        && vw_text_lines(fr, &t->mask, ref_w, ref_h, VW_TEXT_DARK, t) != 0)
-    {
-        return vw_fail(err, "no_memory", "frame: out of memory");
-    }
-
-    if (t->box.w > 0) {
-        t->polarity = VW_TEXT_DARK;
-    }
+    memset(&t->box, 0, sizeof(vw_rect_t));
+    t->nline = 0;
+    t->lines = 0;
 
     return 0;
 }

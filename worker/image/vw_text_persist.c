@@ -242,3 +242,109 @@ vw_text_persist_free(vw_persist_t *pt)
     vw_image_free(&pt->keep);
     vw_image_free(&pt->ink);
 }
+
+
+/*
+ * Keeps of a layer of ink by local contrast (t, of picture g) the glyph
+ * pixels that stand still: within VW_TEXT_STILL_DIFF levels of where
+ * they were in other, a frame shown a little before, when more than a
+ * VW_TEXT_STILL_PART of what surrounds them moved (on a still picture
+ * nothing is told, and text that just appeared has moved).  Captions
+ * stay where they are while the picture behind them pans, zooms or
+ * cuts; the texture local contrast finds too (blades of grass, leaves,
+ * line art) moves with it.  What stays is chained into lines again
+ * (vw_text_lines): the layer may lose every line.  1 if it changed, 0
+ * if not, -1 when out of memory.
+ */
+int
+vw_text_still(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
+    vw_text_t *t)
+{
+    int             x, y, i, d, moved, around, away;
+    uint8_t        *m;
+    const uint8_t  *q, *o;
+    vw_rect_t       of, b;
+    vw_text_t       kt;
+
+    b = t->box;
+
+    if (b.w == 0 || !t->local || other->width != g->width
+        || other->height != g->height)
+    {
+        return 0;
+    }
+
+    around = 0;
+    away = 0;
+
+    for (y = b.y; y < b.y + b.h; y++) {
+        m = t->mask.data + (size_t) y * t->mask.stride;
+        q = g->data + (size_t) y * g->stride;
+        o = other->data + (size_t) y * other->stride;
+
+        for (x = b.x; x < b.x + b.w; x++) {
+            d = (int) q[x] - (int) o[x];
+            around += m[x] != 0;
+            away += m[x] != 0 && (d > VW_TEXT_STILL_DIFF
+                                  || d < -VW_TEXT_STILL_DIFF);
+        }
+    }
+
+    if (away * VW_TEXT_STILL_PART <= around) {
+        return 0;
+    }
+
+    moved = 0;
+
+    for (y = b.y; y < b.y + b.h; y++) {
+        m = t->mask.data + (size_t) y * t->mask.stride;
+        q = g->data + (size_t) y * g->stride;
+        o = other->data + (size_t) y * other->stride;
+
+        for (x = b.x; x < b.x + b.w; x++) {
+            d = (int) q[x] - (int) o[x];
+
+            if (m[x] == 0 && (d > VW_TEXT_STILL_DIFF
+                              || d < -VW_TEXT_STILL_DIFF))
+            {
+                m[x] = 255;
+                moved++;
+            }
+        }
+    }
+
+    if (moved == 0) {
+        return 0;
+    }
+
+    of = (vw_rect_t) { 0, 0, g->width, g->height };
+    memset(&kt, 0, sizeof(vw_text_t));
+    vw_image_view(&t->mask, &of, &b, &kt.mask);
+
+    if (vw_text_lines(fr, &kt.mask, g->width, g->height, t->polarity, &kt)
+        != 0)
+    {
+        return -1;
+    }
+
+    t->box = kt.box;
+    t->box.x += kt.box.w > 0 ? b.x : 0;
+    t->box.y += kt.box.w > 0 ? b.y : 0;
+    t->glyph_h = kt.glyph_h;
+    t->glyphs = kt.glyphs;
+    t->lines = kt.lines;
+    t->nline = kt.nline;
+
+    for (i = 0; i < kt.nline; i++) {
+        t->line[i] = kt.line[i];
+        t->line[i].box.x += b.x;
+        t->line[i].box.y += b.y;
+    }
+
+    if (t->box.w == 0) {
+        t->polarity = VW_TEXT_NONE;
+        t->local = 0;
+    }
+
+    return 1;
+}
