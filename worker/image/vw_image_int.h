@@ -199,8 +199,10 @@ void vw_ink_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 void vw_ink_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink);
 void vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
     vw_text_t *t);
-void vw_ink_local(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
-    int polarity, int r, int level, size_t *ink);
+void vw_ink_open(vw_framer_t *fr, const vw_image_t *g, int polarity, int r,
+    vw_image_t *o);
+void vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
+    int polarity, int level, size_t *ink);
 
 /* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
  * of a line, or beside one, is erased; out's box, glyph_h, glyphs,

@@ -395,26 +395,24 @@ vw_ink_dark_row(uint8_t *restrict m, const uint8_t *restrict g, int level,
  * taken away: a stroke of at most 2r pixels across stands out from its
  * own background, whatever the levels of both, while a wide light area
  * (a sky, a blade of grass wider than the square, a white frame) or a
- * step between two areas does not.  Four separable passes of window
+ * step between two areas does not.  vw_ink_open makes the opening
+ * (closing) into o (g's size), vw_ink_contrast the ink at a level:
+ * one opening serves every level.  Four separable passes of window
  * minimums and maximums (fr->seen and the first bytes of fr->queue
  * hold them), each a run of byte minimums the compiler vectorises.
  */
 void
-vw_ink_local(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
-    int polarity, int r, int level, size_t *ink)
+vw_ink_open(vw_framer_t *fr, const vw_image_t *g, int polarity, int r,
+    vw_image_t *o)
 {
-    int             y, k, y0, y1, w, h, bright;
-    size_t          n;
-    uint8_t        *a, *b, *col;
-    const uint8_t  *q;
+    int       y, k, y0, y1, w, h, bright;
+    uint8_t  *a, *b;
 
     w = g->width;
     h = g->height;
     bright = polarity == VW_TEXT_BRIGHT;
     a = fr->seen;
-    b = (uint8_t *) fr->queue;          /* w h bytes, then w more */
-    col = b + (size_t) w * h;
-    n = 0;
+    b = (uint8_t *) fr->queue;          /* w h bytes */
 
     /* the erosion (bright; dilation for dark) into b */
 
@@ -443,18 +441,32 @@ vw_ink_local(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
     for (y = 0; y < h; y++) {
         y0 = y - r < 0 ? 0 : y - r;
         y1 = y + r >= h ? h - 1 : y + r;
-        memcpy(col, a + (size_t) y0 * w, (size_t) w);
+        memcpy(o->data + (size_t) y * o->stride, a + (size_t) y0 * w,
+               (size_t) w);
 
         for (k = y0 + 1; k <= y1; k++) {
-            vw_ink_fold(col, a + (size_t) k * w, (size_t) w, bright);
+            vw_ink_fold(o->data + (size_t) y * o->stride, a + (size_t) k * w,
+                        (size_t) w, bright);
         }
-
-        q = g->data + (size_t) y * g->stride;
-        n += vw_ink_local_row(m->data + (size_t) y * m->stride, q, col,
-                              level, bright, (size_t) w);
     }
+}
 
-    *ink = n;
+
+void
+vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
+    int polarity, int level, size_t *ink)
+{
+    int  y;
+
+    *ink = 0;
+
+    for (y = 0; y < g->height; y++) {
+        *ink += vw_ink_local_row(m->data + (size_t) y * m->stride,
+                                 g->data + (size_t) y * g->stride,
+                                 o->data + (size_t) y * o->stride, level,
+                                 polarity == VW_TEXT_BRIGHT,
+                                 (size_t) g->width);
+    }
 }
 
 
@@ -543,21 +555,24 @@ vw_ink_fold(uint8_t *restrict dst, const uint8_t *restrict src, size_t n,
 
 
 /* One row of ink by local contrast: g at least level above the opening
- * (bright) or below the closing (dark) in o. */
+ * (bright) or below the closing (dark) in o.  The difference is taken
+ * saturated in bytes both ways, one of them zero: vectorised. */
 static VW_VECTORISE size_t
 vw_ink_local_row(uint8_t *restrict m, const uint8_t *restrict g,
     const uint8_t *restrict o, int level, int bright, size_t n)
 {
     size_t    i;
     unsigned  ink;
-    int       d;
-    uint8_t   on;
+    uint8_t   on, up, dn, lv, d;
 
     ink = 0;
+    lv = (uint8_t) level;
 
     for (i = 0; i < n; i++) {
-        d = bright ? (int) g[i] - (int) o[i] : (int) o[i] - (int) g[i];
-        on = (uint8_t) (d >= level);
+        up = (uint8_t) (g[i] > o[i] ? g[i] - o[i] : 0);
+        dn = (uint8_t) (o[i] > g[i] ? o[i] - g[i] : 0);
+        d = bright ? up : dn;
+        on = (uint8_t) (d >= lv);
         m[i] = (uint8_t) (on - 1);          /* ink 0, else 255 */
         ink += on;
     }

@@ -331,7 +331,17 @@ vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
 
     for (i = 0; i < 4; i++) {
         level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
-        vw_ink_local(fr, g, &t->mask, pol[i % 2], r, level, &ink);
+
+        if (i < 2) {
+            if (vw_image_alloc(&fr->open[i], g->width, g->height) != 0) {
+                return vw_fail(err, "no_memory", "frame: out of memory");
+            }
+
+            vw_ink_open(fr, g, pol[i], r, &fr->open[i]);
+        }
+
+        vw_ink_contrast(g, &fr->open[i % 2], &t->mask, pol[i % 2], level,
+                        &ink);
 
         memset(&t->box, 0, sizeof(vw_rect_t));
         t->nline = 0;
