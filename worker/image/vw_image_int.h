@@ -86,7 +86,7 @@
                                           around it, */
 #define VW_TEXT_LOCAL_LOW        20    /* or this far, when nothing
                                           stands farther */
-#define VW_TEXT_LOCAL_FEW        10    /* glyphs: fewer, on a picture
+#define VW_TEXT_LOCAL_FEW        4     /* glyphs: fewer, on a picture
                                           that is not light, may be
                                           texture: ink by local contrast
                                           is tried */
