@@ -3,8 +3,10 @@
  *
  * The ink of a grey picture, the first step of its text layer (see
  * vw_text.c): bright ink (light glyphs with a dark outline, shadow or
- * box), dark ink (dark glyphs on a light or plain picture), and the
- * strokes of bright ink that comparisons count.
+ * box), dark ink (dark glyphs on a light or plain picture), ink by
+ * local contrast (thin strokes lighter or darker than what is around
+ * them, whatever their levels), and the strokes of bright ink that
+ * comparisons count.
  */
 
 #include <stdlib.h>

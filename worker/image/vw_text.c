@@ -18,6 +18,11 @@
  *   - dark ink, on a light picture (more than half of it at least
  *     VW_PREP_INK_LEVEL), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
+ *   - ink by local contrast (vw_ink_open, vw_ink_contrast), light or
+ *     dark, when neither finds a line, or finds one of a few glyphs on
+ *     a picture that is not light (vw_text_local): text with no
+ *     outline, of any colour; such a layer is kept, in the look, to
+ *     what stands still (vw_text_still);
  *   - ink components that cannot be glyphs are dropped (too large, too
  *     solid, spanning the picture, a few stray pixels: vw_prep_blobs);
  *     the glyphs' bounding box is the region Tesseract reads.
@@ -315,8 +320,12 @@ vw_text_kind(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
 
 
 /*
- * No text of either kind above: text by local contrast (vw_ink_local),
- * light then dark, for glyphs with no outline and of any colour.
+ * Text by local contrast (vw_ink_open, vw_ink_contrast) into t, for
+ * glyphs with no outline and of any colour: light then dark at
+ * VW_TEXT_LOCAL_LEVEL, then both at VW_TEXT_LOCAL_LOW (a threshold for
+ * the picture, the strongest that makes a line); the first that makes
+ * lines of more than beat glyphs wins (t->local set).  None: t has no
+ * box.  The opening of each polarity (fr->open) serves both levels.
  */
 static int
 vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
