@@ -199,10 +199,17 @@ void vw_ink_bright(vw_framer_t *fr, const vw_image_t *g, vw_image_t *m,
 void vw_ink_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink);
 void vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
     vw_text_t *t);
+
+/* Ink by local contrast (vw_text_local.c): the opening (a bright
+ * polarity; the closing for dark) of g by a square of 2r + 1 into o,
+ * and m's ink at least level from it; the text layer it makes, of more
+ * than beat glyphs (none: t has no box). */
 void vw_ink_open(vw_framer_t *fr, const vw_image_t *g, int polarity, int r,
     vw_image_t *o);
 void vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
     int polarity, int level, size_t *ink);
+int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
+    int beat, vw_text_t *t, vw_err_t *err);
 
 /* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
  * of a line, or beside one, is erased; out's box, glyph_h, glyphs,

@@ -50,8 +50,6 @@
 
 static int vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, vw_text_t *t, vw_err_t *err);
-static int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w,
-    int ref_h, int beat, vw_text_t *t, vw_err_t *err);
 static int vw_text_kind(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, int kind, int level, vw_text_t *t);
 static void vw_text_cut(const vw_rect_t *box, const vw_rect_t *of,
@@ -314,65 +312,6 @@ vw_text_kind(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
             vw_ink_strokes(fr, g, ref_h, t);
         }
     }
-
-    return 0;
-}
-
-
-/*
- * Text by local contrast (vw_ink_open, vw_ink_contrast) into t, for
- * glyphs with no outline and of any colour: light then dark at
- * VW_TEXT_LOCAL_LEVEL, then both at VW_TEXT_LOCAL_LOW (a threshold for
- * the picture, the strongest that makes a line); the first that makes
- * lines of more than beat glyphs wins (t->local set).  None: t has no
- * box.  The opening of each polarity (fr->open) serves both levels.
- */
-static int
-vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
-    int beat, vw_text_t *t, vw_err_t *err)
-{
-    int                i, r, level;
-    size_t             ink;
-    static const int   pol[2] = { VW_TEXT_BRIGHT, VW_TEXT_DARK };
-
-    r = ref_h / VW_TEXT_STROKE_PART > VW_TEXT_RADIUS
-        ? ref_h / VW_TEXT_STROKE_PART : VW_TEXT_RADIUS;
-
-    for (i = 0; i < 4; i++) {
-        level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
-
-        if (i < 2) {
-            if (vw_image_alloc(&fr->open[i], g->width, g->height) != 0) {
-                return vw_fail(err, "no_memory", "frame: out of memory");
-            }
-
-            vw_ink_open(fr, g, pol[i], r, &fr->open[i]);
-        }
-
-        vw_ink_contrast(g, &fr->open[i % 2], &t->mask, pol[i % 2], level,
-                        &ink);
-
-        memset(&t->box, 0, sizeof(vw_rect_t));
-        t->nline = 0;
-        t->lines = 0;
-
-        if (ink > 0
-            && vw_text_lines(fr, &t->mask, ref_w, ref_h, pol[i % 2], t)
-               != 0)
-        {
-            return vw_fail(err, "no_memory", "frame: out of memory");
-        }
-
-        if (t->box.w > 0 && t->glyphs > beat) {
-            t->polarity = pol[i % 2];
-            t->local = 1;
-            return 0;
-        }
-    }
-
-    memset(&t->box, 0, sizeof(vw_rect_t));
-    t->nline = 0;
-    t->lines = 0;
 
     return 0;
 }

@@ -47,7 +47,7 @@ typedef struct {
     vw_image_t  mask;
     vw_rect_t   box;
     int         polarity;
-    int         local;      /* ink by local contrast (vw_ink_local) */
+    int         local;      /* ink by local contrast (vw_text_local.c) */
     int         glyph_h;    /* the mean height of the lines' glyphs */
     int         glyphs;     /* how many there are */
     int         lines;      /* the lines of text they make (0: none) */
