@@ -86,6 +86,11 @@
                                           around it, */
 #define VW_TEXT_LOCAL_LOW        20    /* or this far, when nothing
                                           stands farther */
+#define VW_TEXT_LOCAL_GLYPHS     6     /* glyphs: a layer of it has at
+                                          least (a patch of texture
+                                          chains into a short line) */
+#define VW_TEXT_LOCAL_TALL       4     /* glyph heights: and its box is
+                                          no taller (a line or two) */
 #define VW_TEXT_LOCAL_FEW        4     /* glyphs: fewer, on a picture
                                           that is not light, may be
                                           texture: ink by local contrast

@@ -256,7 +256,7 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         return vw_text_local(fr, g, ref_w, ref_h, 0, t, err);
     }
 
-    if (light || t->glyphs >= VW_TEXT_LOCAL_FEW) {
+    if (light || kind == VW_TEXT_BRIGHT || t->glyphs >= VW_TEXT_LOCAL_FEW) {
         return 0;
     }
 
@@ -272,7 +272,7 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         return -1;
     }
 
-    if (t->box.w > 0
+    if (t->local
         || vw_text_kind(fr, g, ref_w, ref_h, kind, level, t) == 0)
     {
         return 0;

@@ -40,10 +40,13 @@ vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
 {
     int                i, r, level;
     size_t             ink;
+    vw_text_t          was;
+    vw_image_t         mask;
     static const int   pol[2] = { VW_TEXT_BRIGHT, VW_TEXT_DARK };
 
     r = ref_h / VW_TEXT_STROKE_PART > VW_TEXT_RADIUS
         ? ref_h / VW_TEXT_STROKE_PART : VW_TEXT_RADIUS;
+    was = *t;
 
     for (i = 0; i < 4; i++) {
         level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
@@ -70,16 +73,32 @@ vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
 
-        if (t->box.w > 0 && t->glyphs > beat) {
+        /* captions found so are a line or two: lines that fill the
+         * picture (chains through texture that zigzag down it, a
+         * pattern's edges) are not taken for text */
+
+        if (t->box.w > 0 && t->glyphs > beat
+            && t->glyphs >= VW_TEXT_LOCAL_GLYPHS
+            && t->box.h <= VW_TEXT_LOCAL_TALL * t->glyph_h)
+        {
             t->polarity = pol[i % 2];
             t->local = 1;
             return 0;
         }
     }
 
-    memset(&t->box, 0, sizeof(vw_rect_t));
-    t->nline = 0;
-    t->lines = 0;
+    /* none: t as it was (its count of glyph-sized components too,
+     * which tells whether to look for text turned sideways), its mask
+     * without ink (comparisons look at the ink of layers with no box) */
+
+    mask = t->mask;
+    *t = was;
+    t->mask = mask;
+
+    for (i = 0; i < g->height; i++) {
+        memset(t->mask.data + (size_t) i * t->mask.stride, 255,
+               (size_t) g->width);
+    }
 
     return 0;
 }
