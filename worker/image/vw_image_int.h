@@ -91,18 +91,16 @@
                                           chains into a short line) */
 #define VW_TEXT_LOCAL_TALL       4     /* glyph heights: and its box is
                                           no taller (a line or two) */
-#define VW_TEXT_LOCAL_FEW        4     /* glyphs: fewer, on a picture
-                                          that is not light, may be
-                                          texture: ink by local contrast
-                                          is tried */
+#define VW_TEXT_LOCAL_FEW        4     /* glyphs: fewer of dark ink, on
+                                          a picture that is not light,
+                                          may be texture: ink by local
+                                          contrast is tried */
 #define VW_TEXT_LOCAL_GAIN       2     /* and wins with more than this
                                           many times the glyphs */
 #define VW_TEXT_STILL_DIFF       12    /* levels: and stands still when
                                           it changes less than this */
 #define VW_TEXT_STILL_PART       8     /* when more than an 8th of what
                                           is around it changed so */
-#define VW_TEXT_STILL_SHARE      85    /* %: a line stands still when
-                                          this much of its ink does */
 #define VW_TEXT_DARK_DROP        80    /* levels: dark ink is this far
                                           below the median */
 #define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are

@@ -19,8 +19,8 @@
  *     VW_PREP_INK_LEVEL), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
  *   - ink by local contrast (vw_ink_open, vw_ink_contrast), light or
- *     dark, when neither finds a line, or finds one of a few glyphs on
- *     a picture that is not light (vw_text_local): text with no
+ *     dark, when neither finds a line, or dark ink finds one of a few
+ *     glyphs on a picture that is not light (vw_text_local): text with no
  *     outline, of any colour; such a layer is kept, in the look, to
  *     what stands still (vw_text_still);
  *   - ink components that cannot be glyphs are dropped (too large, too
@@ -260,10 +260,11 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         return 0;
     }
 
-    /* a few glyphs on a picture that is not light are as often a
-     * piece of its texture (a tip of grass with its shadow): ink by
-     * local contrast wins when its lines have several times the glyphs,
-     * else the ink of that kind is found again */
+    /* a few glyphs of dark ink on a picture that is not light are as
+     * often the dark side of its texture: ink by local contrast wins
+     * when its lines have several times the glyphs, else the dark ink
+     * is found again (against bright ink it made one caption flip
+     * between kinds from look to look, which split screens) */
 
     if (vw_text_local(fr, g, ref_w, ref_h, VW_TEXT_LOCAL_GAIN * t->glyphs,
                       t, err)
