@@ -13,14 +13,15 @@
 # read yet run as TODO tests (%todo below, with what it reads today):
 # their results are printed, a pass is news, a failure does not fail the
 # suite.  The pipeline's work on issue 36 turns them into passing tests.
-# TODO today (15 of the 33 line shapes): light-plain, light-cream,
+# TODO today (13 of the 33 line shapes): light-plain, light-cream,
 # spaced-caps, letterbox-19px, bottom-bar-18px, line-14px,
-# orange-on-black, black-on-orange-bar, white-in-black-bar,
-# small-under-title, short-cjk, karaoke-word, flash-0.23s,
-# one-char-0.5s, counter-moving.
-# Read today: outline-lineart, cjk-glow, strip, white-beside-bar,
-# busy-clutter, busy-cartoon, busy-lights, busy-inset, title-60px,
-# two-glyph-cjk, short-words (each line read alone, vw_read_line.c),
+# black-on-orange-bar, small-under-title, short-cjk, karaoke-word,
+# flash-0.23s, one-char-0.5s, counter-moving.
+# Read today: orange-on-black and white-in-black-bar (ink by local
+# contrast, vw_text_local.c), outline-lineart, cjk-glow, strip,
+# white-beside-bar, busy-clutter, busy-cartoon, busy-lights,
+# busy-inset, title-60px, two-glyph-cjk, short-words (each line read
+# alone, vw_read_line.c),
 # karaoke-sweep, after-flash, wipe-lower-third, counter-still,
 # bilingual-zh, bilingual-en, credits, marquee; and nothing invented on
 # the clip without text.
@@ -64,11 +65,8 @@ my %todo = (
     'bottom-bar-18px' => '18 px in a bottom bar: no segment',
     'line-14px'       => '14 px at 720p: no segment',
     # 3. colours
-    'orange-on-black'     => 'orange lettering on black: no segment',
     'black-on-orange-bar' => 'black capitals on an orange bar: not read '
                            . '(the white line beside it is)',
-    'white-in-black-bar'  => 'a thin black bar across a white frame: '
-                           . 'no segment',
     # 4. busy pictures
     'small-under-title' => 'a 14 px line under a 60 px title: only the title',
     # 5. short lines
