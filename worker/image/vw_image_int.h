@@ -91,6 +91,10 @@
                                           chains into a short line) */
 #define VW_TEXT_LOCAL_TALL       4     /* glyph heights: and its box is
                                           no taller (a line or two) */
+#define VW_TEXT_LOCAL_COMPS      8     /* components: with this many of
+                                          a glyph's size and no line,
+                                          it is not tried (text turned
+                                          sideways: vw_turn_look) */
 #define VW_TEXT_LOCAL_FEW        4     /* glyphs: fewer of dark ink, on
                                           a picture that is not light,
                                           may be texture: ink by local

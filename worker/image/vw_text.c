@@ -253,7 +253,10 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     }
 
     if (t->box.w == 0) {
-        return vw_text_local(fr, g, ref_w, ref_h, 0, t, err);
+        /* glyph-sized ink that makes no line is as often text turned
+         * sideways: that is for the orientation test to find */
+        return t->comps >= VW_TEXT_LOCAL_COMPS
+               ? 0 : vw_text_local(fr, g, ref_w, ref_h, 0, t, err);
     }
 
     if (light || kind == VW_TEXT_BRIGHT || t->glyphs >= VW_TEXT_LOCAL_FEW) {
