@@ -82,6 +82,30 @@
                                           quarter of the glyph pixels
                                           are strokes (else all count:
                                           bold titles) */
+#define VW_TEXT_LOCAL_LEVEL      40    /* levels: ink by local contrast
+                                          stands this far from what is
+                                          around it, */
+#define VW_TEXT_LOCAL_LOW        20    /* or this far, when nothing
+                                          stands farther */
+#define VW_TEXT_LOCAL_GLYPHS     6     /* glyphs: a layer of it has at
+                                          least (a patch of texture
+                                          chains into a short line) */
+#define VW_TEXT_LOCAL_TALL       4     /* glyph heights: and its box is
+                                          no taller (a line or two) */
+#define VW_TEXT_LOCAL_COMPS      8     /* components: with this many of
+                                          a glyph's size and no line,
+                                          it is not tried (text turned
+                                          sideways: vw_turn_look) */
+#define VW_TEXT_LOCAL_FEW        4     /* glyphs: fewer of dark ink, on
+                                          a picture that is not light,
+                                          may be texture: ink by local
+                                          contrast is tried */
+#define VW_TEXT_LOCAL_GAIN       2     /* and wins with more than this
+                                          many times the glyphs */
+#define VW_TEXT_STILL_DIFF       12    /* levels: and stands still when
+                                          it changes less than this */
+#define VW_TEXT_STILL_PART       8     /* when more than an 8th of what
+                                          is around it changed so */
 #define VW_TEXT_DARK_DROP        80    /* levels: dark ink is this far
                                           below the median */
 #define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are
@@ -215,6 +239,16 @@ void vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
 /* The picture inside the letterbox or pillarbox bars of grey g (g's
  * own rectangle when it has none; vw_bars.c). */
 void vw_bars_find(const vw_image_t *g, vw_rect_t *pic);
+/* Ink by local contrast (vw_text_local.c): the opening (a bright
+ * polarity; the closing for dark) of g by a square of 2r + 1 into o,
+ * and m's ink at least level from it; the text layer it makes, of more
+ * than beat glyphs (none: t has no box). */
+void vw_ink_open(vw_framer_t *fr, const vw_image_t *g, int polarity, int r,
+    vw_image_t *o);
+void vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
+    int polarity, int level, size_t *ink);
+int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
+    int beat, vw_text_t *t, vw_err_t *err);
 
 /* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
  * of a line, or beside one, is erased; out's box, glyph_h, glyphs,

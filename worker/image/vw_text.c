@@ -18,6 +18,11 @@
  *   - dark ink, on a light picture (more than half of it at least
  *     VW_PREP_INK_LEVEL), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
+ *   - ink by local contrast (vw_ink_open, vw_ink_contrast), light or
+ *     dark, when neither finds a line, or dark ink finds one of a few
+ *     glyphs on a picture that is not light (vw_text_local): text with no
+ *     outline, of any colour; such a layer is kept, in the look, to
+ *     what stands still (vw_text_still);
  *   - ink components that cannot be glyphs are dropped (too large, too
  *     solid, spanning the picture, a few stray pixels: vw_prep_blobs);
  *     the glyphs' bounding box is the region Tesseract reads.
@@ -45,6 +50,9 @@
 
 static int vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, int bars, vw_text_t *t, vw_err_t *err);
+static int vw_text_kind(vw_framer_t *fr, const vw_image_t *g,
+    const vw_image_t *pg, int bars, int ref_w, int ref_h, int kind,
+    int level, vw_text_t *t);
 static void vw_text_outside(vw_image_t *m, const vw_rect_t *pic);
 static void vw_text_cut(const vw_rect_t *box, const vw_rect_t *of,
     const vw_rect_t *in, vw_rect_t *cut);
@@ -184,16 +192,17 @@ static int
 vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, int bars, vw_text_t *t, vw_err_t *err)
 {
-    int              x, y, median;
-    size_t           n, ink, half, sum;
+    int              x, y, median, light, kind, level;
+    size_t           n, half, sum;
     uint32_t         part[4][256];
     uint64_t         hist[256];
     vw_rect_t        all;
-    vw_image_t       pv, mv;
+    vw_image_t       pv;
     const vw_image_t *pg;
     const uint8_t   *q;
 
     t->polarity = VW_TEXT_NONE;
+    t->local = 0;
     t->glyph_h = 0;
     t->glyphs = 0;
     t->lines = 0;
@@ -281,49 +290,103 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         sum += hist[x];
     }
 
-    ink = 0;
+    /* bright glyphs unless the picture is light; dark ones on a light
+     * picture, or on a middling one with no bright ink */
 
-    if (2 * sum <= n) {
-        vw_ink_bright(fr, g, &t->mask, &ink);
+    light = 2 * sum > n;
+    kind = light ? VW_TEXT_DARK : VW_TEXT_BRIGHT;
+    level = median - VW_TEXT_DARK_DROP;
 
-        if (ink > 0
-            && vw_text_lines(fr, &t->mask, ref_w, ref_h, VW_TEXT_BRIGHT, t)
-               != 0)
-        {
-            return vw_fail(err, "no_memory", "frame: out of memory");
-        }
-
-        if (t->box.w > 0) {
-            t->polarity = VW_TEXT_BRIGHT;
-            vw_ink_strokes(fr, g, ref_h, t);
-            return 0;
-        }
-
-        if (median < VW_TEXT_DARK_DROP || median >= VW_PREP_INK_LEVEL) {
-            return 0;
-        }
-    }
-
-    /* a light picture, or a plain one with no bright ink: dark glyphs,
-     * in the picture (the mask's bars no ink) */
-
-    if (bars) {
-        vw_image_view(&t->mask, &all, &t->pic, &mv);
-        vw_ink_dark(pg, &mv, median - VW_TEXT_DARK_DROP, &ink);
-        vw_text_outside(&t->mask, &t->pic);
-
-    } else {
-        vw_ink_dark(g, &t->mask, median - VW_TEXT_DARK_DROP, &ink);
-    }
-
-    if (ink > 0
-        && vw_text_lines(fr, &t->mask, ref_w, ref_h, VW_TEXT_DARK, t) != 0)
-    {
+    if (vw_text_kind(fr, g, pg, bars, ref_w, ref_h, kind, level, t) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
+    if (t->box.w == 0 && !light && median >= VW_TEXT_DARK_DROP
+        && median < VW_PREP_INK_LEVEL)
+    {
+        kind = VW_TEXT_DARK;
+
+        if (vw_text_kind(fr, g, pg, bars, ref_w, ref_h, kind, level, t)
+            != 0)
+        {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+    }
+
+    if (t->box.w == 0) {
+        /* glyph-sized ink that makes no line is as often text turned
+         * sideways: that is for the orientation test to find */
+        return t->comps >= VW_TEXT_LOCAL_COMPS
+               ? 0 : vw_text_local(fr, g, ref_w, ref_h, 0, t, err);
+    }
+
+    if (light || kind == VW_TEXT_BRIGHT || t->glyphs >= VW_TEXT_LOCAL_FEW) {
+        return 0;
+    }
+
+    /* a few glyphs of dark ink on a picture that is not light are as
+     * often the dark side of its texture: ink by local contrast wins
+     * when its lines have several times the glyphs, else the dark ink
+     * is found again (against bright ink it made one caption flip
+     * between kinds from look to look, which split screens) */
+
+    if (vw_text_local(fr, g, ref_w, ref_h, VW_TEXT_LOCAL_GAIN * t->glyphs,
+                      t, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    if (t->local
+        || vw_text_kind(fr, g, pg, bars, ref_w, ref_h, kind, level, t)
+           == 0)
+    {
+        return 0;
+    }
+
+    return vw_fail(err, "no_memory", "frame: out of memory");
+}
+
+
+/* The glyphs of bright (with their strokes) or dark ink (level at
+ * most) into t: bright ink in all of g, the bars too (subtitles are
+ * set in them), dark ink only in the picture pg inside them (bars: the
+ * bars are no ink); -1 when out of memory. */
+static int
+vw_text_kind(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *pg,
+    int bars, int ref_w, int ref_h, int kind, int level, vw_text_t *t)
+{
+    size_t      ink;
+    vw_rect_t   all;
+    vw_image_t  mv;
+
+    if (kind == VW_TEXT_BRIGHT) {
+        vw_ink_bright(fr, g, &t->mask, &ink);
+
+    } else if (bars) {
+        all = (vw_rect_t) { 0, 0, g->width, g->height };
+        vw_image_view(&t->mask, &all, &t->pic, &mv);
+        vw_ink_dark(pg, &mv, level, &ink);
+        vw_text_outside(&t->mask, &t->pic);
+
+    } else {
+        vw_ink_dark(g, &t->mask, level, &ink);
+    }
+
+    memset(&t->box, 0, sizeof(vw_rect_t));
+    t->nline = 0;
+    t->lines = 0;
+
+    if (ink > 0 && vw_text_lines(fr, &t->mask, ref_w, ref_h, kind, t) != 0) {
+        return -1;
+    }
+
     if (t->box.w > 0) {
-        t->polarity = VW_TEXT_DARK;
+        t->polarity = kind;
+
+        if (kind == VW_TEXT_BRIGHT) {
+            vw_ink_strokes(fr, g, ref_h, t);
+        }
     }
 
     return 0;

@@ -47,6 +47,7 @@ typedef struct {
     vw_image_t  mask;
     vw_rect_t   box;
     int         polarity;
+    int         local;      /* ink by local contrast (vw_text_local.c) */
     int         glyph_h;    /* the mean height of the lines' glyphs */
     int         glyphs;     /* how many there are */
     int         lines;      /* the lines of text they make (0: none) */
@@ -110,6 +111,16 @@ int vw_text_persist_add(vw_framer_t *fr, const vw_text_t *t,
 int vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_persist_t *pt, vw_err_t *err);
 void vw_text_persist_free(vw_persist_t *pt);
+
+/*
+ * Keeps of a layer t of ink by local contrast (t->local; of picture g)
+ * the glyphs that stand still in other, a frame shown a little before
+ * it (of g's size), when the picture around them moved: text stays
+ * while the texture behind it moves.  1 if t changed (it may have no
+ * line left), 0 if not, FAILED when out of memory.
+ */
+int vw_text_still(vw_framer_t *fr, const vw_image_t *g,
+    const vw_image_t *other, vw_text_t *t);
 
 /*
  * 1 if pictures a and b (with their text layers) show the same text: the
