@@ -258,5 +258,10 @@ int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
 int vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
     int polarity, vw_text_t *out);
 
+/* The lines of part, a layer found in a view at (dx, dy) of t's
+ * picture, into t (glyph_h, glyphs, lines, line[], nline), moved there;
+ * t's box is the caller's (vw_text.c). */
+void vw_text_take_lines(vw_text_t *t, const vw_text_t *part, int dx, int dy);
+
 
 #endif /* _VW_IMAGE_INT_H_INCLUDED_ */

@@ -796,6 +796,24 @@ vw_text_records(vw_framer_t *fr, size_t n, const uint32_t *line,
 }
 
 
+void
+vw_text_take_lines(vw_text_t *t, const vw_text_t *part, int dx, int dy)
+{
+    int  i;
+
+    t->glyph_h = part->glyph_h;
+    t->glyphs = part->glyphs;
+    t->lines = part->lines;
+    t->nline = part->nline;
+
+    for (i = 0; i < part->nline; i++) {
+        t->line[i] = part->line[i];
+        t->line[i].box.x += dx;
+        t->line[i].box.y += dy;
+    }
+}
+
+
 /* Sorts lines top down (by their middles), then left to right. */
 void
 vw_text_lines_sort(vw_text_line_t *l, int n)

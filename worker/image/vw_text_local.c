@@ -321,7 +321,7 @@ int
 vw_text_still(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
     vw_text_t *t)
 {
-    int             x, y, i, d, moved, around, away;
+    int             x, y, d, moved, around, away;
     uint8_t        *m;
     const uint8_t  *q, *o;
     vw_rect_t       of, b;
@@ -391,16 +391,7 @@ vw_text_still(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
     t->box = kt.box;
     t->box.x += kt.box.w > 0 ? b.x : 0;
     t->box.y += kt.box.w > 0 ? b.y : 0;
-    t->glyph_h = kt.glyph_h;
-    t->glyphs = kt.glyphs;
-    t->lines = kt.lines;
-    t->nline = kt.nline;
-
-    for (i = 0; i < kt.nline; i++) {
-        t->line[i] = kt.line[i];
-        t->line[i].box.x += b.x;
-        t->line[i].box.y += b.y;
-    }
+    vw_text_take_lines(t, &kt, b.x, b.y);
 
     if (t->box.w == 0) {
         t->polarity = VW_TEXT_NONE;

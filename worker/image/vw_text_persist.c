@@ -153,7 +153,7 @@ int
 vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_persist_t *pt, vw_err_t *err)
 {
-    int        x, y, x0, y0, x1, y1, w, h, gh, i;
+    int        x, y, x0, y0, x1, y1, w, h, gh;
     uint8_t   *ms;
     const uint8_t  *mt;
     vw_rect_t  b, k;
@@ -219,16 +219,7 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     t->box.y = b.y + k.y;
     t->box.w = k.w;
     t->box.h = k.h;
-    t->glyph_h = kt.glyph_h;
-    t->glyphs = kt.glyphs;
-    t->lines = kt.lines;
-    t->nline = kt.nline;
-
-    for (i = 0; i < kt.nline; i++) {
-        t->line[i] = kt.line[i];
-        t->line[i].box.x += b.x;
-        t->line[i].box.y += b.y;
-    }
+    vw_text_take_lines(t, &kt, b.x, b.y);
 
     vw_ink_strokes(fr, g, t->pic.h, t);
 
