@@ -15,7 +15,7 @@
 
 static void vw_ink_window(uint8_t *restrict dst, const uint8_t *restrict src,
     int w, int r, int most);
-static VW_VECTORISE void vw_ink_min_span(uint8_t *restrict dst,
+static VW_VECTORISE void vw_ink_min_window(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n, int r);
 static VW_VECTORISE void vw_ink_max_window(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n, int r);
@@ -201,7 +201,7 @@ vw_ink_window(uint8_t *restrict dst, const uint8_t *restrict src, int w,
         if (most) {
             vw_ink_max_window(dst + r, src, (size_t) (w - 2 * r), r);
         } else {
-            vw_ink_min_span(dst + r, src, (size_t) (w - 2 * r), r);
+            vw_ink_min_window(dst + r, src, (size_t) (w - 2 * r), r);
         }
     }
 
@@ -223,7 +223,7 @@ vw_ink_window(uint8_t *restrict dst, const uint8_t *restrict src, int w,
 
 /* dst[i] = the least of src[i .. i + 2r], i < n */
 static VW_VECTORISE void
-vw_ink_min_span(uint8_t *restrict dst, const uint8_t *restrict src,
+vw_ink_min_window(uint8_t *restrict dst, const uint8_t *restrict src,
     size_t n, int r)
 {
     size_t  i;
