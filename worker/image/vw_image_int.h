@@ -239,6 +239,11 @@ void vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
 /* The picture inside the letterbox or pillarbox bars of grey g (g's
  * own rectangle when it has none; vw_bars.c). */
 void vw_bars_find(const vw_image_t *g, vw_rect_t *pic);
+/* dst[i] = min(dst[i], src[i]) (vw_ink_min), max (vw_ink_max), i < n;
+ * the buffers do not overlap (vw_ink.c; vectorised) */
+void vw_ink_min(uint8_t *restrict dst, const uint8_t *restrict src, size_t n);
+void vw_ink_max(uint8_t *restrict dst, const uint8_t *restrict src, size_t n);
+
 /* Ink by local contrast (vw_text_local.c): the opening (a bright
  * polarity; the closing for dark) of g by a square of 2r + 1 into o,
  * and m's ink at least level from it; the text layer it makes, of more

@@ -15,12 +15,13 @@
 
 static void vw_ink_window(uint8_t *restrict dst, const uint8_t *restrict src,
     int w, int r, int most);
-static VW_VECTORISE void vw_ink_min_window(uint8_t *restrict dst,
+static VW_VECTORISE void vw_ink_least_window(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n, int r);
-static VW_VECTORISE void vw_ink_max_window(uint8_t *restrict dst,
+static VW_VECTORISE void vw_ink_most_window(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n, int r);
-static VW_VECTORISE void vw_ink_fold(uint8_t *restrict dst,
-    const uint8_t *restrict src, size_t n, int most);
+static void vw_ink_square(vw_framer_t *fr, const uint8_t *src,
+    size_t stride, uint8_t *dst, size_t dst_stride, int w, int h, int r,
+    int most);
 static VW_VECTORISE size_t vw_ink_local_row(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict o, int level,
     int bright, size_t n);
@@ -123,48 +124,52 @@ void
 vw_ink_open(vw_framer_t *fr, const vw_image_t *g, int polarity, int r,
     vw_image_t *o)
 {
-    int       y, k, y0, y1, w, h, bright;
-    uint8_t  *a, *b;
+    int       w, h, bright;
+    uint8_t  *b;
 
     w = g->width;
     h = g->height;
     bright = polarity == VW_TEXT_BRIGHT;
-    a = fr->seen;
     b = (uint8_t *) fr->queue;          /* w h bytes */
 
-    /* the erosion (bright; dilation for dark) into b */
+    /* the erosion (bright; dilation for dark) into b, then the
+     * dilation (erosion) of that: the opening (closing) */
+
+    vw_ink_square(fr, g->data, g->stride, b, (size_t) w, w, h, r, !bright);
+    vw_ink_square(fr, b, (size_t) w, o->data, o->stride, w, h, r, bright);
+}
+
+
+/* dst = the least (most, with most) of src over the square of side
+ * 2r + 1 around each pixel, clipped at the edges: the rows' windows
+ * into fr->seen (w h bytes), then each row the fold of 2r + 1 of them */
+static void
+vw_ink_square(vw_framer_t *fr, const uint8_t *src, size_t stride,
+    uint8_t *dst, size_t dst_stride, int w, int h, int r, int most)
+{
+    int       y, k, y0, y1;
+    uint8_t  *a, *d;
+
+    a = fr->seen;
 
     for (y = 0; y < h; y++) {
-        vw_ink_window(a + (size_t) y * w, g->data + (size_t) y * g->stride,
-                      w, r, !bright);
+        vw_ink_window(a + (size_t) y * w, src + (size_t) y * stride, w, r,
+                      most);
     }
 
     for (y = 0; y < h; y++) {
         y0 = y - r < 0 ? 0 : y - r;
         y1 = y + r >= h ? h - 1 : y + r;
-        memcpy(b + (size_t) y * w, a + (size_t) y0 * w, (size_t) w);
+        d = dst + (size_t) y * dst_stride;
+        memcpy(d, a + (size_t) y0 * w, (size_t) w);
 
         for (k = y0 + 1; k <= y1; k++) {
-            vw_ink_fold(b + (size_t) y * w, a + (size_t) k * w, (size_t) w,
-                        !bright);
-        }
-    }
+            if (most) {
+                vw_ink_max(d, a + (size_t) k * w, (size_t) w);
 
-    /* then the dilation (erosion) of that: the opening (closing) */
-
-    for (y = 0; y < h; y++) {
-        vw_ink_window(a + (size_t) y * w, b + (size_t) y * w, w, r, bright);
-    }
-
-    for (y = 0; y < h; y++) {
-        y0 = y - r < 0 ? 0 : y - r;
-        y1 = y + r >= h ? h - 1 : y + r;
-        memcpy(o->data + (size_t) y * o->stride, a + (size_t) y0 * w,
-               (size_t) w);
-
-        for (k = y0 + 1; k <= y1; k++) {
-            vw_ink_fold(o->data + (size_t) y * o->stride, a + (size_t) k * w,
-                        (size_t) w, bright);
+            } else {
+                vw_ink_min(d, a + (size_t) k * w, (size_t) w);
+            }
         }
     }
 }
@@ -199,9 +204,9 @@ vw_ink_window(uint8_t *restrict dst, const uint8_t *restrict src, int w,
 
     if (w > 2 * r) {
         if (most) {
-            vw_ink_max_window(dst + r, src, (size_t) (w - 2 * r), r);
+            vw_ink_most_window(dst + r, src, (size_t) (w - 2 * r), r);
         } else {
-            vw_ink_min_window(dst + r, src, (size_t) (w - 2 * r), r);
+            vw_ink_least_window(dst + r, src, (size_t) (w - 2 * r), r);
         }
     }
 
@@ -223,7 +228,7 @@ vw_ink_window(uint8_t *restrict dst, const uint8_t *restrict src, int w,
 
 /* dst[i] = the least of src[i .. i + 2r], i < n */
 static VW_VECTORISE void
-vw_ink_min_window(uint8_t *restrict dst, const uint8_t *restrict src,
+vw_ink_least_window(uint8_t *restrict dst, const uint8_t *restrict src,
     size_t n, int r)
 {
     size_t  i;
@@ -241,7 +246,7 @@ vw_ink_min_window(uint8_t *restrict dst, const uint8_t *restrict src,
 
 /* dst[i] = the most of src[i .. i + 2r], i < n */
 static VW_VECTORISE void
-vw_ink_max_window(uint8_t *restrict dst, const uint8_t *restrict src,
+vw_ink_most_window(uint8_t *restrict dst, const uint8_t *restrict src,
     size_t n, int r)
 {
     size_t   i;
@@ -253,27 +258,6 @@ vw_ink_max_window(uint8_t *restrict dst, const uint8_t *restrict src,
         for (i = 0; i < n; i++) {
             dst[i] = src[i + k] > dst[i] ? src[i + k] : dst[i];
         }
-    }
-}
-
-
-/* dst[i] = min(dst[i], src[i]), or the max with most */
-static VW_VECTORISE void
-vw_ink_fold(uint8_t *restrict dst, const uint8_t *restrict src, size_t n,
-    int most)
-{
-    size_t  i;
-
-    if (!most) {
-        for (i = 0; i < n; i++) {
-            dst[i] = src[i] < dst[i] ? src[i] : dst[i];
-        }
-
-        return;
-    }
-
-    for (i = 0; i < n; i++) {
-        dst[i] = src[i] > dst[i] ? src[i] : dst[i];
     }
 }
 
