@@ -112,7 +112,8 @@ bench: build
 	bench/admission/run.sh
 	bench/ocr/run.sh
 
-# the storm and chaos tests at 50000 uploads and 24 videos (docs/reliability.md)
+# the storm and chaos tests at 50000 uploads and 24 videos, and the lifecycle
+# tests at 1000 reloads and 20 rounds on both ledgers (docs/reliability.md)
 soak: build deps-browser
 	scripts/test.sh soak
 

@@ -7,8 +7,9 @@
  * Invariants checked:
  *
  *   1. accepted options are in range: lang is 1..VO_LANG_MAX bytes of
- *      [a-z0-9_+], fps 0.01..60, crop w and h at least 1, all at most
- *      VO_CROP_MAX, refine 0 or 1;
+ *      [a-z0-9_+], "auto" only alone (never a part joined by '+'), fps
+ *      0.01..60, crop w and h at least 1, all at most VO_CROP_MAX,
+ *      refine 0 or 1;
  *   2. the canonical form is non-empty, shorter than
  *      VO_OPTIONS_JSON_MAX, valid JSON;
  *   3. canonical -> from_canonical -> canonical gives the same bytes,
@@ -211,6 +212,13 @@ fuzz_parse(const char *q, size_t n, vo_options_t *o, char *canon,
         FUZZ_CHECK((o->lang[i] >= 'a' && o->lang[i] <= 'z')
                    || (o->lang[i] >= '0' && o->lang[i] <= '9')
                    || o->lang[i] == '_' || o->lang[i] == '+');
+    }
+
+    for (i = 0; i + 4 <= len; i++) {
+        FUZZ_CHECK(len == 4
+                   || !((i == 0 || o->lang[i - 1] == '+')
+                        && memcmp(o->lang + i, "auto", 4) == 0
+                        && (i + 4 == len || o->lang[i + 4] == '+')));
     }
 
     FUZZ_CHECK(o->refine == 0 || o->refine == 1);

@@ -51,6 +51,13 @@
  *      vw_utf8_decode takes as many bytes as vw_utf8_next, gives U+FFFD
  *      exactly where it gives -1 (else the same code point), and both
  *      agree with fuzz_utf8_seq; no bytes give 0 and U+FFFD.
+ *  10. a segment is unsure exactly when its confidence is below
+ *      VW_UNSURE_BELOW: the JSON (without frames) has ,"unsure":true}
+ *      once per unsure segment and no other "unsure", vw_result_count
+ *      counts them, WebVTT puts a NOTE block before each unsure cue
+ *      and no other: "NOTE" then a space, lines with no "-->", then a
+ *      blank line, and ASS a Comment event of the segment's times and
+ *      its confidence before each unsure Dialogue and no other.
  */
 
 #include <stdint.h>
@@ -343,6 +350,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         r.with_frames = 1;
         fuzz_check_format(&r, VW_FORMAT_JSON, segs, nsegs, NULL, NULL);
 
+        /* 10 */
+
+        for (i = 0, k = 0; i < nsegs; i++) {
+            k += segs[i].confidence < VW_UNSURE_BELOW;
+        }
+
+        FUZZ_CHECK(vw_result_count(&r, &len, &j) == 0);
+        FUZZ_CHECK(len == nsegs && j == k);
+
     } else {
         vo_buf_t  out;
 
@@ -624,6 +640,26 @@ fuzz_check_cues(const char *doc, size_t len, const vw_result_t *r,
             p++;
         }
 
+        /* 10: a NOTE block before an unsure WebVTT cue, none before
+         * another (a cue's timing line starts with a digit) */
+
+        if (f == VW_FORMAT_VTT && segs[i].confidence < VW_UNSURE_BELOW) {
+            FUZZ_CHECK(last - p >= 5 && memcmp(p, "NOTE ", 5) == 0);
+
+            while (p < last && *p != '\n') {
+                eol = memchr(p, '\n', last - p);
+                FUZZ_CHECK(eol != NULL);
+                FUZZ_CHECK(memmem(p, eol - p, "-->", 3) == NULL);
+                p = eol + 1;
+            }
+
+            FUZZ_CHECK(p < last && *p == '\n');
+            p++;
+
+        } else {
+            FUZZ_CHECK(p < last && *p >= '0' && *p <= '9');
+        }
+
         if (f == VW_FORMAT_SRT) {
             snprintf(num, sizeof(num), "%zu\n", i + 1);
             FUZZ_CHECK((size_t) (last - p) > strlen(num)
@@ -867,7 +903,7 @@ fuzz_check_json_boxes(const char *doc, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs)
 {
     char                    want[64];
-    size_t                  i, boxed;
+    size_t                  i, boxed, unsure;
     const vw_inspection_t  *in;
 
     boxed = 0;
@@ -882,6 +918,15 @@ fuzz_check_json_boxes(const char *doc, const vw_result_t *r,
             FUZZ_CHECK(strstr(doc, want) != NULL);
         }
     }
+
+    /* 10 */
+
+    for (i = 0, unsure = 0; i < nsegs; i++) {
+        unsure += segs[i].confidence < VW_UNSURE_BELOW;
+    }
+
+    FUZZ_CHECK(fuzz_count(doc, ",\"unsure\":true}") == unsure);
+    FUZZ_CHECK(fuzz_count(doc, "\"unsure\":") == unsure);
 
     FUZZ_CHECK(fuzz_count(doc, "\"box\":[") == boxed);
     FUZZ_CHECK(fuzz_count(doc, "\"box\":null,\"lines\":null")
@@ -984,6 +1029,27 @@ fuzz_check_ass(const char *doc, size_t len, const vw_result_t *r,
     p = q + sizeof(events) - 1;
 
     for (i = 0; i < nsegs; i++) {
+
+        /* 10: a Comment event before an unsure segment's, none before
+         * another's */
+
+        if (segs[i].confidence < VW_UNSURE_BELOW) {
+            FUZZ_CHECK(last - p > 11 && memcmp(p, "Comment: 0,", 11) == 0);
+            q = fuzz_ass_time(p + 11, last, &cs);
+            FUZZ_CHECK(q != NULL && q < last && *q == ',');
+            FUZZ_CHECK(2 * (cs * 10 - segs[i].start_ms) <= 10
+                       && 2 * (segs[i].start_ms - cs * 10) <= 10);
+            q = fuzz_ass_time(q + 1, last, &cs);
+            FUZZ_CHECK(q != NULL && 2 * (cs * 10 - segs[i].end_ms) <= 10
+                       && 2 * (segs[i].end_ms - cs * 10) <= 10);
+            snprintf(want, sizeof(want), ",Default,,0,0,0,,unsure: read with "
+                     "confidence %d (below %d)\n", segs[i].confidence,
+                     VW_UNSURE_BELOW);
+            FUZZ_CHECK((size_t) (last - q) >= strlen(want)
+                       && memcmp(q, want, strlen(want)) == 0);
+            p = q + strlen(want);
+        }
+
         FUZZ_CHECK(last - p > 12 && memcmp(p, "Dialogue: 0,", 12) == 0);
         p = fuzz_ass_time(p + 12, last, &cs);
         FUZZ_CHECK(p != NULL && 2 * (cs * 10 - segs[i].start_ms) <= 10

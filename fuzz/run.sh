@@ -7,7 +7,7 @@
 #
 #   SECONDS   per target (default 60); "fuzz/run.sh 5" is the smoke run
 #   TARGET    fuzz_key fuzz_options fuzz_sniff fuzz_json fuzz_webhook
-#             fuzz_upload
+#             fuzz_upload fuzz_query fuzz_result
 #             fuzz_output fuzz_parts fuzz_script fuzz_media (default: all)
 #
 # Each target starts from its committed seeds (fuzz/corpus/NAME/, NAME
@@ -27,7 +27,8 @@ secs=${1:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_key fuzz_options fuzz_sniff
-                                     fuzz_json fuzz_webhook fuzz_upload fuzz_output
+                                     fuzz_json fuzz_webhook fuzz_upload
+                                     fuzz_query fuzz_result fuzz_output
                                      fuzz_parts fuzz_script fuzz_media)
 
 : "${BUILD:=$PWD/build}"

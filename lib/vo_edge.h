@@ -60,7 +60,8 @@ void vo_key_hash(const char *secret, size_t secret_len, const char *tenant,
 
 /* The OCR options a request carries, with their defaults filled in. */
 typedef struct {
-    char      lang[VO_LANG_MAX + 1];   /* Tesseract languages, "eng+deu" */
+    char      lang[VO_LANG_MAX + 1];   /* Tesseract languages, "eng+deu";
+                                          "auto": by each screen's script */
     uint32_t  fps_milli;               /* samples per second x 1000 */
     int       has_crop;
     uint32_t  crop_x;

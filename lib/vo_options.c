@@ -320,7 +320,8 @@ vo_options_set_lang(vo_options_t *o, const char *v, size_t len, char *err,
     size_t         i, part, parts;
     unsigned char  ch;
 
-    /* "eng", "eng+deu", "chi_sim": lowercase Tesseract model names */
+    /* "eng", "eng+deu", "chi_sim": lowercase Tesseract model names; or
+     * "auto" */
 
     if (len == 0 || len > VO_LANG_MAX) {
         goto bad;
@@ -357,6 +358,24 @@ vo_options_set_lang(vo_options_t *o, const char *v, size_t len, char *err,
         goto bad;
     }
 
+    /*
+     * "auto": the script of each screen chooses the languages (the
+     * worker's vw_ocr_auto.c); a value of its own, never a part
+     */
+
+    if (parts > 1) {
+        for (i = 0; i + 4 <= len; i++) {
+            if ((i == 0 || v[i - 1] == '+') && memcmp(v + i, "auto", 4) == 0
+                && (i + 4 == len || v[i + 4] == '+'))
+            {
+                snprintf(err, err_size, "lang \"auto\" chooses the "
+                         "languages itself: give it alone, not joined to "
+                         "others by '+'");
+                return -1;
+            }
+        }
+    }
+
     memcpy(o->lang, v, len);
     o->lang[len] = '\0';
 
@@ -366,7 +385,8 @@ bad:
 
     snprintf(err, err_size, "lang must be Tesseract language names joined "
              "by '+', such as \"eng\" or \"eng+deu\" (at most %d, "
-             "%d characters in all)", VO_LANG_PARTS_MAX, VO_LANG_MAX);
+             "%d characters in all), or \"auto\"", VO_LANG_PARTS_MAX,
+             VO_LANG_MAX);
     return -1;
 }
 

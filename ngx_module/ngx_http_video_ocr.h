@@ -2,7 +2,9 @@
  * Copyright (c) 2026, the video-ocr authors
  *
  * Types shared by the nginx files of ngx_http_video_ocr_module, from the
- * top down (a file calls only files below it):
+ * top down (a file calls only files below it, but for the module's own
+ * hooks: ngx_http_video_ocr_module.c names the endpoints' handlers and
+ * frees the group commit at exit):
  *
  *   ngx_http_video_ocr_intake.c   the upload endpoint (video_ocr_intake):
  *                                 the plain POST, or the resumable
@@ -20,12 +22,14 @@
  *                                 the endpoint table
  *   ngx_http_video_ocr_metrics.c  the metrics page (video_ocr_metrics) and
  *                                 the log-phase counters
+ *   ngx_http_video_ocr_search.c   the search endpoint (video_ocr_search)
+ *                                 and its metrics
  *   ngx_http_video_ocr_body.c     request body filter: SHA-256 + sniffing
  *   ngx_http_video_ocr_task.c     the thread-pool tasks: posting, and the
  *                                 threads' ledger connections
- *   ngx_http_video_ocr_reply.c    the request's context, the outcomes,
- *                                 JSON replies, problem+json errors and
- *                                 the problem filter
+ *   ngx_http_video_ocr_reply.c    the request's context and tenant, the
+ *                                 outcomes, JSON replies, problem+json
+ *                                 errors and the problem filter
  *
  * A task's thread function lives with the endpoint it serves.  The
  * module also links, without nginx types: vo_group.[ch] (the group
@@ -108,6 +112,7 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_INTAKE,                 /* video_ocr_intake */
     NGX_HTTP_VIDEO_OCR_JOBS,                   /* video_ocr_jobs */
     NGX_HTTP_VIDEO_OCR_METRICS,                /* video_ocr_metrics */
+    NGX_HTTP_VIDEO_OCR_SEARCH,                 /* video_ocr_search */
     NGX_HTTP_VIDEO_OCR_ENDPOINTS
 } ngx_http_video_ocr_endpoint_e;
 
@@ -192,10 +197,15 @@ typedef enum {
     NGX_HTTP_VIDEO_OCR_TOO_MANY_UPLOADS,
     NGX_HTTP_VIDEO_OCR_UPLOAD_SUPERSEDED,
     NGX_HTTP_VIDEO_OCR_BAD_CONTENT_TYPE,
+
     NGX_HTTP_VIDEO_OCR_FINAL_UPLOAD,           /* tus concatenation */
     NGX_HTTP_VIDEO_OCR_PARTIAL_GONE,
     NGX_HTTP_VIDEO_OCR_PARTIAL_UNFINISHED,
     NGX_HTTP_VIDEO_OCR_NOT_PARTIAL,
+
+    /* search (ngx_http_video_ocr_search.c) */
+    NGX_HTTP_VIDEO_OCR_BAD_QUERY,
+    NGX_HTTP_VIDEO_OCR_QUERY_TOO_LONG,
     NGX_HTTP_VIDEO_OCR_OUTCOMES
 } ngx_http_video_ocr_outcome_e;
 
@@ -283,6 +293,9 @@ struct ngx_http_video_ocr_task_s {
                                                        (a stage reads it to
                                                        its size) */
 
+    /* search: ngx_http_video_ocr_search.c's, in and out */
+    void                            *search;
+
     /* results */
     vo_store_rc_t                    store_rc;
     int                              copied;
@@ -350,6 +363,12 @@ extern ngx_module_t  ngx_http_video_ocr_module;
 ngx_int_t ngx_http_video_ocr_intake_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r);
 
+/* ngx_http_video_ocr_search.c: the endpoint, its
+ * metrics (the zone and log handler; their part of the page) */
+ngx_int_t ngx_http_video_ocr_search_handler(ngx_http_request_t *r);
+ngx_int_t ngx_http_video_ocr_search_init(ngx_conf_t *cf);
+void ngx_http_video_ocr_search_metrics(vo_buf_t *b);
+
 /*
  * Resumable uploads on the intake location: NGX_DECLINED when the
  * request is a plain POST (no Tus-Resumable, Upload-Complete or
@@ -384,6 +403,8 @@ void ngx_http_video_ocr_hex(u_char *dst, u_char *src, size_t len);
 /* In a thread: a POST's admission; the group admission of t->rel. */
 void ngx_http_video_ocr_admit_thread(ngx_http_video_ocr_task_t *t);
 void ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t);
+/* At the worker's exit, after its threads: what the group commit left. */
+void ngx_http_video_ocr_admit_exit(void);
 
 ngx_int_t ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r);
 ngx_int_t ngx_http_video_ocr_metrics_init(ngx_conf_t *cf);
@@ -396,6 +417,10 @@ ngx_http_video_ocr_ctx_t *ngx_http_video_ocr_get_ctx(ngx_http_request_t *r);
 
 ngx_int_t ngx_http_video_ocr_tenant(ngx_http_request_t *r,
     ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant);
+ngx_int_t ngx_http_video_ocr_tenant_or_refuse(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant);
+ngx_int_t ngx_http_video_ocr_read_start(ngx_http_request_t *r,
+    ngx_uint_t methods, const char *how, ngx_http_video_ocr_ctx_t **ctx);
 
 /*
  * The webhook of this request (video_ocr_webhook and _secret evaluated
@@ -413,7 +438,7 @@ ngx_int_t ngx_http_video_ocr_task_post(ngx_http_request_t *r,
     ngx_thread_task_t *task, ngx_http_event_handler_pt resume);
 ngx_thread_task_t *ngx_http_video_ocr_task_alloc(ngx_http_request_t *r,
     ngx_http_video_ocr_run_pt run);
-void ngx_http_video_ocr_close_ledgers(void);
+ngx_int_t ngx_http_video_ocr_exit_threads(ngx_log_t *log);
 
 /*
  * In a thread: its own ledger connection, and the one its group commits

@@ -552,7 +552,8 @@ ngx_http_video_ocr_temp_moved(int fd, const char *path)
 
 /*
  * The admission of an upload placed at t->rel, through the group commit;
- * any outcome but CREATED removes the file placed there.
+ * any outcome but CREATED removes the file placed there, unless the
+ * commit is in doubt (vo_admit_item_t): a job may name it.
  */
 
 void
@@ -570,6 +571,7 @@ ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t)
     m.item.receipt = &t->receipt;
     m.item.err = t->err;
     m.item.err_size = sizeof(t->err);
+    m.item.in_doubt = 0;
 
     gc.lock_path = t->mcf->admit_lock.len ? (char *) t->mcf->admit_lock.data
                                           : NULL;
@@ -587,9 +589,19 @@ ngx_http_video_ocr_admit_group(ngx_http_video_ocr_task_t *t)
 
     t->ledger_rc = m.item.rc;
 
-    if (t->ledger_rc != VO_LEDGER_OK
-        || t->receipt.outcome != VO_ADMIT_CREATED)
+    if (!m.item.in_doubt
+        && (t->ledger_rc != VO_LEDGER_OK
+            || t->receipt.outcome != VO_ADMIT_CREATED))
     {
         (void) vo_store_remove(t->store, t->rel, err, sizeof(err));
     }
+}
+
+
+/* At the worker's exit, once every thread of the group has gone. */
+
+void
+ngx_http_video_ocr_admit_exit(void)
+{
+    vo_group_release(&ngx_http_video_ocr_group);
 }

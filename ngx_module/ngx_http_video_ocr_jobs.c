@@ -43,37 +43,18 @@ ngx_http_video_ocr_jobs_handler(ngx_http_request_t *r)
     ngx_http_video_ocr_task_t      *t;
     ngx_http_video_ocr_loc_conf_t  *vlcf;
 
-    if (r != r->main) {
-        return NGX_HTTP_NOT_ALLOWED;
-    }
-
-    ctx = ngx_http_video_ocr_get_ctx(r);
-    if (ctx == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_HEAD|NGX_HTTP_DELETE))) {
-        return ngx_http_video_ocr_send_problem(r,
-                   NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
-                   "read a job with GET, delete it with DELETE", NULL);
-    }
-
-    rc = ngx_http_discard_request_body(r);
-    if (rc != NGX_OK) {
+    rc = ngx_http_video_ocr_read_start(r,
+             NGX_HTTP_GET|NGX_HTTP_HEAD|NGX_HTTP_DELETE,
+             "read a job with GET, delete it with DELETE", &ctx);
+    if (rc != NGX_DECLINED) {
         return rc;
     }
 
     vlcf = ngx_http_get_module_loc_conf(r, ngx_http_video_ocr_module);
 
-    rc = ngx_http_video_ocr_tenant(r, vlcf, &tenant);
-
-    if (rc == NGX_ERROR) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    if (rc == NGX_DECLINED) {
-        return ngx_http_video_ocr_send_problem(r,
-                   NGX_HTTP_VIDEO_OCR_NO_TENANT, NULL, NULL);
+    rc = ngx_http_video_ocr_tenant_or_refuse(r, vlcf, &tenant);
+    if (rc != NGX_DECLINED) {
+        return rc;
     }
 
     if (ngx_http_video_ocr_job_id(r, (u_char *) ctx->job_id) != NGX_OK) {

@@ -170,23 +170,9 @@ ngx_http_video_ocr_metrics_handler(ngx_http_request_t *r)
     ngx_http_video_ocr_task_t      *t;
     ngx_http_video_ocr_loc_conf_t  *vlcf;
 
-    if (r != r->main) {
-        return NGX_HTTP_NOT_ALLOWED;
-    }
-
-    ctx = ngx_http_video_ocr_get_ctx(r);
-    if (ctx == NULL) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    if (!(r->method & (NGX_HTTP_GET|NGX_HTTP_HEAD))) {
-        return ngx_http_video_ocr_send_problem(r,
-                   NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED,
-                   "read the metrics with GET", NULL);
-    }
-
-    rc = ngx_http_discard_request_body(r);
-    if (rc != NGX_OK) {
+    rc = ngx_http_video_ocr_read_start(r, NGX_HTTP_GET|NGX_HTTP_HEAD,
+                                       "read the metrics with GET", &ctx);
+    if (rc != NGX_DECLINED) {
         return rc;
     }
 
@@ -292,6 +278,8 @@ ngx_http_video_ocr_metrics_done(ngx_http_request_t *r)
                   (unsigned long) sh->received_bytes,
                   (unsigned long) sh->batches, (unsigned long) sh->batched,
                   (unsigned long) sh->status_requests);
+
+    ngx_http_video_ocr_search_metrics(&b);
 
     vo_buf_add(&b, t->body, t->body_len);
 

@@ -68,7 +68,9 @@ const ngx_http_video_ocr_endpoint_t
     [NGX_HTTP_VIDEO_OCR_JOBS] = { "jobs",
         ngx_http_video_ocr_jobs_handler, ngx_string("GET, HEAD, DELETE") },
     [NGX_HTTP_VIDEO_OCR_METRICS] = { "metrics",
-        ngx_http_video_ocr_metrics_handler, ngx_string("GET, HEAD") }
+        ngx_http_video_ocr_metrics_handler, ngx_string("GET, HEAD") },
+    [NGX_HTTP_VIDEO_OCR_SEARCH] = { "search",
+        ngx_http_video_ocr_search_handler, ngx_string("GET, HEAD") }
 };
 
 
@@ -149,6 +151,13 @@ static ngx_command_t  ngx_http_video_ocr_commands[] = {
       ngx_http_video_ocr_endpoint,
       NGX_HTTP_LOC_CONF_OFFSET,
       NGX_HTTP_VIDEO_OCR_METRICS,
+      NULL },
+
+    { ngx_string("video_ocr_search"),
+      NGX_HTTP_LOC_CONF|NGX_CONF_NOARGS,
+      ngx_http_video_ocr_endpoint,
+      NGX_HTTP_LOC_CONF_OFFSET,
+      NGX_HTTP_VIDEO_OCR_SEARCH,
       NULL },
 
     { ngx_string("video_ocr_thread_pool"),
@@ -288,34 +297,6 @@ static ngx_http_variable_t  ngx_http_video_ocr_vars[] = {
 };
 
 
-/*
- * The tenant the request acts for: video_ocr_tenant evaluated, or the
- * empty tenant when the directive is not set.  NGX_DECLINED when the
- * directive is set but yields nothing (no authenticated identity).
- */
-
-ngx_int_t
-ngx_http_video_ocr_tenant(ngx_http_request_t *r,
-    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant)
-{
-    ngx_str_set(tenant, "");
-
-    if (vlcf->tenant == NULL) {
-        return NGX_OK;
-    }
-
-    if (ngx_http_complex_value(r, vlcf->tenant, tenant) != NGX_OK) {
-        return NGX_ERROR;
-    }
-
-    if (tenant->len == 0 || tenant->len > 255) {
-        return NGX_DECLINED;
-    }
-
-    return NGX_OK;
-}
-
-
 static ngx_int_t
 ngx_http_video_ocr_add_variables(ngx_conf_t *cf)
 {
@@ -414,7 +395,9 @@ ngx_http_video_ocr_init(ngx_conf_t *cf)
         return NGX_OK;
     }
 
-    if (ngx_http_video_ocr_metrics_init(cf) != NGX_OK) {
+    if (ngx_http_video_ocr_metrics_init(cf) != NGX_OK
+        || ngx_http_video_ocr_search_init(cf) != NGX_OK)
+    {
         return NGX_ERROR;
     }
 
@@ -793,8 +776,8 @@ ngx_http_video_ocr_endpoint(ngx_conf_t *cf, ngx_command_t *cmd, void *conf)
 
     if (vlcf->endpoint != NGX_HTTP_VIDEO_OCR_NO_ENDPOINT) {
         return "cannot share a location with another video_ocr endpoint: "
-               "put video_ocr_intake, video_ocr_jobs and video_ocr_metrics "
-               "in locations of their own";
+               "put video_ocr_intake, video_ocr_jobs, video_ocr_metrics "
+               "and video_ocr_search in locations of their own";
     }
 
     clcf = ngx_http_conf_get_module_loc_conf(cf, ngx_http_core_module);
@@ -1277,11 +1260,16 @@ ngx_http_video_ocr_init_module(ngx_cycle_t *cycle)
 
 /*
  * nginx calls the thread pool module's exit hook, which stops the pools,
- * before this one: the threads' ledger connections are idle now.
+ * before this one; the threads may still be exiting
+ * (ngx_http_video_ocr_task.c).
  */
 
 static void
 ngx_http_video_ocr_exit_process(ngx_cycle_t *cycle)
 {
-    ngx_http_video_ocr_close_ledgers();
+    /* the group commit's semaphores only once no thread can use them */
+
+    if (ngx_http_video_ocr_exit_threads(cycle->log) == NGX_OK) {
+        ngx_http_video_ocr_admit_exit();
+    }
 }

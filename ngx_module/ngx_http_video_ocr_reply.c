@@ -3,11 +3,11 @@
  *
  * Replies: JSON bodies, RFC 9457 problem details, and a header/body
  * filter that turns the error pages nginx itself produces in a
- * video_ocr_intake, video_ocr_jobs or video_ocr_metrics location (413 from
- * client_max_body_size, 415 and 507 decided in the body filter, 408,
- * 500, ...) into application/problem+json too, so a client of the API
- * sees one error format.  Error pages the operator configured with
- * error_page are left alone.
+ * video_ocr_intake, video_ocr_jobs, video_ocr_metrics or video_ocr_search
+ * location (413 from client_max_body_size, 415 and 507 decided in the
+ * body filter, 408, 500, ...) into application/problem+json too, so a
+ * client of the API sees one error format.  Error pages the operator
+ * configured with error_page are left alone.
  */
 
 
@@ -257,7 +257,17 @@ const ngx_http_video_ocr_outcome_t
         ngx_string("not-a-partial-upload"), NGX_HTTP_BAD_REQUEST,
         "an upload that the final upload names is not a partial upload "
         "(Upload-Concat: partial) of its Idempotency-Key",
-        ngx_string("rejected"), 0, 1 }
+        ngx_string("rejected"), 0, 1 },
+
+    /* search: docs/http-api.md, "Search" (the detail says what) */
+
+    [NGX_HTTP_VIDEO_OCR_BAD_QUERY] = {
+        ngx_string("bad-query"), NGX_HTTP_BAD_REQUEST,
+        "the search's query string is malformed", ngx_null_string, 0, 0 },
+
+    [NGX_HTTP_VIDEO_OCR_QUERY_TOO_LONG] = {
+        ngx_string("query-too-long"), NGX_HTTP_REQUEST_URI_TOO_LARGE,
+        "the search's query is too long", ngx_null_string, 0, 0 }
 };
 
 
@@ -327,6 +337,95 @@ ngx_http_video_ocr_get_ctx(ngx_http_request_t *r)
     }
 
     return ctx;
+}
+
+
+/*
+ * The start the reading endpoints share (video_ocr_jobs, _metrics,
+ * _search): a main request, with one of methods (else 405, how says what
+ * to send), its context made (*ctx), its body discarded.  NGX_DECLINED:
+ * go on; anything else is what the handler returns (a reply sent may
+ * have returned NGX_OK).
+ */
+
+ngx_int_t
+ngx_http_video_ocr_read_start(ngx_http_request_t *r, ngx_uint_t methods,
+    const char *how, ngx_http_video_ocr_ctx_t **ctx)
+{
+    ngx_int_t  rc;
+
+    if (r != r->main) {
+        return NGX_HTTP_NOT_ALLOWED;
+    }
+
+    *ctx = ngx_http_video_ocr_get_ctx(r);
+    if (*ctx == NULL) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (!(r->method & methods)) {
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_METHOD_NOT_ALLOWED, how, NULL);
+    }
+
+    rc = ngx_http_discard_request_body(r);
+
+    return rc == NGX_OK ? NGX_DECLINED : rc;
+}
+
+
+/*
+ * The tenant the request acts for: video_ocr_tenant evaluated, or the
+ * empty tenant when the directive is not set.  NGX_DECLINED when the
+ * directive is set but yields nothing (no authenticated identity).
+ */
+
+ngx_int_t
+ngx_http_video_ocr_tenant(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant)
+{
+    ngx_str_set(tenant, "");
+
+    if (vlcf->tenant == NULL) {
+        return NGX_OK;
+    }
+
+    if (ngx_http_complex_value(r, vlcf->tenant, tenant) != NGX_OK) {
+        return NGX_ERROR;
+    }
+
+    if (tenant->len == 0 || tenant->len > 255) {
+        return NGX_DECLINED;
+    }
+
+    return NGX_OK;
+}
+
+
+/*
+ * The tenant, or the request refused: NGX_DECLINED, go on; anything else
+ * is what the handler returns (500, or what sending the problem reply of
+ * a request without a tenant returned).
+ */
+
+ngx_int_t
+ngx_http_video_ocr_tenant_or_refuse(ngx_http_request_t *r,
+    ngx_http_video_ocr_loc_conf_t *vlcf, ngx_str_t *tenant)
+{
+    ngx_int_t  rc;
+
+    rc = ngx_http_video_ocr_tenant(r, vlcf, tenant);
+
+    if (rc == NGX_ERROR) {
+        return NGX_HTTP_INTERNAL_SERVER_ERROR;
+    }
+
+    if (rc == NGX_DECLINED) {
+        return ngx_http_video_ocr_send_problem(r,
+                   NGX_HTTP_VIDEO_OCR_NO_TENANT, NULL, NULL);
+    }
+
+    return NGX_DECLINED;
 }
 
 
@@ -640,6 +739,7 @@ ngx_http_video_ocr_title(ngx_uint_t status)
     case NGX_HTTP_LENGTH_REQUIRED:          return "Length Required";
     case NGX_HTTP_PRECONDITION_FAILED:      return "Precondition Failed";
     case NGX_HTTP_REQUEST_ENTITY_TOO_LARGE: return "Content Too Large";
+    case NGX_HTTP_REQUEST_URI_TOO_LARGE:    return "URI Too Long";
     case NGX_HTTP_UNSUPPORTED_MEDIA_TYPE:   return "Unsupported Media Type";
     case NGX_HTTP_UNPROCESSABLE_ENTITY:     return "Unprocessable Content";
     case NGX_HTTP_TOO_MANY_REQUESTS:        return "Too Many Requests";

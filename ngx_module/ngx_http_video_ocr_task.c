@@ -21,12 +21,28 @@
  * the process go on (and unload this module) as soon as its threads have
  * been told to exit, so code of ours running in an exiting thread could
  * run in unmapped memory.
+ *
+ * For the same reason the exit hook first waits until every thread that
+ * ran a task of ours has gone.  ngx_thread_pool_destroy() returns once
+ * each thread has taken its exit task and cleared a flag, before that
+ * thread's pthread_exit() has run its thread-specific-data destructors,
+ * and some of those are code of the libraries this module brought in: a
+ * thread that opened a PostgreSQL connection has one of libkrb5support's
+ * (libpq asks GSSAPI for credentials at each connect).  After the exit
+ * hooks the worker dlclose()s this module, which unmaps libpq and its
+ * Kerberos libraries, then calls exit(): a thread still in such a
+ * destructor then runs into unmapped memory, and the worker dies of
+ * signal 11.
  */
 
 
 #include <pthread.h>
 
 #include "ngx_http_video_ocr.h"
+
+#if (NGX_LINUX)
+#include <sys/syscall.h>
+#endif
 
 
 static void ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log);
@@ -35,6 +51,8 @@ static void ngx_http_video_ocr_task_cleanup(void *data);
 static vo_ledger_t *ngx_http_video_ocr_open_ledger(
     ngx_http_video_ocr_task_t *t);
 static void ngx_http_video_ocr_close_ledger(vo_ledger_t *l);
+static int ngx_http_video_ocr_thread_add(void);
+static ngx_uint_t ngx_http_video_ocr_threads_wait(ngx_msec_t timeout);
 
 
 typedef struct ngx_http_video_ocr_conn_s  ngx_http_video_ocr_conn_t;
@@ -45,8 +63,20 @@ struct ngx_http_video_ocr_conn_s {
 };
 
 
+typedef struct ngx_http_video_ocr_thread_s  ngx_http_video_ocr_thread_t;
+
+struct ngx_http_video_ocr_thread_s {
+    pid_t                         tid;
+    ngx_http_video_ocr_thread_t  *next;
+};
+
+
+/* how long the exit hook waits for the threads to be gone */
+#define NGX_HTTP_VIDEO_OCR_THREADS_EXIT  5000
+
+
 /* this thread's connection, and every thread's, for the exit hook */
-static __thread vo_ledger_t       *ngx_http_video_ocr_ledger;
+static __thread vo_ledger_t       *ngx_http_video_ocr_this_ledger;
 
 /*
  * the connection the group's leaders commit through, whichever thread
@@ -59,6 +89,10 @@ static vo_ledger_t                *ngx_http_video_ocr_group_conn;
 static ngx_http_video_ocr_conn_t  *ngx_http_video_ocr_conns;
 static pthread_mutex_t             ngx_http_video_ocr_conns_mutex =
     PTHREAD_MUTEX_INITIALIZER;
+
+/* every thread that ran a task of ours, for the exit hook to wait for */
+static __thread ngx_uint_t          ngx_http_video_ocr_thread_known;
+static ngx_http_video_ocr_thread_t *ngx_http_video_ocr_threads;
 
 
 /*
@@ -186,6 +220,15 @@ ngx_http_video_ocr_task_handler(void *data, ngx_log_t *log)
 {
     ngx_http_video_ocr_task_t  *t = data;
 
+    if (!ngx_http_video_ocr_thread_known
+        && ngx_http_video_ocr_thread_add() != 0)
+    {
+        /* as if the ledger could not be opened: the task did nothing */
+        t->ledger_rc = VO_LEDGER_ERROR;
+        snprintf(t->err, sizeof(t->err), "thread pool: out of memory");
+        return;
+    }
+
     t->run(t);
 }
 
@@ -223,11 +266,11 @@ ngx_http_video_ocr_take_body(ngx_http_video_ocr_task_t *t, vo_buf_t *b,
 vo_ledger_t *
 ngx_http_video_ocr_thread_ledger(ngx_http_video_ocr_task_t *t)
 {
-    if (ngx_http_video_ocr_ledger == NULL) {
-        ngx_http_video_ocr_ledger = ngx_http_video_ocr_open_ledger(t);
+    if (ngx_http_video_ocr_this_ledger == NULL) {
+        ngx_http_video_ocr_this_ledger = ngx_http_video_ocr_open_ledger(t);
     }
 
-    return ngx_http_video_ocr_ledger;
+    return ngx_http_video_ocr_this_ledger;
 }
 
 
@@ -326,17 +369,65 @@ ngx_http_video_ocr_open_ledger(ngx_http_video_ocr_task_t *t)
 }
 
 
-/* Back in the event loop, at worker process exit. */
+/*
+ * This thread, on the list of those the exit hook waits for: 0, or -1
+ * when out of memory (the task is then not run).
+ */
 
-void
-ngx_http_video_ocr_close_ledgers(void)
+static int
+ngx_http_video_ocr_thread_add(void)
 {
-    ngx_http_video_ocr_conn_t  *conn, *next;
+    ngx_http_video_ocr_thread_t  *th;
 
-    /*
-     * runs after the thread pools were destroyed: no thread uses a
-     * connection any more, and the last close checkpoints the WAL
-     */
+    th = malloc(sizeof(ngx_http_video_ocr_thread_t));
+    if (th == NULL) {
+        return -1;
+    }
+
+#if (NGX_LINUX)
+    th->tid = (pid_t) syscall(SYS_gettid);
+#else
+    th->tid = 0;
+#endif
+
+    (void) pthread_mutex_lock(&ngx_http_video_ocr_conns_mutex);
+    th->next = ngx_http_video_ocr_threads;
+    ngx_http_video_ocr_threads = th;
+    (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
+
+    ngx_http_video_ocr_thread_known = 1;
+
+    return 0;
+}
+
+
+/*
+ * Back in the event loop, at worker process exit, after the thread pool
+ * module's exit hook has stopped the pools (its module comes first):
+ * waits until the threads that ran our tasks have gone, then closes
+ * every connection (the last close checkpoints SQLite's WAL): NGX_OK,
+ * and the caller frees what the threads shared.  A thread still
+ * there after the wait (nginx could not post its exit task, so it may
+ * still run a task) keeps the connections open, and NGX_AGAIN says so:
+ * the process exits with them.
+ */
+
+ngx_int_t
+ngx_http_video_ocr_exit_threads(ngx_log_t *log)
+{
+    ngx_uint_t                   left;
+    ngx_http_video_ocr_conn_t   *conn, *next;
+
+    left = ngx_http_video_ocr_threads_wait(NGX_HTTP_VIDEO_OCR_THREADS_EXIT);
+
+    if (left) {
+        ngx_log_error(NGX_LOG_ALERT, log, 0,
+                      "video_ocr: %ui thread(s) of the thread pool still "
+                      "running %ums after the pool was stopped; their "
+                      "ledger connections are left open",
+                      left, (ngx_uint_t) NGX_HTTP_VIDEO_OCR_THREADS_EXIT);
+        return NGX_AGAIN;
+    }
 
     (void) pthread_mutex_lock(&ngx_http_video_ocr_conns_mutex);
 
@@ -350,4 +441,64 @@ ngx_http_video_ocr_close_ledgers(void)
     ngx_http_video_ocr_group_conn = NULL;
 
     (void) pthread_mutex_unlock(&ngx_http_video_ocr_conns_mutex);
+
+    return NGX_OK;
+}
+
+
+/*
+ * Waits until no thread of the list is left in the process (a thread's
+ * id answers tgkill() until the kernel has released the thread, after
+ * its last instruction), polling every millisecond, at most timeout ms.
+ * Returns how many are left.
+ */
+
+static ngx_uint_t
+ngx_http_video_ocr_threads_wait(ngx_msec_t timeout)
+{
+    ngx_uint_t                    left;
+    ngx_msec_t                    waited;
+    ngx_http_video_ocr_thread_t  *th, *next;
+
+    left = 0;
+
+#if (NGX_LINUX)
+
+    for (waited = 0; /* void */; waited++) {
+        left = 0;
+
+        for (th = ngx_http_video_ocr_threads; th; th = th->next) {
+            if (th->tid != 0
+                && syscall(SYS_tgkill, (long) ngx_pid, (long) th->tid, 0L)
+                   == 0)
+            {
+                left++;
+            }
+        }
+
+        if (left == 0 || waited == timeout) {
+            break;
+        }
+
+        ngx_msleep(1);
+    }
+
+#else
+
+    (void) waited;
+
+#endif
+
+    if (left) {
+        return left;
+    }
+
+    for (th = ngx_http_video_ocr_threads; th; th = next) {
+        next = th->next;
+        free(th);
+    }
+
+    ngx_http_video_ocr_threads = NULL;
+
+    return 0;
 }

@@ -121,15 +121,9 @@ ngx_http_video_ocr_upload_handler(ngx_http_request_t *r)
                               NGX_HTTP_VIDEO_OCR_NO_SUCH_UPLOAD, NULL, NULL);
     }
 
-    rc = ngx_http_video_ocr_tenant(r, vlcf, &ctx->tenant);
-
-    if (rc == NGX_ERROR) {
-        return NGX_HTTP_INTERNAL_SERVER_ERROR;
-    }
-
-    if (rc == NGX_DECLINED) {
-        return ngx_http_video_ocr_send_problem(r,
-                   NGX_HTTP_VIDEO_OCR_NO_TENANT, NULL, NULL);
+    rc = ngx_http_video_ocr_tenant_or_refuse(r, vlcf, &ctx->tenant);
+    if (rc != NGX_DECLINED) {
+        return rc;
     }
 
     if (ctx->has_key) {

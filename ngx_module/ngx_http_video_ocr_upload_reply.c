@@ -14,11 +14,11 @@
 #include "ngx_http_video_ocr_resumable.h"
 
 
-static ngx_int_t ngx_http_video_ocr_upload_protocol(ngx_http_request_t *r,
+static ngx_int_t ngx_http_video_ocr_upload_protocol_out(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up, ngx_uint_t outcome, ngx_uint_t done);
 static ngx_int_t ngx_http_video_ocr_upload_discovery(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up);
-static ngx_int_t ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
+static ngx_int_t ngx_http_video_ocr_upload_resource_out(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up, ngx_uint_t done);
 static ngx_int_t ngx_http_video_ocr_upload_concat(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up);
@@ -59,7 +59,7 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
             || outcome == NGX_HTTP_VIDEO_OCR_EMPTY_BODY
             || up->row.completed);
 
-    rc = ngx_http_video_ocr_upload_protocol(r, up, outcome, done);
+    rc = ngx_http_video_ocr_upload_protocol_out(r, up, outcome, done);
 
     if (r->method & NGX_HTTP_OPTIONS) {
         rc |= ngx_http_video_ocr_upload_discovery(r, up);
@@ -72,7 +72,7 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
             || status < NGX_HTTP_SPECIAL_RESPONSE
             || outcome == NGX_HTTP_VIDEO_OCR_OFFSET_MISMATCH))
     {
-        rc |= ngx_http_video_ocr_upload_resource(r, up, done);
+        rc |= ngx_http_video_ocr_upload_resource_out(r, up, done);
     }
 
     if (rc != NGX_OK) {
@@ -109,7 +109,7 @@ ngx_http_video_ocr_upload_reply(ngx_http_request_t *r, ngx_uint_t outcome,
 /* Tus-Resumable (and Tus-Version), or the draft's Upload-Complete. */
 
 static ngx_int_t
-ngx_http_video_ocr_upload_protocol(ngx_http_request_t *r,
+ngx_http_video_ocr_upload_protocol_out(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up, ngx_uint_t outcome, ngx_uint_t done)
 {
     ngx_int_t  rc;
@@ -182,7 +182,7 @@ ngx_http_video_ocr_upload_discovery(ngx_http_request_t *r,
  */
 
 static ngx_int_t
-ngx_http_video_ocr_upload_resource(ngx_http_request_t *r,
+ngx_http_video_ocr_upload_resource_out(ngx_http_request_t *r,
     ngx_http_video_ocr_up_t *up, ngx_uint_t done)
 {
     u_char     *p, buf[128];

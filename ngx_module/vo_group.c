@@ -32,10 +32,16 @@ static int vo_group_lock(vo_group_t *g, const vo_group_conf_t *conf);
  * releasing the mutex (a woken member then finds the mutex free), and a
  * post that arrives when the thread has moved on only costs it one
  * spurious wake-up later, which the loop below absorbs.  The semaphore
- * is allocated once per thread and never freed: a late post may come
- * after its thread has exited (nginx stops its pool threads while tasks
- * still run), and must not land in a freed stack's thread-local storage.
+ * is allocated once per thread and kept on the group's list until
+ * vo_group_release(): a late post may come after its thread has exited
+ * (nginx stops its pool threads while tasks still run), and must not
+ * land in a freed stack's thread-local storage.
  */
+
+struct vo_group_sem_s {
+    sem_t                 sem;
+    vo_group_sem_t       *next;
+};
 
 static __thread sem_t  *vo_group_sem;
 
@@ -46,15 +52,16 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
 {
     int                 locked;
     size_t              i, n;
-    sem_t              *sem, *wake[VO_GROUP_BATCH_MAX + 1];
+    sem_t              *wake[VO_GROUP_BATCH_MAX + 1];
+    vo_group_sem_t     *s;
     vo_admit_item_t    *items[VO_GROUP_BATCH_MAX];
     vo_group_member_t  *batch, *p, *last;
 
     if (vo_group_sem == NULL) {
-        sem = malloc(sizeof(sem_t));
+        s = malloc(sizeof(vo_group_sem_t));
 
-        if (sem == NULL || sem_init(sem, 0, 0) != 0) {
-            free(sem);
+        if (s == NULL || sem_init(&s->sem, 0, 0) != 0) {
+            free(s);
             m->item.rc = VO_LEDGER_ERROR;
             m->item.receipt->outcome = VO_ADMIT_NONE;
             snprintf(m->item.err, m->item.err_size,
@@ -62,7 +69,12 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
             return;
         }
 
-        vo_group_sem = sem;
+        (void) pthread_mutex_lock(&g->mutex);
+        s->next = g->sems;
+        g->sems = s;
+        (void) pthread_mutex_unlock(&g->mutex);
+
+        vo_group_sem = &s->sem;
     }
 
     m->done = 0;
@@ -189,6 +201,31 @@ vo_group_admit(vo_group_t *g, vo_ledger_t *l, const vo_group_conf_t *conf,
     }
 
     (void) pthread_mutex_unlock(&g->mutex);
+}
+
+
+void
+vo_group_release(vo_group_t *g)
+{
+    vo_group_sem_t  *s, *next;
+
+    for (s = g->sems; s != NULL; s = next) {
+        next = s->next;
+        (void) sem_destroy(&s->sem);
+        free(s);
+    }
+
+    g->sems = NULL;
+
+    if (g->lock_fd != -1) {
+        (void) close(g->lock_fd);
+        g->lock_fd = -1;
+    }
+
+    if (g->store_fd != -1) {
+        (void) close(g->store_fd);
+        g->store_fd = -1;
+    }
 }
 
 

@@ -66,6 +66,8 @@ typedef struct {
 } vo_group_conf_t;
 
 
+typedef struct vo_group_sem_s  vo_group_sem_t;
+
 typedef struct {
     pthread_mutex_t       mutex;
     vo_group_member_t    *head;
@@ -73,12 +75,13 @@ typedef struct {
     int                   leading;
     int                   lock_fd;     /* -1 until the first batch */
     int                   store_fd;
+    vo_group_sem_t       *sems;        /* every member thread's */
 
 } vo_group_t;
 
 
 #define VO_GROUP_INITIALIZER                                                 \
-    { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, -1, -1 }
+    { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0, -1, -1, NULL }
 
 
 /*
@@ -90,6 +93,14 @@ typedef struct {
  */
 void vo_group_admit(vo_group_t *g, vo_ledger_t *l,
     const vo_group_conf_t *conf, vo_group_member_t *m);
+
+/*
+ * Frees what the group's threads leave behind (their semaphores, which
+ * stay while a thread may still post one) and closes its files.  Only
+ * once no thread that joined g runs any more: at a worker process's
+ * exit, after its threads have gone.  A process has one group.
+ */
+void vo_group_release(vo_group_t *g);
 
 
 #endif /* _VO_GROUP_H_INCLUDED_ */

@@ -4,10 +4,16 @@
 # build/asan/,
 # runs the test suites against them, and fails on any sanitizer report.
 #
-#   scripts/asan.sh [build|nginx|worker|browser|all]   (default: all)
+#   scripts/asan.sh [build|nginx|worker|browser|lifecycle|all]
+#                                                       (default: all)
 #   scripts/asan.sh t/FILE.t...
 #
-# "all" is the nginx and worker suites (t/nginx/*.t; t/build, t/ocr, t/pool); "browser"
+# "all" is the nginx and worker suites (t/nginx/*.t; t/build, t/ocr, t/pool),
+# then the lifecycle files again on PostgreSQL; "lifecycle" is those
+# files (nginx's reloads, upgrades, kills and exits under load:
+# t/nginx/010-lifecycle.t, 012-exit-threads.t, t/pool/115-storm-
+# lifecycle.t) on SQLite, then on a throwaway PostgreSQL server
+# (scripts/pg.sh); "browser"
 # is the browser suite alone; "build" only builds; test files run alone
 # (with prove, in the environment scripts/test.sh sets up).
 #
@@ -51,12 +57,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 what=${1:-all}
+lifecycle=(t/nginx/010-lifecycle.t t/nginx/012-exit-threads.t
+           t/pool/115-storm-lifecycle.t)
+lifecycle_pg=0
+
 case "$what" in
     build|nginx|worker|browser|all) ;;
+    lifecycle) set -- "${lifecycle[@]}"; what=files; lifecycle_pg=1 ;;
     *.t) what=files ;;
-    *) echo "usage: $0 [build|nginx|worker|browser|all|FILE.t...]" >&2
+    *) echo "usage: $0 [build|nginx|worker|browser|lifecycle|all|FILE.t...]" >&2
        exit 2 ;;
 esac
+[ "$what" = all ] && lifecycle_pg=1
 
 root=$PWD
 asan=$root/build/asan
@@ -81,12 +93,14 @@ libasan=$(clang -print-file-name=libclang_rt.asan-x86_64.so)
 }
 
 # clang warns about the SQL statements' concatenated literals, on purpose
-# (as fuzz/Makefile notes); nginx's configure and worker/Makefile put
-# -Wextra after any flag we give them, so the exception goes last
+# (as fuzz/Makefile notes), and, unlike gcc, about a table's entries
+# that leave their last fields to zero (the module's outcome table);
+# nginx's configure and worker/Makefile put -Wextra after any flag we
+# give them, so the exceptions go last
 mkdir -p "$asan"
 cat > "$asan/clang" <<'WRAPPER'
 #!/bin/sh
-exec clang "$@" -Wno-string-concatenation
+exec clang "$@" -Wno-string-concatenation -Wno-missing-field-initializers
 WRAPPER
 chmod +x "$asan/clang"
 
@@ -239,23 +253,38 @@ if [ "$what" = all ] || [ "$what" = worker ]; then
     what=files
 fi
 
-case "$what" in
-    files)   # what scripts/test.sh exports, for the named files
-             cat > "$asan/nginx-for-tests" <<WRAPPER
+# what scripts/test.sh exports, for the named files
+prove_files() {
+    cat > "$asan/nginx-for-tests" <<WRAPPER
 #!/bin/sh
 exec "$NGINX_BIN" -e logs/error.log "\$@"
 WRAPPER
-             chmod +x "$asan/nginx-for-tests"
-             lib=$root/t/lib
-             perl -MTest::Nginx::Socket -e 1 2>/dev/null \
-                 || lib=$root/t/compat:$lib
-             PERL5LIB="$lib${PERL5LIB:+:$PERL5LIB}" \
-             TEST_NGINX_BINARY=$asan/nginx-for-tests \
-             TEST_NGINX_LOAD_MODULES=$MODULE_SO \
-             TEST_NGINX_WORKER_BIN=$WORKER_BIN \
-                 prove -j1 --timer "$@" || rc=$? ;;
+    chmod +x "$asan/nginx-for-tests"
+    lib=$root/t/lib
+    perl -MTest::Nginx::Socket -e 1 2>/dev/null || lib=$root/t/compat:$lib
+    PERL5LIB="$lib${PERL5LIB:+:$PERL5LIB}" \
+    TEST_NGINX_BINARY=$asan/nginx-for-tests \
+    TEST_NGINX_LOAD_MODULES=$MODULE_SO \
+    TEST_NGINX_WORKER_BIN=$WORKER_BIN \
+        prove -j1 --timer "$@"
+}
+
+case "$what" in
+    files)   prove_files "$@" || rc=$? ;;
     *)       scripts/test.sh "$what" || rc=$? ;;
 esac
+
+# the lifecycle files on PostgreSQL (unless the files ran on it already)
+if [ "$lifecycle_pg" = 1 ] && [ -z "${VIDEO_OCR_TEST_PG:-}" ]; then
+    pgdir=$(scripts/pg.sh start)
+    echo "# asan: the lifecycle files on PostgreSQL: $(tr "\n" " " < "$pgdir/env")"
+    (
+        # shellcheck disable=SC1091
+        source "$pgdir/env"
+        prove_files "${lifecycle[@]}"
+    ) || rc=$?
+    scripts/pg.sh stop "$pgdir"
+fi
 
 shopt -s nullglob
 found=("$reports"/*)

@@ -20,12 +20,13 @@ WORKER="libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
 # and Hangul in one 7 MB font, for the CJK traits; DejaVu's light and
 # condensed faces and Humor Sans, a hand-drawn one, fontconfig's
 # fc-match to check them, and photographs from mate-backgrounds, for
-# the real-like clips of t/ocr/024), ledger readers for assertions,
+# the real-like clips of t/ocr/024), a pseudo terminal for ocr's
+# progress line (IO::Pty), ledger readers for assertions,
 # promtool and a Prometheus server to scrape /metrics, and a PostgreSQL
 # server the suites start in a temporary directory
 TEST="perl libtest-base-perl libtext-diff-perl libtest-longstring-perl
-      liblist-moreutils-perl libipc-run-perl libhttp-message-perl
-      libdbd-sqlite3-perl libdbd-pg-perl libjson-pp-perl ffmpeg curl
+      liblist-moreutils-perl libipc-run-perl libio-pty-perl
+      libhttp-message-perl libdbd-sqlite3-perl libdbd-pg-perl libjson-pp-perl ffmpeg curl
       fonts-dejavu-core fonts-dejavu-extra fonts-liberation2 fonts-wqy-zenhei
       fonts-humor-sans fontconfig mate-backgrounds procps psmisc prometheus
       postgresql"
@@ -49,12 +50,13 @@ fi
 # gnuplot, and python3 with OpenCV and tesserocr (the second OCR baseline);
 # for the real-like OCR set, python3-skimage's sample photographs (a
 # face, a grey film still, a cluttered room, lights at night), Spanish
-# for Tesseract and Comic Neue (Spanish hand-drawn lettering)
+# for Tesseract and Comic Neue (Spanish hand-drawn lettering); wamerican,
+# the words of the search benchmark's texts
 BENCH=""
 if [ "${1:-}" = bench ]; then
     BENCH="wrk libnginx-mod-http-echo time gnuplot-nox python3
            python3-opencv python3-tesserocr python3-skimage
-           tesseract-ocr-spa fonts-comic-neue"
+           tesseract-ocr-spa fonts-comic-neue wamerican"
 fi
 
 # sanitizers ("scripts/deps.sh sanitizers", for make asan and make

@@ -75,8 +75,11 @@ HBA
     done
 
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U vo vo
+    # pg_trgm, which the search index needs (docs/operations.md): the
+    # ledgers' roles may not create it themselves, as in production
     as_owner "$bin/psql" -X -q -h 127.0.0.1 -p "$port" -U vo -d vo \
-        -c "CREATE ROLE vo_password LOGIN PASSWORD 'right'"
+        -c "CREATE ROLE vo_password LOGIN PASSWORD 'right'" \
+        -c "CREATE EXTENSION pg_trgm"
     cat > "$dir/env" <<ENV
 export VIDEO_OCR_TEST_PG=postgresql://vo@127.0.0.1:$port/vo
 export VIDEO_OCR_TEST_PG_DIR=$dir

@@ -113,6 +113,9 @@ pg_suites() {
 nginx_tests=(t/nginx/*.t)
 worker_tests=(t/build/*.t t/ocr/*.t t/pool/*.t)
 pg_worker=(t/pool/*.t)
+# nginx's reloads, upgrades, kills and exits under load: in the soak on
+# both ledgers
+soak_lifecycle=(t/nginx/012-exit-threads.t t/pool/115-storm-lifecycle.t)
 
 what=${1:-all}
 suites=()
@@ -124,6 +127,8 @@ case "$what" in
     pg-nginx)  pg_suites "${nginx_tests[@]}"; exit ;;
     pg-worker) receiver_deps; pg_suites "${pg_worker[@]}"; exit ;;
     fuzz)      exec fuzz/run.sh "${FUZZ_SMOKE_SECONDS:-5}" ;;
+    lifecycle) prove -j1 --timer "${soak_lifecycle[@]}" || exit
+               pg_suites "${soak_lifecycle[@]}"; exit ;;
     all)       suites=("${nginx_tests[@]}" "${worker_tests[@]}") ;;
     # the storms and chaos runs of make test, longer (docs/reliability.md)
     soak)      export STORM_UPLOADS=${STORM_UPLOADS:-50000} \
@@ -132,16 +137,26 @@ case "$what" in
                       CHAOS_DISTURBANCES=${CHAOS_DISTURBANCES:-1000000}
                export WEBHOOK_KILLS=${WEBHOOK_KILLS:-30} \
                       WEBHOOK_JOBS=${WEBHOOK_JOBS:-100}
+               export LIFECYCLE_RELOADS=${LIFECYCLE_RELOADS:-1000} \
+                      LIFECYCLE_ROUNDS=${LIFECYCLE_ROUNDS:-20}
                suites=(t/pool/110-storm.t t/pool/111-storm-chaos.t
                        t/pool/112-ocr-chaos.t
-                       t/pool/141-webhooks-chaos.t) ;;
-    *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|soak|all]" >&2
+                       t/pool/141-webhooks-chaos.t
+                       "${soak_lifecycle[@]}") ;;
+    *)         echo "usage: $0 [nginx|worker|browser|pg|pg-nginx|pg-worker|fuzz|lifecycle|soak|all]" >&2
                exit 2 ;;
 esac
 
 case "$what" in
     worker|soak|all) receiver_deps ;;
 esac
+
+if [ "$what" = soak ]; then
+    rc=0
+    prove -j1 --timer "${suites[@]}" || rc=$?
+    pg_suites "${soak_lifecycle[@]}" || rc=$?
+    exit "$rc"
+fi
 
 [ "$what" = all ] || { prove -j1 --timer "${suites[@]}"; exit; }
 

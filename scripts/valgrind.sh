@@ -6,6 +6,12 @@
 # scripts/valgrind.supp.
 #
 #   scripts/valgrind.sh [TEST_FILE...]      (default: t/nginx/*.t)
+#   scripts/valgrind.sh lifecycle
+#
+# "lifecycle" runs the files of nginx's reloads, upgrades, kills and
+# exits under load (t/nginx/010-lifecycle.t, 012-exit-threads.t,
+# t/pool/115-storm-lifecycle.t, scaled down for memcheck) on SQLite,
+# then again on a throwaway PostgreSQL server (scripts/pg.sh).
 #
 # Neither t/compat nor this script uses Test::Nginx's own valgrind mode
 # (TEST_NGINX_USE_VALGRIND, which t/compat does not implement): nginx
@@ -18,7 +24,9 @@
 # t/nginx/020-conf-sites.t's "nginx -t") runs under memcheck with the
 # configuration the test asks for (daemon, master and worker processes,
 # the thread pool).  valgrind follows nginx's fork()s, so the master and
-# each worker process write their own log.
+# each worker process write their own log, and its exec()s: the new
+# binary of an in-place upgrade (USR2, t/pool/115-storm-lifecycle.t)
+# runs under memcheck too.
 #
 # After the run every log is split into error records, and each is
 # printed, as in project code when one of its frames is in the module's
@@ -60,18 +68,27 @@ cat > "$vg/nginx-valgrind" <<WRAPPER
 #!/bin/sh
 # $real_nginx under memcheck (scripts/valgrind.sh)
 exec valgrind --tool=memcheck --log-file="$logs/vg.%p" \\
-    --num-callers=40 --track-origins=yes --leak-check=full \\
+    --trace-children=yes --num-callers=40 --track-origins=yes --leak-check=full \\
     --show-leak-kinds=definite --errors-for-leak-kinds=definite \\
     --error-limit=no --suppressions="$root/scripts/valgrind.supp" \
     "$real_nginx" "\$@"
 WRAPPER
 chmod +x "$vg/nginx-valgrind"
 
+lifecycle_pg=0
+if [ "${1:-}" = lifecycle ]; then
+    set -- t/nginx/010-lifecycle.t t/nginx/012-exit-threads.t \
+        t/pool/115-storm-lifecycle.t
+    lifecycle_pg=1
+fi
+
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(t/nginx/*.t)
 
 export NGINX_BIN=$vg/nginx-valgrind
 export MODULE_SO
+# the tests that run many processes scale their load down for memcheck
+export VIDEO_OCR_SANITIZER=valgrind
 export BUILD=$vg
 export TEST_NGINX_PORT=${TEST_NGINX_PORT:-1995}
 export TEST_NGINX_SERVROOT=$vg/servroot
@@ -92,12 +109,23 @@ WRAPPER
     chmod +x "$vg/nginx-for-tests"
     lib=$root/t/lib
     perl -MTest::Nginx::Socket -e 1 2>/dev/null || lib=$root/t/compat:$lib
-    PERL5LIB="$lib${PERL5LIB:+:$PERL5LIB}" \
-    TEST_NGINX_BINARY=$vg/nginx-for-tests \
-    TEST_NGINX_LOAD_MODULES=$MODULE_SO \
-    TEST_NGINX_WORKER_BIN=${WORKER_BIN:-$root/build/video-ocr-worker} \
-    WORKER_BIN=${WORKER_BIN:-$root/build/video-ocr-worker} \
-        prove -j1 --timer "${tests[@]}" || suite=$?
+    export PERL5LIB="$lib${PERL5LIB:+:$PERL5LIB}" \
+        TEST_NGINX_BINARY=$vg/nginx-for-tests \
+        TEST_NGINX_LOAD_MODULES=$MODULE_SO \
+        TEST_NGINX_WORKER_BIN=${WORKER_BIN:-$root/build/video-ocr-worker} \
+        WORKER_BIN=${WORKER_BIN:-$root/build/video-ocr-worker}
+    prove -j1 --timer "${tests[@]}" || suite=$?
+
+    if [ "$lifecycle_pg" = 1 ] && [ -z "${VIDEO_OCR_TEST_PG:-}" ]; then
+        pgdir=$(scripts/pg.sh start)
+        echo "# valgrind: again on PostgreSQL: $(tr "\n" " " < "$pgdir/env")"
+        (
+            # shellcheck disable=SC1091
+            source "$pgdir/env"
+            prove -j1 --timer "${tests[@]}"
+        ) || suite=$?
+        scripts/pg.sh stop "$pgdir"
+    fi
 fi
 secs=$(( $(date +%s) - start ))
 

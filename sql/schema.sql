@@ -1,4 +1,4 @@
--- video-ocr ledger schema, version 3.
+-- video-ocr ledger schema, version 5.
 --
 -- The single source of truth for the ledger's tables.  The nginx module and
 -- video-ocr-worker embed this file at build time (sql/embed.sh) and apply it
@@ -113,6 +113,13 @@
 --      in the same transaction, which fails when that row is gone,
 --      expired or not whole (deleted, or expired and taken by the
 --      janitor): the final upload then fails and admits nothing.
+--  15. A job is in the search index (SEARCH, below) exactly while its
+--      result is published: its rows (search_jobs, search_segments, the
+--      words it brought) are written in the transaction that publishes
+--      the result, under the same fence (invariants 6, 7), and deleted in
+--      the transaction that deletes the result (DELETE, the job
+--      retention).  A ledger migrated to version 5 has its published
+--      results indexed by the migration, in its transaction.
 
 CREATE TABLE requests (
     tenant          TEXT    NOT NULL,
@@ -738,3 +745,98 @@ ALTER TABLE uploads ADD COLUMN partial_key TEXT;    -- a partial upload: the
 ALTER TABLE uploads ADD COLUMN parts TEXT;      -- a final upload: the ids
                                                 -- of its partial uploads,
                                                 -- in order, by spaces
+-- SEARCH (issue 41; sql/vo_ledger_search.c, docs/http-api.md "Search")
+--
+-- Every segment of a published result is a row of search_segments: its
+-- text folded (lib/vo_fold.h: case, accents, full-width forms; the
+-- characters of Han, kana and Hangul spaced), found by trigrams: here
+-- FTS5's trigram tokenizer over it (search_fts, an external-content
+-- index the triggers keep; case_sensitive 1, as the text is folded
+-- already), in PostgreSQL pg_trgm's GIN index.  Here also by words
+-- (search_tokens, FTS5's unicode61 over the same text; every letter,
+-- mark and digit is a word's, as in the fold, whatever Unicode version
+-- SQLite's tables know): a whole word is a read of its list of segments,
+-- where by trigrams it is the walk of several long ones
+-- (vo_ledger_search_int.h).  A job's segments are a
+-- run of ids, base to base + segments - 1 in the order of the video,
+--
+--     base = (its tenant's num << 40) + 2^40 - next
+--
+-- next: the tenant's segments numbered so far, this job's included.  So
+-- a tenant's segments are one range of ids, and the newer a job the
+-- lower its run.  Every search names its tenant's range, which is how a
+-- tenant finds only its own jobs, and walks the index up from the
+-- bottom of it: newest job first, each job's hits in the order of its
+-- video, stopping at the page's limit (FTS5 also walks a doclist
+-- fastest that way, and takes a transaction's rows as it wants them:
+-- by growing ids).
+--
+-- search_words lists the words (3 to 32 letters, no digit) of each
+-- tenant's indexed jobs, each with one job that has it (base: the job
+-- that brought it, until that job goes and another takes its place; a
+-- word no job has any more goes with it).  A word of a query is also
+-- looked for as the words one edit away from it that the tenant has
+-- (typo tolerance), found by its first or its last half (the word and
+-- its reverse, by length).  A publish writes only the words the tenant
+-- did not have (a count per word made every publish rewrite a page per
+-- word: 4 MB of WAL a job on the benchmark's ledger).
+--
+-- Invariant 15 (at the top) says when a job is in the index.
+
+CREATE TABLE search_tenants (
+    num             INTEGER PRIMARY KEY,    -- 1 to 2^23 - 1
+    tenant          TEXT    NOT NULL UNIQUE,
+    next            INTEGER NOT NULL DEFAULT 0  -- segments numbered so far
+);
+
+CREATE TABLE search_jobs (
+    job_id          TEXT    PRIMARY KEY REFERENCES jobs (job_id),
+    base            INTEGER NOT NULL UNIQUE,    -- its lowest segment id
+    segments        INTEGER NOT NULL
+);
+
+CREATE TABLE search_segments (
+    id              INTEGER PRIMARY KEY,
+    folded          TEXT    NOT NULL
+);
+
+CREATE VIRTUAL TABLE search_fts USING fts5 (
+    folded, content = 'search_segments', content_rowid = 'id',
+    tokenize = 'trigram case_sensitive 1', columnsize = 0
+);
+
+CREATE VIRTUAL TABLE search_tokens USING fts5 (
+    folded, content = 'search_segments', content_rowid = 'id',
+    tokenize = "unicode61 remove_diacritics 0 categories 'L* N* M* Co Cn'",
+    columnsize = 0
+);
+
+CREATE TRIGGER search_segments_indexed AFTER INSERT ON search_segments
+BEGIN
+    INSERT INTO search_fts (rowid, folded) VALUES (NEW.id, NEW.folded);
+    INSERT INTO search_tokens (rowid, folded) VALUES (NEW.id, NEW.folded);
+END;
+
+CREATE TRIGGER search_segments_removed AFTER DELETE ON search_segments
+BEGIN
+    INSERT INTO search_fts (search_fts, rowid, folded)
+        VALUES ('delete', OLD.id, OLD.folded);
+    INSERT INTO search_tokens (search_tokens, rowid, folded)
+        VALUES ('delete', OLD.id, OLD.folded);
+END;
+
+CREATE TABLE search_words (
+    num             INTEGER NOT NULL,       -- the tenant's
+    len             INTEGER NOT NULL,       -- code points
+    word            TEXT    NOT NULL,
+    rev             TEXT    NOT NULL,       -- the word backwards
+    base            INTEGER NOT NULL,       -- a job that has it
+    PRIMARY KEY (num, len, word)
+) WITHOUT ROWID;
+
+CREATE INDEX search_words_rev ON search_words (num, len, rev);
+
+CREATE INDEX search_words_by_job ON search_words (num, base);
+
+-- a hit's file name: the upload its job came from
+CREATE INDEX uploads_by_job ON uploads (job_id) WHERE job_id IS NOT NULL;

@@ -17,6 +17,9 @@
  *                         deliverer's claims (nginx, worker)
  *   vo_ledger_hooks_admin.c  the operator's "webhooks" commands (worker)
  *   vo_ledger_upload.c    resumable uploads (nginx), their expiry (worker)
+ *   vo_ledger_search_index.c  the search index: written at publish,
+ *                         removed with the result (worker, nginx)
+ *   vo_ledger_search.c    search queries (nginx)
  *
  * and the backends, which open, migrate and talk to a database:
  *
@@ -54,7 +57,7 @@ static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
 static const char  **vo_ledger_texts[] = {
     vo_ledger_sql, vo_ledger_admit_sql, vo_ledger_jobs_sql,
     vo_ledger_worker_sql, vo_ledger_claim_sql, vo_ledger_janitor_sql, vo_ledger_webhooks_sql,
-    vo_ledger_upload_sql, NULL
+    vo_ledger_upload_sql, vo_ledger_search_sql, NULL
 };
 
 

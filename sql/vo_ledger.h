@@ -24,6 +24,7 @@
 
 #include "vo_job_id.h"
 #include "vo_json.h"
+#include "vo_query.h"
 #include "vo_webhook.h"
 
 
@@ -167,11 +168,19 @@ vo_ledger_rc_t vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a,
 #define VO_ADMIT_BATCH_MAX  256
 
 
-/* One admission of a batch, and what became of it. */
+/*
+ * One admission of a batch, and what became of it.  in_doubt: the
+ * batch's COMMIT failed on a server that may have committed it all the
+ * same (PostgreSQL shut down or the connection lost as the COMMIT was
+ * answered); rc is BUSY, and the caller keeps the upload the admission
+ * names: a retry finds the receipt or admits anew, and the janitor
+ * removes an upload that no job names (invariant 4).
+ */
 typedef struct {
     const vo_admission_t  *admission;
     vo_receipt_t          *receipt;
     vo_ledger_rc_t         rc;
+    int                    in_doubt;
     char                  *err;
     size_t                 err_size;
 } vo_admit_item_t;
@@ -223,6 +232,19 @@ vo_ledger_rc_t vo_ledger_delete_job(vo_ledger_t *l, const char *tenant,
  * triggers keep current, never a scan of jobs or events.
  */
 vo_ledger_rc_t vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b,
+    char *err, size_t err_size);
+
+
+/*
+ * Search (vo_ledger_search.c; docs/http-api.md, "Search"): the segments
+ * of tenant's published results that q matches, best first (q's tiers,
+ * then newest first), from q's cursor on, at most q->limit, rendered as
+ * the reply ({"hits":[...],"jobs":{...},"next":...}) into out; *hits
+ * says how many.  A read: one snapshot, no write lock.  Only the
+ * tenant's jobs are ever found (the index is ranged by tenant).
+ */
+vo_ledger_rc_t vo_ledger_search(vo_ledger_t *l, const char *tenant,
+    size_t tenant_len, const vo_query_t *q, vo_buf_t *out, int *hits,
     char *err, size_t err_size);
 
 

@@ -151,10 +151,17 @@ vo_ledger_admit(vo_ledger_t *l, const vo_admission_t *a, vo_receipt_t *r,
 vo_ledger_rc_t
 vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n)
 {
+    int               committing;
     size_t            i;
     char              err[VO_ERR_TEXT];
     vo_ledger_rc_t    lrc;
     vo_admit_item_t  *it, *sorted[VO_ADMIT_BATCH_MAX];
+
+    committing = 0;
+
+    for (i = 0; i < n && i < VO_ADMIT_BATCH_MAX; i++) {
+        items[i]->in_doubt = 0;
+    }
 
     if (n > VO_ADMIT_BATCH_MAX) {
         snprintf(err, sizeof(err), "admission batch of %zu: more than %d",
@@ -179,6 +186,8 @@ vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n)
         }
     }
 
+    committing = 1;
+
     lrc = vo_ledger_commit(l, err, sizeof(err));
     if (lrc != VO_LEDGER_OK) {
         goto failed;
@@ -188,13 +197,18 @@ vo_ledger_admit_batch(vo_ledger_t *l, vo_admit_item_t **items, size_t n)
 
 failed:
 
-    /* the transaction is gone: nothing of it holds, for any item */
+    /*
+     * the transaction is gone: nothing of it holds, for any item; unless
+     * a server lost the answer to its COMMIT, which may have committed
+     * (invariant 4: the uploads stay, in doubt)
+     */
 
     vo_ledger_rollback(l);
 
     for (i = 0; i < n; i++) {
         it = items[i];
         it->rc = lrc;
+        it->in_doubt = committing && lrc == VO_LEDGER_BUSY && l->be->remote;
         it->receipt->outcome = VO_ADMIT_NONE;
         snprintf(it->err, it->err_size, "%s", err);
     }

@@ -131,6 +131,28 @@ typedef enum {
     VO_STMT_RETAIN_AUDIT,
     VO_STMT_FOLD_TENANTS,
     VO_STMT_JOB_GONE,
+    /* search (vo_ledger_search_index.c, vo_ledger_search.c) */
+    VO_STMT_SEARCH_TENANT,
+    VO_STMT_SEARCH_TENANT_ADD,
+    VO_STMT_SEARCH_NUMBER,
+    VO_STMT_SEARCH_JOB_ADD,
+    VO_STMT_SEARCH_JOB_FIND,
+    VO_STMT_SEARCH_JOB_DEL,
+    VO_STMT_SEARCH_SEGMENTS_ADD,
+    VO_STMT_SEARCH_SEGMENTS_DEL,
+    VO_STMT_SEARCH_WORDS_ADD,
+    VO_STMT_SEARCH_WORDS_OF,
+    VO_STMT_SEARCH_WORD_MOVE,
+    VO_STMT_SEARCH_WORD_DROP,
+    VO_STMT_SEARCH_PROBE,
+    VO_STMT_SEARCH_COUNT,
+    VO_STMT_SEARCH_WORD,
+    VO_STMT_SEARCH_WORDS_PREFIX,
+    VO_STMT_SEARCH_WORDS_SUFFIX,
+    VO_STMT_SEARCH_MATCH,
+    VO_STMT_SEARCH_TOKENS,
+    VO_STMT_SEARCH_JOB_OF,
+    VO_STMT_SEARCH_JOB_INFO,
     VO_STMT_COUNT
 } vo_ledger_stmt_e;
 
@@ -198,6 +220,67 @@ typedef enum {
     " AND finished_at <= ?1 ORDER BY finished_at LIMIT ?2"
 
 
+/*
+ * Issue 41: search.  The statements that take their rows as a JSON
+ * array (one statement per publish, not one per row) are written in
+ * SQLite's JSON functions in vo_ledger_search_index.c; PostgreSQL's
+ * backend has these.  Their rows come in the array's order, which the
+ * code sorts: search_words is then written in one order by every
+ * writer (sql/schema_pg.sql).  The index queries are each backend's
+ * own: FTS5 (SQLite) and LIKE (PostgreSQL) take their ?1 in their own
+ * language; a tier's queries (VO_STMT_SEARCH_MATCH by trigrams,
+ * VO_STMT_SEARCH_TOKENS by words) and the count that plans them
+ * (VO_STMT_SEARCH_COUNT) are SQLite's alone, PostgreSQL's query being
+ * made for each tier (vo_ledger_search.c).
+ */
+#define VO_SEARCH_SEGMENTS_ADD_PG_SQL                                        \
+    "INSERT INTO search_segments (id, folded)"                               \
+    " SELECT ?1 + (o - 1), e"                                                \
+    " FROM json_array_elements_text(?2::json) WITH ORDINALITY AS t(e, o)"
+
+#define VO_SEARCH_WORDS_ADD_PG_SQL                                           \
+    "INSERT INTO search_words (num, len, word, rev, base)"                   \
+    " SELECT ?1, (e->>0)::bigint, e->>1, e->>2, ?3"                          \
+    " FROM json_array_elements(?2::json) e"                                  \
+    " ON CONFLICT (num, len, word) DO NOTHING"
+
+/* a segment of the tenant's range (?2, ?3) that has the word ?1 */
+#define VO_SEARCH_PROBE_SQL                                                  \
+    "SELECT rowid FROM search_tokens WHERE search_tokens MATCH ?1"           \
+    " AND rowid BETWEEN ?2 AND ?3 LIMIT 1"
+
+#define VO_SEARCH_PROBE_PG_SQL                                               \
+    "SELECT id FROM search_segments WHERE id BETWEEN ?2 AND ?3"              \
+    " AND folded LIKE ?1 LIMIT 1"
+
+/* how common the word ?1 is: SQLite, how many segments of the tenant's
+ * range (?2, ?3) have it, up to ?4; PostgreSQL, in millionths of the
+ * segments, by the statistics of search_segments_words (a word not
+ * among its most common ones: 0) */
+#define VO_SEARCH_COUNT_SQL                                                  \
+    "SELECT count(*) FROM (SELECT 1 FROM search_tokens"                      \
+    " WHERE search_tokens MATCH ?1 AND rowid BETWEEN ?2 AND ?3 LIMIT ?4)"
+
+#define VO_SEARCH_COUNT_PG_SQL                                               \
+    "SELECT (coalesce(max(u.f), 0) * 1000000)::bigint FROM pg_stats s,"      \
+    " unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs)"   \
+    " AS u(e, f) WHERE s.schemaname = current_schema()"                      \
+    " AND s.tablename = 'search_segments_words' AND u.e = ?1"
+
+/* a folded text's words (PostgreSQL), as search_segments_words has them */
+#define VO_SEARCH_WORDS_PG  "string_to_array(btrim(folded), ' ')"
+
+/* a tier's candidates: by trigrams (search_fts), by words
+ * (search_tokens) */
+#define VO_SEARCH_MATCH_SQL                                                  \
+    "SELECT rowid, folded FROM search_fts WHERE search_fts MATCH ?1"         \
+    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4"
+
+#define VO_SEARCH_TOKENS_SQL                                                 \
+    "SELECT rowid, folded FROM search_tokens WHERE search_tokens MATCH ?1"   \
+    " AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4"
+
+
 /* the shared texts, each table VO_STMT_COUNT long */
 extern const char  *vo_ledger_admit_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_jobs_sql[VO_STMT_COUNT];
@@ -206,6 +289,7 @@ extern const char  *vo_ledger_claim_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_webhooks_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_upload_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_search_sql[VO_STMT_COUNT];
 
 /* the metrics scrape, one statement (vo_ledger_metrics.c) */
 extern const char *const  vo_ledger_metrics_sql;
@@ -264,6 +348,10 @@ typedef struct {
     const char    *(*errmsg)(vo_ledger_t *l);
     int              locks_rows;         /* SELECT ... FOR UPDATE holds
                                             a row against other hosts */
+    int              remote;             /* a server: a COMMIT that failed
+                                            BUSY may have committed, its
+                                            answer lost with the
+                                            connection */
 
     vo_stmt_t     *(*prepare)(vo_ledger_t *l, const char *sql, int cached,
                               char *err, size_t err_size);
@@ -400,6 +488,29 @@ vo_ledger_rc_t vo_ledger_upload_completing(vo_ledger_t *l,
 vo_ledger_rc_t vo_ledger_upload_admitted(vo_ledger_t *l,
     const vo_admission_t *a, const vo_receipt_t *r, char *err,
     size_t err_size);
+
+/*
+ * The search index (vo_ledger_search_index.c; invariant 15 of
+ * sql/schema.sql), inside the caller's transaction.  index: the
+ * segments of the result doc (the json format) of job_id, of tenant;
+ * a job indexed already is indexed again.  forget: a job's rows, none
+ * when it has none.  migrate: every published result, when a ledger is
+ * migrated to the version that brought the index.
+ */
+vo_ledger_rc_t vo_ledger_search_index(vo_ledger_t *l, const char *job_id,
+    const char *tenant, size_t tenant_len, const char *doc, size_t len,
+    char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_search_forget(vo_ledger_t *l, const char *job_id,
+    char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_search_migrate(vo_ledger_t *l, int64_t from,
+    char *err, size_t err_size);
+
+/* The schema version that brought the search index. */
+#define VO_SEARCH_SCHEMA_VERSION  5
+
+/* A tenant's segment ids: (its num << VO_SEARCH_NUM_SHIFT) + 0 to
+ * 2^VO_SEARCH_NUM_SHIFT - 1 (sql/schema.sql, "SEARCH") */
+#define VO_SEARCH_NUM_SHIFT       40
 
 int64_t vo_ledger_int_or(vo_stmt_t *s, int col, int64_t dflt);
 void vo_ledger_json_int_or_null(vo_buf_t *b, vo_stmt_t *s, int col);

@@ -423,6 +423,11 @@ vo_ledger_retain_jobs(vo_ledger_t *l, int64_t before_ms, int64_t now_ms,
         }
 
         if (lrc == VO_LEDGER_OK) {
+            /* invariant 15: out of the search index with its result */
+            lrc = vo_ledger_search_forget(l, ids[i], err, err_size);
+        }
+
+        if (lrc == VO_LEDGER_OK) {
             lrc = vo_ledger_retain_job(l, VO_STMT_RETAIN_RESULTS, ids[i], -1,
                                        "retain results", &k, err, err_size);
             d.results += k;

@@ -335,6 +335,11 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
         lrc = vo_ledger_step_done(l, s, "delete results", err, err_size);
     }
 
+    if (lrc == VO_LEDGER_OK) {
+        /* invariant 15: out of the search index with its result */
+        lrc = vo_ledger_search_forget(l, job_id, err, err_size);
+    }
+
     if (lrc == VO_LEDGER_OK && unfinished) {
         lrc = vo_ledger_event(l, now_ms, job_id, tenant, tenant_len,
                               "cancelled", 0, "{\"code\":\"deleted\"}",

@@ -148,6 +148,7 @@ static vo_ledger_rc_t vo_pg_migrate(vo_ledger_t *l,
 static vo_ledger_rc_t vo_pg_query_int(vo_ledger_t *l, const char *sql,
     int64_t *value, char *err, size_t err_size);
 static void vo_pg_oneline(char *dst, size_t size, const char *msg);
+static void vo_pg_no_trgm(vo_ledger_t *l, char *err, size_t err_size);
 static void vo_pg_param(vo_pg_stmt_t *s, int i, Oid type, const char *v,
     int len, int format);
 
@@ -188,6 +189,12 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
         " RETURNING tenant, state, jobs)"
         " INSERT INTO tenant_job_counts SELECT tenant, state, sum(jobs)"
         " FROM t GROUP BY tenant, state HAVING sum(jobs) <> 0",
+
+    /* the search index's rows from JSON arrays (vo_ledger_int.h) */
+    [VO_STMT_SEARCH_SEGMENTS_ADD] = VO_SEARCH_SEGMENTS_ADD_PG_SQL,
+    [VO_STMT_SEARCH_WORDS_ADD] = VO_SEARCH_WORDS_ADD_PG_SQL,
+    [VO_STMT_SEARCH_PROBE] = VO_SEARCH_PROBE_PG_SQL,
+    [VO_STMT_SEARCH_COUNT] = VO_SEARCH_COUNT_PG_SQL,
 };
 
 
@@ -204,6 +211,7 @@ const vo_backend_t  vo_ledger_pg = {
     vo_pg_changes,
     vo_pg_errmsg,
     1,                          /* row locks: FOR UPDATE */
+    1,                          /* a server */
     vo_pg_prepare,
     vo_pg_finalize,
     vo_pg_bind_text,
@@ -616,7 +624,14 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
             lrc = vo_pg_exec(l, vo_schema_pg, err, err_size);
         }
 
-        if (lrc != VO_LEDGER_OK && strcmp(pg->sqlstate, "42501") == 0) {
+        if (lrc != VO_LEDGER_OK && strcmp(pg->sqlstate, "42501") == 0
+            && strstr(pg->errmsg, "extension") != NULL)
+        {
+            vo_pg_no_trgm(l, err, err_size);
+
+        } else if (lrc != VO_LEDGER_OK
+                   && strcmp(pg->sqlstate, "42501") == 0)
+        {
             snprintf(err, err_size, "ledger \"%s\": the role \"%s\" may "
                      "not create the ledger's tables (%s): give it a schema "
                      "of its own (CREATE SCHEMA AUTHORIZATION %s)",
@@ -642,9 +657,23 @@ vo_pg_migrate(vo_ledger_t *l, const vo_ledger_conf_t *conf, char *err,
         }
 
         lrc = vo_pg_exec(l, sql_m, err, err_size);
+
+        if (lrc != VO_LEDGER_OK && strcmp(pg->sqlstate, "42501") == 0
+            && strstr(pg->errmsg, "extension") != NULL)
+        {
+            vo_pg_no_trgm(l, err, err_size);
+        }
+
         if (lrc != VO_LEDGER_OK) {
             goto failed;
         }
+    }
+
+    /* what a migration's SQL alone cannot do (issue 41) */
+
+    lrc = vo_ledger_search_migrate(l, version, err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto failed;
     }
 
     if (version < VO_LEDGER_SCHEMA_VERSION) {
@@ -736,7 +765,12 @@ vo_pg_query_int(vo_ledger_t *l, const char *sql, int64_t *value, char *err,
     } else {
         snprintf(err, err_size, "ledger \"%s\": %.40s...: %s", pg->name, sql,
                  lrc == VO_LEDGER_OK ? "no row" : pg->errmsg);
-        lrc = VO_LEDGER_ERROR;
+
+        /* a lost server stays BUSY: a connection opened as it shuts down */
+
+        if (lrc == VO_LEDGER_OK) {
+            lrc = VO_LEDGER_ERROR;
+        }
     }
 
     PQclear(res);
@@ -1245,4 +1279,22 @@ vo_pg_oneline(char *dst, size_t size, const char *msg)
     }
 
     dst[n] = '\0';
+}
+
+
+/*
+ * Issue 41: the search index needs pg_trgm, which a role may create only
+ * with CREATE on the database (it is a trusted extension); an operator
+ * creates it once instead (docs/operations.md).
+ */
+
+static void
+vo_pg_no_trgm(vo_ledger_t *l, char *err, size_t err_size)
+{
+    vo_pg_t  *pg = vo_pg(l);
+
+    snprintf(err, err_size, "ledger \"%s\": the role \"%s\" may not create "
+             "pg_trgm, which search needs: run CREATE EXTENSION pg_trgm; "
+             "in the database once, as its owner or a superuser", pg->name,
+             PQuser(pg->conn));
 }

@@ -99,6 +99,12 @@ static const char  *vo_sqlite_sql[VO_STMT_COUNT] = {
     /* the partial index, named (vo_ledger_int.h says why) */
     [VO_STMT_RETAIN_FRAMES_DUE] =
         VO_RETAIN_FRAMES_DUE_SQL(" INDEXED BY jobs_frames_due"),
+
+    /* FTS5 (issue 41; PostgreSQL's are LIKE, or made per query) */
+    [VO_STMT_SEARCH_MATCH] = VO_SEARCH_MATCH_SQL,
+    [VO_STMT_SEARCH_TOKENS] = VO_SEARCH_TOKENS_SQL,
+    [VO_STMT_SEARCH_PROBE] = VO_SEARCH_PROBE_SQL,
+    [VO_STMT_SEARCH_COUNT] = VO_SEARCH_COUNT_SQL,
 };
 
 
@@ -112,6 +118,7 @@ const vo_backend_t  vo_ledger_sqlite = {
     vo_sqlite_changes,
     vo_sqlite_errmsg,
     0,                          /* one writer: no row locks */
+    0,                          /* a failed COMMIT did not commit */
     vo_sqlite_prepare,
     vo_sqlite_finalize,
     vo_sqlite_bind_text,
@@ -516,7 +523,7 @@ vo_sqlite_migrate(vo_ledger_t *l, char *err, size_t err_size)
 {
     char            sql[64];
     const char     *sql_m;
-    int64_t         version;
+    int64_t         version, from;
     vo_ledger_rc_t  lrc;
 
     lrc = vo_sqlite_exec(l, "BEGIN IMMEDIATE", err, err_size);
@@ -539,6 +546,8 @@ vo_sqlite_migrate(vo_ledger_t *l, char *err, size_t err_size)
 
     } else {
         /* an older one: each migration after its version, in order */
+        from = version;
+
         while (version++ < VO_LEDGER_SCHEMA_VERSION) {
             sql_m = vo_ledger_migration(vo_migrations,
                         VO_LEDGER_MIGRATIONS(vo_migrations), version,
@@ -553,6 +562,12 @@ vo_sqlite_migrate(vo_ledger_t *l, char *err, size_t err_size)
             if (lrc != VO_LEDGER_OK) {
                 goto failed;
             }
+        }
+
+        /* what a migration's SQL alone cannot do (issue 41) */
+        lrc = vo_ledger_search_migrate(l, from, err, err_size);
+        if (lrc != VO_LEDGER_OK) {
+            goto failed;
         }
     }
 

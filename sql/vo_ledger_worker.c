@@ -381,6 +381,15 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
         lrc = vo_ledger_step_done(l, s, "put result", err, err_size);
     }
 
+    for (i = 0; lrc == VO_LEDGER_OK && i < n; i++) {
+        if (strcmp(bodies[i].format, "json") == 0) {
+            /* invariant 15: the search index, under the same fence */
+            lrc = vo_ledger_search_index(l, c->job_id, c->tenant,
+                                         strlen(c->tenant), bodies[i].body,
+                                         bodies[i].len, err, err_size);
+        }
+    }
+
     if (lrc == VO_LEDGER_OK) {
         /* invariant 10: the outbox row, under the same fence */
         vo_ledger_result_summary(summary, sizeof(summary), bodies, n);

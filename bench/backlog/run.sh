@@ -59,7 +59,8 @@ cc -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Isql -Ilib \
    "$BUILD"/worker/vo_ledger*.o "$BUILD"/worker/vo_json.o \
    "$BUILD"/worker/vo_webhook.o "$BUILD"/worker/vo_upload.o \
    "$BUILD"/worker/vo_store.o "$BUILD"/worker/vo_options.o \
-   "$BUILD"/worker/vo_key.o -lsqlite3 -lpq -lcrypto -lpthread
+   "$BUILD"/worker/vo_key.o "$BUILD"/worker/vo_fold.o \
+   "$BUILD"/worker/vo_query.o "$BUILD"/worker/vo_result.o -lsqlite3 -lpq -lcrypto -lpthread
 
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/video-ocr-backlog-XXXXXX")
 chmod 0755 "$work"

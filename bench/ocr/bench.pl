@@ -5,7 +5,7 @@
 #
 #   perl bench/ocr/bench.pl --corpus DIR --out DIR [--fps F]
 #        [--pipelines worker,cli,cv] [--runs N] [--scaling] [--only NAME,...]
-#        [--before BIN]
+#        [--before BIN] [--no-floor]
 #
 # Pipelines (each one command per video, all on the same files, one
 # after the other, in this run):
@@ -19,6 +19,16 @@
 #           videocr-style tools read a whole frame)
 #   before  --before BIN: another build of the worker run the same way
 #           (the pipeline as it was before a change, for what it bought)
+#
+# The floor (unless --no-floor): ffmpeg -threads 1 -i VIDEO -an -sn -dn
+# -f null -, every frame of the video decoded in one thread (the video
+# stream ffmpeg picks, the largest: not a cover picture stored as stream
+# 0, which -map 0:v:0 would take), right after the pipelines on each
+# video.  The last table puts each pipeline's
+# video s per CPU s beside the floor's, and the worker's CPU by stage
+# (the sum of its --stats cpu_<stage>_ms; "process" is its CPU time, the
+# process's start and end included) with the frames it decoded and
+# skipped.
 #
 # CPU: every command runs under GNU time, whose user + system time is
 # that of the whole process tree (ffmpeg, each tesseract, python, perl
@@ -66,7 +76,8 @@ my %o = (fps => 1, pipelines => 'worker,cli,cv', runs => 1,
          corpus => "$root/build/bench/ocr/corpus",
          out => "$root/build/bench/ocr/out");
 GetOptions(\%o, 'corpus=s', 'out=s', 'fps=f', 'pipelines=s', 'runs=i',
-    'scaling!', 'only=s', 'before=s') or die "bad options\n";
+    'scaling!', 'only=s', 'before=s', 'floor!') or die "bad options\n";
+$o{floor} //= 1;
 
 my $worker = $ENV{WORKER_BIN} || "$root/build/video-ocr-worker";
 -x $worker or die "no worker binary at $worker (make build)\n";
@@ -88,10 +99,11 @@ closedir $dh;
 @truths = grep { !%only || $only{$_->{name}} } @truths;
 @truths or die "no videos in $o{corpus} (bench/ocr/corpus.pl makes them)\n";
 
-make_path("$o{out}/$_") for @pipes;
+make_path("$o{out}/$_") for @pipes, 'floor';
 $ENV{OMP_THREAD_LIMIT} = 1;
 
 my %res;     # pipeline -> name -> { cpu, wall, rss, calls, score }
+my %floor;   # name -> CPU s of decoding every frame (ffmpeg)
 
 for my $t (@truths) {
     my $video = "$o{corpus}/$t->{file}";
@@ -117,9 +129,15 @@ for my $t (@truths) {
             $t->{distinct_screens}, $r->{score}{found}, $r->{score}{screens},
             $r->{score}{cer_sum} / ($r->{score}{screens} || 1);
     }
+    if ($o{floor}) {
+        $floor{ $t->{name} } = run_floor($video, $t);
+        printf STDERR "%-24s floor   cpu %7.2f s\n", $t->{name},
+            $floor{ $t->{name} };
+    }
 }
 
 (grep { real($_) } @truths) ? report_real() : report();
+report_floor() if $o{floor};
 scaling() if $o{scaling};
 
 sub real { ($_[0]{kind} // '') eq 'real' }
@@ -165,7 +183,71 @@ sub run_pipeline {
     my ($e, $u, $s, $m) = (slurp("$base.time") =~ /([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/)
         or die "$base.time: no times";
     my $result = $json->decode(slurp("$base.json"));
-    return { cpu => $u + $s, wall => $wall, rss => $m, result => $result };
+    my ($stats) = grep { /^\{"runs"/ } split /\n/, slurp("$base.err");
+    return { cpu => $u + $s, wall => $wall, rss => $m, result => $result,
+             stats => $stats ? $json->decode($stats)->{runs}[0] : undef };
+}
+
+# The floor of one video: CPU s (user + system) of decoding every frame
+sub run_floor {
+    my ($video, $t) = @_;
+    my $base = "$o{out}/floor/$t->{name}";
+    system('/usr/bin/time', '-f', '%U %S', '-o', "$base.time", 'ffmpeg',
+           '-nostdin', '-v', 'error', '-threads', '1', '-i', $video, '-an',
+           '-sn', '-dn', '-f', 'null', '-') == 0
+        or die "ffmpeg on $video failed ($?)\n";
+    my ($u, $s) = slurp("$base.time") =~ /([\d.]+) ([\d.]+)\s*$/
+        or die "$base.time: no times";
+    return $u + $s;
+}
+
+# Each pipeline's speed beside the floor's, and the worker's CPU by stage
+sub report_floor {
+    my $dur = 0;
+    $dur += $_->{duration} for @truths;
+    my $fcpu = 0;
+    $fcpu += $floor{ $_->{name} } for @truths;
+
+    print "\nbeside the floor (ffmpeg -threads 1 -i VIDEO -an -sn -dn -f null"
+        . " -: every frame decoded), this run:\n\n";
+    print "| | CPU s | video s per CPU s, total | median | CPU / the floor's,"
+        . " total | the worst video |\n|---|---|---|---|---|---|\n";
+    printf "| the floor | %.1f | %.2f | %.2f | 1.00 | |\n", $fcpu,
+        $dur / ($fcpu || 0.01), median(map { $_->{duration}
+            / ($floor{ $_->{name} } || 0.01) } @truths);
+    for my $p (grep { $res{$_} } @pipes) {
+        my ($cpu, $worst, $wname) = (0, 0, '');
+        for my $t (@truths) {
+            my $c = $res{$p}{ $t->{name} }{cpu};
+            $cpu += $c;
+            my $x = $c / ($floor{ $t->{name} } || 0.01);
+            ($worst, $wname) = ($x, $t->{name}) if $x > $worst;
+        }
+        printf "| %s | %.1f | %.2f | %.2f | **%.2f** | %.2f (%s) |\n",
+            $label{$p}, $cpu, $dur / ($cpu || 0.01),
+            median(map { $_->{duration}
+                   / ($res{$p}{ $_->{name} }{cpu} || 0.01) } @truths),
+            $cpu / ($fcpu || 0.01), $worst, $wname;
+    }
+
+    return unless $res{worker} && $res{worker}{ $truths[0]{name} }{stats};
+    my @stages = qw(inspect demux decode looks text_layer ocr merge other);
+    my (%ms, $cpu, $dec, $skip);
+    for my $t (@truths) {
+        my $r = $res{worker}{ $t->{name} };
+        $ms{$_} += $r->{stats}{"cpu_${_}_ms"} // 0 for @stages;
+        $cpu += $r->{cpu};
+        $dec += $r->{stats}{frames_decoded};
+        $skip += $r->{stats}{frames_skipped} // 0;
+    }
+    print "\nvideo-ocr-worker by stage (CPU s, the sum of --stats "
+        . "cpu_<stage>_ms; share of the process's CPU):\n\n";
+    print '| ', join(' | ', @stages, 'process'), " |\n|",
+        '---|' x (@stages + 1), "\n";
+    print '| ', join(' | ', (map { sprintf '%.2f (%.0f%%)', $ms{$_} / 1000,
+                                   100 * $ms{$_} / 1000 / ($cpu || 0.01) }
+                              @stages), sprintf('%.2f', $cpu)), " |\n";
+    printf "\nframes decoded %d, skipped %d\n", $dec, $skip;
 }
 
 sub report {

@@ -22,6 +22,10 @@
 # instead of 30-second videos and the worker's median of three runs
 # (about ten minutes, nearly all of it in the baselines).
 #
+# Each set's table ends with every pipeline beside the floor (ffmpeg
+# decoding every frame in one thread, measured in the same run) and the
+# worker's CPU by stage (its --stats); bench.pl --no-floor leaves it out.
+#
 # OCR_CORPUS_SEED=N: the corpora's Nth other making (corpus.pl --seed;
 # the same texts and times over other moving pictures), in directories
 # of their own (-seedN after the name).

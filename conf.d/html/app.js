@@ -19,12 +19,19 @@
  * receipt.  (Browsers hide the 104 interim response, so the page uses
  * the 201 of the creation.)  Smaller files go in one POST: one request
  * instead of three, and re-sending them costs little.
+ *
+ * The search box asks the search endpoint (GET /api/search?q=...) for
+ * the moments the text of the tenant's videos says it; a hit opens its
+ * video's card at that moment, the segment marked in its timeline (the
+ * card of this session, whose preview seeks there, or one made for the
+ * job from its status).
  */
 'use strict';
 
 (function () {
   const INTAKE = document.body.dataset.intake || '/api/videos';
   const JOBS = document.body.dataset.jobs || '/api/jobs/';
+  const SEARCH = document.body.dataset.search || '/api/search';
   // The languages the worker pool has installed: the JSON file that
   // "video-ocr-worker run" writes in the store (docs/upload-page.md).
   const LANGUAGES = document.body.dataset.languages || '/api/languages';
@@ -142,6 +149,7 @@
     por: 'Portuguese', nld: 'Dutch', rus: 'Russian', ukr: 'Ukrainian', pol: 'Polish',
     tur: 'Turkish', ara: 'Arabic', hin: 'Hindi', chi_sim: 'Chinese, simplified',
     chi_tra: 'Chinese, traditional', jpn: 'Japanese', kor: 'Korean',
+    auto: 'Detected on each screen',
   };
 
   // BCP 47 tags for <track srclang>: Tesseract names languages in ISO
@@ -157,7 +165,9 @@
   }
 
   // The select offers what is installed: one option per language, English
-  // first and chosen, then "English, then X" for the others (a video with
+  // first and chosen, "auto" (the worker reads each screen with the
+  // installed languages of its script; it needs English for the screens
+  // it cannot tell), then "English, then X" for the others (a video with
   // both).  When the list cannot be had, the built-in options stay.
   async function offerLanguages() {
     let list;
@@ -173,12 +183,13 @@
     const sel = $('#lang');
     const keep = sel.value;
     const codes = list.includes('eng')
-      ? ['eng', ...list.filter((l) => l !== 'eng'), ...list.filter((l) => l !== 'eng').map((l) => `eng+${l}`)]
+      ? ['eng', 'auto', ...list.filter((l) => l !== 'eng'), ...list.filter((l) => l !== 'eng').map((l) => `eng+${l}`)]
       : list;
     sel.replaceChildren(...codes.map((c) => {
       const o = document.createElement('option');
       o.value = c;
-      o.textContent = c.startsWith('eng+') ? `English, then ${langName(c.slice(4))} (${c})` : `${langName(c)} (${c})`;
+      o.textContent = c.startsWith('eng+') ? `English, then ${langName(c.slice(4))} (${c})`
+        : c === 'auto' ? 'Detected on each screen (auto)' : `${langName(c)} (${c})`;
       return o;
     }));
     sel.value = codes.includes(keep) ? keep : codes[0];
@@ -233,7 +244,7 @@
         result: $('.result', li), timeline: $('.timeline', li),
       },
     };
-    item.el.name.textContent = `${name} (${bytes(size)})`;
+    item.el.name.textContent = size ? `${name} (${bytes(size)})` : name;
     item.el.opts.textContent = describeOptions(options);
     item.el.retryNow.addEventListener('click', () => item.wake && item.wake());
     item.el.newKey.addEventListener('click', () => {
@@ -827,6 +838,7 @@
     });
     item.el.result.hidden = false;
     if (item.file) addTrack(item);
+    if (item.found !== undefined) markFound(item);
   }
 
   function seek(item, s) {
@@ -956,6 +968,151 @@
     e.preventDefault();
     drop.classList.remove('over');
     addFiles(Array.from(e.dataTransfer.files));
+  });
+
+  /* ---------- search ---------- */
+
+  const searchForm = $('#search-form');
+  const searchStatus = $('#search-status');
+  const hitsList = $('#hits');
+  const moreHits = $('#more-hits');
+  const hitTemplate = $('#hit-template');
+  let lastSearch = null;      // { q, next }
+
+  // what a hit says of how it matched (docs/http-api.md, "Search")
+  const MATCHES = {
+    exact: '', phrase: 'inside a longer word', words: 'all the words, apart',
+    fuzzy: 'close match (a letter off)',
+  };
+
+  function itemOfJob(jobId) {
+    for (const item of items.values()) {
+      if (item.receipt && item.receipt.job_id === jobId) return item;
+    }
+    return null;
+  }
+
+  function videoName(hit, job) {
+    const item = itemOfJob(hit.job_id);
+    return (item && item.name) || job.filename || `video …${hit.job_id.slice(-8)}`;
+  }
+
+  // text into el, the code point ranges of highlights as <mark>s
+  function marked(el, text, ranges) {
+    const cps = Array.from(text);
+    let at = 0;
+    el.replaceChildren();
+    for (const [from, to] of ranges) {
+      if (from < at || to <= from) continue;
+      if (from > at) el.append(cps.slice(at, from).join(''));
+      const m = document.createElement('mark');
+      m.textContent = cps.slice(from, to).join('');
+      el.append(m);
+      at = to;
+    }
+    if (at < cps.length) el.append(cps.slice(at).join(''));
+  }
+
+  function optionsOf(o) {
+    const opts = o || {};
+    return { lang: opts.lang || 'eng', fps: String(opts.fps || 1),
+             crop: Array.isArray(opts.crop) ? opts.crop.join(',') : null };
+  }
+
+  async function search(q, cursor) {
+    const params = new URLSearchParams({ q, limit: '20' });
+    if (cursor) params.set('cursor', cursor);
+    searchStatus.textContent = 'Searching…';
+    moreHits.hidden = true;
+    let r;
+    let body;
+    try {
+      r = await fetch(`${SEARCH}?${params}`, { cache: 'no-store', headers: { Accept: 'application/json' } });
+      body = await r.json();
+    } catch (e) {
+      searchStatus.textContent = 'The search could not be run: no answer from the server.';
+      return;
+    }
+    if (!r.ok) {
+      searchStatus.textContent = body && body.detail
+        ? `The server did not run this search: ${body.detail}.`
+        : `The search failed (${r.status}).`;
+      return;
+    }
+    if (!cursor) hitsList.replaceChildren();
+    for (const hit of body.hits) hitsList.append(hitElement(hit, body.jobs[hit.job_id] || {}));
+    lastSearch = { q, next: body.next };
+    moreHits.hidden = !body.next;
+    const n = hitsList.children.length;
+    searchStatus.textContent = n
+      ? `${n}${body.next ? ' or more' : ''} moment${n === 1 ? '' : 's'} found for “${q}”, best first.`
+      : `Nothing found for “${q}”.`;
+  }
+
+  function hitElement(hit, job) {
+    const li = hitTemplate.content.firstElementChild.cloneNode(true);
+    const name = videoName(hit, job);
+    $('.video', li).textContent = name;
+    $('time', li).textContent = `${clock(hit.start)}–${clock(hit.end)}`;
+    marked($('.text', li), hit.text, hit.highlights || []);
+    const badge = $('.match', li);
+    if (MATCHES[hit.match]) {
+      badge.textContent = MATCHES[hit.match];
+      badge.hidden = false;
+    }
+    const b = $('button', li);
+    b.dataset.job = hit.job_id;
+    b.dataset.segment = hit.segment;
+    b.setAttribute('aria-label', `${name} at ${clock(hit.start)}: ${hit.text}`);
+    b.addEventListener('click', () => openHit(hit, job));
+    return li;
+  }
+
+  // A hit opens its video's card at that moment with the segment marked:
+  // the card of this session, whose preview seeks there, or else a card
+  // made for the job from its status (its preview comes when its file is
+  // chosen again).
+  function openHit(hit, job) {
+    let item = itemOfJob(hit.job_id);
+    if (!item) {
+      item = createItem(`job:${hit.job_id}`, videoName(hit, job), 0, optionsOf(job.options));
+      item.key = '';
+      item.el.noPreview.hidden = false;
+      accepted(item, { job_id: hit.job_id, status_url: `${JOBS}${hit.job_id}` }, false);
+    }
+    item.found = hit.segment;
+    item.li.scrollIntoView({ block: 'start' });
+    markFound(item);
+  }
+
+  // The found segment of a card: marked in its timeline, the preview
+  // there (when the timeline is shown; else when it comes).
+  function markFound(item) {
+    if (!item.segments) return;
+    const s = item.segments[item.found];
+    item.el.timeline.querySelectorAll('button.segment').forEach((b) => {
+      b.classList.toggle('found', Number(b.dataset.index) === item.found);
+    });
+    if (!s) return;
+    if (item.file) seek(item, s);
+    else highlight(item, s);
+    const b = item.el.timeline.querySelector('button.found');
+    if (b) b.scrollIntoView({ block: 'nearest' });
+  }
+
+  searchForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const q = $('#q').value.trim();
+    if (!q) {
+      searchStatus.textContent = 'Type what to look for first.';
+      $('#q').focus();
+      return;
+    }
+    search(q, null);
+  });
+
+  moreHits.addEventListener('click', () => {
+    if (lastSearch && lastSearch.next) search(lastSearch.q, lastSearch.next);
   });
 
   offerLanguages();

@@ -123,18 +123,19 @@ const SPANS = [
   { start: 2.2, end: 3.8, text: 'Retries are safe here' },
 ];
 
-test('the language choice offers what the worker pool has installed (its store/languages.json), English first',
+test('the language choice offers what the worker pool has installed (its store/languages.json), English first, then auto',
   async () => {
     const names = execFileSync(stack.workerBin, ['languages'], { encoding: 'utf8' }).split('\n').filter(Boolean);
     assert.ok(names.length >= 2, `installed: ${names}`);
     const others = names.filter((l) => l !== 'eng');
-    const want = ['eng', ...others, ...others.map((l) => `eng+${l}`)];
+    const want = ['eng', 'auto', ...others, ...others.map((l) => `eng+${l}`)];
     const page = await openPage(stack.url);
     await page.waitForFunction(() => document.querySelector('#lang').dataset.installed !== undefined);
     const got = await page.$$eval('#lang option', (os) => os.map((o) => o.value));
-    assert.deepEqual(got, want, 'one option per installed language, then English with each');
+    assert.deepEqual(got, want, 'one option per installed language, auto, then English with each');
     assert.equal(await page.locator('#lang').inputValue(), 'eng', 'English is chosen');
     assert.match(await page.locator('#lang option[value="chi_sim"]').textContent(), /Chinese/);
+    assert.match(await page.locator('#lang option[value="auto"]').textContent(), /Detected on each screen/);
     await closePage(page);
   });
 
@@ -224,6 +225,86 @@ test('a video with known text: its text appears as a timeline, a line seeks the 
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     assert.ok(fs.statSync(SCREENSHOT).size > 10000, `screenshot saved in ${SCREENSHOT}`);
     await closePage(page);
+  });
+
+// Issue 41: the search box.  A video uploaded through the page is found
+// by a phrase in another case and by a word with a letter off; a hit opens
+// the card at that moment (the preview seeks there, the segment is marked
+// in the timeline); in another session, where the page has no card for
+// the job, a hit makes one from the job's status, the segment marked.
+const FOUND = [
+  { start: 0.2, end: 1.8, text: 'Quarterly pricing update' },
+  { start: 2.2, end: 3.8, text: 'The new price is final' },
+];
+
+test('search: a phrase and a typo find the moment, a hit opens the video there with the segment marked',
+  { timeout: JOB_TIMEOUT + 60000 }, async () => {
+    const file = makeVideo(path.join(dir, 'prices.mp4'), FOUND, { duration: 4 });
+    const page = await openPage(stack.url);
+    await chooseAndUpload(page, file, { fps: '2' });
+    const item = card(page, 'prices.mp4');
+    await item.locator('.timeline button.segment').nth(1).waitFor({ timeout: JOB_TIMEOUT });
+    const job = await item.locator('.job-id').textContent();
+    const status = await (await page.request.get(`${stack.url}/api/jobs/${job}`)).json();
+    const segs = status.result.segments;
+    assert.equal(segs.length, 2, `two lines: ${JSON.stringify(segs)}`);
+
+    // a phrase, in another case: the second line, its words marked
+    const box = page.getByRole('searchbox', { name: 'Text to find' });
+    await box.fill('NEW PRICE');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const hit = page.locator('#hits button.open-hit').first();
+    await hit.waitFor({ timeout: 10000 });
+    assert.match(await page.locator('#search-status').textContent(), /^1 moment found for “NEW PRICE”, best first\.$/);
+    assert.equal(await hit.getAttribute('data-job'), job, 'the hit is the job\'s');
+    assert.equal(await hit.getAttribute('data-segment'), '1', 'its second line');
+    assert.equal(await hit.locator('.video').textContent(), 'prices.mp4', 'named by its file');
+    assert.equal(await hit.locator('time').textContent(),
+                 await item.locator('.timeline button.segment').nth(1).locator('time').textContent(),
+                 'at the line\'s times');
+    assert.deepEqual(await hit.locator('mark').allTextContents(), ['new price'], 'the words found, marked');
+
+    // the hit opens the video at that moment, the segment marked
+    await page.evaluate(() => { document.querySelector('video.preview').currentTime = 0; });
+    await hit.click();
+    await page.waitForFunction(([v, t]) => !v.seeking && Math.abs(v.currentTime - t) < 0.05,
+                               [await item.locator('video.preview').elementHandle(), segs[1].start],
+                               { timeout: 10000 });
+    const line = item.locator('.timeline button.segment').nth(1);
+    assert.equal(await line.getAttribute('aria-current'), 'true', 'the line is the current one');
+    assert.match(await line.getAttribute('class'), /\bfound\b/, 'and marked as found');
+
+    // a letter off: the first line, as a close match
+    await box.fill('quartrely');
+    await box.press('Enter');
+    await page.waitForFunction(() => /quartrely/.test(document.querySelector('#search-status').textContent));
+    const typo = page.locator('#hits button.open-hit').first();
+    assert.equal(await typo.getAttribute('data-segment'), '0');
+    assert.match(await typo.locator('.match').textContent(), /close match/);
+    assert.deepEqual(await typo.locator('mark').allTextContents(), ['Quarterly']);
+
+    // nothing, and a query the server refuses: said plainly
+    await box.fill('zebra crossing');
+    await box.press('Enter');
+    await page.waitForFunction(() => /^Nothing found for “zebra crossing”\.$/.test(document.querySelector('#search-status').textContent));
+    assert.equal(await page.locator('#hits li').count(), 0);
+    await box.fill('"*:');
+    await box.press('Enter');
+    await page.waitForFunction(() => /did not run this search: q has no letter or digit/.test(document.querySelector('#search-status').textContent));
+    await closePage(page);
+
+    // another session: no card for the job, the hit makes one
+    const other = await openPage(stack.url);
+    await other.getByRole('searchbox', { name: 'Text to find' }).fill('pricing update');
+    await other.getByRole('button', { name: 'Search', exact: true }).click();
+    await other.locator('#hits button.open-hit').first().click();
+    const made = other.locator('#items > li').first();
+    await made.locator('.timeline button.segment.found').waitFor({ timeout: 20000 });
+    assert.equal(await made.locator('.job-id').textContent(), job, 'the job\'s card');
+    assert.equal(await made.locator('.timeline button.segment.found').getAttribute('data-index'), '0');
+    assert.equal(await made.locator('.timeline button.segment').nth(0).getAttribute('aria-current'), 'true');
+    assert.equal(await made.locator('.no-preview').isVisible(), true, 'the preview asks for the file');
+    await closePage(other);
   });
 
 // The preview's subtitles: the job's WebVTT as a <track>, showing from the

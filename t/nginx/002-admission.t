@@ -194,6 +194,29 @@ sub {
 
 
 
+=== TEST 8b: lang=auto is an option of its own: admitted, stored as given, another intent than eng
+--- request eval
+["POST /upload?lang=auto\n$::V1", "POST /upload?lang=eng\n$::V1", "POST /upload?lang=auto&fps=1.0\n$::V1"]
+--- more_headers
+Idempotency-Key: auto
+--- error_code eval
+[202, 422, 202]
+--- response_headers eval
+["!Idempotent-Replayed", "!Idempotent-Replayed", "Idempotent-Replayed: true"]
+--- ledger_check eval
+sub {
+    my ($block, $r) = @_;
+    my $opts = '{"crop":null,"fps":1,"lang":"auto"}';
+    my ($job) = ledger_rows("SELECT options FROM jobs");
+    is($job->{options}, $opts, "canonical options keep auto");
+    is($r->[0]{json}{input_digest},
+       sha256_hex("video-ocr/1\n" . sha256_hex($::V1) . "\n" . $opts),
+       "the digest covers auto, not eng");
+    is(ledger_count('jobs'), 1, "one job");
+}
+
+
+
 === TEST 9: a chunked retry of the same intent is a replay
 --- request eval
 "POST /upload\n$::V1"

@@ -170,6 +170,19 @@ Idempotency-Key: options
 
 
 
+=== TEST 8b: lang "auto" joined to other languages: 400 that says to give it alone
+--- request eval
+["POST /upload?lang=eng+auto\n$::V", "POST /upload?lang=auto%2Bchi_sim\n$::V", "POST /upload?lang=deu+auto+eng\n$::V"]
+--- more_headers
+Idempotency-Key: auto-joined
+--- error_code eval
+[(400) x 3]
+--- response_body_like eval
+[("bad-options.*lang ..auto.. chooses the languages itself: give it alone, not joined to others") x 3]
+--- ledger_check eval: $::nothing_left
+
+
+
 === TEST 9: the ledger is locked by another process: 503 + Retry-After
 --- http_config
     video_ocr_ledger $DATA/ledger.db;

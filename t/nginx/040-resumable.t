@@ -381,6 +381,7 @@ sub {
         [[@::TUS], qr/exactly one of Upload-Length and Upload-Defer-Length/],
         [[@::TUS, 'Upload-Length' => 10, 'Upload-Metadata' => 'filename ***'], qr/Upload-Metadata: the value of "filename" is not base64/],
         [[@::TUS, 'Upload-Length' => 10, 'Upload-Metadata' => 'lang ZW5n,lang ZW5n'], qr/is given twice/],
+        [[@::TUS, 'Upload-Length' => 10, 'Upload-Metadata' => 'lang ZW5nK2F1dG8='], qr/lang "auto" chooses the languages itself: give it alone/],
         [[@::TUS, 'Upload-Length' => 10, 'Upload-Defer-Length' => 2], qr/Upload-Defer-Length must be 1/],
         [[@::IETF, 'Upload-Complete' => '?0', 'Upload-Length' => 100000000], qr/more than this endpoint accepts/],
     );

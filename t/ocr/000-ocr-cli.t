@@ -52,6 +52,7 @@ my @bad = (
     [['--lang', 'ENG'],       $lang],
     [['--lang', 'eng+'],      $lang],
     [['--lang', 'eng deu'],   $lang],
+    [['--lang', 'eng+auto'],  qr/lang "auto" chooses the languages itself: give it alone/],
     [['--crop', '1,2,3'],     $crop],
     [['--crop', '0,0,0,10'],  $crop],
     [['--crop', '0,0,10,x'],  $crop],

@@ -19,10 +19,7 @@ my $run = VideoOCR::Storm::run($s, clients => 64, uploads => $uploads);
 my %stats;
 my @problems = VideoOCR::Storm::check($s, $run, \%stats);
 
-diag(sprintf('%d uploads in %.1f s, %d receipts; %s', $stats{uploads},
-             $stats{seconds}, $stats{receipts},
-             join(', ', map { "$_: $stats{$_}" } sort grep { /^status/ }
-                            keys %stats)));
+diag(VideoOCR::Storm::summary(\%stats));
 
 is(scalar @problems, 0, 'every invariant holds')
     or diag(join("\n", @problems[0 .. ($#problems > 20 ? 20 : $#problems)]));

@@ -9,6 +9,7 @@ use warnings;
 
 use Test::More;
 use Time::HiRes qw(sleep time);
+use VideoOCR::Lifecycle ();
 use VideoOCR::Stack;
 use VideoOCR::Storm;
 
@@ -17,18 +18,6 @@ my $uploads = $ENV{STORM_UPLOADS} // 8192;
 my $s = VideoOCR::Stack->new(no_worker => 1);
 my $master = $s->nginx_pid;
 
-sub workers_of {
-    my ($ppid) = @_;
-    my @w;
-    for my $stat (glob '/proc/[0-9]*/stat') {
-        open my $fh, '<', $stat or next;
-        my $line = <$fh> // next;
-        my ($pid, $ppid_of) = $line =~ /^(\d+) \(.*\) \S (\d+)/ or next;
-        push @w, $pid if $ppid_of == $ppid;
-    }
-    return @w;
-}
-
 my ($kills, $reloads, $next) = (0, 0, time + 0.2);
 my $chaos = sub {
     return if time < $next;
@@ -36,7 +25,7 @@ my $chaos = sub {
     if (($kills == 2 && $reloads == 0) || ($kills == 5 && $reloads == 1)) {
         kill 'HUP', $master and $reloads++;
     }
-    my @w = workers_of($master);
+    my @w = VideoOCR::Lifecycle::workers_of($master);
     if (@w) {
         kill 'KILL', $w[rand @w] and $kills++;
     }
@@ -49,7 +38,7 @@ cmp_ok($kills, '>=', 6, "$kills nginx worker processes killed with SIGKILL");
 is($reloads, 2, 'and nginx reloaded twice during the storm');
 
 sleep 1;
-my @w = workers_of($master);
+my @w = VideoOCR::Lifecycle::workers_of($master);
 is(scalar @w, 2, 'the master respawned its workers');
 is($s->http(uri => '/jobs/00000000000000000000000000000000')->{status}, 404,
    'and they serve');
@@ -65,10 +54,7 @@ diag(sprintf('the janitor removed %d uploads placed without a commit and'
 my %stats;
 my @problems = VideoOCR::Storm::check($s, $run, \%stats);
 
-diag(sprintf('%d uploads in %.1f s, %d receipts; %s', $stats{uploads},
-             $stats{seconds}, $stats{receipts},
-             join(', ', map { "$_: $stats{$_}" } sort grep { /^status/ }
-                            keys %stats)));
+diag(VideoOCR::Storm::summary(\%stats));
 
 is(scalar @problems, 0, 'every invariant holds: nothing acknowledged lost')
     or diag(join("\n", @problems[0 .. ($#problems > 20 ? 20 : $#problems)]));

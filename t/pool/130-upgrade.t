@@ -12,7 +12,9 @@
 # backends (the PostgreSQL run loads the dump the same code made there).
 # Also: the old queues counted per tenant, requests without its foreign
 # key, and (SQLite) the file's auto_vacuum kept until the operator's
-# VACUUM, after which the janitor gives free pages back.
+# VACUUM, after which the janitor gives free pages back.  And (issue 41,
+# version 5) the results published before the search index existed are
+# found by search, indexed by the migration, as a new one's are.
 
 use strict;
 use warnings;
@@ -107,6 +109,12 @@ ok($s->status($job{'k-deleted'})->{deleted_at}, 'still says it was deleted');
 is($s->status($job{'k-failed'})->{error}{code}, 'abandoned',
    'the abandoned job says why');
 
+# issue 41: its published result is searchable; the deleted job's is not
+searchable($s, 'q=ledger+of+version+one', $job{'k-done'}, 'exact',
+           'v1: the old result is found');
+searchable($s, 'q=deleted+by+its+owner', undef, undef,
+           'v1: the deleted job\'s text is not');
+
 my $r = $s->upload('k-done', $bytes->('v.mp4'), args => 'fps=2');
 is($r->{status}, 202, 'an old receipt replays');
 is($r->{headers}{'idempotent-replayed'}, 'true', 'as a replay');
@@ -136,6 +144,10 @@ is($s->wait_state($new, 'done|failed|rejected', 120)->{state}, 'done',
    'and the new one');
 like($s->status($new, 'txt')->{body}, qr/Deleted by its owner/,
      'with its text');
+my @after = sort map { $_->{job_id} }
+             @{ $s->search('q=deleted+by+its+owner')->{hits} };
+is_deeply(\@after, [sort $job{'k-accepted'}, $new],
+          'v1: the results published after the upgrade are found');
 $fresh->stop_nginx;
 
 # issue 17: the operator's switch (docs/operations.md, "Retention"): with
@@ -214,6 +226,8 @@ unless ($pg) {
     my $r2 = $s2->upload('k-done', $bytes2->($fx, 'v.mp4'), args => 'fps=2');
     is($r2->{headers}{'idempotent-replayed'}, 'true',
        'v2: an old receipt replays');
+    searchable($s2, 'q=LEDGER+OF+VERSION+TWO', $j2{'k-done'}, 'exact',
+               'v2: the old result is found');
 
     my ($q) = $s2->rows('SELECT input_path FROM jobs WHERE job_id = ?',
                         $j2{'k-accepted'});
@@ -285,6 +299,11 @@ unless ($pg) {
               'v3: the migrated schema is the one a new ledger gets');
     $new3->stop_nginx;
 
+    searchable($s3, 'q=ledger+of+version+three', $j3{'k-done'}, 'exact',
+               'v3: the old result is found');
+    searchable($s3, 'q=ledger+of+versoin+three', $j3{'k-done'}, 'fuzzy',
+               'v3: and with a typo');
+
     my $r3 = $s3->upload('k-done', $bytes2->($fx, 'v.mp4'), args => 'fps=1');
     is($r3->{status}, 202, 'v3: an old receipt replays');
     is($r3->{headers}{'idempotent-replayed'}, 'true', 'v3: as a replay');
@@ -347,6 +366,20 @@ unless ($pg) {
     }
     ok($s4->status($j4{'k-deleted'})->{deleted_at},
        'v4: k-deleted still says it was deleted');
+
+    # issue 41: its published text is searchable, both of its parts
+    searchable($s4, 'q=two+places+at+once', $j4{'k-done'}, 'exact',
+               'v4: the old result is found');
+    searchable($s4, 'q=LEDGER+OF+VERSION+FOUR', $j4{'k-done'}, 'exact',
+               'v4: its other part too');
+    searchable($s4, 'q=ledger+of+versoin+four', $j4{'k-done'}, 'fuzzy',
+               'v4: and with a typo');
+    my $hit4 = $s4->search('q=two+places')->{hits}[0] // {};
+    my $st4 = $s4->status($j4{'k-done'});
+    is_deeply([$hit4->{start}, $hit4->{end}, $hit4->{text}],
+              [@{ $st4->{result}{segments}[$hit4->{segment} // 0] }{
+                  qw(start end text)}],
+              'v4: at the times of its segment in the result');
     for my $key (sort keys %{ $f4->{upload} }) {
         my ($row) = $s4->rows('SELECT tenant, request_key, protocol, options,'
             . ' filename, upload_offset, upload_length, sha256_state,'
@@ -461,11 +494,27 @@ unless ($pg) {
        'done', 'v4: and the tus upload finished today');
     like($s4->status($tusjob, 'txt')->{body}, qr/Ledger of version four/,
          'v4: with its text');
+    my $found = $s4->search('q=ledger+of+version+four&limit=100');
+    ok((grep { $_->{job_id} eq $tusjob } @{ $found->{hits} }),
+       'v4: the tus upload finished today is found');
+    is($found->{jobs}{$tusjob}{filename}, $tus->{filename},
+       'v4: with the file name of its Upload-Metadata');
     is($s4->stop_worker, 0, 'v4: the pool stops');
     $s4->stop_nginx;
 }
 
 done_testing();
+
+
+# Issue 41: a search of $s finds exactly one hit, of $job, in the tier
+# $match (or, $job undef, none).
+sub searchable {
+    my ($s, $args, $job, $match, $what) = @_;
+    my $b = $s->search($args);
+    my @hits = map { "$_->{job_id}:$_->{match}" } @{ $b->{hits} // [] };
+    is($b->{status}, 200, "$what: 200");
+    is_deeply(\@hits, defined $job ? ["$job:$match"] : [], $what);
+}
 
 
 # The schema version the ledger says it has.

@@ -58,6 +58,28 @@ int vw_args_int(const char *name, const char *v, long min, long max,
     long *out);
 int vw_args_size(const char *v, int64_t *out);
 
+/*
+ * The ocr command's progress line on stderr, when stderr is a terminal
+ * (vw_cmd_progress.c): init, then the plan once it is known, a call per
+ * row done (sample: 1 for a sample's row, 0 for a look's between
+ * samples), and erase before printing anything else on stderr or stdout.
+ */
+typedef struct {
+    int       on;             /* stderr is a terminal */
+    int       drawn;          /* a line is on it now */
+    uint32_t  samples;        /* planned */
+    uint32_t  done;           /* samples' rows seen */
+    int64_t   duration_ms;    /* of the video, 0 if unknown */
+    int64_t   pts_ms;         /* the furthest row's time */
+    int64_t   started_ms;     /* monotonic, at the plan */
+    int64_t   shown_ms;       /* monotonic, when last drawn */
+} vw_progress_t;
+
+void vw_progress_init(vw_progress_t *p);
+void vw_progress_plan(vw_progress_t *p, uint32_t samples, int64_t duration_ms);
+void vw_progress_row(vw_progress_t *p, int sample, int64_t pts_ms);
+void vw_progress_erase(vw_progress_t *p);
+
 /* Prints "video-ocr-worker: <status>: <code>: <message>" and returns the
  * exit code for err. */
 int vw_cmd_report(const vw_err_t *err);

@@ -36,6 +36,7 @@ typedef struct {
     uint32_t            stop_after;   /* 0: never */
     uint32_t            done;         /* row_done calls in this run */
     int                 know;         /* answer row_known */
+    vw_progress_t       progress;     /* the line on a terminal */
 } vw_ocr_mem_t;
 
 
@@ -47,7 +48,8 @@ static const char  vw_ocr_usage[] =
     "  --fps F               frames sampled per second, 0.01 to 60 "
     "(default 1)\n"
     "  --lang L              Tesseract languages, e.g. eng or eng+deu "
-    "(default eng)\n"
+    "(default eng),\n"
+    "                        or auto: each screen's script chooses them\n"
     "  --crop x,y,w,h        read only this rectangle, in pixels of the "
     "picture\n"
     "  --format F            json (default), vtt, srt, txt or ass\n"
@@ -61,7 +63,8 @@ static const char  vw_ocr_usage[] =
 
 /* then vw_limits_usage, then: */
 static const char  vw_ocr_usage_tail[] =
-    "  --stats               print what the run did as JSON on stderr\n"
+    "  --stats               print what the run did, and its CPU time by\n"
+    "                        stage, as JSON on stderr\n"
     "  --verbose             let FFmpeg print its warnings on stderr\n"
     "  -h, --help            this text\n"
     "\n"
@@ -291,8 +294,10 @@ vw_ocr_value(vw_ocr_cmd_t *cmd, const char *flag, const char *val)
 static int
 vw_ocr_file(const vw_ocr_cmd_t *cmd)
 {
-    int            fd, rc, runs, r;
-    size_t         k;
+    int            fd, rc, runs, r, ran;
+    size_t         k, nsegs, unsure;
+    int64_t        cpu[VW_STAGE_N];
+    vw_stage_t     stage;
     vo_buf_t       out;
     vw_err_t       err;
     vw_report_t    run[2];
@@ -303,6 +308,8 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
 
     rc = VW_EXIT_FAILED;
     runs = 0;
+    nsegs = 0;
+    unsure = 0;
 
     vo_buf_init(&out);
     memset(&mem, 0, sizeof(vw_ocr_mem_t));
@@ -330,6 +337,7 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     job.hooks = &hooks;
 
     mem.stop_after = (uint32_t) cmd->resume_at;
+    vw_progress_init(&mem.progress);
 
     if (cmd->part_ms > 0) {
         runs = 1;
@@ -348,7 +356,10 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
         mem.know = r > 0;
         runs++;
 
-        if (vw_pipeline_run(&job, &run[r], &err) == 0) {
+        ran = vw_pipeline_run(&job, &run[r], &err);
+        vw_progress_erase(&mem.progress);
+
+        if (ran == 0) {
             break;
         }
 
@@ -369,7 +380,14 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     result.nrows = mem.n;
     result.with_frames = cmd->with_frames;
 
-    if (vw_result_write(&out, cmd->format, &result) != 0) {
+    /* the result's CPU time is the last run's "merge" (--stats) */
+    stage = vw_stage_enter(VW_STAGE_MERGE);
+    r = vw_result_write(&out, cmd->format, &result);
+    (void) vw_stage_enter(stage);
+    vw_stage_cpu_ms(cpu);
+    run[runs - 1].stats.cpu_stage_ms[VW_STAGE_MERGE] = cpu[VW_STAGE_MERGE];
+
+    if (r != 0 || vw_result_count(&result, &nsegs, &unsure) != 0) {
         fprintf(stderr, VW_PROG ": ocr \"%s\": out of memory writing the "
                 "result\n", cmd->file);
         goto stats;
@@ -395,7 +413,9 @@ stats:
                          r == runs - 1);
         }
 
-        fputs("]}\n", stderr);
+        /* the result's, 0 without one */
+        fprintf(stderr, "],\"segments\":%zu,\"segments_unsure\":%zu}\n",
+                nsegs, unsure);
     }
 
 done:
@@ -470,6 +490,8 @@ vw_ocr_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
     (void) in;
 
     mem = data;
+
+    vw_progress_plan(&mem->progress, plan->samples, plan->duration_ms);
 
     if (mem->pos != NULL) {
         return mem->npos == plan->indexes ? 0 : -1;
@@ -548,6 +570,9 @@ vw_ocr_done(void *data, const vw_row_t *f)
 
     mem->pos[f->index] = (int64_t) mem->n++;
 
+    vw_progress_row(&mem->progress, !(f->flags & VO_FRAME_BETWEEN),
+                    f->pts_ms);
+
     /* the simulated crash counts samples (a sample's row ends its unit) */
     return mem->stop_after && !(f->flags & VO_FRAME_BETWEEN)
            && ++mem->done >= mem->stop_after;
@@ -557,6 +582,7 @@ vw_ocr_done(void *data, const vw_row_t *f)
 static void
 vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
 {
+    vw_stage_t         k;
     const vw_stats_t  *s;
 
     s = &run->stats;
@@ -566,16 +592,17 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             "\"looks_kept\":%u,\"ocr_calls\":%u,\"looks_combined\":%u,"
             "\"looks_per_reading\":%.2f,\"frame_readings\":%u,"
             "\"screens_joined\":%u,"
-            "\"ocr_passes\":%u,"
+            "\"ocr_passes\":%u,\"line_readings\":%u,"
             "\"frames_reused\":%u,\"frames_timed_out\":%u,"
             "\"frames_no_picture\":%u,\"frames_no_text\":%u,"
             "\"refs_restored\":%u,\"boundaries\":%u,"
             "\"boundaries_moved\":%u,\"boundary_frames\":%u,"
             "\"orient_probes\":%u,\"orient_tries\":%u,\"turn\":%d,"
             "\"packets\":%llu,\"frames_decoded\":%llu,"
+            "\"frames_skipped\":%llu,"
             "\"decode_errors\":%llu,\"seeks\":%llu,\"inspect_ms\":%lld,"
             "\"decode_ms\":%lld,\"ocr_ms\":%lld,\"total_ms\":%lld,"
-            "\"cpu_ms\":%lld}%s",
+            "\"cpu_ms\":%lld",
             label,
             (long long) (run->inspected ? run->inspection.duration_ms : 0),
             run->planned ? run->plan.samples : 0,
@@ -583,17 +610,24 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             s->ocr_calls, s->looks_combined,
             s->ocr_calls ? (double) s->looks_combined / s->ocr_calls : 0.0,
             s->frame_readings, s->screens_joined, s->ocr_passes,
-            s->frames_reused,
+            s->line_readings, s->frames_reused,
             s->frames_timed_out, s->frames_no_picture, s->frames_no_text,
             s->refs_restored, s->boundaries, s->boundaries_moved,
             s->boundary_frames, s->orient_probes, s->orient_tries, s->turn,
             (unsigned long long) s->packets,
             (unsigned long long) s->frames_decoded,
+            (unsigned long long) s->frames_skipped,
             (unsigned long long) s->decode_errors,
             (unsigned long long) s->seeks, (long long) s->inspect_ms,
             (long long) s->decode_ms, (long long) s->ocr_ms,
-            (long long) s->total_ms, (long long) s->cpu_ms,
-            last ? "" : ",");
+            (long long) s->total_ms, (long long) s->cpu_ms);
+
+    for (k = 0; k < VW_STAGE_N; k++) {
+        fprintf(out, ",\"cpu_%s_ms\":%lld", vw_stage_name(k),
+                (long long) s->cpu_stage_ms[k]);
+    }
+
+    fprintf(out, "}%s", last ? "" : ",");
 }
 
 

@@ -64,6 +64,8 @@ vw_framer_free(vw_framer_t *fr)
     vw_image_free(&fr->half);
     free(fr->seen);
     free(fr->queue);
+    vw_image_free(&fr->open[0]);
+    vw_image_free(&fr->open[1]);
     free(fr->comps);
     free(fr->order);
     vw_framer_init(fr);

@@ -58,6 +58,8 @@ typedef struct {
     int                 lut_format; /* the pixel format of lut, -1: none */
     int                 lut_studio; /* lut is vw_frame_studio_row's
                                        formula (limited-range luma) */
+    vw_image_t          open[2];    /* ink by local contrast: the
+                                       opening and closing (vw_ink.c) */
 } vw_framer_t;
 
 

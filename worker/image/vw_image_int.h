@@ -38,10 +38,10 @@
 
 /*
  * A picture (cropped, as shown) of more than VW_FRAME_SHRINK_PIXELS is
- * read at half its width and height (vw_frame_shrink): its text then
- * has to be as big, as part of the picture, as a 1920x1080 picture's
- * (VW_TEXT_MIN_HEIGHT at half size), and every plane of the pipeline is
- * a quarter of the size (4K: 279 -> 218 MiB peak, docs/benchmarks.md).
+ * read at half its width and height (vw_frame_shrink): its glyphs then
+ * have to be twice VW_TEXT_MIN_HEIGHT tall, and every plane of the
+ * pipeline is a quarter of the size (4K: 279 -> 218 MiB peak,
+ * docs/benchmarks.md).
  */
 #define VW_FRAME_SHRINK_PIXELS   (2560 * 1440)
 
@@ -75,21 +75,59 @@
 #define VW_TEXT_OUTLINE          80    /* level: with a pixel at most this */
 #define VW_TEXT_RADIUS           3     /* pixels: within this many */
 #define VW_TEXT_STROKE_PART      180   /* and within a 180th of the
-                                          picture's height, when that is
-                                          more, for a stroke's outline */
+                                          picture's height (inside its
+                                          bars), when that is more, for
+                                          a stroke's outline */
 #define VW_TEXT_STROKE_SHARE     4     /* strokes count when at least a
                                           quarter of the glyph pixels
                                           are strokes (else all count:
                                           bold titles) */
+#define VW_TEXT_LOCAL_LEVEL      40    /* levels: ink by local contrast
+                                          stands this far from what is
+                                          around it, */
+#define VW_TEXT_LOCAL_LOW        20    /* or this far, when nothing
+                                          stands farther */
+#define VW_TEXT_LOCAL_GLYPHS     6     /* glyphs: a layer of it has at
+                                          least (a patch of texture
+                                          chains into a short line) */
+#define VW_TEXT_LOCAL_TALL       4     /* glyph heights: and its box is
+                                          no taller (a line or two) */
+#define VW_TEXT_LOCAL_COMPS      8     /* components: with this many of
+                                          a glyph's size and no line,
+                                          it is not tried (text turned
+                                          sideways: vw_turn_look) */
+#define VW_TEXT_LOCAL_FEW        4     /* glyphs: fewer of dark ink, on
+                                          a picture that is not light,
+                                          may be texture: ink by local
+                                          contrast is tried */
+#define VW_TEXT_LOCAL_GAIN       2     /* and wins with more than this
+                                          many times the glyphs */
+#define VW_TEXT_STILL_DIFF       12    /* levels: and stands still when
+                                          it changes less than this */
+#define VW_TEXT_STILL_PART       8     /* when more than an 8th of what
+                                          is around it changed so */
 #define VW_TEXT_DARK_DROP        80    /* levels: dark ink is this far
                                           below the median */
 #define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are
                                           noise */
-#define VW_TEXT_MIN_HEIGHT       5     /* pixels: a glyph is at least this
-                                          tall */
-#define VW_TEXT_MIN_HEIGHT_PART  60    /* and a 60th of the picture's
-                                          height */
+#define VW_TEXT_MIN_HEIGHT       6     /* pixels: a glyph is at least this
+                                          tall, whatever the frame (the
+                                          short letters of 14 px
+                                          subtitles at 720p are) */
+#define VW_TEXT_SPECK_HEIGHT     3     /* pixels: a speck is at most this
+                                          tall, */
+#define VW_TEXT_GRAIN_PART       4096  /* and a picture with more than
+                                          one in this many pixels is
+                                          grainy: its glyphs are */
+#define VW_TEXT_GRAIN_HEIGHT_PART 60   /* at least a 60th of its
+                                          height too (its grain makes
+                                          glyph-sized specks) */
 #define VW_TEXT_LINE_GLYPHS      3     /* glyphs: a line has at least */
+#define VW_TEXT_LINE_GAP         3     /* glyph heights: chains on a row
+                                          this far apart are one line
+                                          (the words of a caption) */
+#define VW_TEXT_CHAINS_MAX       1024  /* chains compared for it, at
+                                          most (noise makes hundreds) */
 #define VW_TEXT_MARK_PART        100   /* a mark beside a line (a dot, a
                                           comma) has at least a 100th of
                                           the square of its height in
@@ -107,6 +145,9 @@
                                           square of blocks 2/3 of a glyph
                                           a side this far apart on
                                           average (levels) */
+#define VW_TEXT_LINE_DIFF        80    /* and this far over a line two
+                                          layers agree on, when they
+                                          do not agree as a whole */
 #define VW_TEXT_GLYPH_ROWS       8     /* blocks: that square's side at
                                           most, */
 #define VW_TEXT_STEADY_PX        2     /* pixels: between layers of as
@@ -117,6 +158,23 @@
 #define VW_TEXT_SLIDE_PART       16    /* text slides at most a 16th of
                                           the picture's width between two
                                           pictures compared (a ticker) */
+
+
+/*
+ * Letterbox and pillarbox bars (vw_bars.c): rows or columns at an edge
+ * of which all but a 1/VW_BARS_LIGHT_PART are at most VW_BARS_LEVEL
+ * (black after compression, with a subtitle set in them), in pairs of
+ * at least 1/VW_BARS_MIN_PART of the side each, within a quarter of
+ * each other, around a picture of at least 1/VW_BARS_PIC_PART of it.
+ * Measured on the real-like set's letterboxed vertical frames
+ * (bench/ocr/lib/OCRReal.pm): bars of level 0, 1 near the picture's
+ * edge, 437 rows each of 1280; 19 px subtitles in one leave a row 7-15 %
+ * light.
+ */
+#define VW_BARS_LEVEL            16
+#define VW_BARS_LIGHT_PART       4
+#define VW_BARS_MIN_PART         32
+#define VW_BARS_PIC_PART         4
 
 
 /*
@@ -135,6 +193,9 @@
                                            taller than this; */
 #define VW_PREP_SMALL_GLYPH       20    /* glyphs less tall than this are,
                                            whatever the picture's size */
+#define VW_PREP_DARK_LEVEL        96    /* level: a line of dark ink whose
+                                           levels are not known is cut
+                                           here (vw_prep_line) */
 
 /*
  * Blob removal (vw_prep_blobs): what cannot be a glyph, as parts of the
@@ -175,11 +236,37 @@ void vw_ink_dark(const vw_image_t *g, vw_image_t *m, int level, size_t *ink);
 void vw_ink_strokes(vw_framer_t *fr, const vw_image_t *g, int ref_h,
     vw_text_t *t);
 
+/* The picture inside the letterbox or pillarbox bars of grey g (g's
+ * own rectangle when it has none; vw_bars.c). */
+void vw_bars_find(const vw_image_t *g, vw_rect_t *pic);
+/* dst[i] = min(dst[i], src[i]) (vw_ink_min), max (vw_ink_max), i < n;
+ * the buffers do not overlap (vw_ink.c; vectorised) */
+void vw_ink_min(uint8_t *restrict dst, const uint8_t *restrict src, size_t n);
+void vw_ink_max(uint8_t *restrict dst, const uint8_t *restrict src, size_t n);
+
+/* Ink by local contrast (vw_text_local.c): the opening (a bright
+ * polarity; the closing for dark) of g by a square of 2r + 1 into o,
+ * and m's ink at least level from it; the text layer it makes, of more
+ * than beat glyphs (none: t has no box). */
+void vw_ink_open(vw_framer_t *fr, const vw_image_t *g, int polarity, int r,
+    vw_image_t *o);
+void vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
+    int polarity, int level, size_t *ink);
+int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
+    int beat, vw_text_t *t, vw_err_t *err);
+
 /* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
- * of a line, or beside one, is erased; box, glyph_h, glyphs, lines and
- * comps describe what stays.  -1 when out of memory. */
+ * of a line, or beside one, is erased; out's box, glyph_h, glyphs,
+ * lines, line[] (of the polarity given) and nline describe what stays,
+ * and comps is raised to the glyph-sized components if fewer (out's
+ * mask is not touched).  -1 when out of memory. */
 int vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
-    vw_rect_t *box, int *glyph_h, int *glyphs, int *lines, int *comps);
+    int polarity, vw_text_t *out);
+
+/* The lines of part, a layer found in a view at (dx, dy) of t's
+ * picture, into t (glyph_h, glyphs, lines, line[], nline), moved there;
+ * t's box is the caller's (vw_text.c). */
+void vw_text_take_lines(vw_text_t *t, const vw_text_t *part, int dx, int dy);
 
 
 #endif /* _VW_IMAGE_INT_H_INCLUDED_ */

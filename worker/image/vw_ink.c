@@ -16,8 +16,6 @@
 static VW_VECTORISE int vw_ink_has_bright(const uint8_t *q, size_t n);
 static VW_VECTORISE void vw_ink_min_window(uint8_t *restrict dst,
     const uint8_t *restrict src, size_t n);
-static VW_VECTORISE void vw_ink_min(uint8_t *restrict dst,
-    const uint8_t *restrict src, size_t n);
 static VW_VECTORISE size_t vw_ink_row(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict lo, size_t stride,
     size_t n);
@@ -178,14 +176,24 @@ vw_ink_min_window(uint8_t *restrict dst, const uint8_t *restrict src,
 }
 
 
-/* dst[i] = min(dst[i], src[i]); the buffers do not overlap */
-static VW_VECTORISE void
+VW_VECTORISE void
 vw_ink_min(uint8_t *restrict dst, const uint8_t *restrict src, size_t n)
 {
     size_t  i;
 
     for (i = 0; i < n; i++) {
         dst[i] = src[i] < dst[i] ? src[i] : dst[i];
+    }
+}
+
+
+VW_VECTORISE void
+vw_ink_max(uint8_t *restrict dst, const uint8_t *restrict src, size_t n)
+{
+    size_t  i;
+
+    for (i = 0; i < n; i++) {
+        dst[i] = src[i] > dst[i] ? src[i] : dst[i];
     }
 }
 

@@ -43,6 +43,9 @@
 #define VW_BLOB_Y(pos)    ((int) ((pos) >> 16))
 
 
+static int vw_prep_scaled(vw_framer_t *fr, const vw_image_t *part,
+    int scale, vw_image_t *out, vw_err_t *err);
+static int vw_prep_level(const uint32_t *hist, uint32_t n);
 static int vw_prep_blobs_run(vw_image_t *img, int x, int y,
     uint32_t *queue, size_t *tail, int *first);
 static void vw_prep_blobs_paint(vw_image_t *img, const uint32_t *queue,
@@ -99,9 +102,7 @@ vw_prep_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
     uint8_t         *p;
     uint64_t         bright;
     vw_image_t       part;
-    const uint8_t   *q, *src[4];
-    uint8_t         *dst[4];
-    int              src_stride[4], dst_stride[4];
+    const uint8_t   *q;
 
     part = *in;
 
@@ -126,42 +127,8 @@ vw_prep_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
 
     scale = scale > 1 ? 2 : 1;
 
-    if (vw_image_alloc(out, part.width * scale, part.height * scale) != 0) {
-        return vw_fail(err, "no_memory", "frame: out of memory");
-    }
-
-    if (scale == 1) {
-        for (y = 0; y < part.height; y++) {
-            memcpy(out->data + (size_t) y * out->stride,
-                   part.data + (size_t) y * part.stride,
-                   (size_t) part.width);
-        }
-
-    } else {
-        fr->scale = sws_getCachedContext(fr->scale, part.width, part.height,
-                                         AV_PIX_FMT_GRAY8, out->width,
-                                         out->height, AV_PIX_FMT_GRAY8,
-                                         SWS_BICUBIC, NULL, NULL, NULL);
-        if (fr->scale == NULL) {
-            return vw_fail(err, "internal", "frame: cannot scale %dx%d",
-                           part.width, part.height);
-        }
-
-        memset(src, 0, sizeof(src));
-        memset(dst, 0, sizeof(dst));
-        memset(src_stride, 0, sizeof(src_stride));
-        memset(dst_stride, 0, sizeof(dst_stride));
-        src[0] = part.data;
-        src_stride[0] = part.stride;
-        dst[0] = out->data;
-        dst_stride[0] = out->stride;
-
-        if (sws_scale(fr->scale, src, src_stride, 0, part.height, dst,
-                      dst_stride) != out->height)
-        {
-            return vw_fail(err, "internal", "frame: scaling %dx%d failed",
-                           part.width, part.height);
-        }
+    if (vw_prep_scaled(fr, &part, scale, out, err) != 0) {
+        return -1;
     }
 
     if (mode != VW_PREP_BRIGHT) {
@@ -186,6 +153,182 @@ vw_prep_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
         != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    return 0;
+}
+
+
+/*
+ * A line of text prepared for Tesseract, its threshold its own: the
+ * part r of picture in (a part of a ref_w x ref_h picture, whose text
+ * layer's mask is mask, in's top left corner at mx, my in it), scaled
+ * scale times (1 to VW_PREP_SCALE_MAX), its ink (of the polarity
+ * given) black on white paper.  The threshold lies halfway between the
+ * level of the line's ink (the median over the mask's glyph pixels in
+ * r) and that of what surrounds it (the median of the others): light
+ * text barely lighter than its picture, orange lettering on black and
+ * black capitals on an orange bar are each cut at their own level,
+ * where one level for all cuts some of them in pieces or not at all.
+ * What cannot be glyphs is removed as for a region (vw_prep_blobs),
+ * and what touches the edge of r.
+ */
+int
+vw_prep_line(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
+    const vw_image_t *mask, int mx, int my, int polarity, int ref_w,
+    int ref_h, int scale, vw_image_t *out, vw_err_t *err)
+{
+    int              x, y, ink, around, level;
+    uint8_t         *p;
+    uint32_t         hin[256], hout[256], nin, nout;
+    vw_image_t       part;
+    const uint8_t   *q, *m;
+
+    memset(hin, 0, sizeof(hin));
+    memset(hout, 0, sizeof(hout));
+    nin = 0;
+    nout = 0;
+
+    for (y = r->y; y < r->y + r->h; y++) {
+        q = in->data + (size_t) y * in->stride;
+
+        if (y + my < 0 || y + my >= mask->height) {
+            continue;
+        }
+
+        m = mask->data + (size_t) (y + my) * mask->stride + mx;
+
+        for (x = r->x; x < r->x + r->w; x++) {
+            if (x + mx < 0 || x + mx >= mask->width) {
+                continue;
+            }
+
+            if (m[x] != 255) {
+                hin[q[x]]++;
+                nin++;
+
+            } else {
+                hout[q[x]]++;
+                nout++;
+            }
+        }
+    }
+
+    if (nin == 0 || nout == 0) {
+        level = polarity == VW_PREP_DARK ? VW_PREP_DARK_LEVEL
+                                         : VW_PREP_INK_LEVEL;
+
+    } else {
+        ink = vw_prep_level(hin, nin);
+        around = vw_prep_level(hout, nout);
+        level = (ink + around + 1) / 2;
+    }
+
+    part = *in;
+    part.cap = 0;
+    part.data = in->data + (size_t) r->y * in->stride + r->x;
+    part.width = r->w;
+    part.height = r->h;
+
+    scale = scale < 1 ? 1 : scale > VW_PREP_SCALE_MAX ? VW_PREP_SCALE_MAX
+                                                      : scale;
+
+    if (vw_prep_scaled(fr, &part, scale, out, err) != 0) {
+        return -1;
+    }
+
+    for (y = 0; y < out->height; y++) {
+        p = out->data + (size_t) y * out->stride;
+
+        if (polarity == VW_PREP_DARK) {
+            for (x = 0; x < out->width; x++) {
+                p[x] = p[x] <= level ? 0 : 255;
+            }
+
+        } else {
+            for (x = 0; x < out->width; x++) {
+                p[x] = p[x] >= level ? 0 : 255;
+            }
+        }
+    }
+
+    if (vw_prep_blobs(fr, out, ref_w * scale, ref_h * scale, 1, 1, NULL)
+        != 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    return 0;
+}
+
+
+/* The median level of a histogram of n pixels. */
+static int
+vw_prep_level(const uint32_t *hist, uint32_t n)
+{
+    int       v;
+    uint32_t  sum;
+
+    sum = 0;
+
+    for (v = 0; v < 255; v++) {
+        sum += hist[v];
+        if (2 * sum >= n) {
+            break;
+        }
+    }
+
+    return v;
+}
+
+
+/* part, scale times its size (bicubic), into out. */
+static int
+vw_prep_scaled(vw_framer_t *fr, const vw_image_t *part, int scale,
+    vw_image_t *out, vw_err_t *err)
+{
+    int             y;
+    const uint8_t  *src[4];
+    uint8_t        *dst[4];
+    int             src_stride[4], dst_stride[4];
+
+    if (vw_image_alloc(out, part->width * scale, part->height * scale) != 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (scale == 1) {
+        for (y = 0; y < part->height; y++) {
+            memcpy(out->data + (size_t) y * out->stride,
+                   part->data + (size_t) y * part->stride,
+                   (size_t) part->width);
+        }
+
+        return 0;
+    }
+
+    fr->scale = sws_getCachedContext(fr->scale, part->width, part->height,
+                                     AV_PIX_FMT_GRAY8, out->width,
+                                     out->height, AV_PIX_FMT_GRAY8,
+                                     SWS_BICUBIC, NULL, NULL, NULL);
+    if (fr->scale == NULL) {
+        return vw_fail(err, "internal", "frame: cannot scale %dx%d",
+                       part->width, part->height);
+    }
+
+    memset(src, 0, sizeof(src));
+    memset(dst, 0, sizeof(dst));
+    memset(src_stride, 0, sizeof(src_stride));
+    memset(dst_stride, 0, sizeof(dst_stride));
+    src[0] = part->data;
+    src_stride[0] = part->stride;
+    dst[0] = out->data;
+    dst_stride[0] = out->stride;
+
+    if (sws_scale(fr->scale, src, src_stride, 0, part->height, dst,
+                  dst_stride) != out->height)
+    {
+        return vw_fail(err, "internal", "frame: scaling %dx%d failed",
+                       part->width, part->height);
     }
 
     return 0;

@@ -19,6 +19,10 @@
 #define VW_PREP_GREY             0     /* as is */
 #define VW_PREP_BRIGHT           1     /* bright pixels as ink */
 #define VW_PREP_AUTO             2     /* BRIGHT unless the picture is light */
+#define VW_PREP_DARK             3     /* dark pixels as ink (vw_prep_line) */
+
+/* how many times a line is scaled up at most (vw_prep_line) */
+#define VW_PREP_SCALE_MAX        4
 
 
 /*
@@ -49,6 +53,18 @@ int vw_prep_for_ocr(vw_framer_t *fr, const vw_image_t *in,
 int vw_prep_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
     int ref_h, int border, int scale, int mode, vw_image_t *out, int *chosen,
     vw_err_t *err);
+
+
+/*
+ * A line of text prepared for Tesseract with a threshold of its own
+ * (see vw_prep.c): the part r of in (a part of a ref_w x ref_h picture
+ * whose text layer's mask is mask, with in's top left corner at mx, my
+ * in it), scale times its size, its ink (polarity VW_PREP_BRIGHT or
+ * VW_PREP_DARK) black on white.
+ */
+int vw_prep_line(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
+    const vw_image_t *mask, int mx, int my, int polarity, int ref_w,
+    int ref_h, int scale, vw_image_t *out, vw_err_t *err);
 
 
 #endif /* _VW_PREP_H_INCLUDED_ */

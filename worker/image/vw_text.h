@@ -26,16 +26,39 @@
 #define VW_TEXT_BRIGHT           1     /* light, with a dark outline/box */
 #define VW_TEXT_DARK             2     /* dark, on a light or plain picture */
 
+/* the lines of a layer recorded one by one, at most */
+#define VW_TEXT_LINES_MAX        16
+
+
+/*
+ * A line of a layer: chains of glyphs side by side (vw_text_chained)
+ * that lie on one row no more than a few glyph heights apart; its box
+ * bounds its glyphs (not the marks beside them).
+ */
+typedef struct {
+    vw_rect_t   box;
+    int         polarity;
+    int         glyph_h;    /* the mean height of its glyphs */
+    int         glyphs;
+} vw_text_line_t;
+
 
 typedef struct {
     vw_image_t  mask;
     vw_rect_t   box;
     int         polarity;
+    int         local;      /* ink by local contrast (vw_text_local.c) */
     int         glyph_h;    /* the mean height of the lines' glyphs */
     int         glyphs;     /* how many there are */
     int         lines;      /* the lines of text they make (0: none) */
     int         comps;      /* glyph-sized ink components, in lines
                                or not */
+    vw_text_line_t  line[VW_TEXT_LINES_MAX];  /* its lines, top down
+                               (the first VW_TEXT_LINES_MAX) */
+    int         nline;
+    vw_rect_t   pic;        /* the picture its rules judged: inside the
+                               letterbox or pillarbox bars (the whole
+                               picture of a part: its ref_w x ref_h) */
 } vw_text_t;
 
 
@@ -49,7 +72,9 @@ void vw_text_view(const vw_text_t *t, const vw_rect_t *of,
 
 /*
  * Finds the text layer of a grey (cropped) picture into t (reused
- * across calls).  FAILED only when out of memory.
+ * across calls): glyphs anywhere in it, judged by the picture inside
+ * its letterbox or pillarbox bars, if it has them (t->pic).  FAILED
+ * only when out of memory.
  */
 int vw_text_find(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
     vw_err_t *err);
@@ -57,7 +82,7 @@ int vw_text_find(vw_framer_t *fr, const vw_image_t *grey, vw_text_t *t,
 /*
  * The same for grey, a part of a ref_w x ref_h picture (a screen's text
  * region): its glyphs are judged by the whole picture's size, as they
- * are in it (a glyph is a 60th of its height, ...).
+ * are in it (a blob wider than most of it is no glyph, ...).
  */
 int vw_text_find_part(vw_framer_t *fr, const vw_image_t *grey, int ref_w,
     int ref_h, vw_text_t *t, vw_err_t *err);
@@ -88,6 +113,16 @@ int vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
 void vw_text_persist_free(vw_persist_t *pt);
 
 /*
+ * Keeps of a layer t of ink by local contrast (t->local; of picture g)
+ * the glyphs that stand still in other, a frame shown a little before
+ * it (of g's size), when the picture around them moved: text stays
+ * while the texture behind it moves.  1 if t changed (it may have no
+ * line left), 0 if not, FAILED when out of memory.
+ */
+int vw_text_still(vw_framer_t *fr, const vw_image_t *g,
+    const vw_image_t *other, vw_text_t *t);
+
+/*
  * 1 if pictures a and b (with their text layers) show the same text: the
  * near-identical test of vw_image_similar passed on the pixels that are
  * ink in either layer (none in both: the same; a layer that lost some
@@ -99,11 +134,10 @@ int vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff);
 
 /*
- * The least height of a glyph of the text layer of a picture ref_h
- * pixels tall: 1/VW_TEXT_MIN_HEIGHT_PART of it, VW_TEXT_MIN_HEIGHT at
- * least.
+ * The least height of a glyph of the text layer, in pixels, whatever
+ * the picture's size (VW_TEXT_MIN_HEIGHT).
  */
-int vw_text_least_height(int ref_h);
+int vw_text_least_height(void);
 
 /*
  * 1 if two ink components of sizes a and b across a line (heights; or
@@ -113,6 +147,9 @@ int vw_text_least_height(int ref_h);
  * a factor of 2.5.
  */
 int vw_text_chained(int a, int b, int ov, int gap);
+
+/* Sorts n lines top down (by their middles), then left to right. */
+void vw_text_lines_sort(vw_text_line_t *l, int n);
 
 /* The most text is taken to slide between two pictures width pixels
  * wide that are compared (vw_text_shift's max). */

@@ -104,9 +104,7 @@ vw_text_persist_add(vw_framer_t *fr, const vw_text_t *t,
 
     memset(&ot, 0, sizeof(vw_text_t));
 
-    if (vw_text_lines(fr, &band, w, h, &ot.box, &ot.glyph_h, &ot.glyphs,
-                      &ot.lines, &ot.comps)
-        != 0)
+    if (vw_text_lines(fr, &band, w, h, VW_TEXT_BRIGHT, &ot) != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
@@ -155,25 +153,27 @@ int
 vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_persist_t *pt, vw_err_t *err)
 {
-    int        x, y, x0, y0, x1, y1, w, h, gh, glyphs, lines, comps;
+    int        x, y, x0, y0, x1, y1, w, h, gh;
     uint8_t   *ms;
     const uint8_t  *mt;
     vw_rect_t  b, k;
+    vw_text_t  kt;
 
     w = t->mask.width;
     h = t->mask.height;
     b = t->box;
-    comps = 0;
+    memset(&kt, 0, sizeof(vw_text_t));
 
     if (pt->frames == 0) {
         return 0;                   /* nothing to tell by */
     }
 
-    if (vw_text_lines(fr, &pt->keep, w, h, &k, &gh, &glyphs, &lines, &comps)
-        != 0)
-    {
+    if (vw_text_lines(fr, &pt->keep, w, h, VW_TEXT_BRIGHT, &kt) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
+
+    k = kt.box;
+    gh = kt.glyph_h;
 
     if (k.w == 0) {
         return 0;                   /* no line stays: as it is */
@@ -200,11 +200,11 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         }
     }
 
-    if (vw_text_lines(fr, &pt->keep, w, h, &k, &gh, &glyphs, &lines, &comps)
-        != 0)
-    {
+    if (vw_text_lines(fr, &pt->keep, w, h, VW_TEXT_BRIGHT, &kt) != 0) {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
+
+    k = kt.box;
 
     if (k.w == 0) {
         return 0;
@@ -219,11 +219,9 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     t->box.y = b.y + k.y;
     t->box.w = k.w;
     t->box.h = k.h;
-    t->glyph_h = gh;
-    t->glyphs = glyphs;
-    t->lines = lines;
+    vw_text_take_lines(t, &kt, b.x, b.y);
 
-    vw_ink_strokes(fr, g, g->height, t);
+    vw_ink_strokes(fr, g, t->pic.h, t);
 
     return 1;
 }

@@ -15,10 +15,19 @@
 typedef struct {
     int      k;                         /* the square's side, in blocks */
     int      rows;                      /* rows taken in */
+    int      diff;                      /* the square's least mean */
     int16_t  here[VW_TEXT_MAX_COLUMNS]; /* the row being scored */
     int16_t  ring[VW_TEXT_GLYPH_ROWS][VW_TEXT_MAX_COLUMNS];
     int32_t  sum[VW_TEXT_MAX_COLUMNS];  /* per column, over the ring */
 } vw_glyph_scan_t;
+
+
+/* the lines two layers agree on, where the glyph test looks when the
+ * layers as a whole do not agree (vw_text_steady_lines) */
+typedef struct {
+    int        n;
+    vw_rect_t  r[VW_TEXT_LINES_MAX];   /* in a's place */
+} vw_text_steady_t;
 
 
 /*
@@ -53,6 +62,11 @@ typedef struct {
 
 
 static int vw_text_steady(const vw_text_t *ta, const vw_text_t *tb, int dx);
+static int vw_text_steady_line(const vw_text_line_t *la,
+    const vw_text_line_t *lb, int dx);
+static void vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb,
+    int dx, vw_text_steady_t *sl);
+static int vw_text_in_lines(const vw_text_steady_t *sl, int bx, int by);
 static void vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h);
 static int vw_text_glyph_row(vw_glyph_scan_t *g, int ncols);
 static int vw_text_cells_block(vw_text_cells_t *c, int bx, int by);
@@ -72,9 +86,10 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
 {
     int        bx, by, worst, score, x0, y0, x1, y1, bx0, bx1, bad, inked;
     int        run, longest, far, farthest, col, glyph, steady, i;
-    vw_glyph_scan_t  g;
-    vw_text_cells_t       cells;
-    vw_rect_t  u;
+    vw_glyph_scan_t   g;
+    vw_text_cells_t   cells;
+    vw_text_steady_t  sl;
+    vw_rect_t         u;
 
     worst = 0;
     bad = 0;
@@ -85,6 +100,7 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     farthest = 0;
     glyph = 0;
     steady = vw_text_steady(ta, tb, dx);
+    sl.n = 0;
     vw_text_glyph_start(&g, ta->glyph_h > 0 ? ta->glyph_h : tb->glyph_h);
 
     if (a->width != b->width || a->height != b->height) {
@@ -133,6 +149,11 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     u.x = u.x + u.w > a->width ? a->width - u.w : u.x;
     u.y = u.y + u.h > a->height ? a->height - u.h : u.y;
 
+    if (!steady) {
+        vw_text_steady_lines(ta, tb, dx, &sl);
+        g.diff = VW_TEXT_LINE_DIFF;
+    }
+
     cells.a = a;
     cells.ma = &ta->mask;
     cells.b = b;
@@ -174,7 +195,11 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
             farthest = far > farthest ? far : farthest;
 
             if (col < VW_TEXT_MAX_COLUMNS) {
-                g.here[col++] = (int16_t) (score > 0 ? score : 0);
+                g.here[col++] = (int16_t) (score > 0
+                                           && (steady
+                                               || vw_text_in_lines(&sl, bx,
+                                                                   by))
+                                           ? score : 0);
             }
 
             if (bx == u.x + u.w - VW_SIMILAR_BLOCK) {
@@ -184,7 +209,7 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
 
         /* a glyph that changed among glyphs that did not ("line 031"
          * to "line 032"): the blocks over it differ together */
-        glyph |= steady && vw_text_glyph_row(&g, col);
+        glyph |= (steady || sl.n > 0) && vw_text_glyph_row(&g, col);
 
         if (by == u.y + u.h - VW_SIMILAR_BLOCK) {
             break;
@@ -238,6 +263,109 @@ vw_text_steady(const vw_text_t *ta, const vw_text_t *tb, int dx)
 
 
 /*
+ * The same test for one line of each layer: as many glyphs, on the
+ * same rows, the ends within half a glyph's height.
+ */
+static int
+vw_text_steady_line(const vw_text_line_t *la, const vw_text_line_t *lb,
+    int dx)
+{
+    int  half;
+
+    half = la->glyph_h / 2 > VW_TEXT_STEADY_PX ? la->glyph_h / 2
+                                               : VW_TEXT_STEADY_PX;
+
+    return la->glyphs == lb->glyphs && la->polarity == lb->polarity
+           && abs(la->box.x - (lb->box.x - dx)) <= half
+           && abs(la->box.x + la->box.w - lb->box.x - lb->box.w + dx) <= half
+           && abs(la->box.y - lb->box.y) <= VW_TEXT_STEADY_PX
+           && abs(la->box.h - lb->box.h) <= VW_TEXT_STEADY_PX;
+}
+
+
+/*
+ * Layers that do not agree as a whole may still agree line by line:
+ * over a moving picture the layer of one look finds a few glyphs in
+ * the picture that the other does not ("Caption 68 of the long
+ * lecture" with three specks of a meadow above it), and a digit that
+ * changed in the line they share was judged by the whole-layer rules,
+ * which a one-glyph change passes.  The lines both have, each in a's
+ * place (the union of the two boxes, b's moved by -dx), are where the
+ * glyph test looks: a line that noise eats or adds pieces to has not
+ * as many glyphs or not the same ends, and is left to the other rules.
+ * There a square must differ by VW_TEXT_LINE_DIFF: layers that do not
+ * agree are often over noise, which disturbs the lines they share as
+ * well (squares of 49-77 between looks of one screen, big outlined
+ * captions over a moving picture: the traits set's caps-3-4-lines; a
+ * digit that changed on a bar, 91-199).
+ */
+static void
+vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
+    vw_text_steady_t *sl)
+{
+    int               i, j, x0, y0, x1, y1;
+    const vw_text_line_t  *la, *lb;
+
+    sl->n = 0;
+
+    for (i = 0; i < ta->nline; i++) {
+        la = &ta->line[i];
+
+        for (j = 0; j < tb->nline; j++) {
+            lb = &tb->line[j];
+
+            if (!vw_text_steady_line(la, lb, dx)) {
+                continue;
+            }
+
+            x0 = la->box.x < lb->box.x - dx ? la->box.x : lb->box.x - dx;
+            y0 = la->box.y < lb->box.y ? la->box.y : lb->box.y;
+            x1 = la->box.x + la->box.w > lb->box.x + lb->box.w - dx
+                 ? la->box.x + la->box.w : lb->box.x + lb->box.w - dx;
+            y1 = la->box.y + la->box.h > lb->box.y + lb->box.h
+                 ? la->box.y + la->box.h : lb->box.y + lb->box.h;
+
+            sl->r[sl->n].x = x0;
+            sl->r[sl->n].y = y0;
+            sl->r[sl->n].w = x1 - x0;
+            sl->r[sl->n].h = y1 - y0;
+            sl->n++;
+            break;
+        }
+    }
+}
+
+
+/* 1 if the block at bx, by lies over one of the steady lines: by half
+ * a block each way at least (or by the whole line, if it is less). */
+static int
+vw_text_in_lines(const vw_text_steady_t *sl, int bx, int by)
+{
+    int               i, ox, oy;
+    const vw_rect_t  *r;
+
+    for (i = 0; i < sl->n; i++) {
+        r = &sl->r[i];
+        ox = (bx + VW_SIMILAR_BLOCK < r->x + r->w ? bx + VW_SIMILAR_BLOCK
+                                                  : r->x + r->w)
+             - (bx > r->x ? bx : r->x);
+        oy = (by + VW_SIMILAR_BLOCK < r->y + r->h ? by + VW_SIMILAR_BLOCK
+                                                  : r->y + r->h)
+             - (by > r->y ? by : r->y);
+
+        if (ox >= (r->w < VW_SIMILAR_BLOCK / 2 ? r->w : VW_SIMILAR_BLOCK / 2)
+            && oy >= (r->h < VW_SIMILAR_BLOCK / 2 ? r->h
+                                                  : VW_SIMILAR_BLOCK / 2))
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
  * The glyph test of vw_text_same: a square of blocks, two thirds
  * of a glyph's height a side (at least 2 x 2), that differ by
  * VW_TEXT_GLYPH_DIFF on average, blocks without ink counting 0.  Over
@@ -254,6 +382,7 @@ vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h)
     g->k = g->k < 2 ? 2 : (g->k > VW_TEXT_GLYPH_ROWS ? VW_TEXT_GLYPH_ROWS
                                                      : g->k);
     g->rows = 0;
+    g->diff = VW_TEXT_GLYPH_DIFF;
     memset(g->sum, 0, sizeof(g->sum));
 }
 
@@ -285,7 +414,7 @@ vw_text_glyph_row(vw_glyph_scan_t *g, int ncols)
         return 0;
     }
 
-    need = (int32_t) g->k * g->k * VW_TEXT_GLYPH_DIFF;
+    need = (int32_t) g->k * g->k * g->diff;
     window = 0;
     found = 0;
 

@@ -30,13 +30,20 @@
  *     are skipped from then on only if it passes (more than
  *     video_delay + 1 frames before a target, so the B frames near a
  *     sample and their references are decoded).
- * Neither skipping is done when the caller keeps the frames (keep_us: the
- * pipeline finds on which frame a change of text began, among those
- * decoded before the look that saw it): every frame is decoded then,
- * and the one cur gives way to joins m->kept, which costs a reference,
- * not a copy.  That costs the first set of the benchmark 1.11x the CPU,
- * and doubles the decoding of long x264 videos with B frames
- * (docs/worker-pipeline.md, "Cue times to the frame").
+ * When the caller keeps the frames (keep_us: the pipeline finds on which
+ * frame a change of text began, among those decoded before the look
+ * that saw it, and cleans a look's text layer with the frames beside
+ * it), the frame cur gives way to joins m->kept, which costs a
+ * reference, not a copy, and only the frames no target can use are
+ * skipped: the non-reference frames more than keep frames before cur,
+ * when the index shows every frame frame_dur after the one before and
+ * the step between targets spans more frames than a target uses (4K,
+ * where 2 are kept; 1440p at 60 fps).  Every other frame is decoded:
+ * which frames a change needs is known only from the look after them,
+ * once they have been fed to the decoder, and a B frame cannot be
+ * decoded later without decoding again from a keyframe
+ * (docs/worker-pipeline.md, "Cue times to the frame", says what that
+ * costs).
  */
 
 #include <errno.h>
@@ -49,6 +56,7 @@
 
 
 
+static int vw_media_even(vw_media_t *m);
 static void vw_media_keep_cur(vw_media_t *m);
 static int64_t vw_media_us(vw_media_t *m, int64_t pts);
 static int vw_media_take(vw_media_t *m, int64_t target);
@@ -159,6 +167,7 @@ vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
         /* every frame may be where a change begins: those of keep_us
          * and VW_KEPT_SLACK more are kept, within the bounds */
         m->skip_nonref = 0;
+        m->skip_level = AVDISCARD_NONREF;
 
         dur_us = av_rescale_q(m->frame_dur, m->st->time_base, AV_TIME_BASE_Q);
         m->keep = dur_us > 0 ? (int) (keep_us / dur_us) + 1 + VW_KEPT_SLACK
@@ -187,9 +196,28 @@ vw_media_start(vw_media_t *m, int64_t interval_us, int64_t keep_us,
                                      ? m->frame_dur
                                      : av_rescale_q(40000, AV_TIME_BASE_Q,
                                                     m->st->time_base));
+
+        /*
+         * What a target uses is cur (the last frame at or before it),
+         * the keep frames before cur and next.  When the frames are
+         * frame_dur apart, a frame at p is one of them if and only if
+         * p > target - (keep + 1) * frame_dur, so when the step between
+         * two targets (half of keep_us) spans more frames than a target
+         * uses, the non-reference frames at or before that are ones no
+         * target uses, and are skipped (4K, where 2 are kept; 1440p at
+         * 60 fps, 4).  Only when the index lists every frame frame_dur
+         * after the one before (vw_media_even): with a variable frame
+         * rate the keep frames before cur may reach further back.
+         */
+        if (dur_us > 0 && keep_us / 2 / dur_us >= m->keep + 3
+            && vw_media_even(m))
+        {
+            m->skip_nonref = 1;
+            m->skip_window = (m->keep + 1) * m->frame_dur - 1;
+        }
     }
 
-    if (m->skip_nonref && m->index_ok
+    if (m->skip_nonref && m->index_ok && m->keep == 0
         && m->st->codecpar->codec_id == AV_CODEC_ID_H264
         && m->st->codecpar->video_delay > 0
         && interval_us >= 2 * av_rescale_q((m->st->codecpar->video_delay + 2)
@@ -209,9 +237,10 @@ int
 vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
     int64_t *pts_us, vw_err_t *err)
 {
-    int       attempt, seek, back;
-    int64_t   target, end, pts, margin;
-    AVFrame  *f;
+    int         attempt, seek, back, rc;
+    int64_t     target, end, pts, margin;
+    AVFrame    *f;
+    vw_stage_t  stage;
 
     target = m->start_pts + av_rescale_q_rnd(t_us, AV_TIME_BASE_Q,
                                              m->st->time_base,
@@ -246,7 +275,11 @@ vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
             return -1;
         }
 
-        if (vw_media_fill(m, target, err) != 0) {
+        stage = vw_stage_enter(VW_STAGE_DECODE);
+        rc = vw_media_fill(m, target, err);
+        (void) vw_stage_enter(stage);
+
+        if (rc != 0) {
             return -1;
         }
 
@@ -314,7 +347,7 @@ vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
 
     window = m->skip_window;
 
-    if (m->skip_nonref) {
+    if (m->skip_nonref && m->keep == 0) {
         until = av_rescale_q(next_us > t_us ? next_us - t_us : 0,
                              AV_TIME_BASE_Q, m->st->time_base)
                 - (next_exact ? window : 0);
@@ -395,6 +428,45 @@ vw_media_frame_after(vw_media_t *m, int64_t pts_us)
 }
 
 
+/*
+ * 1 if the index lists every frame of the stream (MP4/MOV sample
+ * tables do; Matroska cues list keyframes only) and each is decoded
+ * frame_dur after the one before: then the frames are shown
+ * frame_dur apart too, and a frame's neighbours are found by time.
+ */
+static int
+vw_media_even(vw_media_t *m)
+{
+    int                  i, n;
+    const AVIndexEntry  *e, *prev;
+
+    n = avformat_index_get_entries_count(m->st);
+
+    if (!m->index_ok || m->frame_dur <= 0
+        || av_match_list(m->fmt->iformat->name, "mov", ',') <= 0
+        || m->st->nb_frames <= 0 || n != m->st->nb_frames)
+    {
+        return 0;
+    }
+
+    prev = avformat_index_get_entry(m->st, 0);
+
+    for (i = 1; i < n; i++) {
+        e = avformat_index_get_entry(m->st, i);
+
+        if (prev == NULL || e == NULL
+            || e->timestamp - prev->timestamp != m->frame_dur)
+        {
+            return 0;
+        }
+
+        prev = e;
+    }
+
+    return 1;
+}
+
+
 /* The current frame joins the kept ones (the oldest goes when full). */
 static void
 vw_media_keep_cur(vw_media_t *m)
@@ -445,6 +517,33 @@ const vw_media_stats_t *
 vw_media_stats(const vw_media_t *m)
 {
     return &m->stats;
+}
+
+
+void
+vw_media_finish(vw_media_t *m)
+{
+    vw_stage_t  stage;
+
+    if (m == NULL || m->dec == NULL || !m->started || m->drained) {
+        return;
+    }
+
+    stage = vw_stage_enter(VW_STAGE_DECODE);
+
+    if (!m->eof) {
+        (void) avcodec_send_packet(m->dec, NULL);
+    }
+
+    while (avcodec_receive_frame(m->dec, m->tmp) == 0) {
+        m->stats.frames_decoded++;
+        av_frame_unref(m->tmp);
+    }
+
+    m->eof = 1;
+    m->drained = 1;
+
+    (void) vw_stage_enter(stage);
 }
 
 
@@ -519,11 +618,14 @@ vw_media_want_seek(vw_media_t *m, int64_t target)
 static int
 vw_media_seek(vw_media_t *m, int64_t target, int must, vw_err_t *err)
 {
-    int   rc;
-    char  why[200];
+    int         rc;
+    char        why[200];
+    vw_stage_t  stage;
 
+    stage = vw_stage_enter(VW_STAGE_DEMUX);
     rc = av_seek_frame(m->fmt, m->stream_index, target,
                        AVSEEK_FLAG_BACKWARD);
+    (void) vw_stage_enter(stage);
 
     if (rc < 0) {
         if (m->io_errno) {
@@ -563,9 +665,10 @@ vw_media_seek(vw_media_t *m, int64_t target, int must, vw_err_t *err)
 static int
 vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err)
 {
-    int       rc;
-    char      why[200];
-    int64_t   pts, window;
+    int         rc;
+    char        why[200];
+    int64_t     pts, window;
+    vw_stage_t  stage;
 
     window = target - m->skip_window;
 
@@ -628,7 +731,9 @@ vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err)
             return vw_stop(err, "decode \"%s\": stopped", m->name);
         }
 
+        stage = vw_stage_enter(VW_STAGE_DEMUX);
         rc = av_read_frame(m->fmt, m->pkt);
+        (void) vw_stage_enter(stage);
 
         if (rc < 0) {
             if (m->io_errno) {

@@ -141,6 +141,13 @@ void vw_media_close(vw_media_t *m);
 /* What decoding did so far. */
 const vw_media_stats_t *vw_media_stats(const vw_media_t *m);
 
+/*
+ * Takes the frames the decoder still holds (decoded, waiting to be
+ * shown in order) so that frames_decoded counts them: once, at the end
+ * of a run, before vw_media_stats.  Reads no packet.
+ */
+void vw_media_finish(vw_media_t *m);
+
 /* How frame f is shown: its own display matrix if it carries one, else
  * the stream's. */
 vw_orient_t vw_media_shown(const vw_media_t *m, const AVFrame *f);

@@ -16,6 +16,7 @@
 #include <libavformat/avformat.h>
 
 #include "vw_media.h"
+#include "core/vw_stage.h"
 
 
 /*

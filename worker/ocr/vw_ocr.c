@@ -25,6 +25,7 @@
 
 #include "vo_edge.h"
 #include "core/vw_geom.h"
+#include "core/vw_stage.h"
 #include "vw_ocr_int.h"
 #include "vw_script.h"
 
@@ -45,6 +46,9 @@ typedef struct {
 
 
 const vw_ocr_how_t  vw_ocr_plain = { VW_OCR_LAYOUT_AUTO, 0 };
+
+/* lang "auto": no Tesseract engine of its own (vw_ocr_auto.c) */
+static vw_engine_t  vw_engine_auto = { "auto", NULL, 0 };
 
 static vw_engine_t  vw_engines[VW_OCR_ENGINES_MAX];
 static int          vw_nengines;
@@ -74,6 +78,11 @@ vw_ocr_engine(const char *lang, const char *name, vw_engine_t **ep,
     char         *names[1], *values[1];
     TessBaseAPI  *api;
     vw_engine_t  *e;
+
+    if (strcmp(lang, "auto") == 0) {
+        *ep = &vw_engine_auto;
+        return vw_ocr_auto_begin(name, err);
+    }
 
     for (i = 0; i < vw_nengines; i++) {
         if (strcmp(vw_engines[i].lang, lang) == 0) {
@@ -164,7 +173,18 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
     int64_t          start;
     vo_buf_t         text, dropped;
     ETEXT_DESC      *monitor;
+    vw_stage_t       stage;
     vw_ocr_watch_t   watch;
+
+    stage = vw_stage_enter(VW_STAGE_OCR);
+
+    if (e == &vw_engine_auto) {
+        /* the detection and the readings it asks for count as OCR */
+        ret = vw_ocr_auto_image(img, how, timeout_ms, poll, poll_data, r,
+                                err);
+        (void) vw_stage_enter(stage);
+        return ret;
+    }
 
     ret = -1;
     vo_buf_init(&text);
@@ -219,8 +239,11 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
         goto done;
     }
 
-    TessBaseAPISetPageSegMode(e->api, how->layout == VW_OCR_LAYOUT_BLOCK
-                                      ? PSM_SINGLE_BLOCK : PSM_AUTO);
+    TessBaseAPISetPageSegMode(e->api,
+                              how->layout == VW_OCR_LAYOUT_BLOCK
+                              ? PSM_SINGLE_BLOCK
+                              : how->layout == VW_OCR_LAYOUT_LINE
+                              ? PSM_SINGLE_LINE : PSM_AUTO);
     TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
                         img->stride);
     TessBaseAPISetSourceResolution(e->api, VW_OCR_DPI);
@@ -271,6 +294,7 @@ done:
     }
 
     r->ms = vw_now_ms() - start;
+    (void) vw_stage_enter(stage);
 
     if (ret == 0) {
         r->text = text.data != NULL ? text.data : strdup("");

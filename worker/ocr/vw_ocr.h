@@ -57,20 +57,24 @@ typedef struct {
  * The engine for lang (a valid vo_options lang), loading it on first
  * use.  Rejects unknown_language when a part has no traineddata file;
  * FAILED when Tesseract cannot load a file that exists.  name is the
- * object the messages talk about.
+ * object the messages talk about.  "auto" gives the engine that reads
+ * each picture with the languages of its script (vw_ocr_auto.c) and
+ * begins a job with it: the languages the job before settled on are
+ * forgotten.
  */
 int vw_ocr_engine(const char *lang, const char *name, vw_engine_t **e,
     vw_err_t *err);
 
 /*
  * How Tesseract finds the text in the picture: its page layout (blocks,
- * columns, lines), or the whole picture as one block of lines.  The
- * layout sometimes finds no block in a strip of text that reads right as
- * one: a line of Korean in 60 px glyphs gives "Empty page" (Tesseract
- * 5.3, kor).
+ * columns, lines), the whole picture as one block of lines, or as one
+ * line.  The layout sometimes finds no block in a strip of text that
+ * reads right as one: a line of Korean in 60 px glyphs gives "Empty
+ * page" (Tesseract 5.3, kor), three Chinese characters nothing.
  */
 #define VW_OCR_LAYOUT_AUTO   0
 #define VW_OCR_LAYOUT_BLOCK  1
+#define VW_OCR_LAYOUT_LINE   2     /* the picture is one line of text */
 
 /*
  * How a picture is read: its layout (VW_OCR_LAYOUT_*), and the specks
@@ -142,6 +146,15 @@ void vw_ocr_shutdown(void);
  * engine is loaded on first use and kept (vw_osd_shutdown frees it).
  */
 int vw_osd_detect(const vw_image_t *img, int *turns, float *conf,
+    vw_err_t *err);
+
+/*
+ * The same detection for the script: *script gets the name Tesseract
+ * gives the script of most of the text ("Latin", "Han", "Cyrillic",
+ * "Japanese", "Hangul", ...; its own string, never freed) and *conf its
+ * confidence.  Returns as vw_osd_detect (*script NULL when not 0).
+ */
+int vw_osd_script(const vw_image_t *img, const char **script, float *conf,
     vw_err_t *err);
 
 void vw_osd_shutdown(void);

@@ -43,6 +43,32 @@
 #define VW_OCR_MERGE_LINES   64
 
 
+/*
+ * lang "auto" (vw_ocr_auto.c): Latin is read with at most
+ * VW_OCR_AUTO_LATIN languages (eng: eng+spa reads a textured video
+ * without text as 7 segments of junk, eng as none); once the script detection has named the
+ * job's languages' script VW_OCR_AUTO_CONFIRM times (one is not enough:
+ * it calls a line of Cyrillic capitals Latin), a reading at
+ * VW_OCR_AUTO_KEEP or more (nothing dropped) needs no detection; a
+ * detection below VW_OCR_AUTO_SURE is unsure; another script's
+ * reading is better when it says more surely by VW_OCR_AUTO_GAIN
+ * (letters x confidence points: "NN" at 55 is 10, a line of 20
+ * letters at 90 is 800); the first VW_OCR_AUTO_LINES lines a reading
+ * dropped are looked at for another script.
+ */
+#define VW_OCR_AUTO_LATIN    1
+#define VW_OCR_AUTO_CONFIRM  2
+#define VW_OCR_AUTO_KEEP     80
+#define VW_OCR_AUTO_SURE     0.5f
+#define VW_OCR_AUTO_GAIN     50
+#define VW_OCR_AUTO_LEAD     10.0f   /* a script whose detections in the
+                                        job add up to this much more than
+                                        the job's languages' takes over */
+#define VW_OCR_AUTO_LETTERS  4       /* a reading of fewer letters (kept
+                                        and dropped) is not detected */
+#define VW_OCR_AUTO_LINES    4
+
+
 /* where the traineddata files are when TESSDATA_PREFIX does not say */
 #ifndef VW_TESSDATA_DEFAULT
 #define VW_TESSDATA_DEFAULT  "/usr/share/tesseract-ocr/5/tessdata"
@@ -53,9 +79,21 @@
  * (vw_ocr_lang.c). */
 const char *vw_ocr_datapath(void);
 
+/* lang[0..len) ("eng", a part of "eng+deu") has its traineddata file
+ * (vw_ocr_lang.c). */
+int vw_ocr_installed(const char *lang, size_t len);
+
 /* Every part of lang ("eng+deu") has its traineddata file; REJECTED
  * unknown_language when not (vw_ocr_lang.c). */
 int vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err);
+
+/* lang "auto" (vw_ocr_auto.c): a job begins (eng, for the unsure
+ * pictures, must be installed: else REJECTED unknown_language); a
+ * picture read as vw_ocr_image would with its script's languages. */
+int vw_ocr_auto_begin(const char *name, vw_err_t *err);
+int vw_ocr_auto_image(const vw_image_t *img, const vw_ocr_how_t *how,
+    int timeout_ms, vw_poll_pt poll, void *poll_data, vw_ocr_result_t *r,
+    vw_err_t *err);
 
 /* The letters and digits of p[0..n) as a line's are counted (vw_ocr.c). */
 int vw_ocr_letters(const char *p, size_t n);

@@ -31,12 +31,25 @@ vw_ocr_datapath(void)
 }
 
 
+/* lang[0..len) has its traineddata file */
+int
+vw_ocr_installed(const char *lang, size_t len)
+{
+    char  path[1024];
+
+    (void) snprintf(path, sizeof(path), "%s/%.*s.traineddata",
+                    vw_ocr_datapath(), (int) len, lang);
+
+    return access(path, R_OK) == 0;
+}
+
+
 /* Every part of "eng+deu" must have its traineddata file. */
 int
 vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
 {
     int             i, n;
-    char            path[1024], part[VO_LANG_MAX + 1], have[200];
+    char            part[VO_LANG_MAX + 1], have[200];
     char            langs[32][VO_LANG_MAX + 1];
     size_t          len, plen;
     const char     *p, *q;
@@ -48,15 +61,13 @@ vw_ocr_check_lang(const char *lang, const char *name, vw_err_t *err)
         }
 
         plen = (size_t) (q - p);
-        memcpy(part, p, plen);
-        part[plen] = '\0';
 
-        snprintf(path, sizeof(path), "%s/%s.traineddata", vw_ocr_datapath(),
-                 part);
-
-        if (access(path, R_OK) == 0) {
+        if (vw_ocr_installed(p, plen)) {
             continue;
         }
+
+        memcpy(part, p, plen);
+        part[plen] = '\0';
 
         /* list what is installed, for a message the user can act on */
 

@@ -17,16 +17,58 @@ static TessBaseAPI  *vw_osd_api;
 static int           vw_osd_broken;     /* no osd.traineddata: never again */
 
 
+static int vw_osd_run(const vw_image_t *img, int *deg, float *conf,
+    const char **script, float *sconf, vw_err_t *err);
+
+
 int
 vw_osd_detect(const vw_image_t *img, int *turns, float *conf, vw_err_t *err)
 {
-    int          deg;
-    char        *names[2], *values[2];
+    int          rc, deg;
     float        sconf;
-    const char  *script, *path;
+    const char  *script;
 
     *turns = 0;
+
+    rc = vw_osd_run(img, &deg, conf, &script, &sconf, err);
+
+    if (rc == 0) {
+        /* deg: how far the text is turned clockwise; undo it */
+        *turns = (4 - (deg / 90) % 4) % 4;
+    }
+
+    return rc;
+}
+
+
+int
+vw_osd_script(const vw_image_t *img, const char **script, float *conf,
+    vw_err_t *err)
+{
+    int    deg;
+    float  oconf;
+
+    return vw_osd_run(img, &deg, &oconf, script, conf, err);
+}
+
+
+/*
+ * One detection: *deg and *conf the orientation, *script (the name in
+ * Tesseract's own tables, never freed: Tesseract 5's header note about
+ * TessDeleteText is out of date, freeing it is a double free) and
+ * *sconf the script.
+ */
+static int
+vw_osd_run(const vw_image_t *img, int *deg, float *conf,
+    const char **script, float *sconf, vw_err_t *err)
+{
+    char        *names[2], *values[2];
+    const char  *path;
+
+    *deg = 0;
     *conf = 0;
+    *script = NULL;
+    *sconf = 0;
 
     if (vw_osd_broken || img->width == 0 || img->height == 0) {
         return 1;
@@ -63,24 +105,15 @@ vw_osd_detect(const vw_image_t *img, int *turns, float *conf, vw_err_t *err)
                         img->stride);
     TessBaseAPISetSourceResolution(vw_osd_api, 300);
 
-    script = NULL;
-    deg = 0;
-
-    if (!TessBaseAPIDetectOrientationScript(vw_osd_api, &deg, conf, &script,
-                                            &sconf))
+    if (!TessBaseAPIDetectOrientationScript(vw_osd_api, deg, conf, script,
+                                            sconf))
     {
         TessBaseAPIClear(vw_osd_api);
+        *script = NULL;
         return 1;
     }
 
-    /* script points into the engine's own tables (Tesseract 5: the
-     * header's "TessDeleteText" note is out of date; freeing it is a
-     * double free) */
-
     TessBaseAPIClear(vw_osd_api);
-
-    /* deg: how far the text is turned clockwise; undo it */
-    *turns = (4 - (deg / 90) % 4) % 4;
 
     return 0;
 }

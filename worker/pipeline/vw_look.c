@@ -12,6 +12,9 @@
 #include "vw_pipeline_int.h"
 
 
+static int vw_look_still(vw_pipe_t *p, vw_err_t *err);
+
+
 /*
  * Decodes look j into p->grey and, if asked, finds its text layer.
  * Returns 0, or 1 when there is no picture (the video ended, the crop
@@ -91,9 +94,16 @@ vw_look_clean(vw_pipe_t *p, vw_err_t *err)
     const AVFrame    *beside[2];
     const vw_kept_t  *run;
 
-    if (p->layer.box.w == 0 || p->layer.polarity != VW_TEXT_BRIGHT
-        || !p->job->options->refine || p->media == NULL)
+    if (p->layer.box.w == 0 || !p->job->options->refine || p->media == NULL)
     {
+        return 0;
+    }
+
+    if (p->layer.local) {
+        return vw_look_still(p, err);
+    }
+
+    if (p->layer.polarity != VW_TEXT_BRIGHT) {
         return 0;
     }
 
@@ -118,6 +128,36 @@ vw_look_clean(vw_pipe_t *p, vw_err_t *err)
 
     return vw_text_persist_end(&p->framer, &p->grey, &p->layer, &p->persist,
                                err);
+}
+
+
+/*
+ * A layer of ink by local contrast keeps the glyphs that stand still
+ * since the oldest frame kept before the look (up to two looks' steps
+ * back), as captions do and the texture behind them does not
+ * (vw_text_still); at the first look, since the frame after it.
+ */
+static int
+vw_look_still(vw_pipe_t *p, vw_err_t *err)
+{
+    int               n, whole;
+    const AVFrame    *other;
+    const vw_kept_t  *run;
+
+    n = vw_media_kept(p->media, -1, p->look_us, &run, &whole);
+    other = n > 0 ? run[0].frame : vw_media_frame_after(p->media, p->look_us);
+
+    if (other == NULL) {
+        return 0;
+    }
+
+    if (vw_look_grey(p, other, &p->beside, err) != 0) {
+        return -1;
+    }
+
+    n = vw_text_still(&p->framer, &p->grey, &p->beside, &p->layer);
+
+    return n < 0 ? vw_fail(err, "no_memory", "frame: out of memory") : n;
 }
 
 

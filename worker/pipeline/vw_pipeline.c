@@ -61,6 +61,7 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
     ret = -1;
     start = vw_now_ms();
     cpu = vw_cpu_us();
+    vw_stage_reset();
 
     vw_pipeline_begin(p, job, run, start);
 
@@ -84,6 +85,8 @@ done:
 
     vw_pipeline_free(p);
 
+    /* the stages first: read after them, cpu_ms is at least their sum */
+    vw_stage_cpu_ms(run->stats.cpu_stage_ms);
     run->stats.total_ms = vw_now_ms() - start;
     run->stats.cpu_ms = (vw_cpu_us() - cpu) / 1000;
 
@@ -124,16 +127,21 @@ vw_pipeline_begin(vw_pipe_t *p, const vw_job_t *job, vw_report_t *run,
 static int
 vw_pipeline_prepare(vw_pipe_t *p, int64_t start, vw_err_t *err)
 {
+    int                 rc;
     vw_rect_t           r;
+    vw_stage_t          stage;
     vw_report_t        *run;
     const vw_job_t     *job;
 
     job = p->job;
     run = p->run;
 
-    if (vw_media_open(&p->media, job->fd, job->name, &p->limits,
-                      vw_pipe_poll, p, &run->inspection, err) != 0)
-    {
+    stage = vw_stage_enter(VW_STAGE_INSPECT);
+    rc = vw_media_open(&p->media, job->fd, job->name, &p->limits,
+                       vw_pipe_poll, p, &run->inspection, err);
+    (void) vw_stage_enter(stage);
+
+    if (rc != 0) {
         return -1;
     }
 
@@ -171,7 +179,11 @@ vw_pipeline_prepare(vw_pipe_t *p, int64_t start, vw_err_t *err)
         return -1;
     }
 
-    if (vw_ocr_engine(job->options->lang, job->name, &p->engine, err) != 0) {
+    stage = vw_stage_enter(VW_STAGE_OCR);
+    rc = vw_ocr_engine(job->options->lang, job->name, &p->engine, err);
+    (void) vw_stage_enter(stage);
+
+    if (rc != 0) {
         return -1;
     }
 
@@ -197,8 +209,9 @@ vw_pipeline_prepare(vw_pipe_t *p, int64_t start, vw_err_t *err)
 static int
 vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
 {
-    int                 k;
+    int                 k, rc;
     uint32_t            j, looks;
+    vw_stage_t          stage;
     const vw_plan_t    *plan;
 
     plan = &p->run->plan;
@@ -226,28 +239,38 @@ vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
 
     if (!p->decoding) {
         /* refine: the frames of two looks' steps are kept */
-        if (vw_media_start(p->media, vw_plan_interval_us(plan),
-                           p->job->options->refine
-                           ? vw_plan_time_us(plan, 2) : 0, err) != 0)
-        {
+        stage = vw_stage_enter(VW_STAGE_DECODE);
+        rc = vw_media_start(p->media, vw_plan_interval_us(plan),
+                            p->job->options->refine
+                            ? vw_plan_time_us(plan, 2) : 0, err);
+        (void) vw_stage_enter(stage);
+
+        if (rc != 0) {
             return -1;
         }
 
         p->decoding = 1;
     }
 
+    stage = vw_stage_enter(VW_STAGE_LOOKS);
+    rc = 0;
+
     if (p->resume) {
         p->resume = 0;
-
-        if (vw_resume_restore(p, err) != 0) {
-            return -1;
-        }
+        rc = vw_resume_restore(p, err);
     }
 
-    for (j = *i * looks; j < (*i + 1) * looks && j < plan->indexes; j++) {
-        if (vw_screen_look(p, j, err) != 0) {
-            return -1;
-        }
+    for (j = *i * looks;
+         rc == 0 && j < (*i + 1) * looks && j < plan->indexes;
+         j++)
+    {
+        rc = vw_screen_look(p, j, err);
+    }
+
+    (void) vw_stage_enter(stage);
+
+    if (rc != 0) {
+        return -1;
     }
 
     p->units_done = *i + 1;
@@ -261,15 +284,26 @@ vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
 static int
 vw_pipeline_end(vw_pipe_t *p, vw_err_t *err)
 {
-    if (p->tentative && vw_screen_commit(p, err) != 0) {
-        return -1;
+    int         rc;
+    vw_stage_t  stage;
+
+    stage = vw_stage_enter(VW_STAGE_LOOKS);
+
+    rc = p->tentative ? vw_screen_commit(p, err) : 0;
+
+    if (rc == 0 && p->pending) {
+        rc = vw_read_screen(p, err);
     }
 
-    if (p->pending && vw_read_screen(p, err) != 0) {
-        return -1;
+    if (rc == 0) {
+        vw_join_close(p);
     }
 
-    vw_join_close(p);
+    (void) vw_stage_enter(stage);
+
+    if (rc != 0) {
+        return -1;
+    }
 
     return vw_rows_flush(p, err);
 }
@@ -287,9 +321,15 @@ vw_pipeline_free(vw_pipe_t *p)
     st = &p->run->stats;
 
     if (p->media != NULL) {
+        vw_media_finish(p->media);
         ms = vw_media_stats(p->media);
         st->packets = ms->packets;
         st->frames_decoded = ms->frames_decoded + ms->probe_frames;
+        st->frames_skipped = ms->packets > ms->frames_decoded
+                                           + ms->decode_errors
+                             ? ms->packets - ms->frames_decoded
+                               - ms->decode_errors
+                             : 0;
         st->decode_errors = ms->decode_errors;
         st->seeks = ms->seeks;
     }

@@ -33,6 +33,7 @@
 #include "vo_edge.h"
 #include "core/vw_core.h"
 #include "core/vw_plan.h"
+#include "core/vw_stage.h"
 #include "result/vw_segments.h"
 
 
@@ -120,6 +121,8 @@ typedef struct {
     uint32_t  ocr_calls;           /* screens read by Tesseract */
     uint32_t  ocr_passes;          /* recognitions (a screen may take
                                       several) */
+    uint32_t  line_readings;       /* of those, lines of a layer read
+                                      alone (vw_read_line.c) */
     uint32_t  frames_reused;       /* samples that took the text of the
                                       screen they show */
     uint32_t  frames_timed_out;
@@ -136,6 +139,9 @@ typedef struct {
     int       turn;                /* degrees clockwise found, -1: none */
     uint64_t  packets;
     uint64_t  frames_decoded;
+    uint64_t  frames_skipped;      /* read, and dropped by the decoder
+                                      (AVDISCARD: B frames far from a
+                                      look) */
     uint64_t  decode_errors;
     uint64_t  seeks;
     int64_t   inspect_ms;
@@ -143,6 +149,9 @@ typedef struct {
     int64_t   ocr_ms;
     int64_t   total_ms;
     int64_t   cpu_ms;              /* process CPU time during the run */
+    int64_t   cpu_stage_ms[VW_STAGE_N];   /* the run's thread's CPU time
+                                             by stage (vw_stage.h);
+                                             merge: set by the caller */
 } vw_stats_t;
 
 

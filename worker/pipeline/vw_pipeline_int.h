@@ -78,13 +78,26 @@
  * height; across, VW_REGION_ACROSS box heights, no more than
  * VW_REGION_ACROSS of a 1/VW_REGION_ACROSS_PART of the picture's height,
  * and VW_REGION_SMALL_ACROSS glyph heights for small glyphs (the layer
- * misses words of short letters beside them).
+ * misses words of short letters beside them); glyphs of fewer than
+ * VW_REGION_SHORT_GLYPH pixels (their mean: 13 for 18 px subtitles) a
+ * glyph height and a half above and below, when that is more (with a
+ * line or two of 16-18 px glyphs at 360p and 480p, that much more of a
+ * noisy or sliding background was read into them: hard-noise-360p-h264
+ * lost a screen).
  */
 #define VW_OCR_MARGIN          8
 #define VW_REGION_DOWN_PART    4
 #define VW_REGION_ACROSS       2
 #define VW_REGION_ACROSS_PART  10
 #define VW_REGION_SMALL_ACROSS 10
+#define VW_REGION_SHORT_GLYPH  15
+
+/* a line of the layer the reading lacks is read alone (vw_read_line.c):
+ * with VW_LINE_ACROSS glyph heights either way across, scaled up to
+ * about VW_LINE_GLYPH_PX pixels a glyph (whole times, at most
+ * VW_PREP_SCALE_MAX) */
+#define VW_LINE_ACROSS      1
+#define VW_LINE_GLYPH_PX    32
 
 /* a part of the picture: two lines of a reading more than 1/VW_APART of
  * its height apart (or of its width, side by side) are two parts of the
@@ -326,6 +339,9 @@ int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     vw_err_t *err);
 void vw_join_close(vw_pipe_t *p);
 void vw_join_free(vw_pipe_t *p);
+
+/* vw_read_line.c: the layer's lines the reading lacks, read alone */
+int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 
 /* vw_read.c: the pending screen read */
 int vw_read_screen(vw_pipe_t *p, vw_err_t *err);

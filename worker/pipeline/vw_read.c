@@ -4,7 +4,8 @@
  * A screen read (see the top of vw_pipeline.c): the mean of its looks
  * (or of its frames, vw_between.c) read (vw_reading.c); the second
  * readings when the first says nothing (without the specks, from the
- * glyphs alone, turned); what a reading must say to be published; its
+ * glyphs alone, turned); the layer's lines it lacks, read alone
+ * (vw_read_line.c); what a reading must say to be published; its
  * parts (text in two places at once); and the join with the screen
  * before it (vw_join.c) decided before it is read.
  */
@@ -84,6 +85,13 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
     first_fits = vw_reading_fits(&res, p->ref_layer.glyphs);
 
     if (vw_read_more(p, &res, err) != 0) {
+        goto failed;
+    }
+
+    /* the layer's lines the reading lacks, read alone (not when the
+     * pictures were turned since: the layer is of unturned ones) */
+
+    if (p->turn_q == turn_q && vw_read_lines(p, &res, err) != 0) {
         goto failed;
     }
 

@@ -503,7 +503,7 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 static int
 vw_screen_open(vw_pipe_t *p, vw_err_t *err)
 {
-    int         px, py, minh;
+    int         px, py;
     vw_rect_t  *b, *r;
 
     b = &p->ref_layer.box;
@@ -522,17 +522,13 @@ vw_screen_open(vw_pipe_t *p, vw_err_t *err)
              ? px : VW_REGION_SMALL_ACROSS * p->ref_layer.glyph_h;
     }
 
-    minh = vw_text_least_height(p->ref.height);
-
-    if (2 * p->ref_layer.glyph_h < 3 * minh) {
+    if (p->ref_layer.glyph_h < VW_REGION_SHORT_GLYPH) {
         /*
-         * glyphs less than 1.5 times the layer's least height: their
-         * short letters are below it, so a line of them is no line to
-         * the layer (it chains tall letters only).  A line more above
-         * and below (a glyph height and a half): 18 px subtitles at
-         * 720p, glyphs of 13 pixels, the least 12, lost the second of
-         * two stacked lines 18 pixels apart ("Leave the engine
-         * running." on the hard set's hard-small-720p-h264)
+         * a line more above and below (a glyph height and a half): of
+         * two stacked lines of 18 px subtitles at 720p, 18 pixels apart
+         * (glyphs of 13 pixels on average), Tesseract read only the
+         * first with a quarter of their box above and below ("Leave
+         * the engine running." on the hard set's hard-small-720p-h264)
          */
         py = py > VW_OCR_MARGIN + 3 * p->ref_layer.glyph_h / 2
              ? py : VW_OCR_MARGIN + 3 * p->ref_layer.glyph_h / 2;

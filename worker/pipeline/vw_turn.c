@@ -40,7 +40,7 @@
 #include "vw_pipeline_int.h"
 
 
-static int vw_turn_columns(const vw_framer_t *fr, int height);
+static int vw_turn_columns(const vw_framer_t *fr);
 static int vw_turn_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode,
     int *order, int n, vw_err_t *err);
 static int vw_turn_take(vw_pipe_t *p, int q, vw_err_t *err);
@@ -59,7 +59,7 @@ vw_turn_look(vw_pipe_t *p, vw_err_t *err)
     /* glyph-sized components stacked like the letters of a line
      * written down the picture (cheap: the boxes the layer found) */
 
-    if (vw_turn_columns(&p->framer, p->grey.height) < VW_ORIENT_COMPS) {
+    if (vw_turn_columns(&p->framer) < VW_ORIENT_COMPS) {
         return 0;
     }
 
@@ -194,14 +194,14 @@ vw_turn_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
  * (vw_text_chained on their widths).
  */
 static int
-vw_turn_columns(const vw_framer_t *fr, int height)
+vw_turn_columns(const vw_framer_t *fr)
 {
     int               n, wa, wb, ov, gap, minw;
     size_t            i, j;
     const vw_comp_t  *a, *b;
 
     n = 0;
-    minw = vw_text_least_height(height);
+    minw = vw_text_least_height();
 
     for (i = 0; i < fr->ncomps && i < VW_ORIENT_COMPS_MAX; i++) {
         a = &fr->comps[i];
@@ -244,8 +244,9 @@ static int
 vw_turn_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
     int n, vw_err_t *err)
 {
-    int    k, q, chosen, t;
-    float  conf;
+    int         k, q, chosen, t, rc;
+    float       conf;
+    vw_stage_t  stage;
 
     p->osd_tried = 1;
     p->run->stats.orient_tries++;
@@ -259,7 +260,11 @@ vw_turn_osd_order(vw_pipe_t *p, const vw_image_t *img, int mode, int *order,
     q = 0;
     conf = 0;
 
-    if (vw_osd_detect(&p->ocr, &q, &conf, err) < 0) {
+    stage = vw_stage_enter(VW_STAGE_OCR);
+    rc = vw_osd_detect(&p->ocr, &q, &conf, err);
+    (void) vw_stage_enter(stage);
+
+    if (rc < 0) {
         return -1;
     }
 

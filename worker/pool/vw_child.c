@@ -73,6 +73,7 @@ static int vw_child_publish(vw_child_t *ch, const vw_report_t *run,
     const vo_options_t *options, vo_attempt_stats_t *st);
 static void vw_child_stats(vw_child_t *ch, const vw_report_t *run,
     const char *step, vo_attempt_stats_t *st);
+static void vw_child_cpu(const vw_report_t *run, char *buf, size_t size);
 static void vw_child_event(vw_child_t *ch, const char *event,
     const vo_attempt_stats_t *st, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -182,6 +183,7 @@ vw_child_job(vw_child_t *ch)
 {
     int                 fd, rc;
     const char         *step;
+    char                cpu[256];
     vw_err_t            err;
     vw_report_t         run;
     vo_options_t        options;
@@ -204,11 +206,12 @@ vw_child_job(vw_child_t *ch)
             vw_child_stats(ch, &run, "publish", &st);
 
             if (vw_child_publish(ch, &run, &options, &st) == 0) {
+                vw_child_cpu(&run, cpu, sizeof(cpu));
                 vw_child_event(ch, "published", &st, "planned=%u known=%u "
-                               "restored=%u warning=%s", run.plan.samples,
+                               "restored=%u warning=%s%s", run.plan.samples,
                                run.stats.frames_known,
                                run.stats.refs_restored,
-                               st.warning != NULL ? st.warning : "-");
+                               st.warning != NULL ? st.warning : "-", cpu);
                 goto done;
             }
 
@@ -578,6 +581,37 @@ vw_child_stats(vw_child_t *ch, const vw_report_t *run, const char *step,
     st->ocr_ms = run->stats.ocr_ms;
     st->ms = vw_now_ms() - ch->started;
     st->claim_ms = ch->claim_ms;
+}
+
+
+/* The run's CPU ms and its stages' (ocr --stats' names), for the log:
+ * " cpu_ms=N cpu_inspect_ms=N ..." (merge: the result is the ledger's) */
+
+static void
+vw_child_cpu(const vw_report_t *run, char *buf, size_t size)
+{
+    int         n;
+    size_t      len;
+    vw_stage_t  k;
+
+    n = snprintf(buf, size, " cpu_ms=%lld", (long long) run->stats.cpu_ms);
+    len = n > 0 && (size_t) n < size ? (size_t) n : 0;
+
+    for (k = 0; k < VW_STAGE_N && len < size; k++) {
+        if (k == VW_STAGE_MERGE) {
+            continue;
+        }
+
+        n = snprintf(buf + len, size - len, " cpu_%s_ms=%lld",
+                     vw_stage_name(k), (long long) run->stats.cpu_stage_ms[k]);
+        if (n < 0 || (size_t) n >= size - len) {
+            break;
+        }
+
+        len += (size_t) n;
+    }
+
+    buf[len] = '\0';
 }
 
 

@@ -14,7 +14,10 @@
  * so that it starts no escape or tag with what follows it (libass's
  * advice: FFmpeg writes "\\", which libass shows as a backslash that
  * leaves the next one to start an escape: "\\N" is "\" and a line
- * break there).
+ * break there).  An unsure segment's WebVTT cue comes after a NOTE block
+ * (a comment: a cue's payload cannot hold one) of fixed text, which
+ * never holds "-->"; its ASS Dialogue after a Comment event of the same
+ * times and that text.
  *
  * Placement (both from the segment's box and the frame size; nothing
  * when either is unknown): the text's horizontal middle, and its top
@@ -121,6 +124,13 @@ vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
 
         for (i = 0; i < nsegs; i++) {
             vo_buf_addc(out, '\n');
+
+            if (vw_segment_unsure(&segs[i])) {
+                vo_buf_printf(out, "NOTE unsure: read with confidence %d "
+                              "(below %d)\n\n", segs[i].confidence,
+                              VW_UNSURE_BELOW);
+            }
+
             vw_timestamp(out, segs[i].start_ms, '.');
             vo_buf_adds(out, " --> ");
             vw_timestamp(out, segs[i].end_ms, '.');
@@ -265,7 +275,8 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
         vo_buf_printf(out, ",\"confidence\":%d,\"looks\":%u",
                       segs[i].confidence, (unsigned) segs[i].looks);
         vw_box_json(out, &segs[i].box, segs[i].lines);
-        vo_buf_addc(out, '}');
+        vo_buf_adds(out, vw_segment_unsure(&segs[i]) ? ",\"unsure\":true}"
+                                                     : "}");
     }
 
     vo_buf_addc(out, ']');
@@ -349,6 +360,31 @@ vw_result_turn(const vw_result_t *r)
     }
 
     return 90 * (int) ((flags & VO_FRAME_TURN_MASK) >> VO_FRAME_TURN_SHIFT);
+}
+
+
+int
+vw_result_count(const vw_result_t *r, size_t *segments, size_t *unsure)
+{
+    size_t         i, nsegs;
+    vw_segment_t  *segs;
+
+    if (vw_segments_merge(r->plan, r->rows, r->nrows, &segs, &nsegs)
+        != 0)
+    {
+        return -1;
+    }
+
+    *segments = nsegs;
+    *unsure = 0;
+
+    for (i = 0; i < nsegs; i++) {
+        *unsure += vw_segment_unsure(&segs[i]);
+    }
+
+    free(segs);
+
+    return 0;
 }
 
 
@@ -599,6 +635,18 @@ vw_result_ass(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
                   w, h, h / 18 > 8 ? h / 18 : 8, h / 24);
 
     for (i = 0; i < nsegs; i++) {
+
+        if (vw_segment_unsure(&segs[i])) {
+            /* an event players do not show, editors do */
+            vo_buf_adds(out, "Comment: 0,");
+            vw_ass_time(out, segs[i].start_ms);
+            vo_buf_addc(out, ',');
+            vw_ass_time(out, segs[i].end_ms);
+            vo_buf_printf(out, ",Default,,0,0,0,,unsure: read with "
+                          "confidence %d (below %d)\n", segs[i].confidence,
+                          VW_UNSURE_BELOW);
+        }
+
         vo_buf_adds(out, "Dialogue: 0,");
         vw_ass_time(out, segs[i].start_ms);
         vo_buf_addc(out, ',');

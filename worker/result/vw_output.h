@@ -52,6 +52,10 @@
  * rows' (vw_segments.h), and lines the lines of text in it; both null
  * when no row of it has a box (rows made before boxes were).
  * WebVTT cues and ASS events are placed from the box (vw_output.c).
+ * unsure: true on a segment whose confidence is below VW_UNSURE_BELOW
+ * (vw_segments.h), the member absent on the others (so a sure result
+ * has the bytes it had before the member was); WebVTT puts a NOTE block
+ * before such a cue, ASS a Comment event before its Dialogue.
  */
 
 #ifndef _VW_OUTPUT_H_INCLUDED_
@@ -94,6 +98,14 @@ int vw_format_parse(const char *name, vw_format_t *f);
  * (out is then in an unspecified state) or on a duplicate row index.
  */
 int vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r);
+
+/*
+ * The segments of the result and how many of them are unsure
+ * (vw_segments.h).  Returns -1 when out of memory or on a duplicate row
+ * index.
+ */
+int vw_result_count(const vw_result_t *r, size_t *segments,
+    size_t *unsure);
 
 /*
  * The code of the result's first warning ("text_unreadable"), NULL when

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "vw_parts.h"
-#include "vw_segments.h"
 
 
 static const char *vw_parts_number(const char *s, int *v);

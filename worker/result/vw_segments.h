@@ -103,6 +103,29 @@ typedef struct {
 
 
 /*
+ * A segment is unsure when its confidence is below VW_UNSURE_BELOW:
+ * Tesseract's own doubt, said rather than guessed away (the JSON's
+ * "unsure":true, a NOTE before the WebVTT cue, a Comment before the ASS
+ * Dialogue, ocr --stats).  Rows keep one confidence each (a part's,
+ * with parts), the mean of the words of the lines kept, so the bound is
+ * on the segment, not on a line.  Lines below 50 are not kept
+ * (VW_OCR_MIN_LINE_CONF) unless a word is sure, and a stray mark read
+ * beside a right line lowers the mean little, so misreadings and right
+ * readings overlap from 60 to 97: no bound parts them.  80 is where the
+ * curve of misreadings marked flattens (bench/ocr/unsure.pl on the
+ * first, hard and real-like sets, 357 segments: below 75, 24 of the 31
+ * with more than a fifth of their characters wrong; below 80, 25, and
+ * 23 of the 105 with fewer wrong; below 90, 26) while readings right to
+ * the letter are rarely marked (5 of 221 below 75, 11 below 80, most
+ * with stray marks the measure does not count; 17 below 90, where
+ * right Chinese lines begin).
+ */
+#define VW_UNSURE_BELOW  80
+
+#define vw_segment_unsure(s)  ((s)->confidence < VW_UNSURE_BELOW)
+
+
+/*
  * Merges n rows (any order; indexes must be unique) into segments in
  * time order.  *out is malloc'd (free it; NULL when there are none) and
  * points into the rows' texts and its own block.  Returns -1 only when

@@ -14,6 +14,10 @@ package VideoOCR::Stack;
 # PostgreSQL run (VideoOCR::Test::pg) a fresh PostgreSQL ledger.  Several
 # stacks may share one: ledger => $other->ledger, store => $other->store
 # (two "hosts" of one deployment).
+#
+# For the lifecycle tests: worker_processes => N (default 2), main_config
+# => '...' (directives of nginx's main context), nginx_env => { NAME =>
+# value } (the environment nginx starts in, e.g. LD_PRELOAD).
 
 use strict;
 use warnings;
@@ -44,6 +48,9 @@ sub new {
         store   => $a{store},
         ledger  => $a{ledger},
         wargs   => $a{worker_args} // [],
+        nworkers => $a{worker_processes} // 2,
+        main    => $a{main_config} // '',
+        env     => $a{nginx_env} // {},
     }, $class;
 
     my $d = $self->{dir};
@@ -92,14 +99,16 @@ sub port   { $_[0]{port} }
 sub write_conf {
     my ($self, $extra) = @_;
     my $d = $self->{dir};
+    my $main = $self->{main};
 
-    $extra =~ s/%DIR%/$d/g;
+    s/%DIR%/$d/g for $extra, $main;
 
     # as root, nginx's workers run as nobody: the directories are 0777
     open my $fh, '>', "$d/nginx.conf" or die "$d/nginx.conf: $!";
     print {$fh} <<"CONF";
 load_module $self->{module};
-worker_processes 2;
+worker_processes $self->{nworkers};
+$main
 error_log $d/logs/error.log info;
 pid $d/logs/nginx.pid;
 events { worker_connections 256; }
@@ -122,6 +131,9 @@ http {
         location = /metrics {
             video_ocr_metrics;
         }
+        location = /search {
+            video_ocr_search;
+        }
     }
 }
 CONF
@@ -142,6 +154,7 @@ sub start_nginx {
     my ($self) = @_;
     my $d = $self->{dir};
 
+    local %ENV = (%ENV, %{ $self->{env} });
     my $out = `$self->{nginx} -p $d -c $d/nginx.conf 2>&1`;
     die "nginx did not start: $out\n" if $?;
 
@@ -240,7 +253,10 @@ sub stop_nginx {
 
     kill 'QUIT', $pid;
 
-    for (1 .. 200) {
+    # 10 s, or more where the harness is told to wait longer (sanitizers)
+    my $deadline = time + 3 * ($ENV{TEST_NGINX_TIMEOUT} // 3.4);
+
+    while (time < $deadline) {
         return unless kill 0, $pid;
         sleep 0.05;
     }
@@ -277,6 +293,16 @@ sub status {
     my $r = $self->http(uri => "/jobs/$job"
                                . ($format ? "?format=$format" : ''));
     return $format ? $r : (eval { decode_json($r->{body}) } // {});
+}
+
+
+# GET /search?$args: the decoded reply (its status in {status}).
+sub search {
+    my ($self, $args) = @_;
+    my $r = $self->http(uri => "/search?$args");
+    my $b = eval { decode_json($r->{body}) } // {};
+    $b->{status} = $r->{status};
+    return $b;
 }
 
 

@@ -14,7 +14,12 @@ package VideoOCR::Storm;
 # the uploads hang up right after sending the body (the lost response).
 # Bodies are small MP4-looking payloads of 1 to 32 KiB.  chaos, if given,
 # is called every 100 ms in the parent while the clients run (kill -9 an
-# nginx worker, reload nginx, ...).
+# nginx worker, reload nginx, ...).  until, if given, is called as
+# often: once it returns true the clients stop after the upload they are
+# making (uploads is then a ceiling).  backoff => S: a client that got a
+# 503 waits S to 2S seconds before its next upload, as Retry-After asks.
+# reply_timeout => S: how long a client waits for a byte of the answer
+# (30 s).
 #
 # Several front ends on one ledger (ports => [$a->port, $b->port]): each
 # upload goes to one of them at random; with twins => 1 each upload is
@@ -79,6 +84,8 @@ sub run {
             my @mine;
 
             for my $i (1 .. $per) {
+                last if $a{until} && -e "$dir/stop";
+
                 my $r = rand;
                 my ($key, $variant);
 
@@ -104,11 +111,13 @@ sub run {
                                 : ($ports[rand @ports]);
 
                 for my $r (_upload(\@to, $key, body($key, $variant, $size),
-                                   $hang))
+                                   $hang, $a{reply_timeout}))
                 {
-                    my ($status, $job, $replayed) = @$r;
+                    my ($status, $job, $replayed, $timeout) = @$r;
                     print {$out} "$key $variant $size $status $job"
-                                 . " $replayed $hang\n";
+                                 . " $replayed $hang $timeout\n";
+                    sleep($a{backoff} * (1 + rand))
+                        if $a{backoff} && $status == 503;
                 }
             }
 
@@ -129,31 +138,48 @@ sub run {
         last unless %left;
 
         $a{chaos}->() if $a{chaos};
+
+        if ($a{until} && !-e "$dir/stop" && $a{until}->()) {
+            open my $stop, '>', "$dir/stop" or die "$dir/stop: $!\n";
+            close $stop;
+        }
+
         sleep 0.1;
     }
 
+    return { results => [_results(map { "$dir/client-$_" }
+                                  0 .. $clients - 1)],
+             seconds => time - $t0 };
+}
+
+
+# The lines the clients wrote, one hash per upload.
+sub _results {
+    my (@files) = @_;
     my @results;
 
-    for my $c (0 .. $clients - 1) {
-        open my $in, '<', "$dir/client-$c" or next;
+    for my $file (@files) {
+        open my $in, '<', $file or next;
 
         while (<$in>) {
             chomp;
             my %r;
-            @r{qw(key variant size status job replayed hangup)} = split / /;
+            @r{qw(key variant size status job replayed hangup timeout)}
+                = split / /;
             push @results, \%r;
         }
     }
 
-    return { results => \@results, seconds => time - $t0 };
+    return @results;
 }
 
 
 # One upload to each of the ports, on new connections, all sent before
-# any reply is read; [status, job_id, replayed] per port.  status 0: no
-# reply (we hung up, or the connection was reset).
+# any reply is read; [status, job_id, replayed, timeout] per port.
+# status 0: no reply (we hung up, or the connection was reset, or no
+# byte came for $wait s, default 30: timeout 1).
 sub _upload {
-    my ($ports, $key, $body, $hangup) = @_;
+    my ($ports, $key, $body, $hangup, $wait) = @_;
     my @socks;
 
     my $req = "POST /upload HTTP/1.1\r\nHost: localhost\r\n"
@@ -180,16 +206,21 @@ sub _upload {
 
     for my $s (@socks) {
         if (!$s) {
-            push @out, [0, '-', 0];
+            push @out, [0, '-', 0, 0];
             next;
         }
 
-        my $raw = '';
+        my ($raw, $timeout) = ('', 1);
         my $sel = IO::Select->new($s);
 
-        while ($sel->can_read(30)) {
+        while ($sel->can_read($wait // 30)) {
             my $n = sysread($s, my $buf, 16384);
-            last unless $n;
+
+            if (!$n) {
+                $timeout = 0;
+                last;
+            }
+
             $raw .= $buf;
         }
 
@@ -199,10 +230,69 @@ sub _upload {
         my ($job) = $raw =~ /"job_id":"([0-9a-f]{32})"/;
         my $replayed = $raw =~ /^Idempotent-Replayed: true/mi ? 1 : 0;
 
-        push @out, [$status // 0, $job // '-', $replayed];
+        push @out, [$status // 0, $job // '-', $replayed, $timeout];
     }
 
     return @out;
+}
+
+
+# Sends once more, to $port (answers awaited $wait s, default 30), every
+# upload of the run that got no answer
+# or a 503 (a lost response, a request in a worker that was killed or
+# exited, a refusal while the ledger was away), once per key and body,
+# 16 at a time, and adds
+# the answers to the run's results (checked by check like the others);
+# returns them.
+sub retry_unanswered {
+    my ($run, $port, $dir, $wait) = @_;
+    my %seen;
+    my @todo = grep { ($_->{status} == 0 || $_->{status} == 503)
+                      && !$seen{"$_->{key} $_->{variant}"}++ }
+               @{ $run->{results} };
+    my @pids;
+
+    mkdir $dir;
+
+    for my $c (0 .. 15) {
+        my $pid = fork // die "fork: $!\n";
+
+        if ($pid == 0) {
+            open my $out, '>', "$dir/retry-$c" or POSIX::_exit(1);
+
+            for (my $i = $c; $i < @todo; $i += 16) {
+                my $t = $todo[$i];
+                my ($r) = _upload([$port], $t->{key},
+                                  body($t->{key}, $t->{variant}, $t->{size}),
+                                  0, $wait);
+                print {$out} join(' ', @$t{qw(key variant size)}, @$r[0 .. 2],
+                                  0, $r->[3]), "\n";
+            }
+
+            close $out;
+            POSIX::_exit(0);
+        }
+
+        push @pids, $pid;
+    }
+
+    waitpid $_, 0 for @pids;
+
+    my @retries = _results(map { "$dir/retry-$_" } 0 .. 15);
+
+    push @{ $run->{results} }, @retries;
+
+    return @retries;
+}
+
+
+# One line of the counts check gave: uploads, time, receipts, statuses.
+sub summary {
+    my ($stats) = @_;
+    return sprintf('%d uploads in %.1f s, %d receipts; %s', $stats->{uploads},
+                   $stats->{seconds}, $stats->{receipts},
+                   join(', ', map { "$_: $stats->{$_}" }
+                              sort grep { /^status/ } keys %$stats));
 }
 
 

@@ -33,7 +33,7 @@ our @EXPORT = qw(
     new_data_dir data_dir ledger_rows ledger_count store_files temp_files
     http_request upload parallel video_bytes video_file sha256_hex
     decode_json_body wait_for pg ledger_spec ledger_dbh hold_ledger_lock
-    set_schema_version sql_json_int
+    set_schema_version sql_json_int publish_result
 );
 our @EXPORT_OK = qw(nginx_t);
 
@@ -223,6 +223,49 @@ sub set_schema_version {
     }
 
     $dbh->disconnect;
+}
+
+
+# Publishes $json as the result of $job (an upload's job) through the
+# ledger's own publish, as video-ocr-worker does when it has read a video
+# (t/lib/publish.c, built once from the worker's objects): the search
+# index is written by it.  Dies with the helper's message on failure.
+# With stale => 1, publishes under an attempt that no longer holds the
+# job, and dies unless the publish is refused.
+sub publish_result {
+    my ($job, $json, %a) = @_;
+    my $spec = $a{ledger} // ledger_spec();
+    my $bin = _publish_helper();
+
+    open(my $p, '|-', $bin, $spec, $job, $a{stale} ? ('stale') : ())
+        or die "run $bin: $!\n";
+    print {$p} $json;
+    close $p or die "publish $job: the helper failed ($?)\n";
+}
+
+
+sub _publish_helper {
+    my $build = $ENV{BUILD} // abs_path('build');
+    my $bin = "$build/test-publish";
+    my $src = abs_path('t/lib/publish.c');
+    my @objs = glob("$build/worker/vo_*.o");
+
+    die "no ledger objects in $build/worker: make build first\n"
+        unless @objs;
+
+    return $bin if -x $bin && (stat $bin)[9] >= (stat $src)[9]
+                   && !grep { (stat $_)[9] > (stat $bin)[9] } @objs;
+
+    my $tmp = "$bin.$$";
+    my @pq = -e "$build/worker/vo_ledger_pg.o" ? ('-lpq') : ();
+
+    system('cc', '-O1', '-std=c11', '-D_GNU_SOURCE', '-Isql', '-Ilib',
+           "-I$build/worker", '-o', $tmp, $src, @objs, '-lsqlite3', @pq,
+           '-lcrypto', '-lpthread', '-lm') == 0
+        or die "cannot build $src\n";
+    rename $tmp, $bin or die "rename $tmp: $!\n";
+
+    return $bin;
 }
 
 

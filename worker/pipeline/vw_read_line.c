@@ -1,0 +1,237 @@
+/*
+ * Copyright (c) 2026, the video-ocr authors
+ *
+ * The lines of a screen's text layer that its reading lacks, each read
+ * again on its own (see vw_read.c).  Tesseract's page layout returns
+ * nothing for some lines the layer found: two or three Chinese
+ * characters, a word of one to four letters ("No.", "Go!").  Cut
+ * from the mean at the line's own box, thresholded at the line's own
+ * level (vw_prep_line), scaled for its glyphs' height and read as one
+ * line, such a line reads right.  A line so read goes in among the
+ * reading's lines where it is (vw_ocr_result_merge).
+ */
+
+#include <string.h>
+
+#include "vw_pipeline_int.h"
+
+
+static int vw_read_line_covered(const vw_pipe_t *p,
+    const vw_ocr_result_t *res, const vw_text_line_t *l);
+static int vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l,
+    vw_ocr_result_t *one, vw_err_t *err);
+static void vw_read_line_place(vw_rect_t *b, const vw_rect_t *r, int s,
+    int scale);
+static int vw_read_line_says(const vw_ocr_result_t *one,
+    const vw_text_line_t *l);
+
+
+/*
+ * Each line of the pending screen's layer (its first look's) that no
+ * line of *res covers is read alone from the screen's mean; a reading
+ * that says something goes into *res.  -1 on error (*res is then
+ * freed).
+ */
+int
+vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
+{
+    int               i, rc;
+    vw_ocr_result_t   one, both;
+    const vw_text_t  *t;
+
+    t = &p->ref_layer;
+
+    for (i = 0; i < t->nline && !res->timed_out; i++) {
+        if (vw_read_line_covered(p, res, &t->line[i])) {
+            continue;
+        }
+
+        if (vw_read_line_one(p, &t->line[i], &one, err) != 0) {
+            vw_ocr_result_free(res);
+            return -1;
+        }
+
+        if (!vw_read_line_says(&one, &t->line[i])) {
+            res->ms += one.ms;
+            res->timed_out |= one.timed_out;
+            vw_ocr_result_free(&one);
+            continue;
+        }
+
+        if (res->nlines == 0) {
+            vw_reading_take(res, &one, 1);
+            continue;
+        }
+
+        rc = vw_ocr_result_merge(res, &one, &both);
+
+        if (rc < 0) {
+            vw_ocr_result_free(&one);
+            vw_ocr_result_free(res);
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        if (rc == 0) {
+            vw_reading_take(res, &one, 0);
+            continue;
+        }
+
+        both.ms = res->ms + one.ms;
+        vw_ocr_result_free(&one);
+        vw_ocr_result_free(res);
+        *res = both;
+    }
+
+    return 0;
+}
+
+
+/*
+ * A line of the reading (its box in the OCR picture's pixels: the
+ * region, scaled) lies on layer line l: they overlap across, and up and
+ * down by half of l's height.
+ */
+static int
+vw_read_line_covered(const vw_pipe_t *p, const vw_ocr_result_t *res,
+    const vw_text_line_t *l)
+{
+    int               i, x0, x1, y0, y1, s;
+    const vw_rect_t  *b;
+
+    s = p->scale;
+
+    for (i = 0; i < res->nlines; i++) {
+        b = &res->lines[i].box;
+        x0 = p->region.x + b->x / s;
+        x1 = p->region.x + (b->x + b->w) / s;
+        y0 = p->region.y + b->y / s;
+        y1 = p->region.y + (b->y + b->h) / s;
+
+        x0 = x0 > l->box.x ? x0 : l->box.x;
+        x1 = x1 < l->box.x + l->box.w ? x1 : l->box.x + l->box.w;
+        y0 = y0 > l->box.y ? y0 : l->box.y;
+        y1 = y1 < l->box.y + l->box.h ? y1 : l->box.y + l->box.h;
+
+        if (x1 > x0 && 2 * (y1 - y0) >= l->box.h) {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * Reads layer line l alone: its box and VW_LINE_ACROSS glyph heights
+ * either way across, half a glyph height above and below (the marks,
+ * the short letters the layer does not chain), cut from the screen's
+ * mean, prepared at its own level and scaled to about VW_LINE_GLYPH_PX
+ * pixels a glyph, read as one line.  one's line boxes are given in the
+ * region's OCR pixels, as the page reading's are.
+ */
+static int
+vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, vw_ocr_result_t *one,
+    vw_err_t *err)
+{
+    int            i, s, px, py, x0, y0, x1, y1, pol, rc;
+    vw_rect_t      r;
+    vw_ocr_how_t   how;
+    vw_stats_t    *st;
+
+    st = &p->run->stats;
+
+    px = VW_OCR_MARGIN + VW_LINE_ACROSS * l->glyph_h;
+    py = VW_OCR_MARGIN / 2 + l->glyph_h / 2;
+
+    /* in the region's pixels (the mean's) */
+    x0 = l->box.x - px - p->region.x;
+    y0 = l->box.y - py - p->region.y;
+    x1 = l->box.x + l->box.w + px - p->region.x;
+    y1 = l->box.y + l->box.h + py - p->region.y;
+    x0 = x0 > 0 ? x0 : 0;
+    y0 = y0 > 0 ? y0 : 0;
+    x1 = x1 < p->mean.width ? x1 : p->mean.width;
+    y1 = y1 < p->mean.height ? y1 : p->mean.height;
+
+    memset(one, 0, sizeof(vw_ocr_result_t));
+
+    if (x1 <= x0 || y1 <= y0) {
+        one->text = NULL;
+        return 0;
+    }
+
+    r = (vw_rect_t) { x0, y0, x1 - x0, y1 - y0 };
+
+    s = (VW_LINE_GLYPH_PX + l->glyph_h / 2) / (l->glyph_h > 0 ? l->glyph_h
+                                                               : 1);
+    s = s < 1 ? 1 : s > VW_PREP_SCALE_MAX ? VW_PREP_SCALE_MAX : s;
+
+    pol = l->polarity == VW_TEXT_DARK ? VW_PREP_DARK : VW_PREP_BRIGHT;
+
+    if (vw_prep_line(&p->framer, &p->mean, &r, &p->ref_layer.mask,
+                     p->region.x, p->region.y, pol, p->ref.width,
+                     p->ref.height, s, &p->ocr, err)
+        != 0)
+    {
+        return -1;
+    }
+
+    how.layout = VW_OCR_LAYOUT_LINE;
+    how.speck = 0;
+
+    rc = vw_ocr_image(p->engine, &p->ocr, &how, p->limits.frame_timeout_ms,
+                      vw_pipe_poll, p, one, err);
+
+    if (rc != 0) {
+        return -1;
+    }
+
+    st->ocr_passes++;
+    st->line_readings++;
+
+    /* its boxes from the line's picture to the region's OCR picture */
+
+    for (i = 0; i < one->nlines; i++) {
+        vw_read_line_place(&one->lines[i].box, &r, s, p->scale);
+
+        if (one->lines[i].letters.w > 0) {
+            vw_read_line_place(&one->lines[i].letters, &r, s, p->scale);
+        }
+    }
+
+    for (i = 0; i < one->ndropped; i++) {
+        vw_read_line_place(&one->dropped[i].box, &r, s, p->scale);
+    }
+
+    return 0;
+}
+
+
+/*
+ * A box of the line's picture (scaled s times, cut at r of the region)
+ * in the region's OCR picture (scale times the region).
+ */
+
+static void
+vw_read_line_place(vw_rect_t *b, const vw_rect_t *r, int s, int scale)
+{
+    b->x = (r->x + b->x / s) * scale;
+    b->y = (r->y + b->y / s) * scale;
+    b->w = b->w * scale / s;
+    b->h = b->h * scale / s;
+}
+
+
+/*
+ * A line read alone says something when it was kept (vw_ocr.c: sure
+ * enough), is read at VW_READ_CONF or more, and has at least a quarter
+ * as many letters or digits as the line has glyphs (vw_reading_few).
+ */
+static int
+vw_read_line_says(const vw_ocr_result_t *one, const vw_text_line_t *l)
+{
+    return one->text != NULL && !one->timed_out && one->nlines == 1
+           && one->confidence >= VW_READ_CONF
+           && !vw_reading_few(vw_reading_letters(one), l->glyphs);
+}
