@@ -15,7 +15,7 @@
 
 VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              cmd/vw_cmd_admin.c cmd/vw_cmd_webhooks.c cmd/vw_cmd_args.c \
-             cmd/vw_cmd_progress.c \
+             cmd/vw_cmd_parts.c cmd/vw_cmd_progress.c \
              pool/vw_pool.c pool/vw_super.c pool/vw_child.c \
              pool/vw_janitor.c pool/vw_deliver.c pool/vw_confine.c \
              pool/vw_http.c \
@@ -24,8 +24,10 @@ VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              pipeline/vw_join.c pipeline/vw_turn.c pipeline/vw_between.c \
              pipeline/vw_boundary.c pipeline/vw_resume.c pipeline/vw_reading.c \
              pipeline/vw_rows.c pipeline/vw_look.c pipeline/vw_pipe.c \
+             pipeline/vw_cuts.c \
              media/vw_inspect.c media/vw_media_io.c media/vw_container.c \
              media/vw_duration.c media/vw_decode.c media/vw_bframes.c \
+             media/vw_keyframes.c \
              image/vw_image.c image/vw_frame.c image/vw_prep.c \
              image/vw_ink.c image/vw_bars.c image/vw_text.c \
              image/vw_text_same.c image/vw_text_persist.c \
@@ -34,6 +36,7 @@ VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              ocr/vw_despeckle.c ocr/vw_osd.c ocr/vw_script.c \
              ocr/vw_ocr_auto.c \
              result/vw_segments.c result/vw_parts.c result/vw_output.c \
+             result/vw_seam.c \
              core/vw_core.c core/vw_plan.c core/vw_geom.c core/vw_utf8.c \
              core/vw_stage.c
 VW_SRCS   := $(addprefix ../worker/,$(VW_SRCS))

@@ -9,7 +9,9 @@
  * --debug-resume-at N (not in --help) drives the resumption hooks from
  * the command line: a first run stops after N samples (as a child whose
  * lease was lost), a second run is told those rows are known and does
- * the rest.  --stats then shows what each run did.
+ * the rest.  --stats then shows what each run did.  --debug-parts T
+ * (not in --help either) reads the file as the parts of a long job are
+ * read (vw_cmd_parts.c).
  */
 
 #include <errno.h>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "vw_cmd.h"
+#include "vw_cmd_parts.h"
 #include "result/vw_output.h"
 #include "pipeline/vw_pipeline.h"
 #include "ocr/vw_ocr.h"
@@ -72,7 +75,7 @@ static const char  vw_ocr_usage_tail[] =
 static const char  *vw_ocr_value_flags[] = {
     "--fps", "--lang", "--crop", "--format", "--max-duration",
     "--max-pixels", "--max-frames", "--frame-timeout-ms", "--threads",
-    "--debug-resume-at", NULL
+    "--debug-resume-at", "--debug-parts", NULL
 };
 
 
@@ -83,6 +86,7 @@ typedef struct {
     int                 verbose;
     int                 with_frames;
     int64_t             resume_at;       /* --debug-resume-at, 0: none */
+    int64_t             part_ms;         /* --debug-parts, 0: none */
     vw_format_t         format;
     vo_options_t        options;
     vw_limits_t         limits;
@@ -259,6 +263,10 @@ vw_ocr_value(vw_ocr_cmd_t *cmd, const char *flag, const char *val)
         return vw_ocr_number(flag, val, 1, 10000000, &cmd->resume_at);
     }
 
+    if (strcmp(flag, "--debug-parts") == 0) {
+        return vw_args_ms(flag, val, 1000, 86400000, &cmd->part_ms);
+    }
+
     /* the limits, spelled as for "run" */
     r = vw_limits_flag(&cmd->limits, flag, val, msg, sizeof(msg));
 
@@ -321,6 +329,7 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     hooks.row_done = vw_ocr_done;
     hooks.tick = NULL;
 
+    memset(&job, 0, sizeof(vw_job_t));
     job.name = cmd->file;
     job.fd = fd;
     job.options = &cmd->options;
@@ -330,7 +339,19 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     mem.stop_after = (uint32_t) cmd->resume_at;
     vw_progress_init(&mem.progress);
 
-    for (r = 0; r < 2; r++) {
+    if (cmd->part_ms > 0) {
+        runs = 1;
+
+        if (vw_cmd_parts(&job, cmd->part_ms, cmd->stats, &mem.rows, &mem.n,
+                         &run[0], &err)
+            != 0)
+        {
+            rc = vw_cmd_report(&err);
+            goto done;
+        }
+    }
+
+    for (r = cmd->part_ms > 0 ? 2 : 0; r < 2; r++) {
         mem.done = 0;
         mem.know = r > 0;
         runs++;

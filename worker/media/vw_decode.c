@@ -55,9 +55,6 @@
 #include "vw_media_int.h"
 
 
-/* demuxers whose index comes from the file's own sample tables */
-#define VW_EXACT_INDEX     "mov,matroska,avi"
-
 
 static int vw_media_even(vw_media_t *m);
 static void vw_media_keep_cur(vw_media_t *m);

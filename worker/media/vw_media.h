@@ -124,6 +124,17 @@ int vw_media_frame_at(vw_media_t *m, int64_t t_us, AVFrame **frame,
 int vw_media_frame_near(vw_media_t *m, int64_t t_us, int64_t next_us,
     int next_exact, AVFrame **frame, int64_t *pts_us, vw_err_t *err);
 
+/*
+ * A long video is cut into parts at keyframes (vw_keyframes.c): the
+ * keyframe of the container's index nearest t_us, as *from_us the first
+ * instant a decoder keeping keep_us of frames (vw_media_start) reaches
+ * from it.  0, or 1 when the container has no index that says (MPEG-TS,
+ * Ogg, a Matroska file without cues: a part would decode from the
+ * start).  Before vw_media_start only.
+ */
+int vw_media_keyframe(vw_media_t *m, int64_t t_us, int64_t keep_us,
+    int64_t *from_us);
+
 /* Closes everything; m may be NULL.  The fd stays open. */
 void vw_media_close(vw_media_t *m);
 

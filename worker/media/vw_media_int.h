@@ -32,6 +32,11 @@
 #define VW_KEPT_SLACK   4
 #define VW_KEPT_BYTES   (24 * 1024 * 1024)
 
+/* demuxers whose index comes from the file's own sample tables: seeks
+ * are exact (vw_decode.c), and a long video can be cut at its keyframes
+ * (vw_keyframes.c) */
+#define VW_EXACT_INDEX     "mov,matroska,avi"
+
 /* packets decoded twice to test whether B frames can be skipped
  * (vw_bframes.c) */
 #define VW_PROBE_PACKETS   32

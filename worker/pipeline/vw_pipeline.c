@@ -69,7 +69,7 @@ vw_pipeline_run(const vw_job_t *job, vw_report_t *run, vw_err_t *err)
         goto done;
     }
 
-    for (i = 0; i < run->plan.samples; i++) {
+    for (i = job->from; i < run->plan.samples; i++) {
         if (vw_pipeline_unit(p, &i, err) != 0) {
             goto done;
         }
@@ -105,6 +105,7 @@ vw_pipeline_begin(vw_pipe_t *p, const vw_job_t *job, vw_report_t *run,
     p->run = run;
     p->turn = vw_orient_identity;
     p->state_ms = -1;
+    p->restart = job->from;
     run->stats.turn = -1;
     p->hooks = job->hooks != NULL ? job->hooks : &vw_no_hooks;
     p->last_tick = start;
@@ -173,6 +174,10 @@ vw_pipeline_prepare(vw_pipe_t *p, int64_t start, vw_err_t *err)
     }
 
     run->planned = 1;
+
+    if (job->part_ms > 0 && vw_cuts_find(p, err) != 0) {
+        return -1;
+    }
 
     stage = vw_stage_enter(VW_STAGE_OCR);
     rc = vw_ocr_engine(job->options->lang, job->name, &p->engine, err);

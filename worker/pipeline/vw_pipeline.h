@@ -40,6 +40,10 @@
 /* tick is called at least this often while the pipeline works */
 #define VW_TICK_MS      250
 
+/* a long video is cut into at most this many parts and one
+ * (vw_report_t.cuts) */
+#define VW_CUTS_MAX     127
+
 
 /*
  * Every hook is optional (NULL) and gets data as its first argument.
@@ -48,7 +52,8 @@
  *
  * ready(in, plan): the inspection and the plan, once, before any frame
  *     is decoded; record them (frames_planned = plan->samples, plan
- *     version = plan->version).  Non-zero stops the run.
+ *     version = plan->version).  The report's cuts (job->part_ms) are
+ *     found by then.  Non-zero stops the run.
  *
  * row_known(index, known): 1 if the look of this index is already
  *     done (the ledger has its row): it is neither decoded nor OCR'd
@@ -86,6 +91,17 @@ typedef struct {
     const vo_options_t  *options;
     const vw_limits_t   *limits;    /* NULL: vw_limits_init defaults */
     const vw_hooks_t    *hooks;     /* NULL: no hooks */
+
+    /* a long video read in parts (docs/worker-pipeline.md, "Long
+     * videos in parts") */
+    uint32_t             from;      /* the first sample: the run begins
+                                       there as if the video began there,
+                                       its rows indexed as in the whole
+                                       video (0: the start) */
+    int64_t              part_ms;   /* > 0: a video of split_ms or more
+                                       is cut into parts about this long
+                                       (vw_report_t.cuts) */
+    int64_t              split_ms;
 } vw_job_t;
 
 
@@ -146,6 +162,9 @@ typedef struct {
     vw_inspection_t  inspection;
     vw_plan_t        plan;
     vw_stats_t       stats;
+    uint32_t         ncuts;        /* parts after the first (part_ms) */
+    uint32_t         cuts[VW_CUTS_MAX];   /* the sample each begins at,
+                                            increasing */
 } vw_report_t;
 
 

@@ -346,6 +346,9 @@ int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 /* vw_read.c: the pending screen read */
 int vw_read_screen(vw_pipe_t *p, vw_err_t *err);
 
+/* vw_cuts.c: where the parts of a long video begin (run->cuts) */
+int vw_cuts_find(vw_pipe_t *p, vw_err_t *err);
+
 /* vw_screen.c: look j of the unit being done; the held look committed */
 int vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err);
 int vw_screen_commit(vw_pipe_t *p, vw_err_t *err);

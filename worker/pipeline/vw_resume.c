@@ -162,11 +162,11 @@ vw_resume_redo(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
     p->units_done = r;
     *i = r;
 
-    if (r > 0) {
+    if (r > p->job->from) {
         return vw_resume_unit(p, r - 1, err) < 0 ? -1 : 0;
     }
 
-    /* from the start */
+    /* from the start (of the part) */
 
     p->resume = 0;
     p->turn_q = 0;
