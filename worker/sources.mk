@@ -15,7 +15,8 @@
 
 VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              cmd/vw_cmd_admin.c cmd/vw_cmd_webhooks.c cmd/vw_cmd_args.c \
-             cmd/vw_cmd_parts.c cmd/vw_cmd_progress.c \
+             cmd/vw_cmd_parts.c cmd/vw_cmd_rows.c \
+             cmd/vw_cmd_progress.c \
              pool/vw_pool.c pool/vw_super.c pool/vw_child.c \
              pool/vw_janitor.c pool/vw_deliver.c pool/vw_confine.c \
              pool/vw_http.c \

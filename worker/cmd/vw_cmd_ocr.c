@@ -22,17 +22,14 @@
 
 #include "vw_cmd.h"
 #include "vw_cmd_parts.h"
+#include "vw_cmd_rows.h"
 #include "result/vw_output.h"
 #include "pipeline/vw_pipeline.h"
 #include "ocr/vw_ocr.h"
 
 
 typedef struct {
-    vw_row_t           *rows;
-    size_t              n;
-    size_t              cap;
-    int64_t            *pos;          /* row index -> rows[] slot */
-    uint32_t            npos;
+    vw_rowset_t         set;          /* the rows, as the ledger keeps them */
     uint32_t            stop_after;   /* 0: never */
     uint32_t            done;         /* row_done calls in this run */
     int                 know;         /* answer row_known */
@@ -295,7 +292,7 @@ static int
 vw_ocr_file(const vw_ocr_cmd_t *cmd)
 {
     int            fd, rc, runs, r, ran;
-    size_t         k, nsegs, unsure;
+    size_t         nsegs, unsure;
     int64_t        cpu[VW_STAGE_N];
     vw_stage_t     stage;
     vo_buf_t       out;
@@ -342,7 +339,7 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     if (cmd->part_ms > 0) {
         runs = 1;
 
-        if (vw_cmd_parts(&job, cmd->part_ms, cmd->stats, &mem.rows, &mem.n,
+        if (vw_cmd_parts(&job, cmd->part_ms, cmd->stats, &mem.set.rows, &mem.set.n,
                          &run[0], &err)
             != 0)
         {
@@ -376,8 +373,8 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     result.plan = &run[runs - 1].plan;
     result.options = &cmd->options;
     result.inspection = &run[runs - 1].inspection;
-    result.rows = mem.rows;
-    result.nrows = mem.n;
+    result.rows = mem.set.rows;
+    result.nrows = mem.set.n;
     result.with_frames = cmd->with_frames;
 
     /* the result's CPU time is the last run's "merge" (--stats) */
@@ -420,13 +417,7 @@ stats:
 
 done:
 
-    for (k = 0; k < mem.n; k++) {
-        free((char *) mem.rows[k].text);
-        free((char *) mem.rows[k].parts);
-    }
-
-    free(mem.rows);
-    free(mem.pos);
+    vw_rowset_free(&mem.set);
     vo_buf_free(&out);
 
     if (fd >= 0) {
@@ -484,7 +475,6 @@ vw_ocr_number(const char *flag, const char *v, int64_t min, int64_t max,
 static int
 vw_ocr_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 {
-    uint32_t       i;
     vw_ocr_mem_t  *mem;
 
     (void) in;
@@ -493,37 +483,28 @@ vw_ocr_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 
     vw_progress_plan(&mem->progress, plan->samples, plan->duration_ms);
 
-    if (mem->pos != NULL) {
-        return mem->npos == plan->indexes ? 0 : -1;
+    if (mem->set.pos != NULL) {
+        return mem->set.npos == plan->indexes ? 0 : -1;
     }
 
-    mem->pos = malloc(((size_t) plan->indexes + 1) * sizeof(int64_t));
-    if (mem->pos == NULL) {
-        return -1;
-    }
-
-    for (i = 0; i < plan->indexes; i++) {
-        mem->pos[i] = -1;
-    }
-
-    mem->npos = plan->indexes;
-
-    return 0;
+    return vw_rowset_init(&mem->set, plan->indexes);
 }
 
 
 static int
 vw_ocr_known(void *data, uint32_t index, vw_row_t *known)
 {
-    vw_ocr_mem_t  *mem;
+    vw_ocr_mem_t    *mem;
+    const vw_row_t  *r;
 
     mem = data;
+    r = mem->know ? vw_rowset_get(&mem->set, index) : NULL;
 
-    if (!mem->know || index >= mem->npos || mem->pos[index] < 0) {
+    if (r == NULL) {
         return 0;
     }
 
-    *known = mem->rows[mem->pos[index]];
+    *known = *r;
 
     return 1;
 }
@@ -532,43 +513,16 @@ vw_ocr_known(void *data, uint32_t index, vw_row_t *known)
 static int
 vw_ocr_done(void *data, const vw_row_t *f)
 {
-    size_t              cap;
-    vw_ocr_mem_t       *mem;
-    vw_row_t           *p;
+    int            rc;
+    vw_ocr_mem_t  *mem;
 
     mem = data;
 
-    if (f->index >= mem->npos) {
-        return -1;
+    /* as the ledger: the first row stays */
+    rc = vw_rowset_put(&mem->set, f);
+    if (rc <= 0) {
+        return rc;
     }
-
-    if (mem->pos[f->index] >= 0) {
-        return 0;               /* as the ledger: the first row stays */
-    }
-
-    if (mem->n == mem->cap) {
-        cap = mem->cap ? mem->cap * 2 : 64;
-        p = realloc(mem->rows, cap * sizeof(vw_row_t));
-        if (p == NULL) {
-            return -1;
-        }
-
-        mem->rows = p;
-        mem->cap = cap;
-    }
-
-    p = &mem->rows[mem->n];
-    *p = *f;
-    p->text = strdup(f->text);
-    p->parts = f->parts != NULL ? strdup(f->parts) : NULL;
-
-    if (p->text == NULL || (f->parts != NULL && p->parts == NULL)) {
-        free((char *) p->text);
-        free((char *) p->parts);
-        return -1;
-    }
-
-    mem->pos[f->index] = (int64_t) mem->n++;
 
     vw_progress_row(&mem->progress, !(f->flags & VO_FRAME_BETWEEN),
                     f->pts_ms);

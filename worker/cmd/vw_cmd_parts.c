@@ -18,6 +18,7 @@
 
 #include "vw_cmd.h"
 #include "vw_cmd_parts.h"
+#include "vw_cmd_rows.h"
 #include "result/vw_seam.h"
 
 
@@ -25,10 +26,7 @@
 typedef struct {
     uint32_t            from;        /* its first sample */
     uint32_t            to;          /* the first sample of the next */
-    vw_row_t           *rows;
-    size_t              n;
-    size_t              cap;
-    int64_t            *pos;         /* index -> rows[] slot, -1: none */
+    vw_rowset_t         set;
     int                 next;        /* the part whose rows take over */
     uint32_t            upto;        /* at this sample; -1 next: none */
     vw_report_t         run;
@@ -145,8 +143,8 @@ vw_cmd_parts(const vw_job_t *job, int64_t part_ms, int stats,
         end = ps.parts[p].next >= 0 ? ps.parts[p].upto * ps.looks
                                     : ps.indexes;
 
-        for (i = 0; i < ps.parts[p].n; i++) {
-            r = &ps.parts[p].rows[i];
+        for (i = 0; i < ps.parts[p].set.n; i++) {
+            r = &ps.parts[p].set.rows[i];
 
             if (r->index < from || r->index >= end) {
                 continue;
@@ -188,7 +186,6 @@ static int
 vw_parts_plan(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 {
     int           k;
-    uint32_t      i;
     vw_parts_t   *ps;
     vw_report_t  *run;
 
@@ -209,16 +206,10 @@ vw_parts_plan(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
         ps->parts[k].from = k > 0 ? run->cuts[k - 1] : 0;
         ps->parts[k].to = k < ps->nparts - 1 ? run->cuts[k] : plan->samples;
         ps->parts[k].next = -1;
-        ps->parts[k].pos = malloc(((size_t) plan->indexes + 1)
-                                  * sizeof(int64_t));
 
-        if (ps->parts[k].pos == NULL) {
+        if (vw_rowset_init(&ps->parts[k].set, plan->indexes) != 0) {
             vw_parts_free(ps);
             return -1;
-        }
-
-        for (i = 0; i <= plan->indexes; i++) {
-            ps->parts[k].pos[i] = -1;
         }
     }
 
@@ -234,41 +225,17 @@ vw_parts_plan(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 static int
 vw_parts_done(void *data, const vw_row_t *f)
 {
-    size_t          cap;
-    vw_row_t       *r;
+    int             rc;
     vw_parts_t     *ps;
     vw_part_mem_t  *pm;
 
     ps = data;
     pm = &ps->parts[ps->cur];
 
-    if (f->index >= ps->indexes || pm->pos[f->index] >= 0) {
-        return f->index >= ps->indexes ? -1 : 0;
+    rc = vw_rowset_put(&pm->set, f);
+    if (rc <= 0) {
+        return rc;
     }
-
-    if (pm->n == pm->cap) {
-        cap = pm->cap ? 2 * pm->cap : 64;
-        r = realloc(pm->rows, cap * sizeof(vw_row_t));
-        if (r == NULL) {
-            return -1;
-        }
-
-        pm->rows = r;
-        pm->cap = cap;
-    }
-
-    r = &pm->rows[pm->n];
-    *r = *f;
-    r->text = strdup(f->text);
-    r->parts = f->parts != NULL ? strdup(f->parts) : NULL;
-
-    if (r->text == NULL || (f->parts != NULL && r->parts == NULL)) {
-        free((char *) r->text);
-        free((char *) r->parts);
-        return -1;
-    }
-
-    pm->pos[f->index] = (int64_t) pm->n++;
 
     if ((f->flags & VO_FRAME_BETWEEN) || f->index / ps->looks < pm->to
         || ps->cur == ps->nparts - 1)
@@ -314,10 +281,8 @@ vw_parts_seam(vw_parts_t *ps, uint32_t u)
     same = 0;
 
     if (na > 0 && nb > 0) {
-        ra = pa->pos[vw_seam_ref(&a[na - 1])] >= 0
-             ? &pa->rows[pa->pos[vw_seam_ref(&a[na - 1])]] : NULL;
-        rb = pb->pos[vw_seam_ref(&b[nb - 1])] >= 0
-             ? &pb->rows[pb->pos[vw_seam_ref(&b[nb - 1])]] : NULL;
+        ra = vw_rowset_get(&pa->set, vw_seam_ref(&a[na - 1]));
+        rb = vw_rowset_get(&pb->set, vw_seam_ref(&b[nb - 1]));
         same = vw_seam_same(a, na, ra, b, nb, rb);
     }
 
@@ -338,14 +303,17 @@ static size_t
 vw_parts_unit(const vw_part_mem_t *pm, uint32_t u, uint32_t looks,
     vw_row_t *out)
 {
-    size_t    k;
-    uint32_t  j;
+    size_t           k;
+    uint32_t         j;
+    const vw_row_t  *r;
 
     k = 0;
 
     for (j = u * looks; j < (u + 1) * looks; j++) {
-        if (pm->pos[j] >= 0) {
-            out[k++] = pm->rows[pm->pos[j]];
+        r = vw_rowset_get(&pm->set, j);
+
+        if (r != NULL) {
+            out[k++] = *r;
         }
     }
 
@@ -356,17 +324,10 @@ vw_parts_unit(const vw_part_mem_t *pm, uint32_t u, uint32_t looks,
 static void
 vw_parts_free(vw_parts_t *ps)
 {
-    int     k;
-    size_t  i;
+    int  k;
 
     for (k = 0; k < ps->nparts && ps->parts != NULL; k++) {
-        for (i = 0; i < ps->parts[k].n; i++) {
-            free((char *) ps->parts[k].rows[i].text);
-            free((char *) ps->parts[k].rows[i].parts);
-        }
-
-        free(ps->parts[k].rows);
-        free(ps->parts[k].pos);
+        vw_rowset_free(&ps->parts[k].set);
     }
 
     free(ps->parts);
