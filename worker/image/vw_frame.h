@@ -27,7 +27,7 @@ struct SwsContext;
 struct vw_orient_s;
 
 
-/* An ink component (vw_text.c): its box, size and first pixel. */
+/* An ink component (vw_text_lines.c): its box, size and first pixel. */
 typedef struct {
     int       x0;
     int       y0;

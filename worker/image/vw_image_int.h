@@ -255,7 +255,7 @@ void vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
 int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
     int beat, vw_text_t *t, vw_err_t *err);
 
-/* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
+/* The lines of glyphs of an ink mask (vw_text_lines.c): what is not a glyph
  * of a line, or beside one, is erased; out's box, glyph_h, glyphs,
  * lines, line[] (of the polarity given) and nline describe what stays,
  * and comps is raised to the glyph-sized components if fewer (out's
