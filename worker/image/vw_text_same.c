@@ -26,6 +26,7 @@ typedef struct {
  * layers as a whole do not agree (vw_text_steady_lines) */
 typedef struct {
     int        n;
+    int        apart;                  /* the other lines lie apart */
     vw_rect_t  r[VW_TEXT_LINES_MAX];   /* in a's place */
 } vw_text_steady_t;
 
@@ -66,6 +67,8 @@ static int vw_text_steady_line(const vw_text_line_t *la,
     const vw_text_line_t *lb, int dx);
 static void vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb,
     int dx, vw_text_steady_t *sl);
+static int vw_text_lines_apart(const vw_text_t *t, uint32_t used,
+    const vw_text_t *o);
 static int vw_text_in_lines(const vw_text_steady_t *sl, int bx, int by);
 static void vw_text_glyph_start(vw_glyph_scan_t *g, int glyph_h);
 static int vw_text_glyph_row(vw_glyph_scan_t *g, int ncols);
@@ -151,7 +154,7 @@ vw_text_same(const vw_image_t *a, const vw_text_t *ta,
 
     if (!steady) {
         vw_text_steady_lines(ta, tb, dx, &sl);
-        g.diff = VW_TEXT_LINE_DIFF;
+        g.diff = sl.apart ? VW_TEXT_GLYPH_DIFF : VW_TEXT_LINE_DIFF;
     }
 
     cells.a = a;
@@ -297,16 +300,24 @@ vw_text_steady_line(const vw_text_line_t *la, const vw_text_line_t *lb,
  * agree are often over noise, which disturbs the lines they share as
  * well (squares of 49-77 between looks of one screen, big outlined
  * captions over a moving picture: the traits set's caps-3-4-lines; a
- * digit that changed on a bar, 91-199).
+ * digit that changed on a bar, 91-199).  But when every other line
+ * lies apart, on rows no line of the other layer has (a line of specks
+ * one layer chained above the caption, not another take of a line
+ * both have), the lines both have are as steady layers are, and
+ * VW_TEXT_GLYPH_DIFF tells (the meadow's "Caption 55" to "56", whose
+ * squares stay under 80, was placed on a later look).
  */
 static void
 vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
     vw_text_steady_t *sl)
 {
     int               i, j, x0, y0, x1, y1;
+    uint32_t          used_a, used_b;
     const vw_text_line_t  *la, *lb;
 
     sl->n = 0;
+    used_a = 0;
+    used_b = 0;
 
     for (i = 0; i < ta->nline; i++) {
         la = &ta->line[i];
@@ -314,7 +325,7 @@ vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
         for (j = 0; j < tb->nline; j++) {
             lb = &tb->line[j];
 
-            if (!vw_text_steady_line(la, lb, dx)) {
+            if ((used_b & (1u << j)) || !vw_text_steady_line(la, lb, dx)) {
                 continue;
             }
 
@@ -330,9 +341,42 @@ vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
             sl->r[sl->n].w = x1 - x0;
             sl->r[sl->n].h = y1 - y0;
             sl->n++;
+            used_a |= 1u << i;
+            used_b |= 1u << j;
             break;
         }
     }
+
+    sl->apart = sl->n > 0 && ta->nline == ta->lines && tb->nline == tb->lines
+                && vw_text_lines_apart(ta, used_a, tb)
+                && vw_text_lines_apart(tb, used_b, ta);
+}
+
+
+/*
+ * 1 if every line of t not in used lies on rows no line of o has: a
+ * line one layer has alone, not another take of a line both have
+ */
+static int
+vw_text_lines_apart(const vw_text_t *t, uint32_t used, const vw_text_t *o)
+{
+    int  i, j;
+
+    for (i = 0; i < t->nline; i++) {
+        if (used & (1u << i)) {
+            continue;
+        }
+
+        for (j = 0; j < o->nline; j++) {
+            if (t->line[i].box.y < o->line[j].box.y + o->line[j].box.h
+                && o->line[j].box.y < t->line[i].box.y + t->line[i].box.h)
+            {
+                return 0;
+            }
+        }
+    }
+
+    return 1;
 }
 
 

@@ -13,6 +13,7 @@
 
 
 static int vw_boundary_began(vw_pipe_t *p, int k, vw_err_t *err);
+static void vw_boundary_sized(vw_text_t *t, int gh_a, int gh_b);
 
 
 /*
@@ -150,7 +151,7 @@ static int
 vw_boundary_began(vw_pipe_t *p, int k, vw_err_t *err)
 {
     int                dx;
-    const vw_image_t  *cand;
+    const vw_image_t  *cand, *other;
 
     p->run->stats.boundary_frames++;
 
@@ -164,6 +165,26 @@ vw_boundary_began(vw_pipe_t *p, int k, vw_err_t *err)
         return -1;
     }
 
+    /*
+     * the frame's layer is cleaned as a look's is: of ink by local
+     * contrast what stands still (vw_look_still), against the held
+     * look when text appears where there was none (the new glyphs stand
+     * still there, the texture of the frames before does not), else
+     * against the old state's reference (its glyphs stand still there,
+     * new glyphs and texture do not); and lines of glyphs less than
+     * half the height of the text of either state go (specks of the
+     * picture: a 7 x 8 pixel "line" beside a title of 60 px glyphs)
+     */
+    other = p->ref_layer.box.w == 0 && p->layer.box.w > 0 ? &p->grey
+                                                          : &p->ref;
+
+    if (vw_text_still(&p->framer, cand, other, &p->cand_layer) < 0) {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    vw_boundary_sized(&p->cand_layer, p->ref_layer.glyph_h,
+                      p->layer.glyph_h);
+
     if (p->layer.box.w == 0) {
         return vw_look_same(p, &p->grey, &p->layer, cand, &p->cand_layer,
                             &dx);
@@ -171,4 +192,54 @@ vw_boundary_began(vw_pipe_t *p, int k, vw_err_t *err)
 
     return !vw_look_same(p, &p->ref, &p->ref_layer, cand, &p->cand_layer,
                          &dx);
+}
+
+
+/*
+ * Drops from layer t the lines of glyphs less than half as tall as the
+ * lesser of gh_a and gh_b (the glyph heights of the two states' text;
+ * 0: no text), its box and glyphs made those of the lines left.  A
+ * layer with more lines than it lists stays as it is.
+ */
+static void
+vw_boundary_sized(vw_text_t *t, int gh_a, int gh_b)
+{
+    int        i, n, least;
+    vw_rect_t  box;
+
+    least = gh_a == 0 ? gh_b : gh_b == 0 ? gh_a : gh_a < gh_b ? gh_a : gh_b;
+
+    if (least == 0 || t->box.w == 0 || t->nline < t->lines) {
+        return;
+    }
+
+    box.w = 0;
+    n = 0;
+
+    for (i = 0; i < t->nline; i++) {
+        if (2 * t->line[i].glyph_h >= least) {
+            vw_box_union(&box, &t->line[i].box);
+            t->line[n++] = t->line[i];
+        }
+    }
+
+    if (n == t->nline) {
+        return;
+    }
+
+    t->glyphs = 0;
+
+    for (i = 0; i < n; i++) {
+        t->glyphs += t->line[i].glyphs;
+    }
+
+    t->nline = n;
+    t->lines = n;
+    t->box = box;
+
+    if (n == 0) {
+        t->polarity = VW_TEXT_NONE;
+        t->local = 0;
+        t->glyph_h = 0;
+    }
 }
