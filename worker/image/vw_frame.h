@@ -60,6 +60,8 @@ typedef struct {
                                        formula (limited-range luma) */
     vw_image_t          open[2];    /* ink by local contrast: the
                                        opening and closing (vw_ink.c) */
+    vw_image_t          calm;       /* and what of it stands still
+                                       (vw_text_calm) */
 } vw_framer_t;
 
 

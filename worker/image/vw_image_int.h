@@ -106,6 +106,11 @@
                                           it changes less than this */
 #define VW_TEXT_STILL_PART       8     /* when more than an 8th of what
                                           is around it changed so */
+#define VW_TEXT_CALM_LEVEL       3     /* quarters: still ink is made
+                                          whole at this many quarters
+                                          of the way from the level
+                                          around a line to its ink's
+                                          (vw_text_calm) */
 #define VW_TEXT_DARK_DROP        80    /* levels: dark ink is this far
                                           below the median */
 #define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are

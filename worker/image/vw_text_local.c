@@ -25,6 +25,11 @@ static void vw_ink_square(vw_framer_t *fr, const uint8_t *src,
 static VW_VECTORISE size_t vw_ink_local_row(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict o, int level,
     int bright, size_t n);
+static int vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
+    const vw_image_t *other, vw_text_t *t);
+static int vw_text_calm_level(const uint32_t *hist, uint32_t n);
+static VW_VECTORISE size_t vw_ink_moved_row(uint8_t *restrict m,
+    const uint8_t *restrict g, const uint8_t *restrict o, size_t n);
 
 
 /*
@@ -383,4 +388,282 @@ vw_text_still(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
     }
 
     return 1;
+}
+
+
+/* a layer with no line (but one whose glyph-sized ink is as often text
+ * turned sideways: the orientation test judges it by the components the
+ * layer left in fr->comps), or a few glyphs not of local contrast */
+int
+vw_text_calm_wanted(const vw_text_t *t)
+{
+    return t->box.w == 0 ? t->comps < VW_TEXT_LOCAL_COMPS
+                         : !t->local && t->glyphs < VW_TEXT_LOCAL_GLYPHS;
+}
+
+
+/*
+ * Light text with no outline over a picture of its own levels (white
+ * over sand, skin or white cloth, cream with a glow over grass) touches
+ * the texture around it at any threshold: in one picture its glyphs
+ * chain with blades and edges into lines that fill the picture, or
+ * break at the weak ones.  The texture moves with the picture, the
+ * caption does not: of the ink by local contrast (vw_text_local's, at
+ * VW_TEXT_LOCAL_LEVEL then VW_TEXT_LOCAL_LOW, light then dark) only the
+ * pixels within VW_TEXT_STILL_DIFF levels of where they were in other
+ * count, when more than a VW_TEXT_STILL_PART of the picture moved so.
+ * The first that makes a line or two (as vw_text_local asks) of more
+ * glyphs than VW_TEXT_LOCAL_GAIN times the layer's is made whole at its
+ * own level (vw_text_calm_fill) and becomes t, if it still has a line;
+ * fr->calm holds the ink meanwhile (t is left as it is otherwise).
+ */
+int
+vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
+    vw_text_t *t)
+{
+    int                i, y, r, level, beat;
+    size_t             ink, moved;
+    vw_text_t          kt;
+    static const int   pol[2] = { VW_TEXT_BRIGHT, VW_TEXT_DARK };
+
+    if (!vw_text_calm_wanted(t) || other->width != g->width
+        || other->height != g->height || g->width == 0)
+    {
+        return 0;
+    }
+
+    moved = 0;
+
+    for (y = 0; y < g->height; y += 2) {
+        moved += vw_ink_moved_row(NULL, g->data + (size_t) y * g->stride,
+                                  other->data + (size_t) y * other->stride,
+                                  (size_t) g->width);
+    }
+
+    if (moved * VW_TEXT_STILL_PART
+        <= (size_t) g->width * (size_t) ((g->height + 1) / 2))
+    {
+        return 0;                       /* a still picture tells nothing */
+    }
+
+    if (vw_image_alloc(&fr->calm, g->width, g->height) != 0) {
+        return -1;
+    }
+
+    r = t->pic.h / VW_TEXT_STROKE_PART > VW_TEXT_RADIUS
+        ? t->pic.h / VW_TEXT_STROKE_PART : VW_TEXT_RADIUS;
+    beat = t->box.w > 0 ? VW_TEXT_LOCAL_GAIN * t->glyphs : 0;
+
+    memset(&kt, 0, sizeof(vw_text_t));
+    kt.mask = fr->calm;
+    kt.pic = t->pic;
+
+    for (i = 0; i < 4; i++) {
+        level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
+
+        if (i < 2) {
+            if (vw_image_alloc(&fr->open[i], g->width, g->height) != 0) {
+                fr->calm = kt.mask;
+                return -1;
+            }
+
+            vw_ink_open(fr, g, pol[i], r, &fr->open[i]);
+        }
+
+        vw_ink_contrast(g, &fr->open[i % 2], &kt.mask, pol[i % 2], level,
+                        &ink);
+
+        for (y = 0; ink > 0 && y < g->height; y++) {
+            (void) vw_ink_moved_row(kt.mask.data
+                                    + (size_t) y * kt.mask.stride,
+                                    g->data + (size_t) y * g->stride,
+                                    other->data + (size_t) y * other->stride,
+                                    (size_t) g->width);
+        }
+
+        memset(&kt.box, 0, sizeof(vw_rect_t));
+        kt.nline = 0;
+        kt.lines = 0;
+        kt.glyphs = 0;
+
+        if (ink > 0
+            && vw_text_lines(fr, &kt.mask, t->pic.w, t->pic.h, pol[i % 2],
+                             &kt)
+               != 0)
+        {
+            fr->calm = kt.mask;
+            return -1;
+        }
+
+        if (kt.box.w > 0 && kt.glyphs > beat
+            && kt.glyphs >= VW_TEXT_LOCAL_GLYPHS
+            && kt.box.h <= VW_TEXT_LOCAL_TALL * kt.glyph_h)
+        {
+            /* (the fill takes fr->open[0]: no other level is tried) */
+            kt.polarity = pol[i % 2];
+
+            if (vw_text_calm_fill(fr, g, other, &kt) != 0
+                || vw_text_lines(fr, &kt.mask, t->pic.w, t->pic.h,
+                                 kt.polarity, &kt)
+                   != 0)
+            {
+                fr->calm = kt.mask;
+                return -1;
+            }
+
+            if (kt.box.w == 0) {
+                break;
+            }
+
+            fr->calm = t->mask;
+            kt.local = 1;
+            kt.comps = kt.comps > t->comps ? kt.comps : t->comps;
+            *t = kt;
+            return 1;
+        }
+    }
+
+    fr->calm = kt.mask;
+
+    return 0;
+}
+
+
+/* The pixels of g more than VW_TEXT_STILL_DIFF levels from other's: how
+ * many; with m, they are no ink there (vectorised) */
+static VW_VECTORISE size_t
+vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
+    const uint8_t *restrict o, size_t n)
+{
+    size_t    i;
+    unsigned  moved;
+    uint8_t   d, away;
+
+    moved = 0;
+
+    for (i = 0; i < n; i++) {
+        d = (uint8_t) (g[i] > o[i] ? g[i] - o[i] : o[i] - g[i]);
+        away = (uint8_t) (d > VW_TEXT_STILL_DIFF);
+        moved += away;
+
+        if (m != NULL) {
+            m[i] |= (uint8_t) (0 - away);
+        }
+    }
+
+    return moved;
+}
+
+
+/*
+ * The glyphs of a layer of still ink (t) made whole at the level of its
+ * lines.  The opening by a square made for strokes of the picture's
+ * size keeps of a wider stroke (a bold glyph in a glow) only its rim,
+ * and a glyph of weaker contrast than the rest is lost: across the band
+ * of rows of t's box (half a glyph height more each way), the whole
+ * width, ink is taken again where the picture stands above (below, for
+ * dark ink) its opening by a square of a third of the glyph height,
+ * stands still, and is at the band's level: VW_TEXT_CALM_LEVEL quarters
+ * of the way from the median of what is around the ink found to the
+ * median of that ink.  The texture at that level moves; a flat area
+ * wider than the square does not stand above its opening.
+ */
+static int
+vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
+    const vw_image_t *other, vw_text_t *t)
+{
+    int             x, y, d, level, around, bright, r;
+    size_t          ink;
+    uint8_t        *m;
+    uint32_t        hin[256], hout[256], nin, nout;
+    vw_rect_t       all, b;
+    vw_image_t      gv, mv;
+    const uint8_t  *q, *o;
+
+    bright = t->polarity != VW_TEXT_DARK;
+    d = t->glyph_h / 2;
+    b.x = 0;
+    b.w = g->width;
+    b.y = t->box.y - d < 0 ? 0 : t->box.y - d;
+    b.h = t->box.y + t->box.h + d > g->height
+          ? g->height - b.y : t->box.y + t->box.h + d - b.y;
+
+    memset(hin, 0, sizeof(hin));
+    memset(hout, 0, sizeof(hout));
+    nin = 0;
+    nout = 0;
+
+    for (y = b.y; y < b.y + b.h; y++) {
+        m = t->mask.data + (size_t) y * t->mask.stride;
+        q = g->data + (size_t) y * g->stride;
+
+        for (x = 0; x < g->width; x++) {
+            if (m[x] == 0) {
+                hin[q[x]]++;
+                nin++;
+
+            } else {
+                hout[q[x]]++;
+                nout++;
+            }
+        }
+    }
+
+    if (nin == 0 || nout == 0) {
+        return 0;
+    }
+
+    around = vw_text_calm_level(hout, nout);
+    level = around + (vw_text_calm_level(hin, nin) - around)
+                     * VW_TEXT_CALM_LEVEL / 4;
+
+    r = t->glyph_h / 3 > VW_TEXT_RADIUS ? t->glyph_h / 3 : VW_TEXT_RADIUS;
+    all = (vw_rect_t) { 0, 0, g->width, g->height };
+    vw_image_view(g, &all, &b, &gv);
+    vw_image_view(&t->mask, &all, &b, &mv);
+
+    if (vw_image_alloc(&fr->open[0], b.w, b.h) != 0) {
+        return -1;
+    }
+
+    vw_ink_open(fr, &gv, t->polarity, r, &fr->open[0]);
+    vw_ink_contrast(&gv, &fr->open[0], &mv, t->polarity, 1, &ink);
+
+    for (y = b.y; y < b.y + b.h; y++) {
+        m = t->mask.data + (size_t) y * t->mask.stride;
+        q = g->data + (size_t) y * g->stride;
+        o = other->data + (size_t) y * other->stride;
+
+        for (x = 0; x < g->width; x++) {
+            d = (int) q[x] - (int) o[x];
+
+            if (d > VW_TEXT_STILL_DIFF || d < -VW_TEXT_STILL_DIFF
+                || (bright ? q[x] < level : q[x] > level))
+            {
+                m[x] = 255;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
+/* The median level of a histogram of n pixels. */
+static int
+vw_text_calm_level(const uint32_t *hist, uint32_t n)
+{
+    int       v;
+    uint32_t  sum;
+
+    sum = 0;
+
+    for (v = 0; v < 255; v++) {
+        sum += hist[v];
+        if (2 * sum >= n) {
+            break;
+        }
+    }
+
+    return v;
 }
