@@ -25,8 +25,9 @@ static void vw_ink_square(vw_framer_t *fr, const uint8_t *src,
 static VW_VECTORISE size_t vw_ink_local_row(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict o, int level,
     int bright, size_t n);
+static int vw_text_calm_line(const vw_text_t *kt, int beat);
 static int vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
-    const vw_image_t *other, vw_text_t *t);
+    const vw_image_t *const *other, vw_text_t *t);
 static int vw_text_calm_level(const uint32_t *hist, uint32_t n);
 static VW_VECTORISE size_t vw_ink_moved_row(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict o, size_t n);
@@ -410,25 +411,37 @@ vw_text_calm_wanted(const vw_text_t *t)
  * break at the weak ones.  The texture moves with the picture, the
  * caption does not: of the ink by local contrast (vw_text_local's, at
  * VW_TEXT_LOCAL_LEVEL then VW_TEXT_LOCAL_LOW, light then dark) only the
- * pixels within VW_TEXT_STILL_DIFF levels of where they were in other
- * count, when more than a VW_TEXT_STILL_PART of the picture moved so.
- * The first that makes a line or two (as vw_text_local asks) of more
- * glyphs than VW_TEXT_LOCAL_GAIN times the layer's is made whole at its
- * own level (vw_text_calm_fill) and becomes t, if it still has a line;
- * fr->calm holds the ink meanwhile (t is left as it is otherwise).
+ * pixels within VW_TEXT_STILL_DIFF levels of where they were in both
+ * before and after count, when more than a VW_TEXT_STILL_PART of the
+ * picture moved so since before (in a moving noise a pixel stays by
+ * chance in one frame, seldom in two).  The first that makes a line or
+ * two (vw_text_calm_line) of more glyphs than VW_TEXT_LOCAL_GAIN times
+ * the layer's is made whole at its own level (vw_text_calm_fill) and
+ * becomes t if it still does, and does not lie over t's few glyphs
+ * (those are its own, found already: an outlined "Why?" whose outline
+ * makes more dark glyphs than its fill bright ones).  fr->calm holds
+ * the ink meanwhile; t is left as it is otherwise.
  */
 int
-vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
-    vw_text_t *t)
+vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
+    const vw_image_t *after, vw_text_t *t)
 {
-    int                i, y, r, level, beat;
+    int                i, k, y, r, level, beat;
     size_t             ink, moved;
     vw_text_t          kt;
+    const vw_image_t  *other[2];
     static const int   pol[2] = { VW_TEXT_BRIGHT, VW_TEXT_DARK };
 
-    if (!vw_text_calm_wanted(t) || other->width != g->width
-        || other->height != g->height || g->width == 0)
-    {
+    other[0] = before;
+    other[1] = after;
+
+    for (k = 0; k < 2; k++) {
+        if (other[k]->width != g->width || other[k]->height != g->height) {
+            return 0;
+        }
+    }
+
+    if (!vw_text_calm_wanted(t) || g->width == 0) {
         return 0;
     }
 
@@ -436,7 +449,7 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
 
     for (y = 0; y < g->height; y += 2) {
         moved += vw_ink_moved_row(NULL, g->data + (size_t) y * g->stride,
-                                  other->data + (size_t) y * other->stride,
+                                  before->data + (size_t) y * before->stride,
                                   (size_t) g->width);
     }
 
@@ -474,11 +487,14 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
                         &ink);
 
         for (y = 0; ink > 0 && y < g->height; y++) {
-            (void) vw_ink_moved_row(kt.mask.data
-                                    + (size_t) y * kt.mask.stride,
-                                    g->data + (size_t) y * g->stride,
-                                    other->data + (size_t) y * other->stride,
-                                    (size_t) g->width);
+            for (k = 0; k < 2; k++) {
+                (void) vw_ink_moved_row(kt.mask.data
+                                        + (size_t) y * kt.mask.stride,
+                                        g->data + (size_t) y * g->stride,
+                                        other[k]->data
+                                        + (size_t) y * other[k]->stride,
+                                        (size_t) g->width);
+            }
         }
 
         memset(&kt.box, 0, sizeof(vw_rect_t));
@@ -495,37 +511,53 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
             return -1;
         }
 
-        if (kt.box.w > 0 && kt.glyphs > beat
-            && kt.glyphs >= VW_TEXT_LOCAL_GLYPHS
-            && kt.box.h <= VW_TEXT_LOCAL_TALL * kt.glyph_h)
-        {
-            /* (the fill takes fr->open[0]: no other level is tried) */
-            kt.polarity = pol[i % 2];
-
-            if (vw_text_calm_fill(fr, g, other, &kt) != 0
-                || vw_text_lines(fr, &kt.mask, t->pic.w, t->pic.h,
-                                 kt.polarity, &kt)
-                   != 0)
-            {
-                fr->calm = kt.mask;
-                return -1;
-            }
-
-            if (kt.box.w == 0) {
-                break;
-            }
-
-            fr->calm = t->mask;
-            kt.local = 1;
-            kt.comps = kt.comps > t->comps ? kt.comps : t->comps;
-            *t = kt;
-            return 1;
+        if (!vw_text_calm_line(&kt, beat)) {
+            continue;
         }
+
+        /* (the fill takes fr->open[0]: no other level is tried) */
+
+        kt.polarity = pol[i % 2];
+
+        if (vw_text_calm_fill(fr, g, other, &kt) != 0
+            || vw_text_lines(fr, &kt.mask, t->pic.w, t->pic.h, kt.polarity,
+                             &kt)
+               != 0)
+        {
+            fr->calm = kt.mask;
+            return -1;
+        }
+
+        /* a few glyphs where the still line lies are its own, found
+         * already: the layer stays as it was */
+
+        if (!vw_text_calm_line(&kt, beat)
+            || (t->box.w > 0 && vw_box_overlap(&kt.box, &t->box) > 0))
+        {
+            break;
+        }
+
+        fr->calm = t->mask;
+        kt.local = 1;
+        kt.comps = kt.comps > t->comps ? kt.comps : t->comps;
+        *t = kt;
+        return 1;
     }
 
     fr->calm = kt.mask;
 
     return 0;
+}
+
+
+/* kt makes a line or two (as vw_text_local asks) of more than beat
+ * glyphs */
+static int
+vw_text_calm_line(const vw_text_t *kt, int beat)
+{
+    return kt->box.w > 0 && kt->glyphs > beat
+           && kt->glyphs >= VW_TEXT_LOCAL_GLYPHS
+           && kt->box.h <= VW_TEXT_LOCAL_TALL * kt->glyph_h;
 }
 
 
@@ -570,15 +602,15 @@ vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
  */
 static int
 vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
-    const vw_image_t *other, vw_text_t *t)
+    const vw_image_t *const *other, vw_text_t *t)
 {
-    int             x, y, d, level, around, bright, r;
+    int             x, y, k, d, level, around, bright, r;
     size_t          ink;
     uint8_t        *m;
     uint32_t        hin[256], hout[256], nin, nout;
     vw_rect_t       all, b;
     vw_image_t      gv, mv;
-    const uint8_t  *q, *o;
+    const uint8_t  *q;
 
     bright = t->polarity != VW_TEXT_DARK;
     d = t->glyph_h / 2;
@@ -632,14 +664,15 @@ vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
     for (y = b.y; y < b.y + b.h; y++) {
         m = t->mask.data + (size_t) y * t->mask.stride;
         q = g->data + (size_t) y * g->stride;
-        o = other->data + (size_t) y * other->stride;
+
+        for (k = 0; k < 2; k++) {
+            (void) vw_ink_moved_row(m, q, other[k]->data
+                                          + (size_t) y * other[k]->stride,
+                                    (size_t) g->width);
+        }
 
         for (x = 0; x < g->width; x++) {
-            d = (int) q[x] - (int) o[x];
-
-            if (d > VW_TEXT_STILL_DIFF || d < -VW_TEXT_STILL_DIFF
-                || (bright ? q[x] < level : q[x] > level))
-            {
+            if (bright ? q[x] < level : q[x] > level) {
                 m[x] = 255;
             }
         }

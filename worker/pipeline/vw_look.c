@@ -132,13 +132,13 @@ vw_look_clean(vw_pipe_t *p, vw_err_t *err)
 
 
 /*
- * The frame a look's glyphs are held still against (vw_text_still,
- * vw_text_calm): the oldest kept before the look (up to two looks'
- * steps back); at the first look, the frame after it.  Into p->beside;
- * 1 if there is none, -1 on error.
+ * A layer of ink by local contrast keeps the glyphs that stand still
+ * since the oldest frame kept before the look (up to two looks' steps
+ * back), as captions do and the texture behind them does not
+ * (vw_text_still); at the first look, since the frame after it.
  */
 static int
-vw_look_other(vw_pipe_t *p, vw_err_t *err)
+vw_look_still(vw_pipe_t *p, vw_err_t *err)
 {
     int               n, whole;
     const AVFrame    *other;
@@ -148,27 +148,11 @@ vw_look_other(vw_pipe_t *p, vw_err_t *err)
     other = n > 0 ? run[0].frame : vw_media_frame_after(p->media, p->look_us);
 
     if (other == NULL) {
-        return 1;
+        return 0;
     }
 
-    return vw_look_grey(p, other, &p->beside, err) != 0 ? -1 : 0;
-}
-
-
-/*
- * A layer of ink by local contrast keeps the glyphs that stand still
- * since the other frame, as captions do and the texture behind them
- * does not (vw_text_still).
- */
-static int
-vw_look_still(vw_pipe_t *p, vw_err_t *err)
-{
-    int  n;
-
-    n = vw_look_other(p, err);
-
-    if (n != 0) {
-        return n < 0 ? -1 : 0;
+    if (vw_look_grey(p, other, &p->beside, err) != 0) {
+        return -1;
     }
 
     n = vw_text_still(&p->framer, &p->grey, &p->beside, &p->layer);
@@ -179,16 +163,21 @@ vw_look_still(vw_pipe_t *p, vw_err_t *err)
 
 /*
  * The text layer of look p->grey into p->layer; one with no line, or a
- * few glyphs only, is looked for again in what stands still since the
- * other frame while the picture moves (vw_text_calm: light text with no
- * outline over texture).  Those frames are at hand with refine, as for
- * vw_look_clean.
+ * few glyphs only, is looked for again in what stands still both since
+ * the oldest frame kept before the look (as for vw_text_still) and in
+ * the frame after it while the picture moves (vw_text_calm: light text
+ * with no outline over texture; of a moving noise, a pixel that stays
+ * by chance in one frame seldom stays in two).  Those frames are at
+ * hand with refine, as for vw_look_clean; a look with one of them only
+ * (the first, the last) is left as it is.
  */
 int
 vw_look_find(vw_pipe_t *p, vw_err_t *err)
 {
-    int         n;
-    vw_stage_t  stage;
+    int               n, whole;
+    const AVFrame    *before, *after;
+    const vw_kept_t  *run;
+    vw_stage_t        stage;
 
     if (vw_text_find(&p->framer, &p->grey, &p->layer, err) != 0) {
         return -1;
@@ -200,14 +189,23 @@ vw_look_find(vw_pipe_t *p, vw_err_t *err)
         return 0;
     }
 
-    n = vw_look_other(p, err);
+    n = vw_media_kept(p->media, -1, p->look_us, &run, &whole);
+    before = n > 0 ? run[0].frame : NULL;
+    after = vw_media_frame_after(p->media, p->look_us);
 
-    if (n != 0) {
-        return n < 0 ? -1 : 0;
+    if (before == NULL || after == NULL) {
+        return 0;
+    }
+
+    if (vw_look_grey(p, before, &p->beside, err) != 0
+        || vw_look_grey(p, after, &p->after, err) != 0)
+    {
+        return -1;
     }
 
     stage = vw_stage_enter(VW_STAGE_TEXT_LAYER);
-    n = vw_text_calm(&p->framer, &p->grey, &p->beside, &p->layer);
+    n = vw_text_calm(&p->framer, &p->grey, &p->beside, &p->after,
+                     &p->layer);
     (void) vw_stage_enter(stage);
 
     return n < 0 ? vw_fail(err, "no_memory", "frame: out of memory") : 0;

@@ -212,6 +212,8 @@ typedef struct {
                                           placed exactly among them */
     vw_text_t           cand_layer;    /* the text layer of one of them */
     vw_image_t          beside;        /* a frame shown beside a look */
+    vw_image_t          after;         /* and the one after it
+                                          (vw_look_find) */
     vw_persist_t        persist;       /* vw_look_clean's work */
 
     /* the screen read last, with the screens joined to it since, while
