@@ -25,11 +25,15 @@ static void vw_ink_square(vw_framer_t *fr, const uint8_t *src,
 static VW_VECTORISE size_t vw_ink_local_row(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict o, int level,
     int bright, size_t n);
+static int vw_text_calm_held(const vw_image_t *g,
+    const vw_image_t *const *other, const vw_text_t *t);
 static int vw_text_calm_line(const vw_text_t *kt, int beat);
 static int vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
-    const vw_image_t *const *other, vw_text_t *t);
+    vw_text_t *t);
 static int vw_text_calm_level(const uint32_t *hist, uint32_t n);
-static VW_VECTORISE size_t vw_ink_moved_row(uint8_t *restrict m,
+static VW_VECTORISE size_t vw_ink_moving(const uint8_t *restrict g,
+    const uint8_t *restrict o, size_t n);
+static VW_VECTORISE void vw_ink_moved_row(uint8_t *restrict m,
     const uint8_t *restrict g, const uint8_t *restrict o, size_t n);
 
 
@@ -59,11 +63,18 @@ vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
         level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
 
         if (i < 2) {
+            fr->open_of = NULL;
+
             if (vw_image_alloc(&fr->open[i], g->width, g->height) != 0) {
                 return vw_fail(err, "no_memory", "frame: out of memory");
             }
 
             vw_ink_open(fr, g, pol[i], r, &fr->open[i]);
+
+            if (i == 1) {
+                fr->open_of = g->data;      /* for vw_text_calm */
+                fr->open_r = r;
+            }
         }
 
         vw_ink_contrast(g, &fr->open[i % 2], &t->mask, pol[i % 2], level,
@@ -426,7 +437,7 @@ int
 vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
     const vw_image_t *after, vw_text_t *t)
 {
-    int                i, k, y, r, level, beat;
+    int                i, k, y, r, level, beat, reuse;
     size_t             ink, moved;
     vw_text_t          kt;
     const vw_image_t  *other[2];
@@ -448,9 +459,9 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
     moved = 0;
 
     for (y = 0; y < g->height; y += 2) {
-        moved += vw_ink_moved_row(NULL, g->data + (size_t) y * g->stride,
-                                  before->data + (size_t) y * before->stride,
-                                  (size_t) g->width);
+        moved += vw_ink_moving(g->data + (size_t) y * g->stride,
+                               before->data + (size_t) y * before->stride,
+                               (size_t) g->width);
     }
 
     if (moved * VW_TEXT_STILL_PART
@@ -459,13 +470,35 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
         return 0;                       /* a still picture tells nothing */
     }
 
-    if (vw_image_alloc(&fr->calm, g->width, g->height) != 0) {
+    if (t->box.w > 0 && vw_text_calm_held(g, other, t)) {
+        return 0;
+    }
+
+    /* fr->moved: 255 where g moved since before or until after */
+
+    if (vw_image_alloc(&fr->calm, g->width, g->height) != 0
+        || vw_image_alloc(&fr->moved, g->width, g->height) != 0)
+    {
         return -1;
+    }
+
+    for (y = 0; y < g->height; y++) {
+        memset(fr->moved.data + (size_t) y * fr->moved.stride, 0,
+               (size_t) g->width);
+
+        for (k = 0; k < 2; k++) {
+            vw_ink_moved_row(fr->moved.data + (size_t) y * fr->moved.stride,
+                             g->data + (size_t) y * g->stride,
+                             other[k]->data + (size_t) y * other[k]->stride,
+                             (size_t) g->width);
+        }
     }
 
     r = t->pic.h / VW_TEXT_STROKE_PART > VW_TEXT_RADIUS
         ? t->pic.h / VW_TEXT_STROKE_PART : VW_TEXT_RADIUS;
     beat = t->box.w > 0 ? VW_TEXT_LOCAL_GAIN * t->glyphs : 0;
+    reuse = fr->open_of == g->data && fr->open_r == r;
+    fr->open_of = NULL;
 
     memset(&kt, 0, sizeof(vw_text_t));
     kt.mask = fr->calm;
@@ -474,7 +507,10 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
     for (i = 0; i < 4; i++) {
         level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
 
-        if (i < 2) {
+        /* the openings vw_text_local made of g in this layer's
+         * finding serve (a layer with no line tried them all) */
+
+        if (i < 2 && !reuse) {
             if (vw_image_alloc(&fr->open[i], g->width, g->height) != 0) {
                 fr->calm = kt.mask;
                 return -1;
@@ -487,14 +523,9 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
                         &ink);
 
         for (y = 0; ink > 0 && y < g->height; y++) {
-            for (k = 0; k < 2; k++) {
-                (void) vw_ink_moved_row(kt.mask.data
-                                        + (size_t) y * kt.mask.stride,
-                                        g->data + (size_t) y * g->stride,
-                                        other[k]->data
-                                        + (size_t) y * other[k]->stride,
-                                        (size_t) g->width);
-            }
+            vw_ink_max(kt.mask.data + (size_t) y * kt.mask.stride,
+                       fr->moved.data + (size_t) y * fr->moved.stride,
+                       (size_t) g->width);
         }
 
         memset(&kt.box, 0, sizeof(vw_rect_t));
@@ -519,7 +550,7 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
 
         kt.polarity = pol[i % 2];
 
-        if (vw_text_calm_fill(fr, g, other, &kt) != 0
+        if (vw_text_calm_fill(fr, g, &kt) != 0
             || vw_text_lines(fr, &kt.mask, t->pic.w, t->pic.h, kt.polarity,
                              &kt)
                != 0)
@@ -550,6 +581,45 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
 }
 
 
+/* The few glyphs of layer t stand still in both other frames (all but
+ * a VW_TEXT_STILL_PART of their pixels): a short word of a caption, not
+ * the texture, which moves with the picture */
+static int
+vw_text_calm_held(const vw_image_t *g, const vw_image_t *const *other,
+    const vw_text_t *t)
+{
+    int             x, y, k, d, ink, moved, away;
+    const uint8_t  *m, *q, *o;
+
+    ink = 0;
+    moved = 0;
+
+    for (y = t->box.y; y < t->box.y + t->box.h; y++) {
+        m = t->mask.data + (size_t) y * t->mask.stride;
+        q = g->data + (size_t) y * g->stride;
+
+        for (x = t->box.x; x < t->box.x + t->box.w; x++) {
+            if (m[x] != 0) {
+                continue;
+            }
+
+            away = 0;
+
+            for (k = 0; k < 2; k++) {
+                o = other[k]->data + (size_t) y * other[k]->stride;
+                d = (int) q[x] - (int) o[x];
+                away |= d > VW_TEXT_STILL_DIFF || d < -VW_TEXT_STILL_DIFF;
+            }
+
+            ink++;
+            moved += away;
+        }
+    }
+
+    return ink > 0 && moved * VW_TEXT_STILL_PART <= ink;
+}
+
+
 /* kt makes a line or two (as vw_text_local asks) of more than beat
  * glyphs */
 static int
@@ -561,29 +631,40 @@ vw_text_calm_line(const vw_text_t *kt, int beat)
 }
 
 
-/* The pixels of g more than VW_TEXT_STILL_DIFF levels from other's: how
- * many; with m, they are no ink there (vectorised) */
+/* How many pixels of g are more than VW_TEXT_STILL_DIFF levels from
+ * other's (vectorised) */
 static VW_VECTORISE size_t
-vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
-    const uint8_t *restrict o, size_t n)
+vw_ink_moving(const uint8_t *restrict g, const uint8_t *restrict o,
+    size_t n)
 {
     size_t    i;
     unsigned  moved;
-    uint8_t   d, away;
+    uint8_t   d;
 
     moved = 0;
 
     for (i = 0; i < n; i++) {
         d = (uint8_t) (g[i] > o[i] ? g[i] - o[i] : o[i] - g[i]);
-        away = (uint8_t) (d > VW_TEXT_STILL_DIFF);
-        moved += away;
-
-        if (m != NULL) {
-            m[i] |= (uint8_t) (0 - away);
-        }
+        moved += d > VW_TEXT_STILL_DIFF;
     }
 
     return moved;
+}
+
+
+/* m[i] = 255 where g[i] is more than VW_TEXT_STILL_DIFF levels from
+ * o[i], as it was elsewhere (vectorised) */
+static VW_VECTORISE void
+vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
+    const uint8_t *restrict o, size_t n)
+{
+    size_t   i;
+    uint8_t  d;
+
+    for (i = 0; i < n; i++) {
+        d = (uint8_t) (g[i] > o[i] ? g[i] - o[i] : o[i] - g[i]);
+        m[i] |= (uint8_t) (0 - (d > VW_TEXT_STILL_DIFF));
+    }
 }
 
 
@@ -595,16 +676,15 @@ vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
  * of rows of t's box (half a glyph height more each way), the whole
  * width, ink is taken again where the picture stands above (below, for
  * dark ink) its opening by a square of a third of the glyph height,
- * stands still, and is at the band's level: VW_TEXT_CALM_LEVEL quarters
+ * stands still (not in fr->moved), and is at the band's level: VW_TEXT_CALM_LEVEL quarters
  * of the way from the median of what is around the ink found to the
  * median of that ink.  The texture at that level moves; a flat area
  * wider than the square does not stand above its opening.
  */
 static int
-vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
-    const vw_image_t *const *other, vw_text_t *t)
+vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
 {
-    int             x, y, k, d, level, around, bright, r;
+    int             x, y, d, level, around, bright, r;
     size_t          ink;
     uint8_t        *m;
     uint32_t        hin[256], hout[256], nin, nout;
@@ -665,11 +745,8 @@ vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
         m = t->mask.data + (size_t) y * t->mask.stride;
         q = g->data + (size_t) y * g->stride;
 
-        for (k = 0; k < 2; k++) {
-            (void) vw_ink_moved_row(m, q, other[k]->data
-                                          + (size_t) y * other[k]->stride,
-                                    (size_t) g->width);
-        }
+        vw_ink_max(m, fr->moved.data + (size_t) y * fr->moved.stride,
+                   (size_t) g->width);
 
         for (x = 0; x < g->width; x++) {
             if (bright ? q[x] < level : q[x] > level) {
