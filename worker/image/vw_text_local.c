@@ -676,9 +676,9 @@ vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
  * of rows of t's box (half a glyph height more each way), the whole
  * width, ink is taken again where the picture stands above (below, for
  * dark ink) its opening by a square of a third of the glyph height,
- * stands still (not in fr->moved), and is at the band's level: VW_TEXT_CALM_LEVEL quarters
- * of the way from the median of what is around the ink found to the
- * median of that ink.  The texture at that level moves; a flat area
+ * stands still (not in fr->moved) and is at the band's level:
+ * VW_TEXT_CALM_LEVEL quarters of the way from the median of what is
+ * around the ink found to the median of that ink.  The texture at that level moves; a flat area
  * wider than the square does not stand above its opening.
  */
 static int
