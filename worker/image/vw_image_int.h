@@ -260,6 +260,9 @@ void vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
 int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
     int beat, vw_text_t *t, vw_err_t *err);
 
+/* The median level of a histogram of n pixels (vw_prep.c). */
+int vw_prep_level(const uint32_t *hist, uint32_t n);
+
 /* The lines of glyphs of an ink mask (vw_text.c): what is not a glyph
  * of a line, or beside one, is erased; out's box, glyph_h, glyphs,
  * lines, line[] (of the polarity given) and nline describe what stays,

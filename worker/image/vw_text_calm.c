@@ -18,7 +18,6 @@ static int vw_text_calm_held(const vw_image_t *g,
 static int vw_text_calm_line(const vw_text_t *kt, int beat);
 static int vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
     vw_text_t *t);
-static int vw_text_calm_level(const uint32_t *hist, uint32_t n);
 static VW_VECTORISE size_t vw_ink_moving(const uint8_t *restrict g,
     const uint8_t *restrict o, size_t n);
 static VW_VECTORISE void vw_ink_moved_row(uint8_t *restrict m,
@@ -347,8 +346,8 @@ vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
         return 0;
     }
 
-    around = vw_text_calm_level(hout, nout);
-    level = around + (vw_text_calm_level(hin, nin) - around)
+    around = vw_prep_level(hout, nout);
+    level = around + (vw_prep_level(hin, nin) - around)
                      * VW_TEXT_CALM_LEVEL / 4;
 
     r = t->glyph_h / 3 > VW_TEXT_RADIUS ? t->glyph_h / 3 : VW_TEXT_RADIUS;
@@ -378,24 +377,4 @@ vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
     }
 
     return 0;
-}
-
-
-/* The median level of a histogram of n pixels. */
-static int
-vw_text_calm_level(const uint32_t *hist, uint32_t n)
-{
-    int       v;
-    uint32_t  sum;
-
-    sum = 0;
-
-    for (v = 0; v < 255; v++) {
-        sum += hist[v];
-        if (2 * sum >= n) {
-            break;
-        }
-    }
-
-    return v;
 }
