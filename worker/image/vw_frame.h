@@ -60,6 +60,13 @@ typedef struct {
                                        formula (limited-range luma) */
     vw_image_t          open[2];    /* ink by local contrast: the
                                        opening and closing (vw_ink.c) */
+    const uint8_t      *open_of;    /* the picture both are of, with
+                                       a square of 2 open_r + 1, in this
+                                       text layer's finding (NULL: none) */
+    int                 open_r;
+    vw_image_t          calm;       /* and what of it stands still
+                                       (vw_text_calm), */
+    vw_image_t          moved;      /* and what moved (255) */
 } vw_framer_t;
 
 

@@ -106,6 +106,11 @@
                                           it changes less than this */
 #define VW_TEXT_STILL_PART       8     /* when more than an 8th of what
                                           is around it changed so */
+#define VW_TEXT_CALM_LEVEL       3     /* quarters: still ink is made
+                                          whole at this many quarters
+                                          of the way from the level
+                                          around a line to its ink's
+                                          (vw_text_calm) */
 #define VW_TEXT_DARK_DROP        80    /* levels: dark ink is this far
                                           below the median */
 #define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are
@@ -254,6 +259,9 @@ void vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
     int polarity, int level, size_t *ink);
 int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
     int beat, vw_text_t *t, vw_err_t *err);
+
+/* The median level of a histogram of n pixels (vw_prep.c). */
+int vw_prep_level(const uint32_t *hist, uint32_t n);
 
 /* The lines of glyphs of an ink mask (vw_text_lines.c): what is not a glyph
  * of a line, or beside one, is erased; out's box, glyph_h, glyphs,

@@ -45,7 +45,6 @@
 
 static int vw_prep_scaled(vw_framer_t *fr, const vw_image_t *part,
     int scale, vw_image_t *out, vw_err_t *err);
-static int vw_prep_level(const uint32_t *hist, uint32_t n);
 static int vw_prep_blobs_run(vw_image_t *img, int x, int y,
     uint32_t *queue, size_t *tail, int *first);
 static void vw_prep_blobs_paint(vw_image_t *img, const uint32_t *queue,
@@ -263,7 +262,7 @@ vw_prep_line(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
 
 
 /* The median level of a histogram of n pixels. */
-static int
+int
 vw_prep_level(const uint32_t *hist, uint32_t n)
 {
     int       v;

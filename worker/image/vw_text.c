@@ -194,6 +194,7 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     const vw_image_t *pg;
     const uint8_t   *q;
 
+    fr->open_of = NULL;
     t->polarity = VW_TEXT_NONE;
     t->local = 0;
     t->glyph_h = 0;

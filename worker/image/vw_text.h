@@ -123,6 +123,18 @@ int vw_text_still(vw_framer_t *fr, const vw_image_t *g,
     const vw_image_t *other, vw_text_t *t);
 
 /*
+ * Finds in a look's picture g whose layer t has no line, or a few
+ * glyphs only (vw_text_calm_wanted), the lines of ink by local contrast
+ * that stand still in both before and after (frames shown around g, of
+ * its size) while the picture moves: light text with no outline over
+ * texture of its own levels.  1 if they became t, 0 if t is as it was,
+ * FAILED when out of memory.
+ */
+int vw_text_calm_wanted(const vw_text_t *t);
+int vw_text_calm(vw_framer_t *fr, const vw_image_t *g,
+    const vw_image_t *before, const vw_image_t *after, vw_text_t *t);
+
+/*
  * 1 if pictures a and b (with their text layers) show the same text: the
  * near-identical test of vw_image_similar passed on the pixels that are
  * ink in either layer (none in both: the same; a layer that lost some

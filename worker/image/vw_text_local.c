@@ -53,11 +53,18 @@ vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
         level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
 
         if (i < 2) {
+            fr->open_of = NULL;
+
             if (vw_image_alloc(&fr->open[i], g->width, g->height) != 0) {
                 return vw_fail(err, "no_memory", "frame: out of memory");
             }
 
             vw_ink_open(fr, g, pol[i], r, &fr->open[i]);
+
+            if (i == 1) {
+                fr->open_of = g->data;      /* for vw_text_calm */
+                fr->open_r = r;
+            }
         }
 
         vw_ink_contrast(g, &fr->open[i % 2], &t->mask, pol[i % 2], level,

@@ -161,6 +161,57 @@ vw_look_still(vw_pipe_t *p, vw_err_t *err)
 }
 
 
+/*
+ * The text layer of look p->grey into p->layer; one with no line, or a
+ * few glyphs only, is looked for again in what stands still both since
+ * the oldest frame kept before the look (as for vw_text_still) and in
+ * the frame after it while the picture moves (vw_text_calm: light text
+ * with no outline over texture; of a moving noise, a pixel that stays
+ * by chance in one frame seldom stays in two).  Those frames are at
+ * hand with refine, as for vw_look_clean; a look with one of them only
+ * (the first, the last) is left as it is.
+ */
+int
+vw_look_find(vw_pipe_t *p, vw_err_t *err)
+{
+    int               n, whole;
+    const AVFrame    *before, *after;
+    const vw_kept_t  *run;
+    vw_stage_t        stage;
+
+    if (vw_text_find(&p->framer, &p->grey, &p->layer, err) != 0) {
+        return -1;
+    }
+
+    if (!vw_text_calm_wanted(&p->layer) || !p->job->options->refine
+        || p->media == NULL)
+    {
+        return 0;
+    }
+
+    n = vw_media_kept(p->media, -1, p->look_us, &run, &whole);
+    before = n > 0 ? run[0].frame : NULL;
+    after = vw_media_frame_after(p->media, p->look_us);
+
+    if (before == NULL || after == NULL) {
+        return 0;
+    }
+
+    if (vw_look_grey(p, before, &p->beside, err) != 0
+        || vw_look_grey(p, after, &p->after, err) != 0)
+    {
+        return -1;
+    }
+
+    stage = vw_stage_enter(VW_STAGE_TEXT_LAYER);
+    n = vw_text_calm(&p->framer, &p->grey, &p->beside, &p->after,
+                     &p->layer);
+    (void) vw_stage_enter(stage);
+
+    return n < 0 ? vw_fail(err, "no_memory", "frame: out of memory") : 0;
+}
+
+
 /* Picture b shows the same text as a, where it is or where it slid. */
 int
 vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,

@@ -212,6 +212,8 @@ typedef struct {
                                           placed exactly among them */
     vw_text_t           cand_layer;    /* the text layer of one of them */
     vw_image_t          beside;        /* a frame shown beside a look */
+    vw_image_t          after;         /* and the one after it
+                                          (vw_look_find) */
     vw_persist_t        persist;       /* vw_look_clean's work */
 
     /* the screen read last, with the screens joined to it since, while
@@ -272,6 +274,7 @@ int vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
 int vw_look_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
     vw_err_t *err);
 int vw_look_clean(vw_pipe_t *p, vw_err_t *err);
+int vw_look_find(vw_pipe_t *p, vw_err_t *err);
 int vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx);
 

@@ -73,7 +73,7 @@ vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
     }
 
     if (rc == 0) {
-        rc = vw_text_find(&p->framer, &p->grey, &p->layer, err);
+        rc = vw_look_find(p, err);
     }
 
     if (rc == 0 && sample && !p->osd_tried && !p->pending
