@@ -40,6 +40,10 @@
  * line stayed (below) */
 #define VW_SURE_GLYPHS      10
 
+/* glyphs: a line of this many where the reference has none is a change,
+ * however few blocks it covers (vw_look_new_line) */
+#define VW_NEW_LINE_GLYPHS  4
+
 /* looks, and glyph heights: a line that stayed this many looks (a
  * second at fps 1), as wide as this many glyph heights (a few words),
  * and read as nothing is flagged all the same (vw_read_line_lost) */
@@ -342,6 +346,7 @@ void vw_join_free(vw_pipe_t *p);
 
 /* vw_read_line.c: the layer's lines the reading lacks, read alone */
 int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+int vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res);
 
 /* vw_read.c: the pending screen read */
 int vw_read_screen(vw_pipe_t *p, vw_err_t *err);
