@@ -13,8 +13,7 @@
 
 
 static int vw_look_still(vw_pipe_t *p, vw_err_t *err);
-static int vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb,
-    int dx);
+static int vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb);
 
 
 /*
@@ -173,7 +172,7 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     *dx = 0;
 
     if (vw_text_same(a, ta, b, tb, 0, NULL)) {
-        return !vw_look_new_line(ta, tb, 0) && !vw_look_new_line(tb, ta, 0);
+        return !vw_look_new_line(ta, tb) && !vw_look_new_line(tb, ta);
     }
 
     if (ta->box.w == 0 || tb->box.w == 0) {
@@ -183,7 +182,7 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     d = vw_text_shift(ta, tb, vw_text_slide_max(b->width), &p->framer);
 
     if (d != 0 && vw_text_same(a, ta, b, tb, d, NULL)
-        && !vw_look_new_line(ta, tb, d) && !vw_look_new_line(tb, ta, -d))
+        && !vw_look_new_line(ta, tb) && !vw_look_new_line(tb, ta))
     {
         *dx = d;
         return 1;
@@ -194,19 +193,20 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
 
 
 /*
- * 1 if layer tb has a line of VW_NEW_LINE_GLYPHS glyphs or more where
- * ta has none (no line of ta on its rows, by half the smaller height,
- * overlaps it across, tb moved by -dx into ta's place).  Blocks compare
- * the whole area of both layers, and a short line of a few glyphs (three
- * Chinese characters under a busy picture's "lines") is too few blocks
- * to outweigh the rest: text that appears (or goes, called the other way
- * round) beside text that stays is a change all the same.  Only when ta's lines are all recorded (fewer
- * than VW_TEXT_LINES_MAX).
+ * 1 if layer tb has a line of VW_NEW_LINE_GLYPHS glyphs or more on rows
+ * where ta has no line at all.  Blocks compare the whole area of both
+ * layers, and a short line of a few glyphs (three Chinese characters
+ * under a busy picture's "lines") is too few blocks to outweigh the
+ * rest: a line of text that appears (or goes, called the other way
+ * round) above or below text that stays is a change all the same.  Not
+ * beside a line on its rows: a ticker's next word, and words that noise
+ * splits off a line, are the blocks' to judge.  Only when ta's lines are
+ * all recorded (fewer than VW_TEXT_LINES_MAX).
  */
 static int
-vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb, int dx)
+vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb)
 {
-    int                    i, j, x0, x1, y0, y1, h;
+    int                    i, j;
     const vw_text_line_t  *la, *lb;
 
     if (ta->box.w == 0 || ta->nline >= VW_TEXT_LINES_MAX) {
@@ -223,15 +223,9 @@ vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb, int dx)
         for (i = 0; i < ta->nline; i++) {
             la = &ta->line[i];
 
-            x0 = la->box.x > lb->box.x - dx ? la->box.x : lb->box.x - dx;
-            x1 = la->box.x + la->box.w < lb->box.x + lb->box.w - dx
-                 ? la->box.x + la->box.w : lb->box.x + lb->box.w - dx;
-            y0 = la->box.y > lb->box.y ? la->box.y : lb->box.y;
-            y1 = la->box.y + la->box.h < lb->box.y + lb->box.h
-                 ? la->box.y + la->box.h : lb->box.y + lb->box.h;
-            h = la->box.h < lb->box.h ? la->box.h : lb->box.h;
-
-            if (x1 > x0 && 2 * (y1 - y0) >= h) {
+            if (la->box.y < lb->box.y + lb->box.h
+                && lb->box.y < la->box.y + la->box.h)
+            {
                 break;
             }
         }

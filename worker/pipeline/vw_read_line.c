@@ -89,17 +89,17 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
 /*
  * The glyphs of the layer's lines that the reading's lines lie on, the
- * letters it is to be weighed against (vw_reading_few); all the
- * layer's when it lies on none, or when not all its lines are
- * recorded.  The lines it did not read are mostly a busy picture taken
- * for lines: a splash of water beside three Chinese characters made
- * 17 glyphs, the characters 7, and their reading (3 letters) was taken
- * for noise.
+ * letters it is to be weighed against (vw_reading_few), and enough of
+ * them that it needs VW_FEW_MIN + 1 letters; all the layer's when it
+ * lies on none or on all, or when not all its lines are recorded.  The
+ * lines it did not read are mostly a busy picture taken for lines: a
+ * splash of water beside three Chinese characters made 17 glyphs, the
+ * characters 7, and their reading (3 letters) was taken for noise.
  */
 int
 vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
 {
-    int               i, n;
+    int               i, n, k;
     const vw_text_t  *t;
 
     t = &p->ref_layer;
@@ -114,7 +114,15 @@ vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
                                                        : 0;
     }
 
-    return n > 0 ? n : t->glyphs;
+    if (n == 0 || n == t->glyphs) {
+        return t->glyphs;
+    }
+
+    /* some lines went unread: at least VW_FEW_MIN + 1 letters ("of", at
+     * 78, from a cluttered garage's "lines" is no text) */
+    k = VW_FEW_PART * (VW_FEW_MIN + 1);
+
+    return n >= k ? n : t->glyphs < k ? t->glyphs : k;
 }
 
 
