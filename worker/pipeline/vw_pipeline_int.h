@@ -278,6 +278,8 @@ int vw_look_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
 int vw_look_clean(vw_pipe_t *p, vw_err_t *err);
 int vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx);
+int vw_look_same_lines(vw_pipe_t *p, const vw_image_t *a,
+    const vw_text_t *ta, const vw_image_t *b, const vw_text_t *tb, int *dx);
 
 /* vw_rows.c: a row queued (text NULL: the pending screen's, later); the
  * rows waiting for the pending screen's text get the reference's (flags
