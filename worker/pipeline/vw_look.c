@@ -13,6 +13,7 @@
 
 
 static int vw_look_still(vw_pipe_t *p, vw_err_t *err);
+static int vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb);
 
 
 /*
@@ -234,6 +235,70 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     if (d != 0 && vw_text_same(a, ta, b, tb, d, NULL)) {
         *dx = d;
         return 1;
+    }
+
+    return 0;
+}
+
+
+/*
+ * The same, for two looks' cleaned layers (vw_screen.c), and neither has
+ * a line on rows where the other has none.  Not for the frames between
+ * looks, the boundaries' or the means' layers, which are not cleaned:
+ * strong temporal noise makes lines on other rows in most of them (a
+ * ticker over movingnoise lost frames from its mean and read "3 / .
+ * Trains delayed in north / 5 x -", t/ocr/010).
+ */
+int
+vw_look_same_lines(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
+    const vw_image_t *b, const vw_text_t *tb, int *dx)
+{
+    return vw_look_same(p, a, ta, b, tb, dx)
+           && !vw_look_new_line(ta, tb) && !vw_look_new_line(tb, ta);
+}
+
+
+/*
+ * 1 if layer tb has a line of VW_NEW_LINE_GLYPHS glyphs or more on rows
+ * where ta has no line at all.  Blocks compare the whole area of both
+ * layers, and a short line of a few glyphs (three Chinese characters
+ * under a busy picture's "lines") is too few blocks to outweigh the
+ * rest: a line of text that appears (or goes, called the other way
+ * round) above or below text that stays is a change all the same.  Not
+ * beside a line on its rows: a ticker's next word, and words that noise
+ * splits off a line, are the blocks' to judge.  Only when ta's lines are
+ * all recorded (fewer than VW_TEXT_LINES_MAX).
+ */
+static int
+vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb)
+{
+    int                    i, j;
+    const vw_text_line_t  *la, *lb;
+
+    if (ta->box.w == 0 || ta->nline >= VW_TEXT_LINES_MAX) {
+        return 0;
+    }
+
+    for (j = 0; j < tb->nline; j++) {
+        lb = &tb->line[j];
+
+        if (lb->glyphs < VW_NEW_LINE_GLYPHS) {
+            continue;
+        }
+
+        for (i = 0; i < ta->nline; i++) {
+            la = &ta->line[i];
+
+            if (la->box.y < lb->box.y + lb->box.h
+                && lb->box.y < la->box.y + la->box.h)
+            {
+                break;
+            }
+        }
+
+        if (i == ta->nline) {
+            return 1;
+        }
     }
 
     return 0;

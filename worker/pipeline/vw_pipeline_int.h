@@ -40,6 +40,10 @@
  * line stayed (below) */
 #define VW_SURE_GLYPHS      10
 
+/* glyphs: a line of this many where the reference has none is a change,
+ * however few blocks it covers (vw_look_new_line) */
+#define VW_NEW_LINE_GLYPHS  4
+
 /* looks, and glyph heights: a line that stayed this many looks (a
  * second at fps 1), as wide as this many glyph heights (a few words),
  * and read as nothing is flagged all the same (vw_read_line_lost) */
@@ -277,6 +281,8 @@ int vw_look_clean(vw_pipe_t *p, vw_err_t *err);
 int vw_look_find(vw_pipe_t *p, vw_err_t *err);
 int vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx);
+int vw_look_same_lines(vw_pipe_t *p, const vw_image_t *a,
+    const vw_text_t *ta, const vw_image_t *b, const vw_text_t *tb, int *dx);
 
 /* vw_rows.c: a row queued (text NULL: the pending screen's, later); the
  * rows waiting for the pending screen's text get the reference's (flags
@@ -345,6 +351,7 @@ void vw_join_free(vw_pipe_t *p);
 
 /* vw_read_line.c: the layer's lines the reading lacks, read alone */
 int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+int vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res);
 
 /* vw_read.c: the pending screen read */
 int vw_read_screen(vw_pipe_t *p, vw_err_t *err);

@@ -227,7 +227,7 @@ vw_read_verdict(vw_pipe_t *p, vw_ocr_result_t *res, int first_fits)
 
     if (res->text != NULL && !res->timed_out
         && (stray || vw_reading_few(vw_reading_letters(res),
-                                    p->ref_layer.glyphs)))
+                                    vw_read_line_glyphs(p, res))))
     {
         /*
          * Fewer letters than a quarter of the glyphs (than two, for a

@@ -88,6 +88,45 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
 
 /*
+ * The glyphs of the layer's lines that the reading's lines lie on, the
+ * letters it is to be weighed against (vw_reading_few), and enough of
+ * them that it needs VW_FEW_MIN + 1 letters; all the layer's when it
+ * lies on none or on all, or when not all its lines are recorded.  The
+ * lines it did not read are mostly a busy picture taken for lines: a
+ * splash of water beside three Chinese characters made 17 glyphs, the
+ * characters 7, and their reading (3 letters) was taken for noise.
+ */
+int
+vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    int               i, n, k;
+    const vw_text_t  *t;
+
+    t = &p->ref_layer;
+    n = 0;
+
+    if (t->nline >= VW_TEXT_LINES_MAX) {
+        return t->glyphs;
+    }
+
+    for (i = 0; i < t->nline; i++) {
+        n += vw_read_line_covered(p, res, &t->line[i]) ? t->line[i].glyphs
+                                                       : 0;
+    }
+
+    if (n == 0 || n == t->glyphs) {
+        return t->glyphs;
+    }
+
+    /* some lines went unread: at least VW_FEW_MIN + 1 letters ("of", at
+     * 78, from a cluttered garage's "lines" is no text) */
+    k = VW_FEW_PART * (VW_FEW_MIN + 1);
+
+    return n >= k ? n : t->glyphs < k ? t->glyphs : k;
+}
+
+
+/*
  * A line of the reading (its box in the OCR picture's pixels: the
  * region, scaled) lies on layer line l: they overlap across, and up and
  * down by half of l's height.

@@ -223,8 +223,8 @@ vw_screen_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 {
     int  dx, held, appeared, same, rc;
 
-    same = p->have_ref && vw_look_same(p, &p->ref, &p->ref_layer, &p->grey,
-                                       &p->layer, &dx);
+    same = p->have_ref && vw_look_same_lines(p, &p->ref, &p->ref_layer,
+                                             &p->grey, &p->layer, &dx);
 
     if (!same) {
         /* noise taken for lines may be what differs: the lines not in
@@ -240,8 +240,8 @@ vw_screen_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         }
 
         same = rc && p->have_ref
-               && vw_look_same(p, &p->ref, &p->ref_layer, &p->grey,
-                               &p->layer, &dx);
+               && vw_look_same_lines(p, &p->ref, &p->ref_layer, &p->grey,
+                                     &p->layer, &dx);
     }
 
     if (same) {
@@ -268,8 +268,8 @@ vw_screen_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return vw_screen_hold(p, j, pts_ms, 0);
     }
 
-    held = vw_look_same(p, &p->tent, &p->tent_layer, &p->grey, &p->layer,
-                        &dx);
+    held = vw_look_same_lines(p, &p->tent, &p->tent_layer, &p->grey,
+                              &p->layer, &dx);
 
     if (!held && !sample && !p->stood_in) {
         /* neither: this look stands in for the held one, once (a
@@ -282,7 +282,9 @@ vw_screen_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
         return -1;
     }
 
-    if (vw_look_same(p, &p->ref, &p->ref_layer, &p->grey, &p->layer, &dx)) {
+    if (vw_look_same_lines(p, &p->ref, &p->ref_layer, &p->grey, &p->layer,
+                           &dx))
+    {
         return vw_screen_goes_on(p, j, sample, pts_ms, dx, err);
     }
 
