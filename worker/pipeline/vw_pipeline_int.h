@@ -122,12 +122,18 @@
 #define VW_MEMO_SIG_MAX     16384
 
 /* lines that moved with the background (vw_memo_moved): the same size
- * within VW_MOVED_NEAR pixels, shifted by more than that and less than
- * VW_MOVED_FAR glyph heights, with VW_MOVED_WITH other lines shifted
- * the same way (within VW_MOVED_NEAR) */
+ * within VW_MOVED_NEAR pixels and 1/VW_MOVED_PART of it, shifted by
+ * more than VW_MOVED_NEAR and less than VW_MOVED_FAR glyph heights,
+ * their pixels VW_MOVED_CLOSER times closer to the old ones shifted
+ * than unshifted and within VW_MOVED_DIFF grey levels of them on
+ * average (vw_memo_went), with VW_MOVED_WITH other lines shifted the
+ * same way (within VW_MOVED_NEAR) */
 #define VW_MOVED_NEAR       2
 #define VW_MOVED_FAR        4
 #define VW_MOVED_WITH       2
+#define VW_MOVED_PART       8
+#define VW_MOVED_CLOSER     2
+#define VW_MOVED_DIFF       24
 
 /* looks, and frames: a screen of fewer looks than VW_FEW_LOOKS is read
  * from the frames decoded between them too, at most VW_FRAMES_MAX
@@ -274,8 +280,11 @@ typedef struct {
     int                 memo_next;     /* the line to forget next */
     vw_text_line_t      memo_lines[VW_TEXT_LINES_MAX];  /* the layer's
                                           lines of the screen read last */
+    char                memo_read[VW_TEXT_LINES_MAX];  /* its reading
+                                          read them (vw_read_lines_mark) */
     int                 memo_nlines;
     int                 memo_turn_q;
+    vw_image_t          memo_ref;      /* the first look of that screen */
     char                moved[VW_TEXT_LINES_MAX];  /* the pending screen's
                                           lines that moved with the
                                           background (vw_memo_moved) */
@@ -395,12 +404,13 @@ int vw_memo_screen_fail(vw_pipe_t *p);
 int vw_memo_line_known(const vw_pipe_t *p, const vw_rect_t *box);
 int vw_memo_line_fail(vw_pipe_t *p, const vw_rect_t *box, int glyph_h);
 void vw_memo_free(vw_pipe_t *p);
-void vw_memo_moved(vw_pipe_t *p);
+int vw_memo_moved(vw_pipe_t *p);
 int vw_memo_is_moved(const vw_pipe_t *p, int i);
 int vw_memo_nmoved(const vw_pipe_t *p);
 
 /* vw_read_line.c: the layer's lines the reading lacks, read alone */
 int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+void vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res);
 
 /* vw_read.c: the pending screen read */
 int vw_read_screen(vw_pipe_t *p, vw_err_t *err);

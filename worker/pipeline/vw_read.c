@@ -116,6 +116,10 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
 
     unread = vw_read_verdict(p, &res, first_fits);
 
+    if (turn_q == p->turn_q) {
+        vw_read_lines_mark(p, &res);
+    }
+
     if (!known && res.text[0] == '\0' && !res.timed_out && turn_q == p->turn_q
         && vw_memo_screen_fail(p) != 0)
     {

@@ -114,6 +114,31 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
 
 /*
+ * Which lines of the pending screen's layer its reading res read
+ * (vw_read_line_covered), for vw_memo_moved: a line that moves on the
+ * next screen is the background's only if it was not read.  Not when
+ * the layer is not the one vw_memo_moved saw (a later look stood in).
+ */
+void
+vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    int               i;
+    const vw_text_t  *t;
+
+    t = &p->ref_layer;
+
+    for (i = 0; i < t->nline && i < p->memo_nlines; i++) {
+        if (memcmp(&p->memo_lines[i].box, &t->line[i].box,
+                   sizeof(vw_rect_t)) == 0)
+        {
+            p->memo_read[i] = (char) vw_read_line_covered(p, res,
+                                                          &t->line[i]);
+        }
+    }
+}
+
+
+/*
  * A line of the reading (its box in the OCR picture's pixels: the
  * region, scaled) lies on layer line l: they overlap across, and up and
  * down by half of l's height.

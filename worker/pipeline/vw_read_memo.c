@@ -25,6 +25,9 @@
 
 static int vw_memo_match(const vw_pipe_t *p, const vw_text_line_t *l,
     int *dx, int *dy);
+static int vw_memo_went(const vw_pipe_t *p, const vw_rect_t *o, int dx,
+    int dy);
+static int vw_memo_keep_ref(vw_pipe_t *p);
 static int vw_memo_sig(const vw_pipe_t *p, const vw_rect_t *box, int cell,
     uint8_t *sig, size_t cap);
 static int vw_memo_same(const vw_pipe_t *p, const vw_memo_t *m,
@@ -96,6 +99,8 @@ vw_memo_free(vw_pipe_t *p)
         p->memo_line[i].sig = NULL;
         p->memo_line[i].n = 0;
     }
+
+    vw_image_free(&p->memo_ref);
 }
 
 
@@ -244,20 +249,23 @@ vw_memo_sig(const vw_pipe_t *p, const vw_rect_t *box, int cell, uint8_t *sig,
 
 /*
  * Marks the lines of the pending screen's layer that moved with the
- * picture behind them since the screen opened before it: a line of the
- * same size and glyphs as one of that screen's, shifted, when at least
- * VW_MOVED_WITH other lines shifted the same way (a pan or a drift of a
- * busy background, whose specks and edges make the same "lines" in
- * each look, moved together).  Text stays where it is (it is not
- * marked), and a line that slides on its own (a marquee) moves alone.
- * Such lines are not read alone, and the screen's reading is not read
- * again for lacking them (vw_read_more).  The layer's lines are then
- * remembered for the next screen.
+ * picture behind them since the screen opened before it: a line that
+ * screen's reading left unread, of the same size, shifted, its pixels
+ * gone with it (vw_memo_match, vw_memo_went), when at least
+ * VW_MOVED_WITH other lines shifted the same way (a pan or a drift of
+ * a busy background, whose specks and edges make the same "lines" in
+ * each look, moved together).  A caption stays where it is, a line
+ * that slides on its own (a marquee) moves alone, and text that moves
+ * with the picture (rolling credits) was read.  Such lines are left
+ * out of the region (vw_screen_open), not read alone, and the screen's
+ * reading is not read again for lacking them (vw_read_more).  The
+ * layer's lines and the first look are then kept for the next screen.
+ * -1 when out of memory.
  */
-void
+int
 vw_memo_moved(vw_pipe_t *p)
 {
-    int                    i, j, n, with, dx[VW_TEXT_LINES_MAX],
+    int                    i, j, n, o, with, dx[VW_TEXT_LINES_MAX],
                            dy[VW_TEXT_LINES_MAX], hit[VW_TEXT_LINES_MAX];
     const vw_text_t       *t;
 
@@ -268,7 +276,10 @@ vw_memo_moved(vw_pipe_t *p)
     for (i = 0; i < n; i++) {
         p->moved[i] = 0;
         hit[i] = p->memo_turn_q == p->turn_q
-                 && vw_memo_match(p, &t->line[i], &dx[i], &dy[i]);
+                 && p->memo_ref.width == p->ref.width
+                 && p->memo_ref.height == p->ref.height
+                 && (o = vw_memo_match(p, &t->line[i], &dx[i], &dy[i])) >= 0
+                 && vw_memo_went(p, &p->memo_lines[o].box, dx[i], dy[i]);
     }
 
     for (i = 0; i < n; i++) {
@@ -291,12 +302,15 @@ vw_memo_moved(vw_pipe_t *p)
 
     for (i = 0; i < n; i++) {
         p->memo_lines[i] = t->line[i];
+        p->memo_read[i] = 1;        /* until its reading says otherwise */
     }
 
     p->moved_layer = t->box;
 
     p->memo_nlines = n;
     p->memo_turn_q = p->turn_q;
+
+    return vw_memo_keep_ref(p);
 }
 
 
@@ -332,25 +346,30 @@ vw_memo_nmoved(const vw_pipe_t *p)
 
 
 /*
- * The line of the screen opened before that l is, moved: the same size
- * (within VW_MOVED_NEAR pixels) and glyphs (within one), the nearest,
- * shifted by more than VW_MOVED_NEAR and less than VW_MOVED_FAR glyph
- * heights.  1 and its shift, or 0.
+ * The line of the screen opened before that l is, moved: one its
+ * reading left unread (vw_read_lines_mark: text that moves, rolling
+ * credits, is read), of l's polarity and size (within VW_MOVED_NEAR
+ * pixels and 1/VW_MOVED_PART of it), the nearest shifted by more than
+ * VW_MOVED_NEAR and less than VW_MOVED_FAR glyph heights.  Its index,
+ * and its shift, or -1.
  */
 static int
 vw_memo_match(const vw_pipe_t *p, const vw_text_line_t *l, int *dx, int *dy)
 {
-    int                    i, d, best, x, y;
+    int                    i, d, best, found, x, y;
     const vw_text_line_t  *o;
 
     best = -1;
+    found = -1;
 
     for (i = 0; i < p->memo_nlines; i++) {
         o = &p->memo_lines[i];
 
-        if (abs(o->box.w - l->box.w) > VW_MOVED_NEAR
-            || abs(o->box.h - l->box.h) > VW_MOVED_NEAR
-            || abs(o->glyphs - l->glyphs) > 1 || o->polarity != l->polarity)
+        if (p->memo_read[i] || o->polarity != l->polarity
+            || abs(o->box.w - l->box.w)
+               > VW_MOVED_NEAR + l->box.w / VW_MOVED_PART
+            || abs(o->box.h - l->box.h)
+               > VW_MOVED_NEAR + l->box.h / VW_MOVED_PART)
         {
             continue;
         }
@@ -366,9 +385,84 @@ vw_memo_match(const vw_pipe_t *p, const vw_text_line_t *l, int *dx, int *dy)
         }
 
         best = d;
+        found = i;
         *dx = x;
         *dy = y;
     }
 
-    return best >= 0;
+    return best >= 0 ? found : -1;
+}
+
+
+/*
+ * Whether the pixels of box o of the screen opened before (its first
+ * look, p->memo_ref) went dx, dy in the pending screen's first look:
+ * they differ from there by VW_MOVED_DIFF grey levels or less on
+ * average, and VW_MOVED_CLOSER times less than from where they were.
+ * A caption whose line's box moved because a speck of the background
+ * beside it was chained to it did not go: its glyphs are where they
+ * were (7 to 12 levels from there, 45 to 50 from the shifted place,
+ * on the busy drift of the real-like set, whose background lines
+ * differ by 0 to 21 from their shifted place and 25 to 98 from their
+ * old one); nor did a new caption that replaced a line of the same
+ * size.  Every other pixel of every other row is compared.
+ */
+static int
+vw_memo_went(const vw_pipe_t *p, const vw_rect_t *o, int dx, int dy)
+{
+    int             x, y, x0, y0, x1, y1;
+    int64_t         still, went, n;
+    const uint8_t  *a, *b, *c;
+
+    x0 = o->x > -dx ? o->x : -dx;
+    y0 = o->y > -dy ? o->y : -dy;
+    x1 = o->x + o->w < p->ref.width - dx ? o->x + o->w : p->ref.width - dx;
+    y1 = o->y + o->h < p->ref.height - dy ? o->y + o->h : p->ref.height - dy;
+    x0 = x0 > 0 ? x0 : 0;
+    y0 = y0 > 0 ? y0 : 0;
+    x1 = x1 < p->ref.width ? x1 : p->ref.width;
+    y1 = y1 < p->ref.height ? y1 : p->ref.height;
+
+    if (x1 <= x0 || y1 <= y0) {
+        return 0;
+    }
+
+    still = 0;
+    went = 0;
+    n = 0;
+
+    for (y = y0; y < y1; y += 2) {
+        a = p->memo_ref.data + (size_t) y * p->memo_ref.stride;
+        b = p->ref.data + (size_t) y * p->ref.stride;
+        c = p->ref.data + (size_t) (y + dy) * p->ref.stride + dx;
+
+        for (x = x0; x < x1; x += 2) {
+            still += abs((int) a[x] - (int) b[x]);
+            went += abs((int) a[x] - (int) c[x]);
+            n++;
+        }
+    }
+
+    return VW_MOVED_CLOSER * went < still && went <= VW_MOVED_DIFF * n;
+}
+
+
+/* p->memo_ref becomes a copy of the pending screen's first look.  -1
+ * when out of memory. */
+static int
+vw_memo_keep_ref(vw_pipe_t *p)
+{
+    int  y;
+
+    if (vw_image_alloc(&p->memo_ref, p->ref.width, p->ref.height) != 0) {
+        return -1;
+    }
+
+    for (y = 0; y < p->ref.height; y++) {
+        memcpy(p->memo_ref.data + (size_t) y * p->memo_ref.stride,
+               p->ref.data + (size_t) y * p->ref.stride,
+               (size_t) p->ref.width);
+    }
+
+    return 0;
 }

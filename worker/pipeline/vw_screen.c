@@ -512,7 +512,10 @@ vw_screen_open(vw_pipe_t *p, vw_err_t *err)
     /* the lines that moved with the background are left out of it, if
      * any line stayed (vw_memo_moved) */
 
-    vw_memo_moved(p);
+    if (vw_memo_moved(p) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
 
     if (p->nmoved > 0 && p->nmoved < p->ref_layer.nline
         && p->ref_layer.nline < VW_TEXT_LINES_MAX)
