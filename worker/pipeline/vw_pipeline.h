@@ -123,6 +123,9 @@ typedef struct {
                                       several) */
     uint32_t  line_readings;       /* of those, lines of a layer read
                                       alone (vw_read_line.c) */
+    uint32_t  readings_remembered; /* screens and lines not read: read
+                                      as nothing before, the same box
+                                      and pixels (vw_read_memo.c) */
     uint32_t  frames_reused;       /* samples that took the text of the
                                       screen they show */
     uint32_t  frames_timed_out;

@@ -112,11 +112,51 @@
  * the first row of that one (10 s at 1 fps; vw_join.c) */
 #define VW_JOIN_LOOKS       60
 
+/* readings that said nothing, remembered by box and content
+ * (vw_read_memo.c): the last screen and VW_MEMO_LINES lines read alone;
+ * cells of half a glyph's height, VW_MEMO_CELL_MIN pixels at least; the
+ * same content when no cell's mean moved by more than
+ * VW_MEMO_CELL_DIFF grey levels and all of them by VW_MEMO_MEAN_DIFF
+ * on average; a box of more than VW_MEMO_SIG_MAX cells is not
+ * remembered */
+#define VW_MEMO_LINES       16
+#define VW_MEMO_CELL_MIN    4
+#define VW_MEMO_CELL_DIFF   24
+#define VW_MEMO_MEAN_DIFF   4
+#define VW_MEMO_SIG_MAX     16384
+
+/* lines that moved with the background (vw_memo_moved): the same size
+ * within VW_MOVED_NEAR pixels and 1/VW_MOVED_PART of it, shifted by
+ * more than VW_MOVED_NEAR and less than VW_MOVED_FAR glyph heights,
+ * their pixels VW_MOVED_CLOSER times closer to the old ones shifted
+ * than unshifted and within VW_MOVED_DIFF grey levels of them on
+ * average (vw_memo_went), with VW_MOVED_WITH other lines shifted the
+ * same way (within VW_MOVED_NEAR) */
+#define VW_MOVED_NEAR       2
+#define VW_MOVED_FAR        4
+#define VW_MOVED_WITH       2
+#define VW_MOVED_PART       8
+#define VW_MOVED_CLOSER     2
+#define VW_MOVED_DIFF       24
+
 /* looks, and frames: a screen of fewer looks than VW_FEW_LOOKS is read
  * from the frames decoded between them too, at most VW_FRAMES_MAX
  * pictures (vw_between.c) */
 #define VW_FEW_LOOKS        3
 #define VW_FRAMES_MAX       32
+
+
+/* a box read as nothing and its content (vw_read_memo.c) */
+typedef struct {
+    vw_rect_t           box;           /* in the picture's pixels */
+    int                 cell;
+    int                 turn_q;
+    int                 width;         /* of the picture */
+    int                 height;
+    int                 n;             /* cells; 0: nothing remembered */
+    uint8_t            *sig;           /* their means, row by row */
+    size_t              cap;
+} vw_memo_t;
 
 
 /*
@@ -241,6 +281,23 @@ typedef struct {
     vw_text_t           join_la;       /* the two means' text layers */
     vw_text_t           join_lb;
 
+    vw_memo_t           memo_screen;   /* readings that said nothing */
+    vw_memo_t           memo_line[VW_MEMO_LINES];
+    int                 memo_next;     /* the line to forget next */
+    vw_text_line_t      memo_lines[VW_TEXT_LINES_MAX];  /* the layer's
+                                          lines of the screen read last */
+    char                memo_read[VW_TEXT_LINES_MAX];  /* its reading
+                                          read them (vw_read_lines_mark) */
+    int                 memo_nlines;
+    int                 memo_turn_q;
+    vw_image_t          memo_ref;      /* the first look of that screen */
+    char                moved[VW_TEXT_LINES_MAX];  /* the pending screen's
+                                          lines that moved with the
+                                          background (vw_memo_moved) */
+    int                 nmoved;
+    vw_rect_t           moved_layer;   /* the box of the layer they are
+                                          of */
+
     uint32_t            restart;       /* the last unit a resumed run may
                                           start at: the unit before it
                                           ends no group cut short */
@@ -349,9 +406,21 @@ int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
 void vw_join_close(vw_pipe_t *p);
 void vw_join_free(vw_pipe_t *p);
 
+/* vw_read_memo.c: readings that said nothing, remembered by box and
+ * content */
+int vw_memo_screen_known(const vw_pipe_t *p);
+int vw_memo_screen_fail(vw_pipe_t *p);
+int vw_memo_line_known(const vw_pipe_t *p, const vw_rect_t *box);
+int vw_memo_line_fail(vw_pipe_t *p, const vw_rect_t *box, int glyph_h);
+void vw_memo_free(vw_pipe_t *p);
+int vw_memo_moved(vw_pipe_t *p);
+int vw_memo_is_moved(const vw_pipe_t *p, int i);
+int vw_memo_nmoved(const vw_pipe_t *p);
+
 /* vw_read_line.c: the layer's lines the reading lacks, read alone */
 int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 int vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res);
+void vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res);
 
 /* vw_read.c: the pending screen read */
 int vw_read_screen(vw_pipe_t *p, vw_err_t *err);

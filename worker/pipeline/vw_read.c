@@ -50,7 +50,7 @@ static int vw_read_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
 int
 vw_read_screen(vw_pipe_t *p, vw_err_t *err)
 {
-    int               unread, first_fits, turn_q, joined;
+    int               unread, first_fits, turn_q, joined, known;
     int64_t           t0;
     vw_stats_t       *st;
     vw_ocr_result_t   res;
@@ -76,26 +76,57 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
 
     turn_q = p->turn_q;
 
-    if (vw_read_first(p, &res, err) != 0) {
-        goto failed;
-    }
+    known = vw_memo_screen_known(p);
 
-    /* a later reading that fits reads the screen only if this one did
-     * not fit (mirrored text: vw_read_unread) */
-    first_fits = vw_reading_fits(&res, p->ref_layer.glyphs);
+    if (known) {
+        /* its box, as good as the same pixels, read as nothing before
+         * (vw_read_memo.c): nothing, at no cost */
+        memset(&res, 0, sizeof(vw_ocr_result_t));
+        res.text = strdup("");
 
-    if (vw_read_more(p, &res, err) != 0) {
-        goto failed;
-    }
+        if (res.text == NULL) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
 
-    /* the layer's lines the reading lacks, read alone (not when the
-     * pictures were turned since: the layer is of unturned ones) */
+        st->readings_remembered++;
+        first_fits = 0;
 
-    if (p->turn_q == turn_q && vw_read_lines(p, &res, err) != 0) {
-        goto failed;
+    } else {
+        if (vw_read_first(p, &res, err) != 0) {
+            goto failed;
+        }
+
+        /* a later reading that fits reads the screen only if this one
+         * did not fit (mirrored text: vw_read_unread) */
+        first_fits = vw_reading_fits(&res, p->ref_layer.glyphs);
+
+        if (vw_read_more(p, &res, err) != 0) {
+            goto failed;
+        }
+
+        /* the layer's lines the reading lacks, read alone (not when
+         * the pictures were turned since: the layer is of unturned
+         * ones) */
+
+        if (p->turn_q == turn_q && vw_read_lines(p, &res, err) != 0) {
+            goto failed;
+        }
     }
 
     unread = vw_read_verdict(p, &res, first_fits);
+
+    if (turn_q == p->turn_q) {
+        vw_read_lines_mark(p, &res);
+    }
+
+    if (!known && res.text[0] == '\0' && !res.timed_out && turn_q == p->turn_q
+        && vw_memo_screen_fail(p) != 0)
+    {
+        vw_ocr_result_free(&res);
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
 
     st->ocr_calls++;
     st->looks_combined += (uint32_t) p->mean_count;
@@ -182,7 +213,9 @@ vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         }
     }
 
-    if (!res->timed_out && res->nlines < p->ref_layer.lines) {
+    if (!res->timed_out
+        && res->nlines < p->ref_layer.lines - vw_memo_nmoved(p))
+    {
         /*
          * Fewer lines read than the layer has (none, or lines Tesseract
          * was unsure of and dropped: a light bar of the background

@@ -18,8 +18,10 @@
 
 static int vw_read_line_covered(const vw_pipe_t *p,
     const vw_ocr_result_t *res, const vw_text_line_t *l);
+static void vw_read_line_box(const vw_pipe_t *p, const vw_text_line_t *l,
+    vw_rect_t *r);
 static int vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l,
-    vw_ocr_result_t *one, vw_err_t *err);
+    const vw_rect_t *r, vw_ocr_result_t *one, vw_err_t *err);
 static void vw_read_line_place(vw_rect_t *b, const vw_rect_t *r, int s,
     int scale);
 static int vw_read_line_says(const vw_ocr_result_t *one,
@@ -36,22 +38,46 @@ int
 vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
     int               i, rc;
+    vw_rect_t         r, box;
     vw_ocr_result_t   one, both;
     const vw_text_t  *t;
 
     t = &p->ref_layer;
 
     for (i = 0; i < t->nline && !res->timed_out; i++) {
-        if (vw_read_line_covered(p, res, &t->line[i])) {
+        if (vw_read_line_covered(p, res, &t->line[i])
+            || vw_memo_is_moved(p, i))
+        {
+            /* read, or moved with the background (vw_memo_moved) */
             continue;
         }
 
-        if (vw_read_line_one(p, &t->line[i], &one, err) != 0) {
+        vw_read_line_box(p, &t->line[i], &r);
+
+        /* the same box, as good as the same pixels, read as nothing
+         * before (vw_read_memo.c) */
+        box = (vw_rect_t) { p->region.x + r.x, p->region.y + r.y, r.w, r.h };
+
+        if (r.w > 0 && vw_memo_line_known(p, &box)) {
+            p->run->stats.readings_remembered++;
+            continue;
+        }
+
+        if (vw_read_line_one(p, &t->line[i], &r, &one, err) != 0) {
             vw_ocr_result_free(res);
             return -1;
         }
 
         if (!vw_read_line_says(&one, &t->line[i])) {
+            if (one.text != NULL && !one.timed_out
+                && vw_memo_line_fail(p, &box, t->line[i].glyph_h) != 0)
+            {
+                vw_ocr_result_free(&one);
+                vw_ocr_result_free(res);
+                return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                               p->job->name);
+            }
+
             res->ms += one.ms;
             res->timed_out |= one.timed_out;
             vw_ocr_result_free(&one);
@@ -127,6 +153,31 @@ vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
 
 
 /*
+ * Which lines of the pending screen's layer its reading res read
+ * (vw_read_line_covered), for vw_memo_moved: a line that moves on the
+ * next screen is the background's only if it was not read.  Not when
+ * the layer is not the one vw_memo_moved saw (a later look stood in).
+ */
+void
+vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    int               i;
+    const vw_text_t  *t;
+
+    t = &p->ref_layer;
+
+    for (i = 0; i < t->nline && i < p->memo_nlines; i++) {
+        if (memcmp(&p->memo_lines[i].box, &t->line[i].box,
+                   sizeof(vw_rect_t)) == 0)
+        {
+            p->memo_read[i] = (char) vw_read_line_covered(p, res,
+                                                          &t->line[i]);
+        }
+    }
+}
+
+
+/*
  * A line of the reading (its box in the OCR picture's pixels: the
  * region, scaled) lies on layer line l: they overlap across, and up and
  * down by half of l's height.
@@ -162,28 +213,20 @@ vw_read_line_covered(const vw_pipe_t *p, const vw_ocr_result_t *res,
 
 
 /*
- * Reads layer line l alone: its box and VW_LINE_ACROSS glyph heights
- * either way across, half a glyph height above and below (the marks,
- * the short letters the layer does not chain), cut from the screen's
- * mean, prepared at its own level and scaled to about VW_LINE_GLYPH_PX
- * pixels a glyph, read as one line.  one's line boxes are given in the
- * region's OCR pixels, as the page reading's are.
+ * What of the pending screen's mean layer line l is read from: its box
+ * and VW_LINE_ACROSS glyph heights either way across, half a glyph
+ * height above and below (the marks, the short letters the layer does
+ * not chain), within the region; in the region's pixels (the mean's).
+ * Empty when none of it is.
  */
-static int
-vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, vw_ocr_result_t *one,
-    vw_err_t *err)
+static void
+vw_read_line_box(const vw_pipe_t *p, const vw_text_line_t *l, vw_rect_t *r)
 {
-    int            i, s, px, py, x0, y0, x1, y1, pol, rc;
-    vw_rect_t      r;
-    vw_ocr_how_t   how;
-    vw_stats_t    *st;
-
-    st = &p->run->stats;
+    int  px, py, x0, y0, x1, y1;
 
     px = VW_OCR_MARGIN + VW_LINE_ACROSS * l->glyph_h;
     py = VW_OCR_MARGIN / 2 + l->glyph_h / 2;
 
-    /* in the region's pixels (the mean's) */
     x0 = l->box.x - px - p->region.x;
     y0 = l->box.y - py - p->region.y;
     x1 = l->box.x + l->box.w + px - p->region.x;
@@ -193,14 +236,35 @@ vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, vw_ocr_result_t *one,
     x1 = x1 < p->mean.width ? x1 : p->mean.width;
     y1 = y1 < p->mean.height ? y1 : p->mean.height;
 
+    *r = x1 > x0 && y1 > y0 ? (vw_rect_t) { x0, y0, x1 - x0, y1 - y0 }
+                            : (vw_rect_t) { 0, 0, 0, 0 };
+}
+
+
+/*
+ * Reads layer line l alone: its box and VW_LINE_ACROSS glyph heights
+ * either way across, half a glyph height above and below (the marks,
+ * the short letters the layer does not chain), cut from the screen's
+ * mean, prepared at its own level and scaled to about VW_LINE_GLYPH_PX
+ * pixels a glyph, read as one line.  one's line boxes are given in the
+ * region's OCR pixels, as the page reading's are.
+ */
+static int
+vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, const vw_rect_t *r,
+    vw_ocr_result_t *one, vw_err_t *err)
+{
+    int            i, s, pol, rc;
+    vw_ocr_how_t   how;
+    vw_stats_t    *st;
+
+    st = &p->run->stats;
+
     memset(one, 0, sizeof(vw_ocr_result_t));
 
-    if (x1 <= x0 || y1 <= y0) {
+    if (r->w <= 0 || r->h <= 0) {
         one->text = NULL;
         return 0;
     }
-
-    r = (vw_rect_t) { x0, y0, x1 - x0, y1 - y0 };
 
     s = (VW_LINE_GLYPH_PX + l->glyph_h / 2) / (l->glyph_h > 0 ? l->glyph_h
                                                                : 1);
@@ -208,7 +272,7 @@ vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, vw_ocr_result_t *one,
 
     pol = l->polarity == VW_TEXT_DARK ? VW_PREP_DARK : VW_PREP_BRIGHT;
 
-    if (vw_prep_line(&p->framer, &p->mean, &r, &p->ref_layer.mask,
+    if (vw_prep_line(&p->framer, &p->mean, r, &p->ref_layer.mask,
                      p->region.x, p->region.y, pol, p->ref.width,
                      p->ref.height, s, &p->ocr, err)
         != 0)
@@ -232,15 +296,15 @@ vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, vw_ocr_result_t *one,
     /* its boxes from the line's picture to the region's OCR picture */
 
     for (i = 0; i < one->nlines; i++) {
-        vw_read_line_place(&one->lines[i].box, &r, s, p->scale);
+        vw_read_line_place(&one->lines[i].box, r, s, p->scale);
 
         if (one->lines[i].letters.w > 0) {
-            vw_read_line_place(&one->lines[i].letters, &r, s, p->scale);
+            vw_read_line_place(&one->lines[i].letters, r, s, p->scale);
         }
     }
 
     for (i = 0; i < one->ndropped; i++) {
-        vw_read_line_place(&one->dropped[i].box, &r, s, p->scale);
+        vw_read_line_place(&one->dropped[i].box, r, s, p->scale);
     }
 
     return 0;

@@ -505,11 +505,33 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 static int
 vw_screen_open(vw_pipe_t *p, vw_err_t *err)
 {
-    int         px, py;
-    vw_rect_t  *b, *r;
+    int         i, px, py;
+    vw_rect_t   still, *b, *r;
 
     b = &p->ref_layer.box;
     r = &p->region;
+
+    /* the lines that moved with the background are left out of it, if
+     * any line stayed (vw_memo_moved) */
+
+    if (vw_memo_moved(p) != 0) {
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
+    if (p->nmoved > 0 && p->nmoved < p->ref_layer.nline
+        && p->ref_layer.nline < VW_TEXT_LINES_MAX)
+    {
+        still = (vw_rect_t) { 0, 0, 0, 0 };
+
+        for (i = 0; i < p->ref_layer.nline; i++) {
+            if (!p->moved[i]) {
+                vw_box_union(&still, &p->ref_layer.line[i].box);
+            }
+        }
+
+        b = &still;
+    }
 
     px = VW_OCR_MARGIN
          + VW_REGION_ACROSS * (b->h < p->ref.height / VW_REGION_ACROSS_PART
