@@ -60,7 +60,7 @@ $seed =~ /^[0-9]{1,9}$/
 
 # The shapes the worker misses today (line shapes: a clip may have two),
 # with what it read of them on 2026-12-06 (worker of f04c2cd, seed 0;
-# short-cjk and small-under-title: of 4ccedd7)
+# small-under-title: of 4ccedd7)
 my %todo = (
     # 1. light text barely brighter than its picture
     'light-cream'   => 'cream with a glow over grass: read on seeds 0 and 2 '

@@ -339,8 +339,8 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     if (cmd->part_ms > 0) {
         runs = 1;
 
-        if (vw_cmd_parts(&job, cmd->part_ms, cmd->stats, &mem.set.rows, &mem.set.n,
-                         &run[0], &err)
+        if (vw_cmd_parts(&job, cmd->part_ms, cmd->stats, &mem.set.rows,
+                         &mem.set.n, &run[0], &err)
             != 0)
         {
             rc = vw_cmd_report(&err);

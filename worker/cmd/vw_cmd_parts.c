@@ -9,7 +9,7 @@
  * first, then each part before it, which reads on past its cut until
  * the rows of a unit are those of the part after it (vw_seam_same); the
  * rows joined at those seams make the result.  So the seam is tested
- * without a ledger or a pool: t/ocr/025-ocr-parts.t compares the result
+ * without a ledger or a pool: t/ocr/032-ocr-parts.t compares the result
  * with the whole run's, byte for byte.
  */
 
@@ -55,8 +55,8 @@ static void vw_parts_free(vw_parts_t *ps);
 /*
  * Reads the file (fd, of job) in parts of part_ms; on success 0, the
  * joined rows in *rows (*n of them: copies the caller frees, texts and
- * parts too), the report of the first part's run in *report; -1 with
- * err filled.
+ * parts too), the report of the run that found the cuts in *report;
+ * -1 with err filled.
  */
 int
 vw_cmd_parts(const vw_job_t *job, int64_t part_ms, int stats,
@@ -90,7 +90,7 @@ vw_cmd_parts(const vw_job_t *job, int64_t part_ms, int stats,
         || ps.parts == NULL)
     {
         if (ps.parts == NULL && err->status == VW_STOPPED) {
-            (void) vw_fail(err, "internal", "parts of \"%s\": out of memory",
+            (void) vw_fail(err, "no_memory", "parts of \"%s\": out of memory",
                            job->name);
         }
 

@@ -61,7 +61,7 @@
 
 
 /*
- * The text layer (vw_ink.c, vw_text.c) and the same-text test
+ * The text layer (vw_ink.c, vw_text*.c) and the same-text test
  * (vw_text_same.c).  Levels are 8-bit grey (0 black, 255 white); sizes
  * in pixels of the picture read (after vw_frame_shrink).  Measured on
  * the videos of the benchmark's two sets (docs/benchmarks.md), per

@@ -1,8 +1,9 @@
 /*
  * Copyright (c) 2026, the video-ocr authors
  *
- * The text layer of a grey picture (vw_text.c, vw_ink.c): where its
- * glyphs are, found without Tesseract; whether two pictures show the
+ * The text layer of a grey picture (vw_text.c, vw_text_lines.c,
+ * vw_ink.c, vw_text_local.c, vw_text_calm.c): where its glyphs are,
+ * found without Tesseract; whether two pictures show the
  * same text (vw_text_same.c); and the lines the frames beside a picture
  * have too (vw_text_persist.c).
  */
@@ -17,8 +18,8 @@
 
 
 /*
- * The text layer of a picture (vw_text.c): where its glyphs are, found
- * without Tesseract.  mask is 0 on glyph pixels, 255 elsewhere (the
+ * The text layer of a picture (the files above): where its glyphs
+ * are, found without Tesseract.  mask is 0 on glyph pixels, 255 elsewhere (the
  * picture's size); box bounds the glyphs (w = 0: none were found);
  * polarity tells which kind of ink they are.
  */

@@ -299,8 +299,9 @@ vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
  * dark ink) its opening by a square of a third of the glyph height,
  * stands still (not in fr->moved) and is at the band's level:
  * VW_TEXT_CALM_LEVEL quarters of the way from the median of what is
- * around the ink found to the median of that ink.  The texture at that level moves; a flat area
- * wider than the square does not stand above its opening.
+ * around the ink found to the median of that ink.  The texture at that
+ * level moves; a flat area wider than the square does not stand above
+ * its opening.
  */
 static int
 vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)

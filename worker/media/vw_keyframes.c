@@ -28,7 +28,7 @@ int
 vw_media_keyframe(vw_media_t *m, int64_t t_us, int64_t keep_us,
     int64_t *from_us)
 {
-    int                  i, best, keep;
+    int                  i, k, best, keep;
     int64_t              ts, d, bd, key_us, dur_us;
     const AVIndexEntry  *e;
 
@@ -44,8 +44,8 @@ vw_media_keyframe(vw_media_t *m, int64_t t_us, int64_t keep_us,
     bd = 0;
 
     for (i = 0; i < 2; i++) {
-        int  k = av_index_search_timestamp(m->st, ts,
-                                           i == 0 ? AVSEEK_FLAG_BACKWARD : 0);
+        k = av_index_search_timestamp(m->st, ts,
+                                      i == 0 ? AVSEEK_FLAG_BACKWARD : 0);
 
         e = k >= 0 ? avformat_index_get_entry(m->st, k) : NULL;
         if (e == NULL) {
@@ -79,6 +79,7 @@ vw_media_keyframe(vw_media_t *m, int64_t t_us, int64_t keep_us,
     dur_us = m->frame_dur > 0 ? av_rescale_q(m->frame_dur, m->st->time_base,
                                              AV_TIME_BASE_Q)
                               : 40000;
+    dur_us = dur_us > 0 ? dur_us : 1;
     keep = (int) (keep_us / dur_us) + 1 + VW_KEPT_SLACK;
     keep = keep < VW_KEPT_MAX ? keep : VW_KEPT_MAX;
 
@@ -98,8 +99,10 @@ vw_media_index_ok(vw_media_t *m)
     int                  n;
     const AVIndexEntry  *e;
 
-    if (av_match_list(m->fmt->iformat->name, VW_EXACT_INDEX, ',') <= 0) {
-        return 0;
+    if (av_match_list(m->fmt->iformat->name, VW_EXACT_INDEX, ',') <= 0
+        || m->fmt->duration == AV_NOPTS_VALUE || m->fmt->duration <= 0)
+    {
+        return 0;           /* nothing to say the index covers */
     }
 
     if (av_match_list(m->fmt->iformat->name, "matroska", ',') > 0

@@ -136,11 +136,11 @@ vw_ocr_auto_begin(const char *name, vw_err_t *err)
  * picture is read with them, that reading replaces the first if it
  * says more surely (vw_ocr_auto_try), and its languages become the
  * job's if it did or, while the job reads with the Latin languages, if
- * the job's detections now favour them by VW_OCR_AUTO_LEAD.  Last, when lines were dropped as unsure and the
- * first of them that the script detection is sure of is of a script
- * with other languages, the picture is read with those and the two
- * readings combined line by line (vw_ocr_result_merge: each line from
- * the better, the lines only one has added): a bilingual caption.
+ * the job's detections now favour them by VW_OCR_AUTO_LEAD. Last, when lines
+ * were dropped as unsure and the first of them that the script detection is
+ * sure of is of a script with other languages, the picture is read with those
+ * and the two readings combined line by line (vw_ocr_result_merge: each line
+ * from the better, the lines only one has added): a bilingual caption.
  * timeout_ms covers them all.
  */
 int

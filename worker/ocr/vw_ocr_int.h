@@ -46,9 +46,9 @@
 /*
  * lang "auto" (vw_ocr_auto.c): Latin is read with at most
  * VW_OCR_AUTO_LATIN languages (eng: eng+spa reads a textured video
- * without text as 7 segments of junk, eng as none); once the script detection has named the
- * job's languages' script VW_OCR_AUTO_CONFIRM times (one is not enough:
- * it calls a line of Cyrillic capitals Latin), a reading at
+ * without text as 7 segments of junk, eng as none); once the script
+ * detection has named the job's languages' script VW_OCR_AUTO_CONFIRM times
+ * (one is not enough: it calls a line of Cyrillic capitals Latin), a reading at
  * VW_OCR_AUTO_KEEP or more (nothing dropped) needs no detection; a
  * detection below VW_OCR_AUTO_SURE is unsure; another script's
  * reading is better when it says more surely by VW_OCR_AUTO_GAIN

@@ -213,7 +213,7 @@ vw_boundary_sized(vw_text_t *t, int gh_a, int gh_b)
         return;
     }
 
-    box.w = 0;
+    box = (vw_rect_t) { 0, 0, 0, 0 };       /* none: the layer has no box */
     n = 0;
 
     for (i = 0; i < t->nline; i++) {

@@ -17,13 +17,12 @@ static int vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb);
 
 
 /*
- * Decodes look j into p->grey and, if asked, finds its text layer.
+ * Decodes look j into p->grey (its text layer: vw_look_find).
  * Returns 0, or 1 when there is no picture (the video ended, the crop
  * misses this frame).
  */
 int
-vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
-    vw_err_t *err)
+vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, vw_err_t *err)
 {
     int               rc;
     int64_t           pts_us;
@@ -58,7 +57,7 @@ vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
         return 1;
     }
 
-    return layer ? vw_text_find(&p->framer, &p->grey, &p->layer, err) : 0;
+    return 0;
 }
 
 
@@ -244,10 +243,11 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
 /*
  * The same, for two looks' cleaned layers (vw_screen.c), and neither has
  * a line on rows where the other has none.  Not for the frames between
- * looks, the boundaries' or the means' layers, which are not cleaned:
- * strong temporal noise makes lines on other rows in most of them (a
- * ticker over movingnoise lost frames from its mean and read "3 / .
- * Trains delayed in north / 5 x -", t/ocr/010).
+ * looks, the boundaries' or the means' layers, which are not cleaned as
+ * the looks' are (vw_look_clean): strong temporal noise makes lines on
+ * other rows in most of them (a ticker over movingnoise lost frames
+ * from its mean and read "3 / .  Trains delayed in north / 5 x -",
+ * t/ocr/010).
  */
 int
 vw_look_same_lines(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,

@@ -326,12 +326,13 @@ void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
     uint32_t index);
 char *vw_pipe_strdup(const char *s, int *failed);
 
-/* vw_look.c: look j decoded into p->grey (and its layer, if asked); a
- * decoded frame in grey; the layer cleaned of lines the frames beside
- * it do not show; picture b shows the same text as a, where it is or
- * where it slid (*dx: how far) */
-int vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, int layer,
-    vw_err_t *err);
+/* vw_look.c: look j decoded into p->grey; a decoded frame in grey; the
+ * layer cleaned of lines the frames beside it do not show; the look's
+ * layer found (vw_look_find, with what stands still when it has no
+ * line); picture b shows the same text as a, where it is or where it
+ * slid (*dx: how far), and with vw_look_same_lines a line that comes
+ * or goes on rows of its own is a change */
+int vw_look_decode(vw_pipe_t *p, uint32_t j, int64_t *pts_ms, vw_err_t *err);
 int vw_look_grey(vw_pipe_t *p, const AVFrame *frame, vw_image_t *out,
     vw_err_t *err);
 int vw_look_clean(vw_pipe_t *p, vw_err_t *err);

@@ -128,9 +128,13 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
                        p->job->name);
     }
 
-    st->ocr_calls++;
-    st->looks_combined += (uint32_t) p->mean_count;
-    st->frame_readings += p->mean_count > p->stack.count;
+    if (!known) {
+        /* a remembered screen made no reading */
+        st->ocr_calls++;
+        st->looks_combined += (uint32_t) p->mean_count;
+        st->frame_readings += p->mean_count > p->stack.count;
+    }
+
     st->ocr_ms += vw_now_ms() - t0;
 
     return vw_read_settle(p, &res, joined, turn_q, unread, err);

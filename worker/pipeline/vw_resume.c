@@ -214,9 +214,13 @@ vw_resume_restore(vw_pipe_t *p, vw_err_t *err)
     }
 
     t0 = vw_now_ms();
-    rc = vw_look_decode(p, r, &pts_ms, 1, err);
+    /* its layer found and cleaned as the look's was (vw_screen_look) */
+    rc = vw_look_decode(p, r, &pts_ms, err);
 
-    if (rc == 0 && vw_look_clean(p, err) < 0) {
+    if (rc == 0 && vw_look_find(p, err) < 0) {
+        rc = -1;
+
+    } else if (rc == 0 && vw_look_clean(p, err) < 0) {
         rc = -1;            /* (a reference was a change: cleaned) */
     }
 

@@ -49,7 +49,7 @@ vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
     }
 
     t0 = vw_now_ms();
-    rc = vw_look_decode(p, j, &pts_ms, 0, err);
+    rc = vw_look_decode(p, j, &pts_ms, err);
 
     if (rc == 0 && sample) {
         /*
