@@ -161,6 +161,9 @@ int vw_text_least_height(void);
  */
 int vw_text_chained(int a, int b, int ov, int gap);
 
+/* 1 if a line of layer t lies on some of the rows of box. */
+int vw_text_on_rows(const vw_text_t *t, const vw_rect_t *box);
+
 /* Sorts n lines top down (by their middles), then left to right. */
 void vw_text_lines_sort(vw_text_line_t *l, int n);
 

@@ -530,6 +530,23 @@ vw_text_erase(vw_framer_t *fr, vw_image_t *m, uint32_t seed)
 
 
 int
+vw_text_on_rows(const vw_text_t *t, const vw_rect_t *box)
+{
+    int  i;
+
+    for (i = 0; i < t->nline; i++) {
+        if (t->line[i].box.y < box->y + box->h
+            && box->y < t->line[i].box.y + t->line[i].box.h)
+        {
+            return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+int
 vw_text_chained(int a, int b, int ov, int gap)
 {
     int  lo, hi;

@@ -360,19 +360,11 @@ vw_text_steady_lines(const vw_text_t *ta, const vw_text_t *tb, int dx,
 static int
 vw_text_lines_apart(const vw_text_t *t, uint32_t used, const vw_text_t *o)
 {
-    int  i, j;
+    int  i;
 
     for (i = 0; i < t->nline; i++) {
-        if (used & (1u << i)) {
-            continue;
-        }
-
-        for (j = 0; j < o->nline; j++) {
-            if (t->line[i].box.y < o->line[j].box.y + o->line[j].box.h
-                && o->line[j].box.y < t->line[i].box.y + t->line[i].box.h)
-            {
-                return 0;
-            }
+        if (!(used & (1u << i)) && vw_text_on_rows(o, &t->line[i].box)) {
+            return 0;
         }
     }
 

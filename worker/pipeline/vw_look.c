@@ -272,31 +272,16 @@ vw_look_same_lines(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
 static int
 vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb)
 {
-    int                    i, j;
-    const vw_text_line_t  *la, *lb;
+    int  j;
 
     if (ta->box.w == 0 || ta->nline >= VW_TEXT_LINES_MAX) {
         return 0;
     }
 
     for (j = 0; j < tb->nline; j++) {
-        lb = &tb->line[j];
-
-        if (lb->glyphs < VW_NEW_LINE_GLYPHS) {
-            continue;
-        }
-
-        for (i = 0; i < ta->nline; i++) {
-            la = &ta->line[i];
-
-            if (la->box.y < lb->box.y + lb->box.h
-                && lb->box.y < la->box.y + la->box.h)
-            {
-                break;
-            }
-        }
-
-        if (i == ta->nline) {
+        if (tb->line[j].glyphs >= VW_NEW_LINE_GLYPHS
+            && !vw_text_on_rows(ta, &tb->line[j].box))
+        {
             return 1;
         }
     }
