@@ -22,6 +22,11 @@
 --                                   another child (a takeover: the dead
 --                                   attempt counts as a failure; with no
 --                                   failures left the job is failed)
+--                         running --its first claim splits a long
+--                                   video into parts--> running with no
+--                                   lease, until its last part publishes
+--                                   it (or a part fails or rejects it):
+--                                   PARTS, at the end
 --      accepted, running --DELETE by its tenant--> cancelled
 --      accepted, running --operator abandon--> failed
 --      failed, rejected, running, accepted --operator retry--> accepted

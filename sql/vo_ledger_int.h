@@ -84,7 +84,7 @@ typedef enum {
     VO_STMT_PART_COUNT,
     VO_STMT_PART_JOIN,
     VO_STMT_PART_PUBLISH,
-    VO_STMT_PART_PROGRESS,
+    VO_STMT_PART_LOCK,
     VO_STMT_PART_END,
     VO_STMT_PARTS_DROP_FRAMES,
     VO_STMT_PARTS_DROP,
@@ -316,6 +316,15 @@ extern const char *const  vo_ledger_metrics_sql;
  * flock is the lock, and the row is read outside a transaction (holding
  * the one write lock over a copy would stall every admission).
  */
+/*
+ * A part's job, locked for the transaction before the part's own row
+ * (vo_ledger_parts.c): every transaction that writes both takes the job
+ * first, as a DELETE of the job does, so none waits on the other in a
+ * circle.  PostgreSQL appends FOR UPDATE; SQLite's writer is alone.
+ */
+#define VO_PART_LOCK_SQL                                                     \
+    "SELECT state FROM jobs WHERE job_id = ?1"
+
 #define VO_UPLOAD_LOCK_SQL                                                   \
     "SELECT " VO_UPLOAD_COLUMNS " FROM uploads WHERE upload_id = ?1"
 
@@ -591,6 +600,10 @@ vo_ledger_rc_t vo_ledger_frames_read(vo_ledger_t *l, vo_stmt_t *s,
  */
 vo_ledger_rc_t vo_ledger_parts_end(vo_ledger_t *l, const char *parent_id,
     const char *state, const char *code, const char *message, int64_t now_ms,
+    char *err, size_t err_size);
+
+/* vo_ledger_parts.c: locks the job of part c (VO_PART_LOCK_SQL) */
+vo_ledger_rc_t vo_ledger_part_lock(vo_ledger_t *l, const vo_claim_t *c,
     char *err, size_t err_size);
 
 /* vo_ledger_parts.c: deletes the parts of job parent_id and their frames

@@ -19,7 +19,14 @@ const char  *vo_ledger_jobs_sql[VO_STMT_COUNT] = {
     [VO_STMT_JOB_STATUS] =
     "SELECT j.state, j.options, j.input_size, j.input_sha256, j.container,"
     " j.attempt, j.max_attempts, j.plan_version, j.frames_planned,"
-    " j.frames_done, j.inspection, j.error_code, j.error,"
+    /* a job read as parts: its parts' samples, each up to its range's
+     * (a part reads a little past its cut to find the seam) */
+    " CASE WHEN j.parts > 0 AND j.state = 'running'"
+    " THEN (SELECT coalesce(sum(CASE"
+    " WHEN p.frames_done < p.end_sample - p.first_sample THEN p.frames_done"
+    " ELSE p.end_sample - p.first_sample END), 0) FROM jobs p"
+    " WHERE p.parent_id = j.job_id) ELSE j.frames_done END,"
+    " j.inspection, j.error_code, j.error,"
     " (SELECT body FROM results WHERE job_id = j.job_id AND format = 'json'),"
     " j.created_at, j.updated_at, j.started_at, j.finished_at,"
     " r.expires_at, j.failures, j.deleted_at, j.media_deleted_at,"

@@ -62,8 +62,8 @@ const char  *vo_ledger_parts_sql[VO_STMT_COUNT] = {
     "UPDATE jobs SET state = 'done', seam_index = ?3, seam_part = ?4,"
     " lease_owner = NULL, lease_expires_at = NULL, updated_at = ?5" VO_FENCE,
 
-    /* the parent row, taken for this transaction (PostgreSQL: the
-     * update locks it, so parts that finish at once count in turn) */
+    /* the parent row, taken for this transaction before the part's
+     * (VO_PART_LOCK_SQL): parts that finish at once count in turn */
     [VO_STMT_PART_COUNT] =
     "UPDATE jobs SET parts_done = parts_done + 1, updated_at = ?2"
     " WHERE job_id = ?1 AND state = 'running'"
@@ -89,14 +89,9 @@ const char  *vo_ledger_parts_sql[VO_STMT_COUNT] = {
     " finished_at = ?2, updated_at = ?2"
     " WHERE job_id = ?1 AND state = 'running'",
 
-    /* the job's progress: its parts' samples done, each up to its own
-     * range's (a part reads a little past it to find the seam) */
-    [VO_STMT_PART_PROGRESS] =
-    "UPDATE jobs SET frames_done = (SELECT coalesce(sum(CASE"
-    " WHEN frames_done < end_sample - first_sample THEN frames_done"
-    " ELSE end_sample - first_sample END), 0) FROM jobs"
-    " WHERE parent_id = ?1), updated_at = ?2"
-    " WHERE job_id = ?1 AND state = 'running'",
+    /* PostgreSQL: FOR UPDATE (VO_PART_LOCK_SQL says why) */
+    [VO_STMT_PART_LOCK] =
+    VO_PART_LOCK_SQL,
 
     [VO_STMT_PART_END] =
     "UPDATE jobs SET state = ?2, error_code = ?3, error = ?4,"
@@ -284,68 +279,72 @@ vo_ledger_part_done(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
 {
     int              rc;
     char             detail[VO_DETAIL_MAX], tenant[VO_TENANT_MAX + 1];
-    int64_t          parts, done;
-    vo_stmt_t       *s;
+    int64_t          parts, ndone;
+    vo_stmt_t       *s, *count;
     vo_ledger_rc_t   lrc;
 
     *published = 0;
+    parts = 0;
+    ndone = 0;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_PART_DONE, &s, err, err_size);
-
-    if (lrc == VO_LEDGER_OK) {
-        if (seam_index >= 0) {
-            vo_bind_int(s, 3, seam_index);
-            vo_bind_int(s, 4, seam_part);
-
-        } else {
-            vo_bind_null(s, 3);
-            vo_bind_null(s, 4);
-        }
-
-        vo_bind_int(s, 5, now_ms);
-
-        lrc = vo_ledger_fenced(l, c, s, "part done", err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        goto done;
     }
+
+    /* the job first (VO_PART_LOCK_SQL), counted as if the fence below
+     * holds: if it does not, the transaction is rolled back */
+
+    count = vo_ledger_stmt(l, VO_STMT_PART_COUNT, err, err_size);
+    if (count == NULL) {
+        lrc = VO_LEDGER_ERROR;
+        goto done;
+    }
+
+    vo_bind_text(count, 1, c->parent_id, -1);
+    vo_bind_int(count, 2, now_ms);
+
+    rc = vo_step(count);
+
+    if (rc == VO_ROW) {
+        parts = vo_column_int64(count, 0);
+        ndone = vo_column_int64(count, 1);
+        vo_ledger_copy_text(tenant, sizeof(tenant), count, 2);
+        (void) vo_step(count);
+
+    } else if (rc == VO_DONE) {
+        /* the job left running, and its parts with it: this attempt's
+         * own fence fails below */
+        lrc = VO_LEDGER_STALE;
+        snprintf(err, err_size, "part done job %s: its job %s is no longer "
+                 "running", c->job_id, c->parent_id);
+
+    } else {
+        snprintf(err, err_size, "part done: job %s: %s", c->parent_id,
+                 vo_ledger_errmsg(l));
+        lrc = vo_ledger_rc(rc);
+    }
+
+    vo_reset(count);
 
     if (lrc != VO_LEDGER_OK) {
         goto done;
     }
 
-    s = vo_ledger_stmt(l, VO_STMT_PART_COUNT, err, err_size);
-    if (s == NULL) {
-        lrc = VO_LEDGER_ERROR;
-        goto done;
+    if (seam_index >= 0) {
+        vo_bind_int(s, 3, seam_index);
+        vo_bind_int(s, 4, seam_part);
+
+    } else {
+        vo_bind_null(s, 3);
+        vo_bind_null(s, 4);
     }
 
-    vo_bind_text(s, 1, c->parent_id, -1);
-    vo_bind_int(s, 2, now_ms);
+    vo_bind_int(s, 5, now_ms);
 
-    rc = vo_step(s);
+    lrc = vo_ledger_fenced(l, c, s, "part done", err, err_size);
 
-    if (rc == VO_DONE) {
-        /* can't happen: a job that leaves running takes its parts along */
-        snprintf(err, err_size, "part done: job %s is no longer running",
-                 c->parent_id);
-        vo_reset(s);
-        lrc = VO_LEDGER_STALE;
-        goto done;
-    }
-
-    if (rc != VO_ROW) {
-        snprintf(err, err_size, "part done: job %s: %s", c->parent_id,
-                 vo_ledger_errmsg(l));
-        vo_reset(s);
-        lrc = vo_ledger_rc(rc);
-        goto done;
-    }
-
-    parts = vo_column_int64(s, 0);
-    done = vo_column_int64(s, 1);
-    vo_ledger_copy_text(tenant, sizeof(tenant), s, 2);
-    (void) vo_step(s);
-    vo_reset(s);
-
-    if (done >= parts) {
+    if (lrc == VO_LEDGER_OK && ndone >= parts) {
         lrc = vo_parts_publish(l, c, plan_version, tenant, render, data,
                                now_ms, published, err, err_size);
     }
@@ -634,6 +633,34 @@ vo_ledger_parts_end(vo_ledger_t *l, const char *parent_id, const char *state,
 
     return vo_ledger_event(l, now_ms, parent_id, tenant, strlen(tenant),
                            state, attempt, detail, err, err_size);
+}
+
+
+vo_ledger_rc_t
+vo_ledger_part_lock(vo_ledger_t *l, const vo_claim_t *c, char *err,
+    size_t err_size)
+{
+    int         rc;
+    vo_stmt_t  *s;
+
+    s = vo_ledger_stmt(l, VO_STMT_PART_LOCK, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, c->parent_id, -1);
+
+    rc = vo_step(s);
+    vo_reset(s);
+
+    if (rc != VO_ROW && rc != VO_DONE) {
+        snprintf(err, err_size, "lock job %s: %s", c->parent_id,
+                 vo_ledger_errmsg(l));
+        return vo_ledger_rc(rc);
+    }
+
+    /* gone: its parts are too, and the fence that follows says so */
+    return VO_LEDGER_OK;
 }
 
 

@@ -223,20 +223,6 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
 
     lrc = vo_ledger_fenced(l, c, s, "progress", err, err_size);
 
-    if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
-        /* a part's progress is its job's too */
-        s = vo_ledger_stmt(l, VO_STMT_PART_PROGRESS, err, err_size);
-        if (s == NULL) {
-            lrc = VO_LEDGER_ERROR;
-            goto done;
-        }
-
-        vo_bind_text(s, 1, c->parent_id, -1);
-        vo_bind_int(s, 2, now_ms);
-
-        lrc = vo_ledger_step_done(l, s, "job progress", err, err_size);
-    }
-
 done:
 
     return vo_ledger_fence_end(l, c, lrc, "put_frame", NULL, NULL, now_ms,
@@ -458,6 +444,12 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
     *failed = 0;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_RETRY, &s, err, err_size);
+
+    if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
+        /* a part may end its job: the job is locked first */
+        lrc = vo_ledger_part_lock(l, c, err, err_size);
+    }
+
     if (lrc != VO_LEDGER_OK) {
         goto done;
     }
@@ -523,6 +515,11 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
     vo_ledger_rc_t   lrc;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_REJECT, &s, err, err_size);
+
+    if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
+        /* a part ends its job: the job is locked first */
+        lrc = vo_ledger_part_lock(l, c, err, err_size);
+    }
 
     if (lrc == VO_LEDGER_OK) {
         vo_bind_int(s, 3, now_ms);

@@ -85,6 +85,9 @@ is($st->{progress}{frames_done}, $st->{progress}{frames_planned},
    "progress: every sample ($st->{progress}{frames_planned})");
 same_segments([segments($st->{result})], \@want,
               'the segments are those of one whole run');
+is_deeply([@{ $st->{result} }{qw(warnings frames_between frames_no_text)}],
+          [@{ $whole->{json} }{qw(warnings frames_between frames_no_text)}],
+          'its warnings and counts of rows are the whole run\'s');
 
 my ($split) = $s->rows("SELECT detail FROM events WHERE job_id = ?"
                        . " AND kind = 'split'", $job);
@@ -108,6 +111,15 @@ is(count($s, "SELECT coalesce(sum(jobs), 0) AS n FROM job_counts"
           . " WHERE state <> 'done'"), 0, 'and none in another state');
 is(count($s, "SELECT count(*) AS n FROM events WHERE kind = 'published'"),
    1, 'published once');
+my $metrics = $s->http(uri => '/metrics')->{body} // '';
+my %m = $metrics =~ /^(video_ocr_(?:parts_total\{event="\w+"\}|jobs_split_total)) (\d+)$/mg;
+is_deeply([@m{'video_ocr_jobs_split_total',
+              'video_ocr_parts_total{event="claimed"}',
+              'video_ocr_parts_total{event="finished"}'}], [1, 4, 4],
+          'metrics: one job split, 4 parts claimed, 4 finished')
+    or diag(join("\n", grep { /split|parts_total/ } split /\n/, $metrics));
+like($metrics, qr/^video_ocr_jobs_finished_total\{state="done",reason="[^"]*"\} 1$/m,
+     'and one job done');
 my $hits = $s->search("q=caption+$words[3]");
 ok(grep({ $_->{job_id} eq $job } @{ $hits->{hits} // [] }),
    'search finds the joined text');
