@@ -282,8 +282,9 @@ typedef struct {
     int64_t      input_size;
     char         container[16];
     int64_t      created_at;
-    char         key[VO_KEY_BUF];      /* Idempotency-Key, "" if none: for
-                                          the keyed hash in logs only */
+    char         key[VO_KEY_BUF];      /* Idempotency-Key (a part: its
+                                          job's), "" if none: for the
+                                          keyed hash in logs only */
 
     /* a part of a long job (sql/schema.sql, PARTS); parent_id "": the
      * claim is a job, read whole or split by this claim */

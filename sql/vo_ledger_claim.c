@@ -80,7 +80,8 @@ const char  *vo_ledger_claim_sql[VO_STMT_COUNT] = {
     " OR (state = 'running' AND lease_expires_at < ?2))"
     " RETURNING tenant, attempt, failures, max_attempts, options,"
     " input_path, input_size, container, created_at,"
-    " (SELECT request_key FROM requests r WHERE r.job_id = jobs.job_id),"
+    " (SELECT request_key FROM requests r"
+    " WHERE r.job_id = coalesce(jobs.parent_id, jobs.job_id)),"
     " parent_id, part, first_sample, end_sample",
 
     /* a lost attempt was the last one allowed; it counts as a failure

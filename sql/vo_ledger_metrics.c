@@ -62,11 +62,11 @@ static const char  *vo_job_states[] = {
 };
 
 /* the events that end an attempt, and the outcome label they give (a
- * part's attempt ends in part_done, or part_failed / part_rejected when
- * its job fails or is rejected with it) */
+ * long job's first attempt ends in split; a part's in part_done, or
+ * part_failed / part_rejected when its job fails or is rejected with it) */
 static const char  *vo_attempt_ends[] = {
     "published", "retried", "failed", "rejected", "released", "lost",
-    "part_done", "part_failed", "part_rejected", NULL
+    "split", "part_done", "part_failed", "part_rejected", NULL
 };
 
 

@@ -527,9 +527,7 @@ unless ($pg) {
     my @old = sort values %j5;
 
     # issue 39 (version 6): every old job is an ordinary one
-    SKIP: {
-        skip 'version 6 (issue 39) adds the columns of parts', 2
-            if $current < 6;
+    {
         my $in = join ', ', ('?') x @old;
         my @v6 = $s5->rows('SELECT job_id, parent_id, parts, parts_done'
             . " FROM jobs WHERE job_id IN ($in) ORDER BY job_id", @old);
@@ -537,11 +535,12 @@ unless ($pg) {
                                  parts => 0, parts_done => 0 } } @old],
                   'v5: the old jobs have no parent, 0 parts, 0 done');
         my @v6n = $s5->rows('SELECT job_id, part, first_sample, end_sample,'
-            . " seam_index FROM jobs WHERE job_id IN ($in) ORDER BY job_id",
-            @old);
+            . " seam_index, seam_part FROM jobs WHERE job_id IN ($in)"
+            . " ORDER BY job_id", @old);
         is_deeply(\@v6n, [map { { job_id => $_, part => undef,
                                   first_sample => undef, end_sample => undef,
-                                  seam_index => undef } } @old],
+                                  seam_index => undef, seam_part => undef } }
+                           @old],
                   'v5: and no part, samples or seam (NULL)');
     }
 
