@@ -125,6 +125,14 @@
 --      the transaction that deletes the result (DELETE, the job
 --      retention).  A ledger migrated to version 5 has its published
 --      results indexed by the migration, in its transaction.
+--  16. A part of a long job (PARTS, below) exists only while its job is
+--      running: every transaction that moves the job out of 'running'
+--      (published by its last part, failed or rejected by a part,
+--      cancelled, abandoned, retried) deletes its parts and their frames
+--      too.  The job is published only by the transaction of the part
+--      that finishes last, under that part's fence (invariants 6, 7),
+--      with the parts' rows joined at their seams; a transaction that
+--      writes both a part and its job locks the job first.
 
 CREATE TABLE requests (
     tenant          TEXT    NOT NULL,

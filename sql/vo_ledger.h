@@ -404,6 +404,8 @@ typedef struct {
     uint32_t     first_sample;
     uint32_t     end_sample;
     int          done;
+    int64_t      seam_index;       /* done: where part seam_part takes */
+    int          seam_part;        /* over; -1: its rows to the end */
 } vo_part_t;
 
 /* renders the result of rows (n of them, the job's in frame order) into
@@ -426,7 +428,8 @@ vo_ledger_rc_t vo_ledger_split(vo_ledger_t *l, const vo_claim_t *c,
     const uint32_t *firsts, size_t nparts, uint32_t samples, int64_t now_ms,
     char *err, size_t err_size);
 
-/* The parts of job parent_id in order (*parts: free()); none: *n 0. */
+/* The parts of job parent_id, part k at [k] (*parts: free()); none: *n 0;
+ * a part missing: VO_LEDGER_ERROR. */
 vo_ledger_rc_t vo_ledger_parts(vo_ledger_t *l, const char *parent_id,
     vo_part_t **parts, size_t *n, char *err, size_t err_size);
 
@@ -438,8 +441,8 @@ vo_ledger_rc_t vo_ledger_frames_range(vo_ledger_t *l, const char *job_id,
 /*
  * The claimed part c is done (fenced): seam_index is the frame index from
  * which the rows of part seam_part (a later one) are the job's, -1 when
- * this part's are to the end.  If it was the job's last part undone, in the same
- * transaction: the parts' rows are joined into the job's at their
+ * this part's are to the end.  If it was the job's last part undone, in
+ * the same transaction: the parts' rows are joined into the job's at their
  * seams, render makes the result of them, and the job is published as
  * vo_ledger_publish does (invariants 7, 10, 15) unless it stopped
  * running; its parts are deleted.  *published says whether it was.

@@ -285,8 +285,8 @@ vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
     free(detail);
 
     if (lrc == VO_LEDGER_OK) {
-        /* a job read as parts leaves running: its parts go (a retried
-         * one is split again when claimed) */
+        /* a job read as parts leaves running: its parts go (invariant
+         * 16; a retried one is split again when claimed) */
         lrc = vo_ledger_parts_drop(l, job_id, err, err_size);
     }
 

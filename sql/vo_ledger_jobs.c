@@ -334,8 +334,8 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     lrc = vo_ledger_step_done(l, s, "delete job", err, err_size);
 
     if (lrc == VO_LEDGER_OK) {
-        /* a job read as parts: they go with it (their children's next
-         * writes are refused as stale) */
+        /* a job read as parts: they go with it (invariant 16; their
+         * children's next writes are refused as stale) */
         lrc = vo_ledger_parts_drop(l, job_id, err, err_size);
     }
 

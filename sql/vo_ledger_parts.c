@@ -110,24 +110,13 @@ const char  *vo_ledger_parts_sql[VO_STMT_COUNT] = {
 };
 
 
-typedef struct {
-    char        job_id[VO_JOB_ID_LEN + 1];
-    int         part;
-    int64_t     seam_index;              /* -1: to the end */
-    int         seam_part;
-} vo_seam_t;
-
-
 static vo_ledger_rc_t vo_parts_join(vo_ledger_t *l, const vo_claim_t *c,
     int plan_version, char *err, size_t err_size);
 static vo_ledger_rc_t vo_parts_publish(vo_ledger_t *l, const vo_claim_t *c,
     int plan_version, const char *tenant, vo_render_pt render, void *data,
     int64_t now_ms, int *published, char *err, size_t err_size);
-static vo_ledger_rc_t vo_parts_seams(vo_ledger_t *l, const char *parent_id,
-    vo_seam_t **seams, size_t *n, char *err, size_t err_size);
 static int vo_parts_new_id(char *job_id);
 static int vo_parts_cmp(const void *a, const void *b);
-static int vo_seams_cmp(const void *a, const void *b);
 
 
 vo_ledger_rc_t
@@ -190,7 +179,7 @@ vo_ledger_parts(vo_ledger_t *l, const char *parent_id, vo_part_t **parts,
     size_t *n, char *err, size_t err_size)
 {
     int              rc;
-    size_t           cap;
+    size_t           cap, k;
     const char      *state;
     vo_stmt_t       *s;
     vo_part_t       *p, *np;
@@ -231,11 +220,21 @@ vo_ledger_parts(vo_ledger_t *l, const char *parent_id, vo_part_t **parts,
         p[*n].end_sample = (uint32_t) vo_column_int64(s, 3);
         state = (const char *) vo_column_text(s, 4);
         p[*n].done = state != NULL && strcmp(state, "done") == 0;
+        p[*n].seam_index = vo_ledger_int_or(s, 5, -1);
+        p[*n].seam_part = (int) vo_ledger_int_or(s, 6, -1);
         (*n)++;
     }
 
     if (p != NULL) {
         qsort(p, *n, sizeof(vo_part_t), vo_parts_cmp);
+    }
+
+    for (k = 0; lrc == VO_LEDGER_OK && k < *n; k++) {
+        if (p[k].part != (int) k) {
+            snprintf(err, err_size, "parts of %s: part %d is missing",
+                     parent_id, (int) k);
+            lrc = VO_LEDGER_ERROR;
+        }
     }
 
     if (lrc == VO_LEDGER_OK && rc != VO_DONE) {
@@ -369,7 +368,7 @@ done:
 /*
  * The last part is done: the parts' rows joined into the job's, the
  * result rendered from them and published, the parts deleted; all in
- * the caller's transaction.
+ * the caller's transaction (invariants 7, 10, 15, 16).
  */
 static vo_ledger_rc_t
 vo_parts_publish(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
@@ -434,6 +433,7 @@ vo_parts_publish(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
         return lrc;
     }
 
+    /* invariant 16 */
     lrc = vo_ledger_parts_drop(l, c->parent_id, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;
@@ -462,13 +462,13 @@ static vo_ledger_rc_t
 vo_parts_join(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     char *err, size_t err_size)
 {
-    size_t           n, k, hops;
+    size_t           n, k;
     int64_t          from;
-    vo_seam_t       *seams;
+    vo_part_t       *parts;
     vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
-    lrc = vo_parts_seams(l, c->parent_id, &seams, &n, err, err_size);
+    lrc = vo_ledger_parts(l, c->parent_id, &parts, &n, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;
     }
@@ -476,7 +476,7 @@ vo_parts_join(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     from = 0;
     k = 0;
 
-    for (hops = 0; lrc == VO_LEDGER_OK && k < n && hops < n; hops++) {
+    while (k < n) {                     /* k grows: each seam is later */
         s = vo_ledger_stmt(l, VO_STMT_PART_JOIN, err, err_size);
         if (s == NULL) {
             lrc = VO_LEDGER_ERROR;
@@ -484,106 +484,40 @@ vo_parts_join(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
         }
 
         vo_bind_text(s, 1, c->parent_id, -1);
-        vo_bind_text(s, 2, seams[k].job_id, -1);
+        vo_bind_text(s, 2, parts[k].job_id, -1);
         vo_bind_int(s, 3, plan_version);
         vo_bind_int(s, 4, from);
-        vo_bind_int(s, 5, seams[k].seam_index >= 0 ? seams[k].seam_index
+        vo_bind_int(s, 5, parts[k].seam_index >= 0 ? parts[k].seam_index
                                                    : INT64_MAX);
 
         lrc = vo_ledger_step_done(l, s, "join part", err, err_size);
 
-        if (seams[k].seam_index < 0) {
+        if (parts[k].seam_index < 0) {
             break;
         }
 
-        /* a seam names a later part (vw_seam_same); parts are in order */
-        from = seams[k].seam_index;
-        k = seams[k].seam_part > seams[k].part
-            ? (size_t) seams[k].seam_part : n;
+        if (lrc != VO_LEDGER_OK) {
+            break;
+        }
+
+        /* a seam names a later part (vw_child_seam) */
+        if (parts[k].seam_part <= parts[k].part
+            || (size_t) parts[k].seam_part >= n)
+        {
+            snprintf(err, err_size, "join job %s: the seam of part %d "
+                     "names part %d", c->parent_id, parts[k].part,
+                     parts[k].seam_part);
+            lrc = VO_LEDGER_ERROR;
+            break;
+        }
+
+        from = parts[k].seam_index;
+        k = (size_t) parts[k].seam_part;
     }
 
-    free(seams);
+    free(parts);
 
     return lrc;
-}
-
-
-/* Every part's seam, in part order (part k at [k]). */
-static vo_ledger_rc_t
-vo_parts_seams(vo_ledger_t *l, const char *parent_id, vo_seam_t **seams,
-    size_t *n, char *err, size_t err_size)
-{
-    int              rc;
-    size_t           cap, k;
-    vo_stmt_t       *s;
-    vo_seam_t       *p, *np;
-    vo_ledger_rc_t   lrc;
-
-    *seams = NULL;
-    *n = 0;
-
-    s = vo_ledger_stmt(l, VO_STMT_PARTS_OF, err, err_size);
-    if (s == NULL) {
-        return VO_LEDGER_ERROR;
-    }
-
-    vo_bind_text(s, 1, parent_id, -1);
-
-    p = NULL;
-    cap = 0;
-    lrc = VO_LEDGER_OK;
-
-    while ((rc = vo_step(s)) == VO_ROW) {
-
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 16;
-            np = realloc(p, cap * sizeof(vo_seam_t));
-            if (np == NULL) {
-                snprintf(err, err_size, "seams of %s: out of memory",
-                         parent_id);
-                lrc = VO_LEDGER_ERROR;
-                break;
-            }
-
-            p = np;
-        }
-
-        vo_ledger_copy_text(p[*n].job_id, sizeof(p[*n].job_id), s, 0);
-        p[*n].part = vo_column_int(s, 1);
-        p[*n].seam_index = vo_ledger_int_or(s, 5, -1);
-        p[*n].seam_part = (int) vo_ledger_int_or(s, 6, -1);
-        (*n)++;
-    }
-
-    if (p != NULL) {
-        qsort(p, *n, sizeof(vo_seam_t), vo_seams_cmp);
-    }
-
-    for (k = 0; lrc == VO_LEDGER_OK && k < *n; k++) {
-        if (p[k].part != (int) k) {
-            snprintf(err, err_size, "parts of %s: part %d is missing",
-                     parent_id, (int) k);
-            lrc = VO_LEDGER_ERROR;
-        }
-    }
-
-    if (lrc == VO_LEDGER_OK && rc != VO_DONE) {
-        snprintf(err, err_size, "seams of %s: %s", parent_id,
-                 vo_ledger_errmsg(l));
-        lrc = vo_ledger_rc(rc);
-    }
-
-    vo_reset(s);
-
-    if (lrc != VO_LEDGER_OK) {
-        free(p);
-        *n = 0;
-        return lrc;
-    }
-
-    *seams = p;
-
-    return VO_LEDGER_OK;
 }
 
 
@@ -635,6 +569,7 @@ vo_ledger_parts_end(vo_ledger_t *l, const char *parent_id, const char *state,
         return lrc;
     }
 
+    /* invariant 16 */
     lrc = vo_ledger_parts_drop(l, parent_id, err, err_size);
     if (lrc != VO_LEDGER_OK) {
         return lrc;
@@ -710,13 +645,6 @@ static int
 vo_parts_cmp(const void *a, const void *b)
 {
     return ((const vo_part_t *) a)->part - ((const vo_part_t *) b)->part;
-}
-
-
-static int
-vo_seams_cmp(const void *a, const void *b)
-{
-    return ((const vo_seam_t *) a)->part - ((const vo_seam_t *) b)->part;
 }
 
 

@@ -16,8 +16,10 @@
 #      job with the part's reason, and its other parts go.
 #   5. Fairness: another tenant's short job, uploaded while the parts run,
 #      is claimed before the long job's last parts.
-#   6. (PostgreSQL) Two pools on one ledger share the parts of one job:
-#      the segments are those of one whole run.
+#   6. (PostgreSQL) Two pools on one ledger share the parts of one job,
+#      and one of them is killed (a host gone) while it holds a part:
+#      the other takes it over, and the segments are those of one whole
+#      run.
 #
 # Videos at 640x360 over a moving picture, keyframes every 2 s, parts of
 # about 10 s (and one at 1280x720 for the CPU budget); some 40 s of CPU.
@@ -112,13 +114,15 @@ is(count($s, "SELECT coalesce(sum(jobs), 0) AS n FROM job_counts"
 is(count($s, "SELECT count(*) AS n FROM events WHERE kind = 'published'"),
    1, 'published once');
 my $metrics = $s->http(uri => '/metrics')->{body} // '';
-my %m = $metrics =~ /^(video_ocr_(?:parts_total\{event="\w+"\}|jobs_split_total)) (\d+)$/mg;
+my %m = $metrics
+    =~ /^(video_ocr_(?:parts_total\{event="\w+"\}|jobs_split_total)) (\d+)$/mg;
 is_deeply([@m{'video_ocr_jobs_split_total',
               'video_ocr_parts_total{event="claimed"}',
               'video_ocr_parts_total{event="finished"}'}], [1, 4, 4],
           'metrics: one job split, 4 parts claimed, 4 finished')
     or diag(join("\n", grep { /split|parts_total/ } split /\n/, $metrics));
-like($metrics, qr/^video_ocr_jobs_finished_total\{state="done",reason="[^"]*"\} 1$/m,
+like($metrics,
+     qr/^video_ocr_jobs_finished_total\{state="done",reason="[^"]*"\} 1$/m,
      'and one job done');
 my $hits = $s->search("q=caption+$words[3]");
 ok(grep({ $_->{job_id} eq $job } @{ $hits->{hits} // [] }),
@@ -266,7 +270,7 @@ $s->stop_worker;
 # --- 6. two pools on one PostgreSQL ledger -----------------------------------
 
 SKIP: {
-    skip 'two hosts on one ledger: the PostgreSQL run', 4 unless pg();
+    skip 'two hosts on one ledger: the PostgreSQL run', 6 unless pg();
 
     my $a = VideoOCR::Stack->new(workers => 1, worker_args => [@split]);
     my $b = VideoOCR::Stack->new(workers => 1, worker_args => [@split],
@@ -274,10 +278,32 @@ SKIP: {
 
     my $ar = $a->upload('hosts-1', $bytes, args => 'fps=2');
     my $aj = decode_json($ar->{body})->{job_id};
+
+    # host B is gone (SIGKILL, supervisor and children) while it reads
+    # a part: host A takes the part over when its lease expires
+    my %bchild;
+    my $until = time + 120;
+    my $held;
+    while (!$held && time < $until) {
+        %bchild = $b->children;
+        for my $p ($a->rows("SELECT lease_owner FROM jobs WHERE parent_id = ?"
+                            . " AND state = 'running'", $aj))
+        {
+            my ($pid) = ($p->{lease_owner} // '') =~ /:(\d+)\//;
+            $held = 1 if $pid && grep { $_ == $pid } values %bchild;
+        }
+        sleep 0.05 unless $held;
+    }
+    ok($held, 'host B holds a part');
+    kill 'KILL', $b->worker_pid, values %bchild;
+
     my $as = $a->wait_state($aj, 'done|failed|rejected|cancelled', 300);
-    is($as->{state}, 'done', 'two pools: the job is done');
+    is($as->{state}, 'done', 'two pools, one of them gone: the job is done');
     same_segments([segments($as->{result})], \@want,
                   'with the segments of one whole run');
+    ok(count($a, "SELECT count(*) AS n FROM events"
+                 . " WHERE kind = 'part_taken_over'"),
+       'host A took over the part host B held');
 
     my %pools;
     for my $e ($a->rows("SELECT detail FROM events"
@@ -285,7 +311,8 @@ SKIP: {
     {
         my ($pid) = decode_json($e->{detail})->{owner} =~ /:(\d+)\//;
         for my $p ([a => $a], [b => $b]) {
-            $pools{$p->[0]}++ if grep { $_ == $pid } values %{{ $p->[1]->children }};
+            my %child = $p->[1]->children;
+            $pools{$p->[0]}++ if grep { $_ == $pid } values %child;
         }
     }
     ok($pools{a}, 'pool A read parts');
