@@ -153,6 +153,18 @@ while (time < $deadline && !$victim) {
 ok($victim, "a child killed while its part had $stored samples' rows")
     or BAIL_OUT('no part to kill a child in');
 
+# what a user and an operator see of a job whose parts run
+$st = $s->status($job2);
+ok($st->{state} eq 'running' && $st->{progress}{parts}{count} == 4
+   && $st->{progress}{parts}{done} < 4,
+   'its status while its parts run: running, 4 parts, not all done')
+    or diag(explain($st->{progress}));
+cmp_ok($st->{progress}{frames_done}, '>=', $stored,
+       'its samples done count its parts\'');
+my $jobs = run_worker('jobs', '--ledger', $s->ledger);
+like($jobs->{stdout}, qr/^$victim->{job_id} .* part \d of $job2$/m,
+     '"jobs" lists its parts, each with its job');
+
 $st = $s->wait_state($job2, 'done|failed|rejected|cancelled', 300);
 is($st->{state}, 'done', 'the job is done after all');
 same_segments([segments($st->{result})], \@want,
