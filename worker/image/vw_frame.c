@@ -183,13 +183,7 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
 
     d = av_pix_fmt_desc_get((enum AVPixelFormat) f->format);
 
-    if (d != NULL
-        && !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL
-                         | AV_PIX_FMT_FLAG_HWACCEL
-                         | AV_PIX_FMT_FLAG_BITSTREAM))
-        && d->comp[0].plane == 0 && d->comp[0].step == 1
-        && d->comp[0].depth == 8 && d->comp[0].shift == 0
-        && d->comp[0].offset == 0 && f->data[0] != NULL
+    if (vw_frame_luma_only(f->format) && f->data[0] != NULL
         && vw_frame_lut(fr, (enum AVPixelFormat) f->format) == 0)
     {
         plane = f->data[0];
@@ -197,6 +191,15 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
         lut = fr->lut;
 
     } else {
+        if (f->data[0] == NULL
+            || (av_pix_fmt_count_planes((enum AVPixelFormat) f->format) > 1
+                && f->data[1] == NULL))
+        {
+            /* the luma alone was kept (vw_frame_luma_only), and the
+             * table failed: only out of memory does that */
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
         fr->grey = sws_getCachedContext(fr->grey, f->width, f->height,
                                         (enum AVPixelFormat) f->format,
                                         f->width, f->height,
@@ -279,6 +282,23 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
     }
 
     return 0;
+}
+
+
+int
+vw_frame_luma_only(int format)
+{
+    const AVPixFmtDescriptor  *d;
+
+    d = av_pix_fmt_desc_get((enum AVPixelFormat) format);
+
+    return d != NULL
+           && !(d->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL
+                            | AV_PIX_FMT_FLAG_HWACCEL
+                            | AV_PIX_FMT_FLAG_BITSTREAM))
+           && d->comp[0].plane == 0 && d->comp[0].step == 1
+           && d->comp[0].depth == 8 && d->comp[0].shift == 0
+           && d->comp[0].offset == 0;
 }
 
 

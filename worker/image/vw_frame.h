@@ -87,6 +87,13 @@ int vw_frame_crop_rect(int width, int height, const vo_options_t *o,
 int vw_frame_shrink(int width, int height, const vo_options_t *o);
 
 /*
+ * 1 if vw_frame_grey reads a frame of this pixel format (an
+ * AVPixelFormat) from its first plane alone, 8-bit luma where the
+ * decoder left it: the other planes of a frame held for it may go.
+ */
+int vw_frame_luma_only(int format);
+
+/*
  * Converts the cropped part of a decoded frame to grey into out (out is
  * reused across calls), the picture turned as shown (vw_orient.h) and
  * then by turn (text found sideways; NULL: none).  The crop is in the
