@@ -117,15 +117,19 @@ vw_frame_shrink(int width, int height, const vo_options_t *o)
 }
 
 
-/* The rectangle r of a grey plane at half its size a side into out:
- * each pixel the mean of the four it stands for. */
+/*
+ * The rectangle r of a grey plane at half its size a side into out:
+ * each pixel the mean of the four it stands for; then through lut
+ * (NULL: none) a row at a time, with no picture-sized copy between.
+ */
 static int
-vw_frame_halve(const uint8_t *plane, int stride, const vw_rect_t *r,
-    vw_image_t *out)
+vw_frame_halve(const vw_framer_t *fr, const uint8_t *plane, int stride,
+    const vw_rect_t *r, const uint8_t *lut, vw_image_t *out)
 {
     int             x, y, w, h;
     uint8_t        *d;
     const uint8_t  *s0, *s1;
+    uint8_t         row[VW_MAX_SIDE / 2];
 
     w = r->w / 2;                       /* r is at least 2x2 */
     h = r->h / 2;
@@ -137,11 +141,16 @@ vw_frame_halve(const uint8_t *plane, int stride, const vw_rect_t *r,
     for (y = 0; y < h; y++) {
         s0 = plane + (size_t) (r->y + 2 * y) * stride + r->x;
         s1 = s0 + stride;
-        d = out->data + (size_t) y * out->stride;
+        d = lut != NULL ? row : out->data + (size_t) y * out->stride;
 
         for (x = 0; x < w; x++) {
             d[x] = (uint8_t) ((s0[2 * x] + s0[2 * x + 1] + s1[2 * x]
                                + s1[2 * x + 1] + 2) >> 2);
+        }
+
+        if (lut != NULL) {
+            vw_frame_lut_row(fr, out->data + (size_t) y * out->stride, row,
+                             lut, w);
         }
     }
 
@@ -246,7 +255,18 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
     vw_orient_rect_to_stored(how, sw, sh, &r, &sr);
 
     if (fr->shrink == 2 && sr.w >= 2 && sr.h >= 2) {
-        if (vw_frame_halve(plane, stride, &sr, &fr->half) != 0) {
+        if (lut != NULL && all.a == 1 && all.b == 0 && all.c == 0
+            && all.d == 1)
+        {
+            /* as stored (the usual case): halved into out at once */
+            if (vw_frame_halve(fr, plane, stride, &sr, lut, out) != 0) {
+                return vw_fail(err, "no_memory", "frame: out of memory");
+            }
+
+            return 0;
+        }
+
+        if (vw_frame_halve(fr, plane, stride, &sr, NULL, &fr->half) != 0) {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
 
