@@ -67,7 +67,6 @@ vw_framer_free(vw_framer_t *fr)
     vw_image_free(&fr->open[0]);
     vw_image_free(&fr->open[1]);
     vw_image_free(&fr->calm);
-    vw_image_free(&fr->moved);
     free(fr->comps);
     free(fr->order);
     vw_framer_init(fr);

@@ -65,8 +65,7 @@ typedef struct {
                                        text layer's finding (NULL: none) */
     int                 open_r;
     vw_image_t          calm;       /* and what of it stands still
-                                       (vw_text_calm), */
-    vw_image_t          moved;      /* and what moved (255) */
+                                       (vw_text_calm) */
 } vw_framer_t;
 
 
