@@ -256,6 +256,11 @@ typedef struct {
                                           placed exactly among them */
     vw_text_t           cand_layer;    /* the text layer of one of them */
     vw_image_t          beside;        /* a frame shown beside a look */
+    int64_t             beside_us;     /* it is the oldest frame kept
+                                          before the look, shown then */
+    int64_t             beside_decoded; /* when this many frames were
+                                          decoded (-1: it is not) */
+    vw_orient_t         beside_turn;   /* turned so */
     vw_image_t          after;         /* and the one after it
                                           (vw_look_find) */
     vw_persist_t        persist;       /* vw_look_clean's work */
