@@ -44,7 +44,8 @@ typedef struct {
     struct SwsContext  *grey;
     struct SwsContext  *scale;
     vw_image_t          full;
-    vw_image_t          half;       /* the stored picture halved */
+    vw_image_t          half;       /* the stored picture halved, to
+                                       be turned */
     int                 shrink;     /* pictures are made 1/shrink a side */
     uint8_t            *seen;       /* blob removal work space */
     uint32_t           *queue;

@@ -163,7 +163,8 @@ typedef struct {
  * A frame kept between two looks, in grey as the looks are.  Converted
  * when the look after it is held, not when the change is placed: a
  * decoded picture held until then is one more the decoder's pool has to
- * make (12.4 MB at 4K, where its grey is 2 MB: read at half size).
+ * make (its luma, 8.3 MB at 4K, where its grey is 2 MB: read at half
+ * size).
  */
 typedef struct {
     vw_image_t          grey;
