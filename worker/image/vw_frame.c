@@ -199,9 +199,8 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
         lut = fr->lut;
 
     } else {
-        if (f->data[0] == NULL
-            || (av_pix_fmt_count_planes((enum AVPixelFormat) f->format) > 1
-                && f->data[1] == NULL))
+        if (vw_frame_luma_only(f->format) && f->data[1] == NULL
+            && av_pix_fmt_count_planes((enum AVPixelFormat) f->format) > 1)
         {
             /* the luma alone was kept (vw_frame_luma_only), and the
              * table failed: only out of memory does that */
@@ -255,9 +254,11 @@ vw_frame_grey(vw_framer_t *fr, const struct AVFrame *f,
 
     if (fr->shrink == 2 && sr.w >= 2 && sr.h >= 2) {
         if (lut != NULL && all.a == 1 && all.b == 0 && all.c == 0
-            && all.d == 1)
+            && all.d == 1 && sr.w <= VW_MAX_SIDE)
         {
-            /* as stored (the usual case): halved into out at once */
+            /* as stored (the usual case): halved into out at once,
+             * through a row on the stack, up to VW_MAX_SIDE wide (a
+             * frame decoded may be wider than the one inspected) */
             if (vw_frame_halve(fr, plane, stride, &sr, lut, out) != 0) {
                 return vw_fail(err, "no_memory", "frame: out of memory");
             }
