@@ -352,7 +352,6 @@ vw_pipeline_free(vw_pipe_t *p)
     vw_text_free(&p->spare_layer);
     vw_text_free(&p->cand_layer);
     vw_image_free(&p->beside);
-    vw_image_free(&p->after);
     vw_text_persist_free(&p->persist);
     vw_join_free(p);
     vw_memo_free(p);

@@ -255,15 +255,15 @@ typedef struct {
     int                 tent_whole;    /* they reach back to a frame of
                                           the old state: a change is
                                           placed exactly among them */
-    vw_text_t           cand_layer;    /* the text layer of one of them */
+    vw_text_t           cand_layer;    /* the text layer of one of them
+                                          (its mask is vw_look_find's
+                                          work space too) */
     vw_image_t          beside;        /* a frame shown beside a look */
     int64_t             beside_us;     /* it is the oldest frame kept
                                           before the look, shown then */
     int64_t             beside_decoded; /* when this many frames were
                                           decoded (-1: it is not) */
     vw_orient_t         beside_turn;   /* turned so */
-    vw_image_t          after;         /* and the one after it
-                                          (vw_look_find) */
     vw_persist_t        persist;       /* vw_look_clean's work */
 
     /* the screen read last, with the screens joined to it since, while
