@@ -105,6 +105,7 @@ vw_pipeline_begin(vw_pipe_t *p, const vw_job_t *job, vw_report_t *run,
     p->run = run;
     p->turn = vw_orient_identity;
     p->state_ms = -1;
+    p->beside_decoded = -1;
     p->restart = job->from;
     run->stats.turn = -1;
     p->hooks = job->hooks != NULL ? job->hooks : &vw_no_hooks;
@@ -351,7 +352,6 @@ vw_pipeline_free(vw_pipe_t *p)
     vw_text_free(&p->spare_layer);
     vw_text_free(&p->cand_layer);
     vw_image_free(&p->beside);
-    vw_image_free(&p->after);
     vw_text_persist_free(&p->persist);
     vw_join_free(p);
     vw_memo_free(p);

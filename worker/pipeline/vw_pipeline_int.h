@@ -163,7 +163,8 @@ typedef struct {
  * A frame kept between two looks, in grey as the looks are.  Converted
  * when the look after it is held, not when the change is placed: a
  * decoded picture held until then is one more the decoder's pool has to
- * make (12.4 MB at 4K, where its grey is 2 MB: read at half size).
+ * make (its luma, 8.3 MB at 4K, where its grey is 2 MB: read at half
+ * size).
  */
 typedef struct {
     vw_image_t          grey;
@@ -254,10 +255,15 @@ typedef struct {
     int                 tent_whole;    /* they reach back to a frame of
                                           the old state: a change is
                                           placed exactly among them */
-    vw_text_t           cand_layer;    /* the text layer of one of them */
+    vw_text_t           cand_layer;    /* the text layer of one of them
+                                          (its mask is vw_look_find's
+                                          work space too) */
     vw_image_t          beside;        /* a frame shown beside a look */
-    vw_image_t          after;         /* and the one after it
-                                          (vw_look_find) */
+    int64_t             beside_us;     /* it is the oldest frame kept
+                                          before the look, shown then */
+    int64_t             beside_decoded; /* when this many frames were
+                                          decoded (-1: it is not) */
+    vw_orient_t         beside_turn;   /* turned so */
     vw_persist_t        persist;       /* vw_look_clean's work */
 
     /* the screen read last, with the screens joined to it since, while
