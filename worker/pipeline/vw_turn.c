@@ -35,15 +35,14 @@
  * starts from what its last known row says.
  *
  * A detection that took no turn is forgotten at the first sample of
- * each stretch of VW_TURN_AGAIN_MS of video.  Remembered for the whole
- * video, it kept the part of a long video that began after a cut
- * (vw_cuts.c), which starts knowing of none, from the rows of the run
- * before the cut until its own first detection: every row differs in
- * VO_FRAME_OSD alone, and the part before the cut reads on for that
- * long (132 s of a 10-minute video at fps 1).  Forgotten at instants
- * every run shares, the two agree from the first of them after the cut
- * (the cuts are placed on them); it costs a detection more per stretch
- * where readings keep saying nothing.
+ * each stretch of VW_TURN_AGAIN_MS of video (vw_turn_forget).
+ * Remembered for the whole video, it would keep the run of a long
+ * video's part (vw_cuts.c), which begins knowing of none, apart from
+ * the run before its cut until a detection of its own: their rows
+ * differ in VO_FRAME_OSD, and the part before the cut reads on all that
+ * time.  Forgotten at instants every run of the video shares, the two
+ * agree from the first of them after the cut, where the cuts are placed.
+ * It costs a detection more in each stretch where a sign starts one.
  */
 
 #include <stdlib.h>
