@@ -256,6 +256,8 @@ vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
     stage = vw_stage_enter(VW_STAGE_LOOKS);
     rc = 0;
 
+    vw_turn_forget(p, *i);
+
     if (p->resume) {
         p->resume = 0;
         rc = vw_resume_restore(p, err);
@@ -335,7 +337,7 @@ vw_pipeline_free(vw_pipe_t *p)
         st->seeks = ms->seeks;
     }
 
-    st->turn = p->osd_tried ? 90 * p->turn_q : -1;
+    st->turn = p->osd_tried || p->osd_forgot ? 90 * p->turn_q : -1;
 
     vw_boundary_drop(p);
     vw_media_close(p->media);

@@ -75,6 +75,11 @@
  * letters of a line written downwards (vw_turn_columns) */
 #define VW_ORIENT_COMPS_MAX 4096
 
+/* milliseconds of video: a detection that took no turn is forgotten at
+ * the first sample of each stretch this long (vw_turn_forget), where
+ * the cuts of a long video are placed too (vw_cuts.c) */
+#define VW_TURN_AGAIN_MS    10000
+
 /*
  * The region Tesseract reads around a screen's glyphs (vw_screen_open,
  * and the turned picture of vw_turn_look): VW_OCR_MARGIN pixels more
@@ -239,7 +244,9 @@ typedef struct {
     vw_orient_t         turn;          /* found by OSD: every picture
                                           is turned so from then on */
     int                 turn_q;        /* its quarter turns, clockwise */
-    int                 osd_tried;     /* once per video (VO_FRAME_OSD) */
+    int                 osd_tried;     /* once per stretch of
+                                          VW_TURN_AGAIN_MS (VO_FRAME_OSD) */
+    int                 osd_forgot;    /* one ran, then was forgotten */
     int                 osd_turn;      /* what OSD proposed */
     vw_image_t          spare;         /* work space of vw_pipe_orient */
     vw_text_t           spare_layer;
@@ -393,9 +400,11 @@ void vw_between_start(vw_pipe_t *p);
 int vw_between_last(vw_pipe_t *p, int n, vw_err_t *err);
 int vw_between_mean(vw_pipe_t *p, int frames);
 
-/* vw_turn.c: text not upright (once per video, see there) */
+/* vw_turn.c: text not upright (once per stretch of video, see there);
+ * a detection forgotten at sample i if a stretch begins there */
 int vw_turn_look(vw_pipe_t *p, vw_err_t *err);
 int vw_turn_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+void vw_turn_forget(vw_pipe_t *p, uint32_t i);
 
 /* vw_join.c: a screen split by what goes on around its text, joined in
  * hindsight (see there) */
