@@ -157,7 +157,8 @@ for my $round (1 .. $o{rounds}) {
 compare($_, $ref) for @all;
 for my $r (@all) {
     my $line = join ' ', 'RESULT', map { "$_=$r->{$_}" }
-        qw(round name children state wall_s upload_s cpu_s parts segments
+        qw(round name children state wall_s upload_s cpu_s other_cpu_s parts
+           segments
            read_exact same max_dt);
     say_($line);
     print {$results} "$line\n";
@@ -195,11 +196,12 @@ sub one_run {
                : $ledger ? (ledger => $ledger) : ());
     }
 
-    my %r = (round => $round, name => $run->{name}, parts => '-',
-             children => 0, state => '?');
+    my %r = (round => $round, name => $run->{name}, tag => $tag,
+             parts => '-', children => 0, state => '?');
     $r{children} += $_ for @pools;
 
     my @t0 = times;
+    my $busy0 = machine_busy();
     $_->start_worker for @stacks;
 
     my $t_up = time;
@@ -229,7 +231,9 @@ sub one_run {
 
     $_->stop_worker(60) for @stacks;
     my @t1 = times;
-    $r{cpu_s} = sprintf '%.2f', $t1[2] + $t1[3] - $t0[2] - $t0[3];
+    my $cpu = $t1[2] + $t1[3] - $t0[2] - $t0[3];
+    $r{cpu_s} = sprintf '%.2f', $cpu;
+    $r{other_cpu_s} = sprintf '%.2f', machine_busy() - $busy0 - $cpu;
 
     print STDERR "bench: $run->{name} round $round: job $r{state}: "
                  . encode_json($st->{error} // {}) . "\n"
@@ -243,7 +247,7 @@ sub one_run {
                                eq normalise($_->{span}{text}) } @$m;
 
     open my $fh, '>', "$out/segments-$tag.json" or die "$out: $!\n";
-    print {$fh} JSON::PP->new->canonical->pretty->encode($r{segs});
+    print {$fh} JSON::PP->new->utf8->canonical->pretty->encode($r{segs});
     close $fh;
     for my $i (0 .. $#stacks) {
         copy($stacks[$i]->dir . '/logs/worker.log',
@@ -257,38 +261,80 @@ sub one_run {
     VideoOCR::Test::pg_admin("DROP SCHEMA $role CASCADE", "DROP ROLE $role")
         if $pg;
 
-    printf "%s round %d: %s in %s s (upload %s s), CPU %s s, parts %s,"
-           . " %d segments\n", $r{name}, $round, $r{state}, $r{wall_s},
-           $r{upload_s}, $r{cpu_s}, $r{parts}, $r{segments};
+    printf "%s round %d: %s in %s s (upload %s s), CPU %s s (others %s s),"
+           . " parts %s, %d segments\n", $r{name}, $round, $r{state},
+           $r{wall_s}, $r{upload_s}, $r{cpu_s}, $r{other_cpu_s}, $r{parts},
+           $r{segments};
     return \%r;
 }
 
 
-# same: yes when the run's segments are the reference's (same count,
-# same texts in order, start and end within one frame), else how many
-# differ; max_dt: the largest time difference of segments paired in
-# order
+# The CPU time the whole machine has spent so far (s), from /proc/stat:
+# during a run, what is not the pools' is the others' (nginx, this
+# script, PostgreSQL, and whatever else runs on the machine)
+sub machine_busy {
+    open my $fh, '<', '/proc/stat' or return 0;
+    my ($u, $n, $s, $idle, $io, $irq, $soft, $steal) = split ' ',
+        (<$fh> =~ s/^cpu\s+//r);
+    return ($u + $n + $s + $irq + $soft + $steal)
+           / POSIX::sysconf(POSIX::_SC_CLK_TCK);
+}
+
+
+# same: yes when every segment of the run has one of the reference's
+# with the same text, start and end within one frame, and none is left
+# over on either side; else no(N), N the segments of either side left
+# without such a twin.  Each segment of the reference is paired with the
+# unpaired segment of the run of the same text nearest in time; max_dt
+# is the largest time difference of those pairs (s).  What differs is
+# written to diff-TAG.txt.
 sub compare {
     my ($r, $ref) = @_;
     if (!$ref) {
         @$r{qw(same max_dt)} = ('no-ref', '-');
         return;
     }
-    my @a = sort { $a->{start} <=> $b->{start} || $a->{text} cmp $b->{text} }
-            @{ $r->{segs} };
-    my @b = sort { $a->{start} <=> $b->{start} || $a->{text} cmp $b->{text} }
-            @{ $ref->{segs} };
-    my ($differ, $dt) = (abs(@a - @b), 0);
-    for my $i (0 .. ($#a < $#b ? $#a : $#b)) {
-        my $d = abs($a[$i]{start} - $b[$i]{start});
-        my $e = abs($a[$i]{end} - $b[$i]{end});
-        $d = $e if $e > $d;
-        $dt = $d if $d > $dt;
-        $differ++ if $a[$i]{text} ne $b[$i]{text} || $d > 1 / $rate + 1e-6;
+    my $frame = 1 / $rate + 1e-6;
+    my @got = @{ $r->{segs} };
+    my (%used, @diff);
+    my ($dt, $differ) = (0, 0);
+    for my $w (@{ $ref->{segs} }) {
+        my ($best, $bd);
+        for my $i (0 .. $#got) {
+            next if $used{$i} || $got[$i]{text} ne $w->{text};
+            my $d = abs($got[$i]{start} - $w->{start});
+            my $e = abs($got[$i]{end} - $w->{end});
+            $d = $e if $e > $d;
+            ($best, $bd) = ($i, $d) if !defined $bd || $d < $bd;
+        }
+        if (!defined $best) {
+            $differ++;
+            push @diff, sprintf "only in unsplit:1: %.3f-%.3f %s",
+                                @$w{qw(start end)}, _q($w->{text});
+            next;
+        }
+        $used{$best} = 1;
+        $dt = $bd if $bd > $dt;
+        next if $bd <= $frame;
+        $differ++;
+        push @diff, sprintf "times: %.3f-%.3f here, %.3f-%.3f in unsplit:1:"
+                            . " %s", @{ $got[$best] }{qw(start end)},
+                            @$w{qw(start end)}, _q($w->{text});
+    }
+    for my $i (grep { !$used{$_} } 0 .. $#got) {
+        $differ++;
+        push @diff, sprintf "only here: %.3f-%.3f %s",
+                            @{ $got[$i] }{qw(start end)}, _q($got[$i]{text});
     }
     $r->{same} = $differ ? "no($differ)" : 'yes';
     $r->{max_dt} = sprintf '%.3f', $dt;
+    return unless @diff;
+    open my $fh, '>', "$out/diff-$r->{tag}.txt" or die "$out: $!\n";
+    print {$fh} map { "$_\n" } @diff;
+    close $fh;
 }
+
+sub _q { return JSON::PP->new->ascii->encode([$_[0]]) =~ s/^\[|\]$//gr }
 
 
 # --- the table --------------------------------------------------------------
@@ -315,6 +361,7 @@ sub table {
         $m{$run->{name}} = {
             wall => median(map { $_->{wall_s} } @r),
             cpu => median(map { $_->{cpu_s} } @r),
+            other => median(map { $_->{other_cpu_s} } @r),
             upload => median(map { $_->{upload_s} } @r),
             n => scalar @r,
             parts => distinct(map { $_->{parts} } @r),
@@ -328,33 +375,44 @@ sub table {
     my $base1 = $m{'split:1'};
     my $base0 = $m{'unsplit:1'};
 
+    my $ratio = sub {
+        my ($x, $b, $k, $inv) = @_;
+        return '-' unless $b;
+        return sprintf '%.2f', $inv ? $b->{$k} / $x->{$k} : $x->{$k} / $b->{$k};
+    };
+    my @cols = (
+        ['run       ', sub { $_[1]{name} }],
+        ['children', sub { $_[0]{children} }],
+        ['parts', sub { $_[0]{parts} }],
+        ['upload s', sub { sprintf '%.2f', $_[0]{upload} }],
+        ['wall s', sub { sprintf '%.2f', $_[0]{wall} }],
+        ['x split:1', sub { $ratio->($_[0], $base1, 'wall', 1) }],
+        ['x unsplit:1', sub { $ratio->($_[0], $base0, 'wall', 1) }],
+        ['CPU s', sub { sprintf '%.2f', $_[0]{cpu} }],
+        ['CPU/unsplit', sub { $ratio->($_[0], $base0, 'cpu') }],
+        ['others CPU s', sub { sprintf '%.2f', $_[0]{other} }],
+        ['segments', sub { $_[0]{segments} }],
+        ['read ok', sub { "$_[0]{read}/" . @$spans }],
+        ['same', sub { $_[0]{same} }],
+        ['max dt', sub { $_[0]{dt} }],
+    );
+    my $row = sub {
+        return '| ' . join(' | ', map { sprintf $_ ? '%*s' : '%-*s',
+                                               length $cols[$_][0], $_[$_] }
+                                      0 .. $#_) . ' |';
+    };
     say_('');
-    say_(sprintf '| %-10s | %8s | %5s | %8s | %8s | %9s | %11s | %7s '
-         . '| %11s | %8s | %9s | %8s | %6s |', 'run', 'children', 'parts',
-         'upload s', 'wall s', 'x split:1', 'x unsplit:1', 'CPU s',
-         'CPU/unsplit', 'segments', 'read ok', 'same', 'max dt');
-    say_('|' . join('|', map { '-' x ($_ + 2) }
-                    10, 8, 5, 8, 8, 9, 11, 7, 11, 8, 9, 8, 6) . '|');
+    say_($row->(map { $_->[0] } @cols));
+    say_('|' . join('|', map { '-' x (length($_->[0]) + 2) } @cols) . '|');
     for my $run (@runs) {
         my $x = $m{$run->{name}} or next;
-        my $ratio = sub {
-            my ($b, $k, $inv) = @_;
-            return '-' unless $b;
-            return sprintf '%.2f', $inv ? $b->{$k} / $x->{$k}
-                                        : $x->{$k} / $b->{$k};
-        };
-        say_(sprintf '| %-10s | %8d | %5s | %8.2f | %8.2f | %9s | %11s '
-             . '| %7.2f | %11s | %8s | %9s | %8s | %6s |',
-             $run->{name}, $x->{children}, $x->{parts}, $x->{upload},
-             $x->{wall}, $ratio->($base1, 'wall', 1),
-             $ratio->($base0, 'wall', 1), $x->{cpu},
-             $ratio->($base0, 'cpu'), $x->{segments},
-             "$x->{read}/" . @$spans, $x->{same}, $x->{dt});
+        say_($row->(map { $_->[1]->($x, $run) } @cols));
     }
     say_('');
     say_("(medians of $o{rounds} round(s); wall: upload start to \"done\";"
          . ' x split:1 / x unsplit:1: that run\'s wall over this one\'s;'
-         . ' CPU: user+sys of the pools; read ok: captions whose text was'
+         . ' CPU: user+sys of the pools; others: the rest of the'
+         . ' machine\'s CPU meanwhile; read ok: captions whose text was'
          . ' read exactly; same: runs whose segments are unsplit:1\'s'
          . ' (texts, times within 1/25 s); max dt: the largest time'
          . ' difference from it, s)');
