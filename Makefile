@@ -113,11 +113,11 @@ bench: build
 	bench/ocr/run.sh
 
 # one long video split across 1, 2 and 2+2 children (issue 39):
-# upload-to-done against children, the CPU the split costs; ROUNDS=N for
+# upload-to-done against children, the CPU the split costs; ROUNDS=N (3):
 # medians of N rounds (bench/parts/run.pl says more)
 .PHONY: bench-parts
 bench-parts: build
-	bench/parts/run.pl --rounds $(or $(ROUNDS),1)
+	bench/parts/run.pl $(if $(ROUNDS),--rounds $(ROUNDS))
 
 # the storm and chaos tests at 50000 uploads and 24 videos, and the lifecycle
 # tests at 1000 reloads and 20 rounds on both ledgers (docs/reliability.md)

@@ -5,7 +5,7 @@
 # split costs in CPU.
 #
 #   make bench-parts          (builds, then runs this with its defaults)
-#   bench/parts/run.pl [--minutes 10] [--rounds 1]
+#   bench/parts/run.pl [--minutes 10] [--rounds 3]
 #                      [--runs unsplit:1,split:1,split:2,split:2+2]
 #                      [--video-only]      (makes the video, then stops)
 #
@@ -41,8 +41,10 @@
 #
 # Environment: PART_SECONDS (150) and SPLIT_SECONDS (600) are passed as
 # --part-seconds / --split-seconds to the split runs; a worker that has
-# no --part-seconds (before issue 39) runs every run without them (the
-# "parts" column then says "-").  POLL (100ms) is the pools' --poll.
+# no --part-seconds (before issue 39) runs every run without them.  The
+# "parts" column: the job's parts, from its status ("parts":{"count"})
+# or else from the pool's log (event=split parts=N); "-" when it was
+# read whole.  POLL (100ms) is the pools' --poll.
 # VIDEO_OCR_TEST_PG: the PostgreSQL server of the two-pool run (else one
 # is started with scripts/pg.sh and stopped at the end).  BUILD,
 # WORKER_BIN, MODULE_SO, NGINX_BIN as for the tests.  To try it quickly:
@@ -76,7 +78,7 @@ use VideoOCR::Test ();
 
 $| = 1;
 
-my %o = (minutes => 10, rounds => 1,
+my %o = (minutes => 10, rounds => 3,
          runs => 'unsplit:1,split:1,split:2,split:2+2');
 GetOptions(\%o, 'minutes=f', 'rounds=i', 'runs=s', 'video-only')
     or die "usage: $0 [--minutes M] [--rounds N] [--runs LIST]"
@@ -252,6 +254,9 @@ sub one_run {
     for my $i (0 .. $#stacks) {
         copy($stacks[$i]->dir . '/logs/worker.log',
              "$out/worker-$tag-pool$i.log");
+        # a status without "parts": the pool's log says how many
+        $r{parts} = $1 if $job && $r{parts} eq '-' && $stacks[$i]->worker_log
+                          =~ /job=\Q$job\E .*event=split parts=(\d+)/;
     }
 
     # the uploads are large: their directories go now, not at exit
