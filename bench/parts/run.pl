@@ -159,8 +159,8 @@ for my $round (1 .. $o{rounds}) {
 compare($_, $ref) for @all;
 for my $r (@all) {
     my $line = join ' ', 'RESULT', map { "$_=$r->{$_}" }
-        qw(round name children state wall_s upload_s cpu_s other_cpu_s parts
-           segments
+        qw(round name children state wall_s upload_s cpu_s other_cpu_s path_s
+           parts segments
            read_exact same max_dt);
     say_($line);
     print {$results} "$line\n";
@@ -251,6 +251,8 @@ sub one_run {
     open my $fh, '>', "$out/segments-$tag.json" or die "$out: $!\n";
     print {$fh} JSON::PP->new->utf8->canonical->pretty->encode($r{segs});
     close $fh;
+    $r{path_s} = $job ? busiest_child([map { $_->worker_log } @stacks], $job)
+                      : 0;
     for my $i (0 .. $#stacks) {
         copy($stacks[$i]->dir . '/logs/worker.log',
              "$out/worker-$tag-pool$i.log");
@@ -271,6 +273,26 @@ sub one_run {
            $r{wall_s}, $r{upload_s}, $r{cpu_s}, $r{other_cpu_s}, $r{parts},
            $r{segments};
     return \%r;
+}
+
+
+# The CPU of the job's busiest child (s): each child's cpu_ms of the
+# parts (or the whole job) it finished, from the pools' logs, summed per
+# child.  With a core for each child that is when the job would have
+# been done, whatever else the machine ran meanwhile (the claims' waits
+# and the upload left out).
+sub busiest_child {
+    my ($logs, $job) = @_;
+    my %cpu;
+    for (map { split /\n/ } @$logs) {
+        next unless /event=(?:part_done|published|failed|retry)\b/
+                    && /\bjob=\Q$job\E\b/;
+        my ($pid) = /\[(\d+)\]/;
+        my ($ms) = /\bcpu_ms=(\d+)/;
+        $cpu{$pid} += $ms / 1000 if $pid && defined $ms;
+    }
+    my ($max) = sort { $b <=> $a } values %cpu;
+    return sprintf '%.2f', $max // 0;
 }
 
 
@@ -367,6 +389,7 @@ sub table {
             wall => median(map { $_->{wall_s} } @r),
             cpu => median(map { $_->{cpu_s} } @r),
             other => median(map { $_->{other_cpu_s} } @r),
+            path => median(map { $_->{path_s} } @r),
             upload => median(map { $_->{upload_s} } @r),
             n => scalar @r,
             parts => distinct(map { $_->{parts} } @r),
@@ -396,6 +419,9 @@ sub table {
         ['CPU s', sub { sprintf '%.2f', $_[0]{cpu} }],
         ['CPU/unsplit', sub { $ratio->($_[0], $base0, 'cpu') }],
         ['others CPU s', sub { sprintf '%.2f', $_[0]{other} }],
+        ['child max CPU s', sub { sprintf '%.2f', $_[0]{path} }],
+        ['x split:1 by CPU', sub { $ratio->($_[0], $base1, 'path', 1) }],
+        ['x unsplit:1 by CPU', sub { $ratio->($_[0], $base0, 'path', 1) }],
         ['segments', sub { $_[0]{segments} }],
         ['read ok', sub { "$_[0]{read}/" . @$spans }],
         ['same', sub { $_[0]{same} }],
@@ -417,14 +443,19 @@ sub table {
     say_("(medians of $o{rounds} round(s); wall: upload start to \"done\";"
          . ' x split:1 / x unsplit:1: that run\'s wall over this one\'s;'
          . ' CPU: user+sys of the pools; others: the rest of the'
-         . ' machine\'s CPU meanwhile; read ok: captions whose text was'
+         . ' machine\'s CPU meanwhile; child max CPU: the CPU of the'
+         . ' job\'s busiest child (its wall with a core per child), and'
+         . ' the ratios of those; read ok: captions whose text was'
          . ' read exactly; same: runs whose segments are unsplit:1\'s'
          . ' (texts, times within 1/25 s); max dt: the largest time'
          . ' difference from it, s)');
-    if ($base1 && $m{'split:2'}) {
-        my $x = $base1->{wall} / $m{'split:2'}{wall};
+    for my $b (['split:1', $base1], ['unsplit:1', $base0]) {
+        next unless $b->[1] && $m{'split:2'};
+        my $x = $b->[1]{wall} / $m{'split:2'}{wall};
+        my $y = $b->[1]{path} / $m{'split:2'}{path};
         say_(sprintf 'issue 39 target, split:2 at least 1.6x sooner than'
-             . ' split:1: %.2fx, %s', $x, $x >= 1.6 ? 'met' : 'NOT met');
+             . ' %s: %.2fx, %s (by the busiest child\'s CPU: %.2fx)',
+             $b->[0], $x, $x >= 1.6 ? 'met' : 'NOT met', $y);
     }
 }
 
