@@ -44,7 +44,10 @@
 # no --part-seconds (before issue 39) runs every run without them.  The
 # "parts" column: the job's parts, from its status ("parts":{"count"})
 # or else from the pool's log (event=split parts=N); "-" when it was
-# read whole.  POLL (100ms) is the pools' --poll.
+# read whole.  POLL (100ms) is the pools' --poll.  IDLE_WAIT=S: before
+# each run, wait up to S seconds for the rest of the machine to be idle
+# (a shared machine's other work makes the wall times say little: see
+# the "others CPU s" and "child max CPU s" columns).
 # VIDEO_OCR_TEST_PG: the PostgreSQL server of the two-pool run (else one
 # is started with scripts/pg.sh and stopped at the end).  BUILD,
 # WORKER_BIN, MODULE_SO, NGINX_BIN as for the tests.  To try it quickly:
@@ -96,6 +99,7 @@ my $split_s = $ENV{SPLIT_SECONDS} // 600;
 my $poll = $ENV{POLL} // '100ms';
 my $port = $ENV{TEST_NGINX_PORT} // 19000 + $$ % 500 * 2;
 my $rate = 25;
+my $idle_wait = $ENV{IDLE_WAIT} // 0;
 
 my $help = `$ENV{WORKER_BIN} run --help 2>&1`;
 my $can_split = $help =~ /--part-seconds/;
@@ -202,6 +206,8 @@ sub one_run {
              parts => '-', children => 0, state => '?');
     $r{children} += $_ for @pools;
 
+    wait_idle() if $idle_wait;
+
     my @t0 = times;
     my $busy0 = machine_busy();
     $_->start_worker for @stacks;
@@ -293,6 +299,20 @@ sub busiest_child {
     }
     my ($max) = sort { $b <=> $a } values %cpu;
     return sprintf '%.2f', $max // 0;
+}
+
+
+# IDLE_WAIT=S: before a run, wait (S seconds at most) until the rest of
+# the machine has used less than a tenth of a core for 5 s
+sub wait_idle {
+    my $deadline = time + $idle_wait;
+    while (time < $deadline) {
+        my ($b0, $t0) = (machine_busy(), time);
+        sleep 5;
+        my $load = (machine_busy() - $b0) / (time - $t0);
+        return if $load < 0.1;
+        printf "waiting for the machine: others use %.2f cores\n", $load;
+    }
 }
 
 
