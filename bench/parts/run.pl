@@ -45,9 +45,10 @@
 # "parts" column: the job's parts, from its status ("parts":{"count"})
 # or else from the pool's log (event=split parts=N); "-" when it was
 # read whole.  POLL (100ms) is the pools' --poll.  IDLE_WAIT=S: before
-# each run, wait up to S seconds for the rest of the machine to be idle
-# (a shared machine's other work makes the wall times say little: see
-# the "others CPU s" and "child max CPU s" columns).
+# each run, wait up to S seconds for the rest of the machine to use
+# less than IDLE_BELOW cores (0.3): a shared machine's other work makes
+# the wall times say little (see the "others CPU s" and "child max CPU
+# s" columns).
 # VIDEO_OCR_TEST_PG: the PostgreSQL server of the two-pool run (else one
 # is started with scripts/pg.sh and stopped at the end).  BUILD,
 # WORKER_BIN, MODULE_SO, NGINX_BIN as for the tests.  To try it quickly:
@@ -100,6 +101,11 @@ my $poll = $ENV{POLL} // '100ms';
 my $port = $ENV{TEST_NGINX_PORT} // 19000 + $$ % 500 * 2;
 my $rate = 25;
 my $idle_wait = $ENV{IDLE_WAIT} // 0;
+my $idle_below = $ENV{IDLE_BELOW} // 0.3;
+
+# an interrupted run stops what it started (exit runs the END blocks
+# and the stacks' destructors: pools, nginx, the PostgreSQL server)
+$SIG{INT} = $SIG{TERM} = sub { print STDERR "bench: interrupted\n"; exit 130 };
 
 my $help = `$ENV{WORKER_BIN} run --help 2>&1`;
 my $can_split = $help =~ /--part-seconds/;
@@ -303,14 +309,14 @@ sub busiest_child {
 
 
 # IDLE_WAIT=S: before a run, wait (S seconds at most) until the rest of
-# the machine has used less than a tenth of a core for 5 s
+# the machine has used less than IDLE_BELOW cores (0.3) for 5 s
 sub wait_idle {
     my $deadline = time + $idle_wait;
     while (time < $deadline) {
         my ($b0, $t0) = (machine_busy(), time);
         sleep 5;
         my $load = (machine_busy() - $b0) / (time - $t0);
-        return if $load < 0.1;
+        return if $load < $idle_below;
         printf "waiting for the machine: others use %.2f cores\n", $load;
     }
 }
