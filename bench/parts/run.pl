@@ -42,7 +42,7 @@
 # Environment: PART_SECONDS (150) and SPLIT_SECONDS (600) are passed as
 # --part-seconds / --split-seconds to the split runs; a worker that has
 # no --part-seconds (before issue 39) runs every run without them.  The
-# "parts" column: the job's parts, from its status ("parts":{"count"})
+# "parts" column: the job's parts, from its status (progress.parts.count)
 # or else from the pool's log (event=split parts=N); "-" when it was
 # read whole.  POLL (100ms) is the pools' --poll.  IDLE_WAIT=S: before
 # each run, wait up to S seconds for the rest of the machine to use
@@ -229,7 +229,7 @@ sub one_run {
         my $deadline = time + 7200;
         while (time < $deadline) {
             $st = $stacks[0]->status($job);
-            my $p = $st->{parts};
+            my $p = $st->{progress}{parts};
             $r{parts} = $p->{count} if ref $p eq 'HASH' && $p->{count}
                 && ($r{parts} eq '-' || $p->{count} > $r{parts});
             last if ($st->{state} // '')
