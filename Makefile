@@ -112,6 +112,13 @@ bench: build
 	bench/admission/run.sh
 	bench/ocr/run.sh
 
+# one long video split across 1, 2 and 2+2 children (issue 39):
+# upload-to-done against children, the CPU the split costs; ROUNDS=N (3):
+# medians of N rounds (bench/parts/run.pl says more)
+.PHONY: bench-parts
+bench-parts: build
+	bench/parts/run.pl $(if $(ROUNDS),--rounds $(ROUNDS))
+
 # the storm and chaos tests at 50000 uploads and 24 videos, and the lifecycle
 # tests at 1000 reloads and 20 rounds on both ledgers (docs/reliability.md)
 soak: build deps-browser

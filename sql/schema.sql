@@ -1,4 +1,4 @@
--- video-ocr ledger schema, version 5.
+-- video-ocr ledger schema, version 6.
 --
 -- The single source of truth for the ledger's tables.  The nginx module and
 -- video-ocr-worker embed this file at build time (sql/embed.sh) and apply it
@@ -22,6 +22,11 @@
 --                                   another child (a takeover: the dead
 --                                   attempt counts as a failure; with no
 --                                   failures left the job is failed)
+--                         running --its first claim splits a long
+--                                   video into parts--> running with no
+--                                   lease, until its last part publishes
+--                                   it (or a part fails or rejects it):
+--                                   PARTS, at the end
 --      accepted, running --DELETE by its tenant--> cancelled
 --      accepted, running --operator abandon--> failed
 --      failed, rejected, running, accepted --operator retry--> accepted
@@ -120,6 +125,14 @@
 --      the transaction that deletes the result (DELETE, the job
 --      retention).  A ledger migrated to version 5 has its published
 --      results indexed by the migration, in its transaction.
+--  16. A part of a long job (PARTS, below) exists only while its job is
+--      running: every transaction that moves the job out of 'running'
+--      (published by its last part, failed or rejected by a part,
+--      cancelled, abandoned, retried) deletes its parts and their frames
+--      too.  The job is published only by the transaction of the part
+--      that finishes last, under that part's fence (invariants 6, 7),
+--      with the parts' rows joined at their seams; a transaction that
+--      writes both a part and its job locks the job first.
 
 CREATE TABLE requests (
     tenant          TEXT    NOT NULL,
@@ -291,7 +304,9 @@ CREATE TABLE counters (
     value           INTEGER NOT NULL
 ) WITHOUT ROWID;
 
-CREATE TRIGGER jobs_counted AFTER INSERT ON jobs BEGIN
+CREATE TRIGGER jobs_counted AFTER INSERT ON jobs
+    WHEN NEW.parent_id IS NULL
+BEGIN
     INSERT INTO job_counts VALUES (NEW.state, 1)
         ON CONFLICT (state) DO UPDATE SET jobs = jobs + 1;
     INSERT INTO counters VALUES ('input_bytes', NEW.input_size)
@@ -299,14 +314,16 @@ CREATE TRIGGER jobs_counted AFTER INSERT ON jobs BEGIN
 END;
 
 CREATE TRIGGER jobs_moved AFTER UPDATE OF state ON jobs
-    WHEN OLD.state IS NOT NEW.state
+    WHEN OLD.state IS NOT NEW.state AND NEW.parent_id IS NULL
 BEGIN
     UPDATE job_counts SET jobs = jobs - 1 WHERE state = OLD.state;
     INSERT INTO job_counts VALUES (NEW.state, 1)
         ON CONFLICT (state) DO UPDATE SET jobs = jobs + 1;
 END;
 
-CREATE TRIGGER jobs_removed AFTER DELETE ON jobs BEGIN
+CREATE TRIGGER jobs_removed AFTER DELETE ON jobs
+    WHEN OLD.parent_id IS NULL
+BEGIN
     UPDATE job_counts SET jobs = jobs - 1 WHERE state = OLD.state;
 END;
 
@@ -651,14 +668,14 @@ CREATE TABLE tenant_job_counts (
 CREATE INDEX jobs_by_tenant_age ON jobs (tenant, state, created_at);
 
 CREATE TRIGGER tenant_jobs_counted AFTER INSERT ON jobs
-    WHEN NEW.state IN ('accepted', 'running')
+    WHEN NEW.state IN ('accepted', 'running') AND NEW.parent_id IS NULL
 BEGIN
     INSERT INTO tenant_job_counts VALUES (NEW.tenant, NEW.state, 1)
         ON CONFLICT (tenant, state) DO UPDATE SET jobs = jobs + 1;
 END;
 
 CREATE TRIGGER tenant_jobs_moved AFTER UPDATE OF state ON jobs
-    WHEN OLD.state IS NOT NEW.state
+    WHEN OLD.state IS NOT NEW.state AND NEW.parent_id IS NULL
 BEGIN
     UPDATE tenant_job_counts SET jobs = jobs - 1
         WHERE tenant = OLD.tenant AND state = OLD.state;
@@ -671,7 +688,7 @@ BEGIN
 END;
 
 CREATE TRIGGER tenant_jobs_removed AFTER DELETE ON jobs
-    WHEN OLD.state IN ('accepted', 'running')
+    WHEN OLD.state IN ('accepted', 'running') AND OLD.parent_id IS NULL
 BEGIN
     UPDATE tenant_job_counts SET jobs = jobs - 1
         WHERE tenant = OLD.tenant AND state = OLD.state;
@@ -840,3 +857,47 @@ CREATE INDEX search_words_by_job ON search_words (num, base);
 
 -- a hit's file name: the upload its job came from
 CREATE INDEX uploads_by_job ON uploads (job_id) WHERE job_id IS NOT NULL;
+
+-- PARTS (issue 39; docs/worker-pipeline.md, "Long videos in parts")
+--
+-- A long video is read by the whole pool: the first claim of a job whose
+-- video is long enough plans it as parts, time ranges that begin at
+-- keyframes, and inserts each part as a row of jobs whose parent_id names
+-- the job.  A part is claimed, leased, heartbeated, fenced, taken over,
+-- retried and released as a job is, by the same statements; it has the
+-- job's tenant, options and input.  Its rows are frames under its own
+-- job_id.  Meanwhile the job stays 'running' with no lease (no takeover
+-- can claim it).  The part that finishes last joins the parts' rows into
+-- the job's and publishes its result, in the transaction that moves the
+-- part to done; a part that fails for good or is rejected fails or
+-- rejects the job with its reason.  When the job leaves 'running' by any
+-- path (published, failed, rejected, cancelled, abandoned, retried by an
+-- operator) its parts and their frames are deleted in the same
+-- transaction: a part exists only under a running job, so retention, the
+-- janitor, search, the metrics (the triggers above skip parts) and
+-- everything a user sees know only jobs.  Only the worker writes parts.
+--
+--   parent_id     the job a part belongs to (NULL: not a part)
+--   part          its number, 0 first, in time order
+--   first_sample  the first sample it reads (vw_job_t.from)
+--   end_sample    the first sample of the next part (the last part: the
+--                 job's frames_planned)
+--   seam_index    set when the part is done: the frame index from which
+--                 the part seam_part's rows take over (vw_seam_same: the
+--                 next part, or one after it if this one read past the
+--                 next's whole range); both NULL: the part read to the
+--                 end of the video, its rows are the job's to the end
+--   parts         on the job: how many parts it was planned as (0: read
+--                 whole); parts_done: how many of them are done
+ALTER TABLE jobs ADD COLUMN parent_id TEXT REFERENCES jobs (job_id);
+ALTER TABLE jobs ADD COLUMN part INTEGER;
+ALTER TABLE jobs ADD COLUMN first_sample INTEGER;
+ALTER TABLE jobs ADD COLUMN end_sample INTEGER;
+ALTER TABLE jobs ADD COLUMN seam_index INTEGER;
+ALTER TABLE jobs ADD COLUMN seam_part INTEGER;
+ALTER TABLE jobs ADD COLUMN parts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN parts_done INTEGER NOT NULL DEFAULT 0;
+
+-- a job's parts, in order
+CREATE INDEX jobs_parts ON jobs (parent_id, part)
+    WHERE parent_id IS NOT NULL;

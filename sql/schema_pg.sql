@@ -1,4 +1,4 @@
--- video-ocr ledger schema for PostgreSQL, version 5.
+-- video-ocr ledger schema for PostgreSQL, version 6.
 --
 -- The same tables, columns, keys and indexes as sql/schema.sql, which is
 -- the reference: its comment lists the job states, the transitions and
@@ -21,7 +21,10 @@
 --     DOUBLE PRECISION, events.id is an identity column.
 --   * No WITHOUT ROWID (a SQLite storage option).
 --   * Triggers are PL/pgSQL functions; events_counted reads the detail
---     as jsonb where SQLite uses json_extract/json_each.
+--     as jsonb where SQLite uses json_extract/json_each.  The functions
+--     of the triggers that count jobs skip parts (jobs.parent_id) in
+--     their body, where SQLite says it in the trigger's WHEN: a
+--     trigger's WHEN here may not name a column added after it.
 --   * The metric tables (job_counts, event_counts, counters) have no
 --     primary key: each trigger APPENDS a row (+1, -1, +bytes) instead
 --     of updating the one row of its key.  With many writers in flight
@@ -150,6 +153,9 @@ CREATE TABLE counters (
 
 CREATE FUNCTION jobs_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF NEW.parent_id IS NOT NULL THEN
+        RETURN NULL;                    -- a part (PARTS): not counted
+    END IF;
     INSERT INTO job_counts VALUES (NEW.state, 1);
     INSERT INTO counters VALUES ('input_bytes', NEW.input_size);
     RETURN NULL;
@@ -160,6 +166,9 @@ CREATE TRIGGER jobs_counted AFTER INSERT ON jobs
 
 CREATE FUNCTION jobs_moved() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF NEW.parent_id IS NOT NULL THEN
+        RETURN NULL;                    -- a part (PARTS): not counted
+    END IF;
     INSERT INTO job_counts VALUES (OLD.state, -1), (NEW.state, 1);
     RETURN NULL;
 END $$;
@@ -170,6 +179,9 @@ CREATE TRIGGER jobs_moved AFTER UPDATE OF state ON jobs
 
 CREATE FUNCTION jobs_removed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF OLD.parent_id IS NOT NULL THEN
+        RETURN NULL;                    -- a part (PARTS): not counted
+    END IF;
     INSERT INTO job_counts VALUES (OLD.state, -1);
     RETURN NULL;
 END $$;
@@ -452,6 +464,9 @@ CREATE INDEX jobs_by_tenant_age ON jobs (tenant, state, created_at);
 
 CREATE FUNCTION tenant_jobs_counted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF NEW.parent_id IS NOT NULL THEN
+        RETURN NULL;                    -- a part (PARTS): not counted
+    END IF;
     INSERT INTO tenant_job_counts VALUES (NEW.tenant, NEW.state, 1);
     RETURN NULL;
 END $$;
@@ -462,6 +477,9 @@ CREATE TRIGGER tenant_jobs_counted AFTER INSERT ON jobs
 
 CREATE FUNCTION tenant_jobs_moved() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF NEW.parent_id IS NOT NULL THEN
+        RETURN NULL;                    -- a part (PARTS): not counted
+    END IF;
     IF OLD.state IN ('accepted', 'running') THEN
         INSERT INTO tenant_job_counts VALUES (OLD.tenant, OLD.state, -1);
     END IF;
@@ -477,6 +495,9 @@ CREATE TRIGGER tenant_jobs_moved AFTER UPDATE OF state ON jobs
 
 CREATE FUNCTION tenant_jobs_removed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF OLD.parent_id IS NOT NULL THEN
+        RETURN NULL;                    -- a part (PARTS): not counted
+    END IF;
     INSERT INTO tenant_job_counts VALUES (OLD.tenant, OLD.state, -1);
     RETURN NULL;
 END $$;
@@ -581,3 +602,18 @@ CREATE INDEX search_words_rev ON search_words (num, len, rev);
 CREATE INDEX search_words_by_job ON search_words (num, base);
 
 CREATE INDEX uploads_by_job ON uploads (job_id) WHERE job_id IS NOT NULL;
+
+-- PARTS (issue 39): as in schema.sql, which says why.  The job counting
+-- triggers' functions skip parts.
+
+ALTER TABLE jobs ADD COLUMN parent_id TEXT REFERENCES jobs (job_id);
+ALTER TABLE jobs ADD COLUMN part BIGINT;
+ALTER TABLE jobs ADD COLUMN first_sample BIGINT;
+ALTER TABLE jobs ADD COLUMN end_sample BIGINT;
+ALTER TABLE jobs ADD COLUMN seam_index BIGINT;
+ALTER TABLE jobs ADD COLUMN seam_part BIGINT;
+ALTER TABLE jobs ADD COLUMN parts BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN parts_done BIGINT NOT NULL DEFAULT 0;
+
+CREATE INDEX jobs_parts ON jobs (parent_id, part)
+    WHERE parent_id IS NOT NULL;

@@ -56,7 +56,8 @@ static const char  *vo_ledger_sql[VO_STMT_COUNT] = {
 /* every file's table of shared texts: a statement is in exactly one */
 static const char  **vo_ledger_texts[] = {
     vo_ledger_sql, vo_ledger_admit_sql, vo_ledger_jobs_sql,
-    vo_ledger_worker_sql, vo_ledger_claim_sql, vo_ledger_janitor_sql, vo_ledger_webhooks_sql,
+    vo_ledger_worker_sql, vo_ledger_parts_sql, vo_ledger_claim_sql,
+    vo_ledger_janitor_sql, vo_ledger_webhooks_sql,
     vo_ledger_upload_sql, vo_ledger_search_sql, NULL
 };
 

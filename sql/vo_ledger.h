@@ -28,7 +28,7 @@
 #include "vo_webhook.h"
 
 
-#define VO_LEDGER_SCHEMA_VERSION  5
+#define VO_LEDGER_SCHEMA_VERSION  6
 #define VO_DIGEST_HEX_LEN         64
 #define VO_TENANT_MAX             255
 #define VO_ERR_TEXT               256    /* enough for any ledger error */
@@ -282,8 +282,16 @@ typedef struct {
     int64_t      input_size;
     char         container[16];
     int64_t      created_at;
-    char         key[VO_KEY_BUF];      /* Idempotency-Key, "" if none: for
-                                          the keyed hash in logs only */
+    char         key[VO_KEY_BUF];      /* Idempotency-Key (a part: its
+                                          job's), "" if none: for the
+                                          keyed hash in logs only */
+
+    /* a part of a long job (sql/schema.sql, PARTS); parent_id "": the
+     * claim is a job, read whole or split by this claim */
+    char         parent_id[VO_JOB_ID_LEN + 1];
+    int          part;
+    uint32_t     first_sample;
+    uint32_t     end_sample;
 } vo_claim_t;
 
 
@@ -385,6 +393,65 @@ vo_ledger_rc_t vo_ledger_frames(vo_ledger_t *l, const char *job_id,
     int plan_version, vo_frame_row_t **rows, size_t *n, char *err,
     size_t err_size);
 void vo_ledger_free_frames(vo_frame_row_t *rows, size_t n);
+
+/*
+ * Long videos in parts (vo_ledger_parts.c; sql/schema.sql, PARTS).
+ */
+
+typedef struct {
+    char         job_id[VO_JOB_ID_LEN + 1];
+    int          part;
+    uint32_t     first_sample;
+    uint32_t     end_sample;
+    int          done;
+    int64_t      seam_index;       /* done: where part seam_part takes */
+    int          seam_part;        /* over; -1: its rows to the end */
+} vo_part_t;
+
+/* renders the result of rows (n of them, the job's in frame order) into
+ * bodies (room for VO_RESULT_FORMATS; *nbodies set, each valid until
+ * the call that called it returns); *warning as vo_attempt_stats_t's;
+ * 0, or -1 (err filled) */
+#define VO_RESULT_FORMATS  5
+
+typedef int (*vo_render_pt)(void *data, const vo_frame_row_t *rows,
+    size_t n, vo_result_body_t *bodies, size_t *nbodies,
+    const char **warning, char *err, size_t err_size);
+
+/*
+ * The claimed job c is read as parts (fenced): firsts[k] is the first
+ * sample of part k, samples the job's; the parts are inserted as jobs of
+ * their own (the last one claimable first), and the job keeps running
+ * with no lease until they are done.
+ */
+vo_ledger_rc_t vo_ledger_split(vo_ledger_t *l, const vo_claim_t *c,
+    const uint32_t *firsts, size_t nparts, uint32_t samples, int64_t now_ms,
+    char *err, size_t err_size);
+
+/* The parts of job parent_id, part k at [k] (*parts: free()); none: *n 0;
+ * a part missing: VO_LEDGER_ERROR. */
+vo_ledger_rc_t vo_ledger_parts(vo_ledger_t *l, const char *parent_id,
+    vo_part_t **parts, size_t *n, char *err, size_t err_size);
+
+/* The frame rows of a job and plan with lo <= frame_index < hi. */
+vo_ledger_rc_t vo_ledger_frames_range(vo_ledger_t *l, const char *job_id,
+    int plan_version, int64_t lo, int64_t hi, vo_frame_row_t **rows,
+    size_t *n, char *err, size_t err_size);
+
+/*
+ * The claimed part c is done (fenced): seam_index is the frame index from
+ * which the rows of part seam_part (a later one) are the job's, -1 when
+ * this part's are to the end.  If it was the job's last part undone, in
+ * the same transaction: the parts' rows are joined into the job's at their
+ * seams, render makes the result of them, and the job is published as
+ * vo_ledger_publish does (invariants 7, 10, 15) unless it stopped
+ * running; its parts are deleted.  *published says whether it was.
+ */
+vo_ledger_rc_t vo_ledger_part_done(vo_ledger_t *l, const vo_claim_t *c,
+    int plan_version, int64_t seam_index, int seam_part, vo_render_pt render,
+    void *data,
+    const vo_attempt_stats_t *st, int64_t now_ms, int *published, char *err,
+    size_t err_size);
 
 /* Publishes the result in every format and moves the job to done. */
 vo_ledger_rc_t vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
@@ -554,6 +621,10 @@ typedef struct {
     char         error_code[32];
     int64_t      created_at;
     int64_t      updated_at;        /* the last write: claim, heartbeat... */
+    char         parent_id[VO_JOB_ID_LEN + 1];  /* a part's job, or "" */
+    int          part;
+    int          parts;             /* a job read as parts: how many */
+    int          parts_done;
 } vo_job_row_t;
 
 

@@ -36,7 +36,8 @@ vo_ledger_list_jobs(vo_ledger_t *l, const vo_job_filter_t *f,
     static const char  *sql =
         "SELECT job_id, tenant, state, attempt, failures, max_attempts,"
         " lease_owner, lease_expires_at, frames_done, frames_planned,"
-        " error_code, created_at, updated_at FROM jobs"
+        " error_code, created_at, updated_at, parent_id, part, parts,"
+        " parts_done FROM jobs"
         " WHERE (state = ?1 OR ?1 IS NULL) AND (tenant = ?2 OR ?2 IS NULL)"
         " AND (?3 = 0 OR (state = 'running' AND lease_expires_at < ?4)"
         " OR (state = 'accepted' AND not_before <= ?4 AND created_at < ?5))"
@@ -76,6 +77,10 @@ vo_ledger_list_jobs(vo_ledger_t *l, const vo_job_filter_t *f,
         vo_ledger_copy_text(row.error_code, sizeof(row.error_code), s, 10);
         row.created_at = vo_column_int64(s, 11);
         row.updated_at = vo_column_int64(s, 12);
+        vo_ledger_copy_text(row.parent_id, sizeof(row.parent_id), s, 13);
+        row.part = (int) vo_ledger_int_or(s, 14, 0);
+        row.parts = vo_column_int(s, 15);
+        row.parts_done = vo_column_int(s, 16);
 
         if (cb(data, &row) != 0) {
             break;
@@ -155,9 +160,10 @@ vo_ledger_operator_retry(vo_ledger_t *l, const char *job_id,
     return vo_ledger_operator(l,
         "UPDATE jobs SET state = 'accepted', failures = 0, not_before = ?2,"
         " lease_owner = NULL, lease_expires_at = NULL, error_code = NULL,"
-        " error = NULL, finished_at = NULL, updated_at = ?2"
+        " error = NULL, finished_at = NULL, parts = 0, parts_done = 0,"
+        " updated_at = ?2"
         " WHERE job_id = ?1 AND state IN ('failed', 'rejected', 'running',"
-        " 'accepted') AND media_deleted_at IS NULL",
+        " 'accepted') AND media_deleted_at IS NULL AND parent_id IS NULL",
         "operator_retry", "operator", NULL, job_id, reason, now_ms, state,
         state_size, err, err_size);
 }
@@ -175,7 +181,8 @@ vo_ledger_operator_abandon(vo_ledger_t *l, const char *job_id,
         "UPDATE jobs SET state = 'failed', error_code = 'abandoned',"
         " error = ?3, lease_owner = NULL, lease_expires_at = NULL,"
         " finished_at = ?2, updated_at = ?2"
-        " WHERE job_id = ?1 AND state IN ('accepted', 'running')",
+        " WHERE job_id = ?1 AND state IN ('accepted', 'running')"
+        " AND parent_id IS NULL",
         "failed", "abandoned", "job.failed", job_id, reason, now_ms, state,
         state_size,
         err, err_size);
@@ -276,6 +283,12 @@ vo_ledger_operator(vo_ledger_t *l, const char *sql, const char *kind,
     lrc = vo_ledger_event(l, now_ms, job_id, NULL, 0, kind, 0, detail, err,
                           err_size);
     free(detail);
+
+    if (lrc == VO_LEDGER_OK) {
+        /* a job read as parts leaves running: its parts go (invariant
+         * 16; a retried one is split again when claimed) */
+        lrc = vo_ledger_parts_drop(l, job_id, err, err_size);
+    }
 
     if (lrc == VO_LEDGER_OK && notify != NULL) {
         /* invariant 10: a final state reached, its notification with it */

@@ -57,10 +57,12 @@ const char  *vo_ledger_claim_sql[VO_STMT_COUNT] = {
     [VO_STMT_CLAIM_QUEUED] =
     VO_CLAIM_QUEUED_SQL,
 
-    /* tenant ?1's running jobs, counted up to its cap ?2 */
+    /* tenant ?1's running jobs, counted up to its cap ?2: those that
+     * hold a lease, so a job read as parts counts its running parts */
     [VO_STMT_CLAIM_RUNNING] =
     "SELECT count(*) FROM (SELECT 1 FROM jobs"
-    " WHERE state = 'running' AND tenant = ?1 LIMIT ?2) AS r",
+    " WHERE state = 'running' AND tenant = ?1"
+    " AND lease_expires_at IS NOT NULL LIMIT ?2) AS r",
 
     [VO_STMT_CLAIM_SET_TURN] =
     "INSERT INTO claim_turn (id, tenant, streak) VALUES (1, ?1, ?2)"
@@ -78,7 +80,9 @@ const char  *vo_ledger_claim_sql[VO_STMT_COUNT] = {
     " OR (state = 'running' AND lease_expires_at < ?2))"
     " RETURNING tenant, attempt, failures, max_attempts, options,"
     " input_path, input_size, container, created_at,"
-    " (SELECT request_key FROM requests r WHERE r.job_id = jobs.job_id)",
+    " (SELECT request_key FROM requests r"
+    " WHERE r.job_id = coalesce(jobs.parent_id, jobs.job_id)),"
+    " parent_id, part, first_sample, end_sample",
 
     /* a lost attempt was the last one allowed; it counts as a failure
      * (invariant 5) */
@@ -91,15 +95,17 @@ const char  *vo_ledger_claim_sql[VO_STMT_COUNT] = {
     " WHERE job_id = ?1 AND state = 'running' AND lease_expires_at < ?2",
 
     /* the admission's queue cap (video_ocr_tenant_max_queued): tenant
-     * ?1's accepted jobs, counted up to the cap ?2 */
+     * ?1's accepted jobs (not parts), counted up to the cap ?2 */
     [VO_STMT_TENANT_QUEUED] =
     "SELECT count(*) FROM (SELECT 1 FROM jobs"
-    " WHERE state = 'accepted' AND tenant = ?1 LIMIT ?2) AS q",
+    " WHERE state = 'accepted' AND tenant = ?1 AND parent_id IS NULL"
+    " LIMIT ?2) AS q",
 };
 
 
 typedef struct {
     char        job_id[VO_JOB_ID_LEN + 1];
+    char        parent_id[VO_JOB_ID_LEN + 1];   /* a part's job, or "" */
     int         takeover;
     int         failures;
     int         max_attempts;
@@ -120,8 +126,8 @@ static vo_ledger_rc_t vo_claim_set_turn(vo_ledger_t *l, const char *tenant,
     int64_t streak, char *err, size_t err_size);
 static vo_ledger_rc_t vo_claim_candidate(vo_ledger_t *l, vo_stmt_t *s,
     vo_candidate_t *cand, const char *what, char *err, size_t err_size);
-static vo_ledger_rc_t vo_claim_give_up(vo_ledger_t *l, const char *job_id,
-    int64_t now_ms, char *err, size_t err_size);
+static vo_ledger_rc_t vo_claim_give_up(vo_ledger_t *l,
+    const vo_candidate_t *cand, int64_t now_ms, char *err, size_t err_size);
 static vo_ledger_rc_t vo_claim_take(vo_ledger_t *l, const vo_candidate_t *cand,
     const char *owner, int64_t now_ms, int64_t lease_ms, vo_claim_t *c,
     char *err, size_t err_size);
@@ -161,7 +167,7 @@ vo_ledger_claim(vo_ledger_t *l, const char *owner, int64_t now_ms,
 
         /* the attempt that died was the last one: fail the job */
 
-        lrc = vo_claim_give_up(l, cand.job_id, now_ms, err, err_size);
+        lrc = vo_claim_give_up(l, &cand, now_ms, err, err_size);
         if (lrc != VO_LEDGER_OK) {
             goto failed;
         }
@@ -473,6 +479,7 @@ vo_claim_candidate(vo_ledger_t *l, vo_stmt_t *s, vo_candidate_t *cand,
     cand->takeover = (state != NULL && strcmp(state, "running") == 0);
     cand->failures = vo_column_int(s, 2);
     cand->max_attempts = vo_column_int(s, 3);
+    vo_ledger_copy_text(cand->parent_id, sizeof(cand->parent_id), s, 4);
 
     vo_reset(s);
 
@@ -481,11 +488,14 @@ vo_claim_candidate(vo_ledger_t *l, vo_stmt_t *s, vo_candidate_t *cand,
 
 
 static vo_ledger_rc_t
-vo_claim_give_up(vo_ledger_t *l, const char *job_id, int64_t now_ms,
+vo_claim_give_up(vo_ledger_t *l, const vo_candidate_t *cand, int64_t now_ms,
     char *err, size_t err_size)
 {
+    const char      *job_id;
     vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
+
+    job_id = cand->job_id;
 
     s = vo_ledger_stmt(l, VO_STMT_GIVE_UP, err, err_size);
     if (s == NULL) {
@@ -503,6 +513,14 @@ vo_claim_give_up(vo_ledger_t *l, const char *job_id, int64_t now_ms,
     if (vo_ledger_changes(l) == 0) {
         /* can't happen: the candidate is ours until we commit */
         return VO_LEDGER_OK;
+    }
+
+    if (cand->parent_id[0] != '\0') {
+        /* a part: its job fails with it (and says why), its parts go */
+        return vo_ledger_parts_end(l, cand->parent_id, "failed",
+                                   "worker_lost", "the worker processing a "
+                                   "part of this job stopped responding on "
+                                   "every attempt", now_ms, err, err_size);
     }
 
     /* invariant 10: the move and its notification together */
@@ -559,12 +577,25 @@ vo_claim_take(vo_ledger_t *l, const vo_candidate_t *cand, const char *owner,
     vo_ledger_copy_text(c->container, sizeof(c->container), s, 7);
     c->created_at = vo_column_int64(s, 8);
     vo_ledger_copy_text(c->key, sizeof(c->key), s, 9);
+    vo_ledger_copy_text(c->parent_id, sizeof(c->parent_id), s, 10);
+    c->part = (int) vo_ledger_int_or(s, 11, 0);
+    c->first_sample = (uint32_t) vo_ledger_int_or(s, 12, 0);
+    c->end_sample = (uint32_t) vo_ledger_int_or(s, 13, 0);
     c->takeover = cand->takeover;
 
     (void) vo_step(s);
     vo_reset(s);
 
     snprintf(detail, sizeof(detail), "{\"owner\":\"%.100s\"}", owner);
+
+    if (c->parent_id[0] != '\0') {
+        /* a part's claims are counted apart from jobs' (metrics) */
+        return vo_ledger_event(l, now_ms, c->job_id, c->tenant,
+                               strlen(c->tenant),
+                               c->takeover ? "part_taken_over"
+                                           : "part_claimed",
+                               c->attempt, detail, err, err_size);
+    }
 
     return vo_ledger_event(l, now_ms, c->job_id, c->tenant,
                            strlen(c->tenant),

@@ -75,6 +75,19 @@ typedef enum {
     VO_STMT_RETRY,
     VO_STMT_REJECT,
     VO_STMT_RELEASE,
+    /* parts (vo_ledger_parts.c) */
+    VO_STMT_PART_SPLIT,
+    VO_STMT_PART_INSERT,
+    VO_STMT_PARTS_OF,
+    VO_STMT_FRAMES_RANGE,
+    VO_STMT_PART_DONE,
+    VO_STMT_PART_COUNT,
+    VO_STMT_PART_JOIN,
+    VO_STMT_PART_PUBLISH,
+    VO_STMT_PART_LOCK,
+    VO_STMT_PART_END,
+    VO_STMT_PARTS_DROP_FRAMES,
+    VO_STMT_PARTS_DROP,
 
     VO_STMT_EXPIRE_RECEIPTS,
     VO_STMT_MEDIA_DUE,
@@ -164,12 +177,12 @@ typedef enum {
  * PostgreSQL appends FOR UPDATE SKIP LOCKED.
  */
 #define VO_CLAIM_TAKEOVER_SQL                                                \
-    "SELECT job_id, state, failures, max_attempts FROM jobs"                 \
+    "SELECT job_id, state, failures, max_attempts, parent_id FROM jobs"      \
     " WHERE state = 'running' AND lease_expires_at < ?1"                     \
     " ORDER BY lease_expires_at LIMIT 1"
 
 #define VO_CLAIM_QUEUED_SQL                                                  \
-    "SELECT job_id, state, failures, max_attempts FROM jobs"                 \
+    "SELECT job_id, state, failures, max_attempts, parent_id FROM jobs"      \
     " WHERE state = 'accepted' AND tenant = ?1 AND not_before <= ?2"         \
     " ORDER BY not_before, created_at LIMIT 1"
 
@@ -285,6 +298,7 @@ typedef enum {
 extern const char  *vo_ledger_admit_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_jobs_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_worker_sql[VO_STMT_COUNT];
+extern const char  *vo_ledger_parts_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_claim_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_janitor_sql[VO_STMT_COUNT];
 extern const char  *vo_ledger_webhooks_sql[VO_STMT_COUNT];
@@ -302,6 +316,15 @@ extern const char *const  vo_ledger_metrics_sql;
  * flock is the lock, and the row is read outside a transaction (holding
  * the one write lock over a copy would stall every admission).
  */
+/*
+ * A part's job, locked for the transaction before the part's own row
+ * (vo_ledger_parts.c): every transaction that writes both takes the job
+ * first, as a DELETE of the job does, so none waits on the other in a
+ * circle.  PostgreSQL appends FOR UPDATE; SQLite's writer is alone.
+ */
+#define VO_PART_LOCK_SQL                                                     \
+    "SELECT state FROM jobs WHERE job_id = ?1"
+
 #define VO_UPLOAD_LOCK_SQL                                                   \
     "SELECT " VO_UPLOAD_COLUMNS " FROM uploads WHERE upload_id = ?1"
 
@@ -546,5 +569,46 @@ vo_ledger_rc_t vo_ledger_upload_by_key(vo_ledger_t *l,
     const vo_upload_row_t *u, int64_t now_ms, vo_upload_row_t *row,
     int *found, char *forgot, char *err, size_t err_size);
 
+
+
+/* vo_ledger_worker.c's, shared with vo_ledger_parts.c: the two ends of a
+ * fenced write transaction, a fenced statement, an attempt's event
+ * detail, a published result's rows, the rows a frames query gives */
+#define VO_DETAIL_MAX  256
+
+vo_ledger_rc_t vo_ledger_fence_begin(vo_ledger_t *l, const vo_claim_t *c,
+    int id, vo_stmt_t **s, char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_fence_end(vo_ledger_t *l, const vo_claim_t *c,
+    vo_ledger_rc_t lrc, const char *what, const char *kind,
+    const char *detail, int64_t now_ms, char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c,
+    vo_stmt_t *s, const char *what, char *err, size_t err_size);
+void vo_ledger_detail(char *buf, size_t size, const char *code,
+    const vo_attempt_stats_t *st);
+vo_ledger_rc_t vo_ledger_put_results(vo_ledger_t *l, const char *job_id,
+    const char *tenant, const vo_result_body_t *bodies, size_t n,
+    int64_t now_ms, char *err, size_t err_size);
+vo_ledger_rc_t vo_ledger_frames_read(vo_ledger_t *l, vo_stmt_t *s,
+    const char *job_id, vo_frame_row_t **rows, size_t *n, char *err,
+    size_t err_size);
+
+/*
+ * vo_ledger_parts.c: job parent_id leaves 'running' for state ("failed",
+ * "rejected") with code and message because one of its parts did (in
+ * the caller's transaction): its notification (invariant 10), its event,
+ * and its parts deleted.  Nothing if it was no longer running.
+ */
+vo_ledger_rc_t vo_ledger_parts_end(vo_ledger_t *l, const char *parent_id,
+    const char *state, const char *code, const char *message, int64_t now_ms,
+    char *err, size_t err_size);
+
+/* vo_ledger_parts.c: locks the job of part c (VO_PART_LOCK_SQL) */
+vo_ledger_rc_t vo_ledger_part_lock(vo_ledger_t *l, const vo_claim_t *c,
+    char *err, size_t err_size);
+
+/* vo_ledger_parts.c: deletes the parts of job parent_id and their frames
+ * (in the caller's transaction): the job left 'running' */
+vo_ledger_rc_t vo_ledger_parts_drop(vo_ledger_t *l, const char *parent_id,
+    char *err, size_t err_size);
 
 #endif /* _VO_LEDGER_INT_H_INCLUDED_ */

@@ -19,21 +19,29 @@ const char  *vo_ledger_jobs_sql[VO_STMT_COUNT] = {
     [VO_STMT_JOB_STATUS] =
     "SELECT j.state, j.options, j.input_size, j.input_sha256, j.container,"
     " j.attempt, j.max_attempts, j.plan_version, j.frames_planned,"
-    " j.frames_done, j.inspection, j.error_code, j.error,"
+    /* a job read as parts: its parts' samples, each up to its range's
+     * (a part reads a little past its cut to find the seam) */
+    " CASE WHEN j.parts > 0 AND j.state = 'running'"
+    " THEN (SELECT coalesce(sum(CASE"
+    " WHEN p.frames_done < p.end_sample - p.first_sample THEN p.frames_done"
+    " ELSE p.end_sample - p.first_sample END), 0) FROM jobs p"
+    " WHERE p.parent_id = j.job_id) ELSE j.frames_done END,"
+    " j.inspection, j.error_code, j.error,"
     " (SELECT body FROM results WHERE job_id = j.job_id AND format = 'json'),"
     " j.created_at, j.updated_at, j.started_at, j.finished_at,"
-    " r.expires_at, j.failures, j.deleted_at, j.media_deleted_at"
+    " r.expires_at, j.failures, j.deleted_at, j.media_deleted_at,"
+    " j.parts, j.parts_done"
     " FROM jobs j LEFT JOIN requests r ON r.job_id = j.job_id"
-    " WHERE j.job_id = ?1 AND j.tenant = ?2",
+    " WHERE j.job_id = ?1 AND j.tenant = ?2 AND j.parent_id IS NULL",
 
     [VO_STMT_JOB_RESULT] =
     "SELECT j.state, res.body FROM jobs j"
     " LEFT JOIN results res ON res.job_id = j.job_id AND res.format = ?3"
-    " WHERE j.job_id = ?1 AND j.tenant = ?2",
+    " WHERE j.job_id = ?1 AND j.tenant = ?2 AND j.parent_id IS NULL",
 
     [VO_STMT_DELETE_FIND] =
     "SELECT state, input_path, input_size, deleted_at, media_deleted_at"
-    " FROM jobs WHERE job_id = ?1 AND tenant = ?2",
+    " FROM jobs WHERE job_id = ?1 AND tenant = ?2 AND parent_id IS NULL",
 
     /* unfinished jobs are cancelled on the way; the deletion is recorded
      * before the files go (invariant 9) */
@@ -122,7 +130,15 @@ vo_ledger_job_status(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_ledger_json_int_or_null(out, s, 7);
     vo_buf_adds(out, ",\"frames_planned\":");
     vo_ledger_json_int_or_null(out, s, 8);
-    vo_buf_printf(out, ",\"frames_done\":%d}", vo_column_int(s, 9));
+    vo_buf_printf(out, ",\"frames_done\":%d", vo_column_int(s, 9));
+
+    if (vo_column_int(s, 22) > 0) {
+        /* read as parts (sql/schema.sql, PARTS) */
+        vo_buf_printf(out, ",\"parts\":{\"count\":%d,\"done\":%d}",
+                      vo_column_int(s, 22), vo_column_int(s, 23));
+    }
+
+    vo_buf_adds(out, "}");
 
     vo_buf_adds(out, ",\"media\":");
     vo_ledger_json_raw_or_null(out, s, 10);
@@ -316,6 +332,12 @@ vo_ledger_delete_job(vo_ledger_t *l, const char *tenant, size_t tenant_len,
     vo_bind_int(s, 2, now_ms);
 
     lrc = vo_ledger_step_done(l, s, "delete job", err, err_size);
+
+    if (lrc == VO_LEDGER_OK) {
+        /* a job read as parts: they go with it (invariant 16; their
+         * children's next writes are refused as stale) */
+        lrc = vo_ledger_parts_drop(l, job_id, err, err_size);
+    }
 
     if (lrc == VO_LEDGER_OK) {
         s = vo_ledger_stmt(l, VO_STMT_DELETE_FRAMES, err, err_size);

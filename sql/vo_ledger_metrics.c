@@ -61,9 +61,12 @@ static const char  *vo_job_states[] = {
     "accepted", "running", "done", "failed", "rejected", "cancelled", NULL
 };
 
-/* the events that end an attempt, and the outcome label they give */
+/* the events that end an attempt, and the outcome label they give (a
+ * long job's first attempt ends in split; a part's in part_done, or
+ * part_failed / part_rejected when its job fails or is rejected with it) */
 static const char  *vo_attempt_ends[] = {
-    "published", "retried", "failed", "rejected", "released", "lost", NULL
+    "published", "retried", "failed", "rejected", "released", "lost",
+    "split", "part_done", "part_failed", "part_rejected", NULL
 };
 
 
@@ -194,6 +197,27 @@ vo_ledger_metrics(vo_ledger_t *l, int64_t now_ms, vo_buf_t *b, char *err,
                     "Jobs claimed from an attempt whose lease had expired.");
     vo_buf_printf(b, "video_ocr_lease_takeovers_total %lld\n",
                   (long long) vo_metrics_sum(m, "event", "taken_over"));
+
+    /* long videos in parts (sql/schema.sql, PARTS) */
+    vo_metrics_head(b, "video_ocr_jobs_split_total", "counter",
+                    "Jobs read as parts, split at their first claim.");
+    vo_buf_printf(b, "video_ocr_jobs_split_total %lld\n",
+                  (long long) vo_metrics_sum(m, "event", "split"));
+
+    vo_metrics_head(b, "video_ocr_parts_total", "counter",
+                    "Parts of long jobs by event: claimed, reclaimed "
+                    "(taken over from an expired lease), finished, and "
+                    "failed (out of attempts, or rejected).");
+    vo_buf_printf(b, "video_ocr_parts_total{event=\"claimed\"} %lld\n",
+                  (long long) vo_metrics_sum(m, "event", "part_claimed"));
+    vo_buf_printf(b, "video_ocr_parts_total{event=\"reclaimed\"} %lld\n",
+                  (long long) vo_metrics_sum(m, "event", "part_taken_over"));
+    vo_buf_printf(b, "video_ocr_parts_total{event=\"finished\"} %lld\n",
+                  (long long) vo_metrics_sum(m, "event", "part_done"));
+    vo_buf_printf(b, "video_ocr_parts_total{event=\"failed\"} %lld\n",
+                  (long long) (vo_metrics_sum(m, "event", "part_failed")
+                               + vo_metrics_sum(m, "event",
+                                                "part_rejected")));
 
     vo_metrics_head(b, "video_ocr_stale_writes_total", "counter",
                     "Writes refused because the attempt no longer held the "

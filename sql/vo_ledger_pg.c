@@ -160,6 +160,7 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
     [VO_STMT_BEGIN] = "BEGIN ISOLATION LEVEL READ COMMITTED",
 
     [VO_STMT_UPLOAD_LOCK] = VO_UPLOAD_LOCK_SQL " FOR UPDATE",
+    [VO_STMT_PART_LOCK] = VO_PART_LOCK_SQL " FOR UPDATE",
 
     /* the claim's candidates that no other claim holds, and the turn,
      * which claims take one after the other */

@@ -96,23 +96,10 @@ const char  *vo_ledger_worker_sql[VO_STMT_COUNT] = {
 };
 
 
-static vo_ledger_rc_t vo_ledger_fence_begin(vo_ledger_t *l,
-    const vo_claim_t *c, int id, vo_stmt_t **s, char *err,
-    size_t err_size);
-static vo_ledger_rc_t vo_ledger_fence_end(vo_ledger_t *l, const vo_claim_t *c,
-    vo_ledger_rc_t lrc, const char *what, const char *kind,
-    const char *detail, int64_t now_ms, char *err, size_t err_size);
-static vo_ledger_rc_t vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c,
-    vo_stmt_t    *s, const char *what, char *err, size_t err_size);
 static void vo_ledger_stale(vo_ledger_t *l, const vo_claim_t *c,
     const char *what, int64_t now_ms);
-static void vo_ledger_detail(char *buf, size_t size, const char *code,
-    const vo_attempt_stats_t *st);
 static void vo_ledger_result_summary(char *buf, size_t size,
     const vo_result_body_t *bodies, size_t n);
-
-
-#define VO_DETAIL_MAX  256
 
 
 vo_ledger_rc_t
@@ -247,12 +234,7 @@ vo_ledger_rc_t
 vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
     vo_frame_row_t **rows, size_t *n, char *err, size_t err_size)
 {
-    int              rc, i;
-    size_t           count, cap;
-    const char      *text, *parts;
-    vo_stmt_t       *s;
-    vo_frame_row_t  *r, *nr;
-    vo_ledger_rc_t   lrc;
+    vo_stmt_t  *s;
 
     *rows = NULL;
     *n = 0;
@@ -265,6 +247,24 @@ vo_ledger_frames(vo_ledger_t *l, const char *job_id, int plan_version,
     vo_bind_text(s, 1, job_id, -1);
     vo_bind_int(s, 2, plan_version);
 
+    return vo_ledger_frames_read(l, s, job_id, rows, n, err, err_size);
+}
+
+
+/* The rows a bound statement of VO_STMT_FRAMES' columns gives (of job_id,
+ * for messages). */
+vo_ledger_rc_t
+vo_ledger_frames_read(vo_ledger_t *l, vo_stmt_t *s, const char *job_id,
+    vo_frame_row_t **rows, size_t *n, char *err, size_t err_size)
+{
+    int              rc, i;
+    size_t           count, cap;
+    const char      *text, *parts;
+    vo_frame_row_t  *r, *nr;
+    vo_ledger_rc_t   lrc;
+
+    *rows = NULL;
+    *n = 0;
     r = NULL;
     count = 0;
     cap = 0;
@@ -353,8 +353,7 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
     const vo_result_body_t *bodies, size_t n, const vo_attempt_stats_t *st,
     int64_t now_ms, char *err, size_t err_size)
 {
-    char             detail[VO_DETAIL_MAX], summary[160];
-    size_t           i;
+    char             detail[VO_DETAIL_MAX];
     vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
@@ -367,34 +366,9 @@ vo_ledger_publish(vo_ledger_t *l, const vo_claim_t *c,
 
     lrc = vo_ledger_fenced(l, c, s, "publish", err, err_size);
 
-    for (i = 0; lrc == VO_LEDGER_OK && i < n; i++) {
-        s = vo_ledger_stmt(l, VO_STMT_PUT_RESULT, err, err_size);
-        if (s == NULL) {
-            lrc = VO_LEDGER_ERROR;
-            break;
-        }
-
-        vo_bind_text(s, 1, c->job_id, -1);
-        vo_bind_text(s, 2, bodies[i].format, -1);
-        vo_bind_text(s, 3, bodies[i].body, (int) bodies[i].len);
-
-        lrc = vo_ledger_step_done(l, s, "put result", err, err_size);
-    }
-
-    for (i = 0; lrc == VO_LEDGER_OK && i < n; i++) {
-        if (strcmp(bodies[i].format, "json") == 0) {
-            /* invariant 15: the search index, under the same fence */
-            lrc = vo_ledger_search_index(l, c->job_id, c->tenant,
-                                         strlen(c->tenant), bodies[i].body,
-                                         bodies[i].len, err, err_size);
-        }
-    }
-
     if (lrc == VO_LEDGER_OK) {
-        /* invariant 10: the outbox row, under the same fence */
-        vo_ledger_result_summary(summary, sizeof(summary), bodies, n);
-        lrc = vo_ledger_notify(l, c->job_id, "job.done", summary, now_ms, err,
-                               err_size);
+        lrc = vo_ledger_put_results(l, c->job_id, c->tenant, bodies, n,
+                                    now_ms, err, err_size);
     }
 
 done:
@@ -404,6 +378,55 @@ done:
 
     return vo_ledger_fence_end(l, c, lrc, "publish", "published", detail,
                                now_ms, err, err_size);
+}
+
+
+/*
+ * A job's result goes in: its bodies, the search index of its json
+ * (invariant 15) and its job.done notification (invariant 10), in the
+ * transaction that moved the job to done (invariant 7).
+ */
+vo_ledger_rc_t
+vo_ledger_put_results(vo_ledger_t *l, const char *job_id, const char *tenant,
+    const vo_result_body_t *bodies, size_t n, int64_t now_ms, char *err,
+    size_t err_size)
+{
+    char             summary[160];
+    size_t           i;
+    vo_stmt_t       *s;
+    vo_ledger_rc_t   lrc;
+
+    lrc = VO_LEDGER_OK;
+
+    for (i = 0; lrc == VO_LEDGER_OK && i < n; i++) {
+        s = vo_ledger_stmt(l, VO_STMT_PUT_RESULT, err, err_size);
+        if (s == NULL) {
+            return VO_LEDGER_ERROR;
+        }
+
+        vo_bind_text(s, 1, job_id, -1);
+        vo_bind_text(s, 2, bodies[i].format, -1);
+        vo_bind_text(s, 3, bodies[i].body, (int) bodies[i].len);
+
+        lrc = vo_ledger_step_done(l, s, "put result", err, err_size);
+    }
+
+    for (i = 0; lrc == VO_LEDGER_OK && i < n; i++) {
+        if (strcmp(bodies[i].format, "json") == 0) {
+            lrc = vo_ledger_search_index(l, job_id, tenant, strlen(tenant),
+                                         bodies[i].body, bodies[i].len, err,
+                                         err_size);
+        }
+    }
+
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
+    }
+
+    vo_ledger_result_summary(summary, sizeof(summary), bodies, n);
+
+    return vo_ledger_notify(l, job_id, "job.done", summary, now_ms, err,
+                            err_size);
 }
 
 
@@ -421,6 +444,12 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
     *failed = 0;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_RETRY, &s, err, err_size);
+
+    if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
+        /* a part may end its job: the job is locked first */
+        lrc = vo_ledger_part_lock(l, c, err, err_size);
+    }
+
     if (lrc != VO_LEDGER_OK) {
         goto done;
     }
@@ -453,7 +482,12 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
     vo_reset(s);
 
-    if (lrc == VO_LEDGER_OK && *failed) {
+    if (lrc == VO_LEDGER_OK && *failed && c->parent_id[0] != '\0') {
+        /* a part out of attempts fails its job, with its reason */
+        lrc = vo_ledger_parts_end(l, c->parent_id, "failed", code, message,
+                                  now_ms, err, err_size);
+
+    } else if (lrc == VO_LEDGER_OK && *failed) {
         /* invariant 10: no attempts left, the job is failed */
         lrc = vo_ledger_notify(l, c->job_id, "job.failed", NULL, now_ms, err,
                                err_size);
@@ -463,9 +497,11 @@ done:
 
     vo_ledger_detail(detail, sizeof(detail), code, st);
 
+    /* a part's end is not its job's: the job's own event says that */
     return vo_ledger_fence_end(l, c, lrc, "retry",
-                               *failed ? "failed" : "retried", detail,
-                               now_ms, err, err_size);
+                               !*failed ? "retried"
+                               : c->parent_id[0] != '\0' ? "part_failed"
+                               : "failed", detail, now_ms, err, err_size);
 }
 
 
@@ -480,6 +516,11 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_REJECT, &s, err, err_size);
 
+    if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
+        /* a part ends its job: the job is locked first */
+        lrc = vo_ledger_part_lock(l, c, err, err_size);
+    }
+
     if (lrc == VO_LEDGER_OK) {
         vo_bind_int(s, 3, now_ms);
         vo_bind_text(s, 4, code, -1);
@@ -488,7 +529,12 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
         lrc = vo_ledger_fenced(l, c, s, "reject", err, err_size);
     }
 
-    if (lrc == VO_LEDGER_OK) {
+    if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
+        /* a part's input can never succeed: nor can its job's */
+        lrc = vo_ledger_parts_end(l, c->parent_id, "rejected", code, message,
+                                  now_ms, err, err_size);
+
+    } else if (lrc == VO_LEDGER_OK) {
         /* invariant 10 */
         lrc = vo_ledger_notify(l, c->job_id, "job.rejected", NULL, now_ms,
                                err, err_size);
@@ -496,8 +542,10 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
     vo_ledger_detail(detail, sizeof(detail), code, st);
 
-    return vo_ledger_fence_end(l, c, lrc, "reject", "rejected", detail,
-                               now_ms, err, err_size);
+    return vo_ledger_fence_end(l, c, lrc, "reject",
+                               c->parent_id[0] != '\0' ? "part_rejected"
+                                                        : "rejected",
+                               detail, now_ms, err, err_size);
 }
 
 
@@ -572,7 +620,7 @@ vo_ledger_result_summary(char *buf, size_t size,
 
 /* The detail JSON of an attempt's last event: its code and stats. */
 
-static void
+void
 vo_ledger_detail(char *buf, size_t size, const char *code,
     const vo_attempt_stats_t *st)
 {
@@ -615,7 +663,7 @@ vo_ledger_detail(char *buf, size_t size, const char *code,
  * stale_write event.  It returns the final outcome.
  */
 
-static vo_ledger_rc_t
+vo_ledger_rc_t
 vo_ledger_fence_begin(vo_ledger_t *l, const vo_claim_t *c, int id,
     vo_stmt_t    **s, char *err, size_t err_size)
 {
@@ -638,7 +686,7 @@ vo_ledger_fence_begin(vo_ledger_t *l, const vo_claim_t *c, int id,
 }
 
 
-static vo_ledger_rc_t
+vo_ledger_rc_t
 vo_ledger_fence_end(vo_ledger_t *l, const vo_claim_t *c, vo_ledger_rc_t lrc,
     const char *what, const char *kind, const char *detail, int64_t now_ms,
     char *err, size_t err_size)
@@ -668,7 +716,7 @@ vo_ledger_fence_end(vo_ledger_t *l, const vo_claim_t *c, vo_ledger_rc_t lrc,
  * change exactly one row; no row means the attempt is stale.
  */
 
-static vo_ledger_rc_t
+vo_ledger_rc_t
 vo_ledger_fenced(vo_ledger_t *l, const vo_claim_t *c, vo_stmt_t *s,
     const char *what, char *err, size_t err_size)
 {

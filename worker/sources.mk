@@ -49,6 +49,7 @@ VW_PQ_PKG := $(if $(filter yes,$(VW_PQ)),libpq)
 VW_LEDGER := vo_ledger.c vo_ledger_sqlite.c \
              $(if $(VW_PQ_PKG),vo_ledger_pg.c,vo_ledger_nopg.c) \
              vo_ledger_admit.c vo_ledger_jobs.c vo_ledger_worker.c \
+             vo_ledger_parts.c \
              vo_ledger_claim.c vo_ledger_explain.c \
              vo_ledger_janitor.c vo_ledger_metrics.c vo_ledger_admin.c \
              vo_ledger_webhooks.c vo_ledger_hooks_admin.c vo_ledger_upload.c \

@@ -780,9 +780,12 @@
       case 'accepted':
         setState(item, 'admitted', job.error ? `Queued again after an error: ${job.error.message}` : 'Queued: waiting for a worker.');
         return false;
-      case 'running':
-        setState(item, 'running', planned ? `Reading the text: frame ${doneFrames} of ${planned}.` : 'Reading the text: looking at the video.');
+      case 'running': {
+        // a long video is read in parts by several workers at once
+        const parts = pr.parts ? ` ${pr.parts.done} of ${pr.parts.count} parts done.` : '';
+        setState(item, 'running', planned ? `Reading the text: frame ${doneFrames} of ${planned}.${parts}` : 'Reading the text: looking at the video.');
         return false;
+      }
       case 'done':
         bar.max = 1;
         bar.value = 1;

@@ -138,7 +138,7 @@ sub {
     video_ocr_store $DATA/store;
 --- must_die
 --- error_log eval
-qr/\[emerg\] .*has schema version 99, newer than this build knows \(5\): upgrade video-ocr/
+qr/\[emerg\] .*has schema version 99, newer than this build knows \(6\): upgrade video-ocr/
 --- ledger_setup eval
 sub {
     set_schema_version(99);
@@ -213,7 +213,7 @@ sub {
         @t = map { $_->{name} } ledger_rows("SELECT name FROM sqlite_master"
                                     . " WHERE type = 'table' ORDER BY name");
     }
-    is($v->{user_version}, 5, "schema version 5");
+    is($v->{user_version}, 6, "schema version 6");
     # every table the backend's schema file creates, and no other (an
     # FTS5 table's own tables, <name>_data, ..., are its index)
     my $schema = pg() ? 'sql/schema_pg.sql' : 'sql/schema.sql';

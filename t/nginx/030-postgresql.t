@@ -147,7 +147,7 @@ for my $t (sort keys %$lite) {
 
 my %v = map { $_->{version} => 1 }
         ledger_rows('SELECT version FROM video_ocr_schema', { ledger => $pgl });
-is_deeply([keys %v], [5], 'PostgreSQL ledger at schema version 5');
+is_deeply([keys %v], [6], 'PostgreSQL ledger at schema version 6');
 
 
 # --- the database goes away and comes back -----------------------------------

@@ -10,9 +10,12 @@
 # Over a picture that moves everywhere (so no two parts begin on the
 # same screen) in H.264 with B frames (MP4, with and without refine) and
 # VP9 (WebM, whose cues give the keyframes); an MPEG-TS file has no
-# index to cut at, and is read in one part.
+# index to cut at, and is read in one part.  And the part before a cut
+# reads only a few samples past it, even when the run before the cut
+# ran orientation detection and the part after it has no reason to
+# (it is forgotten every 10 s of video, in every run).
 #
-# About 35 s of CPU.
+# About 37 s of CPU.
 
 use strict;
 use warnings;
@@ -86,6 +89,7 @@ for my $v (@videos) {
             my @seams = grep { $_->{next} >= 0 } @{ $info->{parts} };
             is(scalar @seams, $n - 1, "$what: every part before the last "
                . 'found its seam');
+            seams_near($what, $info);
 
         } else {
             is($n, 1, "$what: no index to cut at, one part");
@@ -110,6 +114,54 @@ for my $v (@videos) {
                "$what: the whole run found most of the "
                . scalar(@$spans) . ' captions');
     }
+}
+
+# A screen that reads as nothing at the start (bars taken for glyphs)
+# makes the whole run try orientation detection; nothing after the cut
+# at 36 s gives the part after it a reason to.  Detection remembered for
+# the whole video, every row after the cut differed in VO_FRAME_OSD and
+# the part before read to the end.
+{
+    my @s = ({ start => 1, end => 4, size => 36,
+               text => '||||| ||||| ||||| |||||' });
+    for (my ($t, $i) = (6, 0); $t + 4 < 70; $t += 5, $i++) {
+        push @s, { start => $t, end => $t + 4, size => 30,
+                   text => "Caption $i $words[$i % @words] line" };
+    }
+    my $path = make_video(path => "$dir/osd-early.mp4", size => '640x360',
+        duration => 70, background => 'solid', spans => \@s,
+        extra => ['-g', '50'], dir => $dir);
+    my $what = 'detection early, cut later';
+
+    my $whole = run_worker('ocr', $path, '--format', 'json', '--frames',
+                           '--stats');
+    is($whole->{rc}, 0, "$what: read whole") or diag $whole->{stderr};
+    my ($st) = grep { /^\{"runs":/ } split /\n/, $whole->{stderr};
+    is(eval { decode_json($st)->{runs}[0]{orient_tries} }, 1,
+       "$what: the whole run tried orientation detection once");
+
+    my $parts = run_worker('ocr', $path, '--format', 'json', '--frames',
+                           '--debug-parts', 35, '--stats');
+    is($parts->{rc}, 0, "$what: read in parts") or diag $parts->{stderr};
+    my ($line) = grep { /^\{"parts":/ } split /\n/, $parts->{stderr};
+    my $info = eval { decode_json($line // '') } // { parts => [] };
+    is(scalar @{ $info->{parts} }, 2, "$what: two parts");
+    seams_near($what, $info);
+    ok($parts->{stdout} eq $whole->{stdout},
+       "$what: JSON with every frame as the whole run's, byte for byte")
+        or diag_first_difference($whole->{stdout}, $parts->{stdout});
+}
+
+# every part before the last took over within 10 samples of its cut
+# (a screen that crosses the cut is the run's before it: captions of
+# 4 s at most here)
+sub seams_near {
+    my ($what, $info) = @_;
+    my @p = @{ $info->{parts} };
+    my @far = grep { $_->{next} < 0 || $_->{upto} > $_->{to} + 10 }
+              @p[0 .. $#p - 1];
+    is(scalar @far, 0, "$what: every seam within 10 samples of its cut")
+        or diag explain $info;
 }
 
 sub diag_first_difference {

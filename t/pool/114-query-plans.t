@@ -4,9 +4,9 @@
 # code's own, printed with their plans by "video-ocr-worker explain"
 # (sql/vo_ledger_explain.c: the statement tables as this backend runs
 # them, and the metrics scrape), on a real ledger made by nginx and
-# seeded with jobs in every state, receipts, events, frames, results and
-# notifications.  SQLite's plans are checked without statistics (as a
-# ledger runs) and after ANALYZE; PostgreSQL's are its generic plans,
+# seeded with jobs in every state, receipts, events, frames, results,
+# notifications and long jobs' parts.  SQLite's plans are checked without
+# statistics (as a ledger runs) and after ANALYZE; PostgreSQL's are its generic plans,
 # seqscans discouraged, after ANALYZE.
 
 use strict;
@@ -166,6 +166,24 @@ sub seed {
         . " CASE WHEN i % 97 = 0 THEN 2000000 + i END,"
         . " CASE WHEN i % 10 <> 0 AND i % 97 <> 0 THEN 1500000 + i END"
         . " FROM $series");
+
+    # the running jobs read as parts (sql/schema.sql, PARTS): four each,
+    # queued, running (leased) and done, so the claim runs beside them
+    $dbh->do("INSERT INTO jobs (job_id, tenant, state, options, input_path,"
+        . " input_size, input_sha256, container, created_at, updated_at,"
+        . " not_before, lease_expires_at, parent_id, part, first_sample,"
+        . " end_sample) SELECT 'p' || k.k || substr(j.job_id, 3), j.tenant,"
+        . " CASE k.k WHEN 0 THEN 'accepted' WHEN 1 THEN 'running'"
+        . " ELSE 'done' END, '{}', j.input_path, 1000, j.input_sha256,"
+        . " 'mp4', j.created_at, j.updated_at, j.not_before,"
+        . " CASE k.k WHEN 1 THEN j.lease_expires_at END, j.job_id, k.k,"
+        . " 100 * k.k, 100 * k.k + 100 FROM jobs j,"
+        . ($pg ? " generate_series(0, 3) AS k(k)"
+               : " (SELECT 0 AS k UNION ALL SELECT 1 UNION ALL SELECT 2"
+                 . " UNION ALL SELECT 3) AS k")
+        . " WHERE j.state = 'running'");
+    $dbh->do("UPDATE jobs SET parts = 4, lease_expires_at = NULL"
+        . " WHERE state = 'running' AND parent_id IS NULL");
 
     $dbh->do("INSERT INTO requests SELECT 'tenant' || ${\ $mod->(50)},"
         . " 'key' || i, '" . (q{0} x 64) . "', $hex, 1000000 + i, 9000000 + i"

@@ -1,11 +1,11 @@
 # Upgrades keep data: a ledger made by the code of schema version 1
 # (t/data/ledger-v1/, made by its make.pl with that code, for real) is
 # opened by this build, which migrates it to the current version; so are
-# one made by the code of version 2 (t/data/ledger-v2/, the same way) and
-# one made by the code of version 3 (t/data/ledger-v3/) and one made by
-# the code of version 4 (t/data/ledger-v4/; these three at the end).
-# Its rows
-# are intact, the schema is the one a new ledger gets (tables, columns,
+# one made by the code of version 2 (t/data/ledger-v2/, the same way),
+# one made by the code of version 3 (t/data/ledger-v3/), one made by the
+# code of version 4 (t/data/ledger-v4/) and one made by the code of
+# version 5 (t/data/ledger-v5/; these four at the end).  Its rows are
+# intact, the schema is the one a new ledger gets (tables, columns,
 # indexes, triggers), and the whole product works on it: the status of old
 # jobs, replays of old receipts, a refused reuse of an old key, an old
 # queued job done by today's worker (claimed by today's claim).  Both
@@ -14,7 +14,11 @@
 # key, and (SQLite) the file's auto_vacuum kept until the operator's
 # VACUUM, after which the janitor gives free pages back.  And (issue 41,
 # version 5) the results published before the search index existed are
-# found by search, indexed by the migration, as a new one's are.
+# found by search, indexed by the migration, as a new one's are; those
+# version 5 indexed itself are found as it found them.  The version 5
+# ledger also holds a rejected job, and a job left running by a killed
+# pool, which today's worker takes over; and (issue 39, version 6) its
+# old jobs are ordinary ones (no parent, no parts).
 
 use strict;
 use warnings;
@@ -501,6 +505,171 @@ unless ($pg) {
        'v4: with the file name of its Upload-Metadata');
     is($s4->stop_worker, 0, 'v4: the pool stops');
     $s4->stop_nginx;
+}
+
+# --- a version 5 ledger ------------------------------------------------
+#
+# Its rows intact, version 5's search index too (its tables' rows
+# counted, and the searches version 5 answered give the same hits: the
+# old result is found without being indexed again); k-done's frames and
+# five formats byte for byte; the rejected job says why; the tus upload
+# left half sent keeps its Upload-Metadata (HEAD gives it back, its job
+# is found by that file name); the job left running with the lease of a
+# killed pool is taken over by today's worker (one failure counted) and
+# done, as are the jobs it had queued; the schema is a new ledger's; an
+# old receipt replays.  From version 6 (issue 39, parts), the old jobs
+# are whole ones: no parent, no part, no parts.
+
+{
+    my $fx = 't/data/ledger-v5';
+    my ($s5, $f5) = open_fixture(5);
+    my %j5 = %{ $f5->{jobs} };
+    my @old = sort values %j5;
+
+    # issue 39 (version 6): every old job is an ordinary one
+    {
+        my $in = join ', ', ('?') x @old;
+        my @v6 = $s5->rows('SELECT job_id, parent_id, parts, parts_done'
+            . " FROM jobs WHERE job_id IN ($in) ORDER BY job_id", @old);
+        is_deeply(\@v6, [map { { job_id => $_, parent_id => undef,
+                                 parts => 0, parts_done => 0 } } @old],
+                  'v5: the old jobs have no parent, 0 parts, 0 done');
+        my @v6n = $s5->rows('SELECT job_id, part, first_sample, end_sample,'
+            . " seam_index, seam_part FROM jobs WHERE job_id IN ($in)"
+            . " ORDER BY job_id", @old);
+        is_deeply(\@v6n, [map { { job_id => $_, part => undef,
+                                  first_sample => undef, end_sample => undef,
+                                  seam_index => undef, seam_part => undef } }
+                           @old],
+                  'v5: and no part, samples or seam (NULL)');
+    }
+
+    my @rows = $s5->rows('SELECT frame_index, pts_ms, text, confidence,'
+        . ' reused_from, flags, box_x, box_y, box_w, box_h, lines, parts'
+        . ' FROM frames WHERE job_id = ? ORDER BY frame_index', $j5{'k-done'});
+    is_deeply(\@rows, $f5->{frames}{'k-done'},
+              'v5: k-done: its frame rows are intact');
+    for my $f (sort keys %{ $f5->{result}{'k-done'} }) {
+        my $r = $s5->status($j5{'k-done'}, $f);
+        is($f eq 'json' ? $r->{status} : $r->{body},
+           $f eq 'json' ? 200 : $f5->{result}{'k-done'}{$f},
+           "v5: k-done: its published $f"
+           . ($f eq 'json' ? ' is served' : ', byte for byte'));
+    }
+
+    # issue 41: what version 5 indexed is found as it was (an exact hit
+    # and a fuzzy one), the deleted job's text is not
+    my @member = qw(job_id segment match highlights start end text);
+    for my $q (sort keys %{ $f5->{search} }) {
+        my $b = $s5->search("q=$q");
+        is_deeply([map { my $h = $_; +{ map { $_ => $h->{$_} } @member } }
+                       @{ $b->{hits} // [] }],
+                  [map { my $h = $_; +{ map { $_ => $h->{$_} } @member } }
+                       @{ $f5->{search}{$q} }],
+                  "v5: q=$q: the hits version 5 gave");
+    }
+    searchable($s5, 'q=deleted+after+reading', undef, undef,
+               'v5: the deleted job\'s text is not found');
+    ok($s5->status($j5{'k-deleted'})->{deleted_at},
+       'v5: k-deleted still says it was deleted');
+
+    my $rej = $s5->status($j5{'k-rejected'});
+    is_deeply([$rej->{state}, $rej->{error}{code}],
+              ['rejected', $f5->{job}{'k-rejected'}{error_code}],
+              'v5: k-rejected: rejected, with its reason');
+
+    # the killed pool's lease, as it was left: long expired
+    my ($lease) = $s5->rows('SELECT lease_owner, lease_expires_at FROM jobs'
+                            . ' WHERE job_id = ?', $j5{'k-running'});
+    is_deeply($lease, $f5->{lease}{'k-running'},
+              'v5: k-running: its lease is intact');
+    cmp_ok($lease->{lease_expires_at}, '<', time * 1000,
+           'v5: k-running: and expired');
+
+    for my $key (sort keys %{ $f5->{upload} }) {
+        my ($row) = $s5->rows('SELECT tenant, request_key, protocol, options,'
+            . ' filename, upload_offset, upload_length, sha256_state,'
+            . ' container, writer, state, job_id, input_digest, created_at,'
+            . ' updated_at, expires_at, metadata, concat, partial_key, parts'
+            . ' FROM uploads WHERE upload_id = ?', $f5->{uploads}{$key});
+        is_deeply($row, $f5->{upload}{$key},
+                  "v5: $key: its upload row is intact");
+    }
+
+    my $new5 = VideoOCR::Stack->new(no_worker => 1);
+    is_deeply(structure($s5), structure($new5),
+              'v5: the migrated schema is the one a new ledger gets');
+    $new5->stop_nginx;
+
+    my $v = $bytes2->($fx, 'v.mp4');
+    my $r5 = $s5->upload('k-done', $v, args => 'fps=1');
+    is($r5->{headers}{'idempotent-replayed'}, 'true',
+       'v5: an old receipt replays');
+    is(decode_json($r5->{body})->{job_id}, $j5{'k-done'},
+       'v5: of the same job');
+
+    # the half-sent tus upload: its partial file as the old nginx left
+    # it (see v4), then the rest
+    my $tus = $f5->{upload}{'k-tus'};
+    my $id = $f5->{uploads}{'k-tus'};
+    my $part = $s5->store . '/uploads/' . substr($id, 30, 2) . "/$id.part";
+    (my $pdir = $part) =~ s{/[^/]+$}{};
+    system('mkdir', '-p', $pdir) == 0 or die "mkdir $pdir";
+    open my $ph, '>', $part or die "$part: $!";
+    print {$ph} substr($v, 0, $tus->{upload_offset});
+    close $ph;
+    system('chmod', '-R', 'a+rwX', $s5->store . '/uploads');
+    my @tus = ('Tus-Resumable' => '1.0.0');
+    my $h = $s5->http(method => 'HEAD', uri => "/upload/$id",
+                      headers => \@tus);
+    is_deeply([$h->{status}, $h->{headers}{'upload-offset'},
+               $h->{headers}{'upload-metadata'}],
+              [204, $tus->{upload_offset}, $tus->{metadata}],
+              'v5: k-tus: HEAD gives its offset and its Upload-Metadata');
+    my $p = $s5->http(method => 'PATCH', uri => "/upload/$id",
+        headers => [@tus, 'Upload-Offset' => $tus->{upload_offset},
+                    'Content-Type' => 'application/offset+octet-stream'],
+        body => substr($v, $tus->{upload_offset}));
+    is($p->{status}, 204, 'v5: k-tus: the rest sent: 204');
+    my $tusjob = $p->{headers}{'video-ocr-job'} // '';
+
+    # the queued jobs' inputs and the running one's, where their rows say
+    my %input = ('k-accepted' => 'w.mp4', 'k-ietf' => 'w.mp4',
+                 'k-running' => 'v.mp4');
+    for my $key (sort keys %input) {
+        my ($q) = $s5->rows('SELECT input_path FROM jobs WHERE job_id = ?',
+                            $j5{$key});
+        my $in = $s5->store . '/' . $q->{input_path};
+        (my $sub5 = $in) =~ s{/[^/]+$}{};
+        mkdir $sub5;
+        copy("$fx/$input{$key}", $in) or die "copy: $!";
+        chmod 0666, $in;
+    }
+    $s5->start_worker;
+    for my $key ('k-accepted', 'k-ietf') {
+        is($s5->wait_state($j5{$key}, 'done|failed|rejected', 120)->{state},
+           'done', "v5: $key, queued by the old code, is done");
+    }
+    my $run = $s5->wait_state($j5{'k-running'}, 'done|failed|rejected', 120);
+    is_deeply([@$run{qw(state attempts failures)}], ['done', 2, 1],
+              'v5: k-running, left running, is taken over and done'
+              . ' (its dead attempt a failure)');
+    like($s5->status($j5{'k-running'}, 'txt')->{body},
+         qr/Ledger of version five/, 'v5: with its text');
+    is($s5->wait_state($tusjob, 'done|failed|rejected', 120)->{state},
+       'done', 'v5: and the tus upload finished today');
+    my $found = $s5->search('q=ledger+of+version+five&limit=100');
+    is_deeply([sort map { $_->{job_id} } @{ $found->{hits} }],
+              [sort $j5{'k-done'}, $j5{'k-running'}, $tusjob],
+              'v5: the old result and the two published today are found');
+    is($found->{jobs}{$tusjob}{filename}, $tus->{filename},
+       'v5: the tus upload with the file name of its Upload-Metadata');
+    my @read = sort map { $_->{job_id} }
+               @{ $s5->search('q=deleted+after+reading')->{hits} };
+    is_deeply(\@read, [sort $j5{'k-accepted'}, $j5{'k-ietf'}],
+              'v5: the queued jobs\' results are found');
+    is($s5->stop_worker, 0, 'v5: the pool stops');
+    $s5->stop_nginx;
 }
 
 done_testing();

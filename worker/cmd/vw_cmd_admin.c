@@ -72,7 +72,7 @@ vw_cmd_jobs(int argc, char **argv)
     f.limit = a.limit;
 
     printf("%-32s  %-9s  %7s  %-7s  %-30s  %9s  %-11s  %s\n", "JOB", "STATE",
-           "AGE", "ATTEMPT", "LEASE", "LAST WRITE", "FRAMES", "ERROR");
+           "AGE", "ATTEMPT", "LEASE", "LAST WRITE", "FRAMES", "ERROR OR PARTS");
 
     if (vo_ledger_list_jobs(l, &f, vw_admin_job_row, &a, err, sizeof(err))
         != VO_LEDGER_OK)
@@ -364,6 +364,7 @@ static int
 vw_admin_job_row(void *data, const vo_job_row_t *row)
 {
     char         age[24], last[24], lease[64], left[24], frames[48];
+    char         note[64];
     vw_admin_t  *a = data;
 
     vw_age(age, sizeof(age), a->now_ms - row->created_at);
@@ -392,10 +393,25 @@ vw_admin_job_row(void *data, const vo_job_row_t *row)
         snprintf(frames, sizeof(frames), "-");
     }
 
+    /* the last column: the error, or what a long job's parts are */
+    if (row->error_code[0] != '\0') {
+        snprintf(note, sizeof(note), "%s", row->error_code);
+
+    } else if (row->parent_id[0] != '\0') {
+        snprintf(note, sizeof(note), "part %d of %s", row->part,
+                 row->parent_id);
+
+    } else if (row->parts > 0) {
+        snprintf(note, sizeof(note), "parts %d/%d done", row->parts_done,
+                 row->parts);
+
+    } else {
+        snprintf(note, sizeof(note), "-");
+    }
+
     printf("%-32s  %-9s  %7s  %d/%d%*s  %-30s  %9s  %-11s  %s\n",
            row->job_id, row->state, age, row->attempt, row->max_attempts,
-           row->attempt > 9 ? 2 : 3, "", lease, last, frames,
-           row->error_code[0] ? row->error_code : "-");
+           row->attempt > 9 ? 2 : 3, "", lease, last, frames, note);
 
     return 0;
 }

@@ -97,6 +97,8 @@ static const struct option  vw_pool_options[] = {
     { "max-file-size",  required_argument, NULL, VW_OPT_MAX_FILE_SIZE },
     { "max-open-files", required_argument, NULL, VW_OPT_MAX_OPEN_FILES },
     { "max-cpu",        required_argument, NULL, VW_OPT_TIME },
+    { "part-seconds",   required_argument, NULL, VW_OPT_TIME },
+    { "split-seconds",  required_argument, NULL, VW_OPT_TIME },
     { "allow-network",  no_argument,       NULL, VW_OPT_NETWORK },
     { "once",           no_argument,       NULL, VW_OPT_ONCE },
     { "deliverers",     required_argument, NULL, VW_OPT_DELIVERERS },
@@ -126,6 +128,10 @@ static const vw_pool_time_t  vw_pool_times[] = {
     { "heartbeat", 100, 3600000, offsetof(vw_pool_conf_t, heartbeat_ms) },
     { "poll", 10, 600000, offsetof(vw_pool_conf_t, poll_ms) },
     { "retry-backoff", 0, 3600000, offsetof(vw_pool_conf_t, backoff_ms) },
+    /* long videos in parts (sql/schema.sql, PARTS) */
+    { "part-seconds", 0, 86400000, offsetof(vw_pool_conf_t, part_ms) },
+    { "split-seconds", 1000, 30LL * 86400 * 1000,
+      offsetof(vw_pool_conf_t, split_ms) },
     { "grace", 0, 3600000, offsetof(vw_pool_conf_t, grace_ms) },
     { "media-retention", 0, 3650LL * 86400 * 1000,
       offsetof(vw_pool_conf_t, media_retention_ms) },
@@ -219,6 +225,8 @@ vw_pool_defaults(vw_pool_conf_t *conf)
     conf->heartbeat_ms = 0;
     conf->poll_ms = 1000;
     conf->backoff_ms = 2000;
+    conf->part_ms = VW_PART_MS;
+    conf->split_ms = VW_SPLIT_MS;
     conf->grace_ms = 30000;
     conf->busy_timeout_ms = 5000;
     conf->janitor = 1;
@@ -500,6 +508,12 @@ vw_pool_check(vw_pool_conf_t *conf, const char *cmd, int child,
         return -1;
     }
 
+    if (conf->part_ms != 0 && conf->part_ms < VW_PART_MIN_MS) {
+        fprintf(stderr, "video-ocr-worker %s: --part-seconds must be 0 (no "
+                "split) or at least %ds\n", cmd, VW_PART_MIN_MS / 1000);
+        return -1;
+    }
+
     if (conf->heartbeat_ms == 0) {
         conf->heartbeat_ms = conf->lease_ms / 3;
     }
@@ -698,6 +712,12 @@ vw_pool_usage(FILE *f)
         "  --heartbeat T        how often a busy child renews it "
         "(lease/3)\n"
         "  --poll T             idle wait between claims (1s)\n"
+        "  --part-seconds T     a long video is read as parts about this "
+        "long, by\n"
+        "                       any child of any pool (150; 0 = never "
+        "split)\n"
+        "  --split-seconds T    the length from which a video is split "
+        "(600)\n"
         "  --retry-backoff T    delay before the 1st retry, doubling (2s)\n"
         "  --grace T            SIGTERM to SIGKILL at shutdown (30s)\n"
         "  --busy-timeout T     SQLite busy timeout (5s)\n"

@@ -44,7 +44,8 @@ typedef struct {
     struct SwsContext  *grey;
     struct SwsContext  *scale;
     vw_image_t          full;
-    vw_image_t          half;       /* the stored picture halved */
+    vw_image_t          half;       /* the stored picture halved, to
+                                       be turned */
     int                 shrink;     /* pictures are made 1/shrink a side */
     uint8_t            *seen;       /* blob removal work space */
     uint32_t           *queue;
@@ -65,8 +66,7 @@ typedef struct {
                                        text layer's finding (NULL: none) */
     int                 open_r;
     vw_image_t          calm;       /* and what of it stands still
-                                       (vw_text_calm), */
-    vw_image_t          moved;      /* and what moved (255) */
+                                       (vw_text_calm) */
 } vw_framer_t;
 
 
@@ -85,6 +85,13 @@ int vw_frame_crop_rect(int width, int height, const vo_options_t *o,
 /* How much smaller than the picture shown (width x height, cropped by
  * o) vw_frame_grey makes it, a side: 1 or 2. */
 int vw_frame_shrink(int width, int height, const vo_options_t *o);
+
+/*
+ * 1 if vw_frame_grey reads a frame of this pixel format (an
+ * AVPixelFormat) from its first plane alone, 8-bit luma where the
+ * decoder left it: the other planes of a frame held for it may go.
+ */
+int vw_frame_luma_only(int format);
 
 /*
  * Converts the cropped part of a decoded frame to grey into out (out is

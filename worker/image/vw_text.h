@@ -129,11 +129,12 @@ int vw_text_still(vw_framer_t *fr, const vw_image_t *g,
  * that stand still in both before and after (frames shown around g, of
  * its size) while the picture moves: light text with no outline over
  * texture of its own levels.  1 if they became t, 0 if t is as it was,
- * FAILED when out of memory.
+ * FAILED when out of memory.  after is work space: it may be left
+ * holding what moved instead.
  */
 int vw_text_calm_wanted(const vw_text_t *t);
 int vw_text_calm(vw_framer_t *fr, const vw_image_t *g,
-    const vw_image_t *before, const vw_image_t *after, vw_text_t *t);
+    const vw_image_t *before, vw_image_t *after, vw_text_t *t);
 
 /*
  * 1 if pictures a and b (with their text layers) show the same text: the

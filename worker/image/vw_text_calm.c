@@ -17,7 +17,7 @@ static int vw_text_calm_held(const vw_image_t *g,
     const vw_image_t *const *other, const vw_text_t *t);
 static int vw_text_calm_line(const vw_text_t *kt, int beat);
 static int vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
-    vw_text_t *t);
+    const vw_image_t *moved, vw_text_t *t);
 static VW_VECTORISE size_t vw_ink_moving(const uint8_t *restrict g,
     const uint8_t *restrict o, size_t n);
 static VW_VECTORISE void vw_ink_moved_row(uint8_t *restrict m,
@@ -52,15 +52,17 @@ vw_text_calm_wanted(const vw_text_t *t)
  * becomes t if it still does, and does not lie over t's few glyphs
  * (those are its own, found already: an outlined "Why?" whose outline
  * makes more dark glyphs than its fill bright ones).  fr->calm holds
- * the ink meanwhile; t is left as it is otherwise.
+ * the ink meanwhile, and after, once read, what moved (a picture less
+ * held: 2 MB at 4K); t is left as it is otherwise.
  */
 int
 vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
-    const vw_image_t *after, vw_text_t *t)
+    vw_image_t *after, vw_text_t *t)
 {
     int                i, k, y, r, level, beat, reuse;
     size_t             ink, moved;
     vw_text_t          kt;
+    vw_image_t        *moved_map;
     const vw_image_t  *other[2];
     static const int   pol[2] = { VW_TEXT_BRIGHT, VW_TEXT_DARK };
 
@@ -95,24 +97,20 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
         return 0;
     }
 
-    /* fr->moved: 255 where g moved since before or until after */
+    /* moved, in after's place: 255 where g moved since before or until
+     * after */
 
-    if (vw_image_alloc(&fr->calm, g->width, g->height) != 0
-        || vw_image_alloc(&fr->moved, g->width, g->height) != 0)
-    {
+    if (vw_image_alloc(&fr->calm, g->width, g->height) != 0) {
         return -1;
     }
 
-    for (y = 0; y < g->height; y++) {
-        memset(fr->moved.data + (size_t) y * fr->moved.stride, 0,
-               (size_t) g->width);
+    moved_map = after;
 
-        for (k = 0; k < 2; k++) {
-            vw_ink_moved_row(fr->moved.data + (size_t) y * fr->moved.stride,
-                             g->data + (size_t) y * g->stride,
-                             other[k]->data + (size_t) y * other[k]->stride,
-                             (size_t) g->width);
-        }
+    for (y = 0; y < g->height; y++) {
+        vw_ink_moved_row(moved_map->data + (size_t) y * moved_map->stride,
+                         g->data + (size_t) y * g->stride,
+                         before->data + (size_t) y * before->stride,
+                         (size_t) g->width);
     }
 
     r = t->pic.h / VW_TEXT_STROKE_PART > VW_TEXT_RADIUS
@@ -145,7 +143,7 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
 
         for (y = 0; ink > 0 && y < g->height; y++) {
             vw_ink_max(kt.mask.data + (size_t) y * kt.mask.stride,
-                       fr->moved.data + (size_t) y * fr->moved.stride,
+                       moved_map->data + (size_t) y * moved_map->stride,
                        (size_t) g->width);
         }
 
@@ -171,7 +169,7 @@ vw_text_calm(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *before,
 
         kt.polarity = pol[i % 2];
 
-        if (vw_text_calm_fill(fr, g, &kt) != 0
+        if (vw_text_calm_fill(fr, g, moved_map, &kt) != 0
             || vw_text_lines(fr, &kt.mask, t->pic.w, t->pic.h, kt.polarity,
                              &kt)
                != 0)
@@ -274,17 +272,20 @@ vw_ink_moving(const uint8_t *restrict g, const uint8_t *restrict o,
 
 
 /* m[i] = 255 where g[i] is more than VW_TEXT_STILL_DIFF levels from
- * o[i], as it was elsewhere (vectorised) */
+ * either o[i] or m[i] (a picture's row, made the map in its place), 0
+ * elsewhere (vectorised) */
 static VW_VECTORISE void
 vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
     const uint8_t *restrict o, size_t n)
 {
     size_t   i;
-    uint8_t  d;
+    uint8_t  d, e;
 
     for (i = 0; i < n; i++) {
         d = (uint8_t) (g[i] > o[i] ? g[i] - o[i] : o[i] - g[i]);
-        m[i] |= (uint8_t) (0 - (d > VW_TEXT_STILL_DIFF));
+        e = (uint8_t) (g[i] > m[i] ? g[i] - m[i] : m[i] - g[i]);
+        m[i] = (uint8_t) (0 - (d > VW_TEXT_STILL_DIFF
+                               || e > VW_TEXT_STILL_DIFF));
     }
 }
 
@@ -297,14 +298,15 @@ vw_ink_moved_row(uint8_t *restrict m, const uint8_t *restrict g,
  * of rows of t's box (half a glyph height more each way), the whole
  * width, ink is taken again where the picture stands above (below, for
  * dark ink) its opening by a square of a third of the glyph height,
- * stands still (not in fr->moved) and is at the band's level:
+ * stands still (not in moved) and is at the band's level:
  * VW_TEXT_CALM_LEVEL quarters of the way from the median of what is
  * around the ink found to the median of that ink.  The texture at that
  * level moves; a flat area wider than the square does not stand above
  * its opening.
  */
 static int
-vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
+vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g,
+    const vw_image_t *moved, vw_text_t *t)
 {
     int             x, y, d, level, around, bright, r;
     size_t          ink;
@@ -367,7 +369,7 @@ vw_text_calm_fill(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t)
         m = t->mask.data + (size_t) y * t->mask.stride;
         q = g->data + (size_t) y * g->stride;
 
-        vw_ink_max(m, fr->moved.data + (size_t) y * fr->moved.stride,
+        vw_ink_max(m, moved->data + (size_t) y * moved->stride,
                    (size_t) g->width);
 
         for (x = 0; x < g->width; x++) {

@@ -124,32 +124,34 @@ vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
  * step between two areas does not.  vw_ink_open makes the opening
  * (closing) into o (g's size), vw_ink_contrast the ink at a level:
  * one opening serves every level.  Four separable passes of window
- * minimums and maximums (fr->seen and the first bytes of fr->queue
- * hold them), each a run of byte minimums the compiler vectorises.
+ * minimums and maximums (fr->seen holds the rows' ones), each a run of
+ * byte minimums the compiler vectorises.
  */
 void
 vw_ink_open(vw_framer_t *fr, const vw_image_t *g, int polarity, int r,
     vw_image_t *o)
 {
-    int       w, h, bright;
-    uint8_t  *b;
+    int  w, h, bright;
 
     w = g->width;
     h = g->height;
     bright = polarity == VW_TEXT_BRIGHT;
-    b = (uint8_t *) fr->queue;          /* w h bytes */
 
-    /* the erosion (bright; dilation for dark) into b, then the
-     * dilation (erosion) of that: the opening (closing) */
+    /* the erosion (bright; dilation for dark) into o, then the
+     * dilation (erosion) of that in its place: the opening (closing),
+     * with no third picture */
 
-    vw_ink_square(fr, g->data, g->stride, b, (size_t) w, w, h, r, !bright);
-    vw_ink_square(fr, b, (size_t) w, o->data, o->stride, w, h, r, bright);
+    vw_ink_square(fr, g->data, g->stride, o->data, o->stride, w, h, r,
+                  !bright);
+    vw_ink_square(fr, o->data, o->stride, o->data, o->stride, w, h, r,
+                  bright);
 }
 
 
 /* dst = the least (most, with most) of src over the square of side
  * 2r + 1 around each pixel, clipped at the edges: the rows' windows
- * into fr->seen (w h bytes), then each row the fold of 2r + 1 of them */
+ * into fr->seen (w h bytes), then each row the fold of 2r + 1 of them;
+ * dst may be src (every row of src is read before dst is written) */
 static void
 vw_ink_square(vw_framer_t *fr, const uint8_t *src, size_t stride,
     uint8_t *dst, size_t dst_stride, int w, int h, int r, int most)

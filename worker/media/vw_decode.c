@@ -53,11 +53,13 @@
 #include <libavutil/imgutils.h>
 
 #include "vw_media_int.h"
+#include "image/vw_frame.h"
 
 
 
 static int vw_media_even(vw_media_t *m);
 static void vw_media_keep_cur(vw_media_t *m);
+static void vw_media_luma_only(AVFrame *f);
 static int64_t vw_media_us(vw_media_t *m, int64_t pts);
 static int vw_media_take(vw_media_t *m, int64_t target);
 static int vw_media_want_seek(vw_media_t *m, int64_t target);
@@ -501,6 +503,33 @@ vw_media_keep_cur(vw_media_t *m)
 }
 
 
+/*
+ * The frames held here (cur, next, the kept ones) are only made grey
+ * (vw_frame_grey), which reads 8-bit luma alone: their other planes go
+ * back to the decoder's pool as soon as the decoder is done with them,
+ * so the pool makes no chroma for the frames that only we hold (at 4K,
+ * two of seven pictures, 8 MB).
+ */
+static void
+vw_media_luma_only(AVFrame *f)
+{
+    int  i;
+
+    if (!vw_frame_luma_only(f->format) || f->buf[0] == NULL
+        || f->data[0] < f->buf[0]->data
+        || f->data[0] >= f->buf[0]->data + f->buf[0]->size)
+    {
+        return;                 /* (the luma is not in the first buffer) */
+    }
+
+    for (i = 1; i < AV_NUM_DATA_POINTERS; i++) {
+        av_buffer_unref(&f->buf[i]);
+        f->data[i] = NULL;
+        f->linesize[i] = 0;
+    }
+}
+
+
 /* A stream time as microseconds from the start (0 before it). */
 static int64_t
 vw_media_us(vw_media_t *m, int64_t pts)
@@ -678,6 +707,7 @@ vw_media_fill(vw_media_t *m, int64_t target, vw_err_t *err)
 
         if (rc == 0) {
             m->stats.frames_decoded++;
+            vw_media_luma_only(m->tmp);
 
             pts = m->tmp->best_effort_timestamp;
 

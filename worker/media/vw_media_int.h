@@ -26,8 +26,9 @@
  * at most VW_KEPT_MAX and no more than VW_KEPT_BYTES of pictures, the
  * oldest dropped first.  The pipeline asks for two looks' steps of 0.17
  * s: 13 frames at 25 fps (all 13 at 720p, 18 MB; 8 at 1080p) and 25 at
- * 60 fps.  Each costs more than its picture (the decoder's pool grows
- * by one), 30 to 50 MB at 4K, where 2 are kept (docs/worker-pipeline.md).
+ * 60 fps.  Each costs the decoder's pool a picture more (its luma
+ * alone: vw_media_luma_only), 8.3 MB at 4K, where 2 are kept
+ * (docs/worker-pipeline.md).
  */
 #define VW_KEPT_SLACK   4
 #define VW_KEPT_BYTES   (24 * 1024 * 1024)

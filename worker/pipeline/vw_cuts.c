@@ -4,7 +4,12 @@
  * Where the parts of a long video begin (docs/worker-pipeline.md,
  * "Long videos in parts"): a video of job->split_ms or more is cut into
  * parts of equal length, about job->part_ms each and at least two, and
- * each cut moves to the keyframe of the container's index nearest it;
+ * each cut moves to the keyframe of the container's index nearest it
+ * (parts of VW_CUTS_ALIGN stretches of VW_TURN_AGAIN_MS or more: nearest
+ * the instant such a stretch begins, where a run forgets what
+ * orientation detection found, vw_turn_forget, so that the run of the
+ * part after the cut, which begins knowing nothing of it, and the run
+ * before agree soonest);
  * a part begins at the first sample that a decoder reaches from that
  * keyframe with the frames refine keeps before a look
  * (vw_media_keyframe), so that no part decodes the frames of the one
@@ -17,12 +22,17 @@
 #include "vw_pipeline_int.h"
 
 
+/* stretches of VW_TURN_AGAIN_MS: parts this long or longer are cut
+ * where one begins (a cut then moves a twelfth of a part at most) */
+#define VW_CUTS_ALIGN  6
+
+
 /* The cuts into p->run->cuts: none without an index to cut at. */
 int
 vw_cuts_find(vw_pipe_t *p, vw_err_t *err)
 {
     uint32_t          k, n, s, last;
-    int64_t           dur_us, keep_us, from_us;
+    int64_t           dur_us, keep_us, from_us, t_us, again_us;
     vw_report_t      *run;
     const vw_plan_t  *plan;
 
@@ -43,12 +53,14 @@ vw_cuts_find(vw_pipe_t *p, vw_err_t *err)
 
     dur_us = plan->duration_ms * 1000;
     keep_us = p->job->options->refine ? vw_plan_time_us(plan, 2) : 0;
+    again_us = p->job->part_ms >= VW_CUTS_ALIGN * VW_TURN_AGAIN_MS
+               ? (int64_t) VW_TURN_AGAIN_MS * 1000 : 1;
     last = 0;
 
     for (k = 1; k < n; k++) {
-        if (vw_media_keyframe(p->media, dur_us * k / n, keep_us, &from_us)
-            != 0)
-        {
+        t_us = (dur_us * k / n + again_us / 2) / again_us * again_us;
+
+        if (vw_media_keyframe(p->media, t_us, keep_us, &from_us) != 0) {
             run->ncuts = 0;
             return 0;
         }

@@ -105,6 +105,7 @@ vw_pipeline_begin(vw_pipe_t *p, const vw_job_t *job, vw_report_t *run,
     p->run = run;
     p->turn = vw_orient_identity;
     p->state_ms = -1;
+    p->beside_decoded = -1;
     p->restart = job->from;
     run->stats.turn = -1;
     p->hooks = job->hooks != NULL ? job->hooks : &vw_no_hooks;
@@ -255,6 +256,8 @@ vw_pipeline_unit(vw_pipe_t *p, uint32_t *i, vw_err_t *err)
     stage = vw_stage_enter(VW_STAGE_LOOKS);
     rc = 0;
 
+    vw_turn_forget(p, *i);
+
     if (p->resume) {
         p->resume = 0;
         rc = vw_resume_restore(p, err);
@@ -334,7 +337,7 @@ vw_pipeline_free(vw_pipe_t *p)
         st->seeks = ms->seeks;
     }
 
-    st->turn = p->osd_tried ? 90 * p->turn_q : -1;
+    st->turn = p->osd_tried || p->osd_forgot ? 90 * p->turn_q : -1;
 
     vw_boundary_drop(p);
     vw_media_close(p->media);
@@ -351,7 +354,6 @@ vw_pipeline_free(vw_pipe_t *p)
     vw_text_free(&p->spare_layer);
     vw_text_free(&p->cand_layer);
     vw_image_free(&p->beside);
-    vw_image_free(&p->after);
     vw_text_persist_free(&p->persist);
     vw_join_free(p);
     vw_memo_free(p);

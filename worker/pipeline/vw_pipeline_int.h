@@ -75,6 +75,11 @@
  * letters of a line written downwards (vw_turn_columns) */
 #define VW_ORIENT_COMPS_MAX 4096
 
+/* milliseconds of video: a detection that took no turn is forgotten at
+ * the first sample of each stretch this long (vw_turn_forget), where
+ * the cuts of a long video are placed too (vw_cuts.c) */
+#define VW_TURN_AGAIN_MS    10000
+
 /*
  * The region Tesseract reads around a screen's glyphs (vw_screen_open,
  * and the turned picture of vw_turn_look): VW_OCR_MARGIN pixels more
@@ -163,7 +168,8 @@ typedef struct {
  * A frame kept between two looks, in grey as the looks are.  Converted
  * when the look after it is held, not when the change is placed: a
  * decoded picture held until then is one more the decoder's pool has to
- * make (12.4 MB at 4K, where its grey is 2 MB: read at half size).
+ * make (its luma, 8.3 MB at 4K, where its grey is 2 MB: read at half
+ * size).
  */
 typedef struct {
     vw_image_t          grey;
@@ -238,7 +244,9 @@ typedef struct {
     vw_orient_t         turn;          /* found by OSD: every picture
                                           is turned so from then on */
     int                 turn_q;        /* its quarter turns, clockwise */
-    int                 osd_tried;     /* once per video (VO_FRAME_OSD) */
+    int                 osd_tried;     /* once per stretch of
+                                          VW_TURN_AGAIN_MS (VO_FRAME_OSD) */
+    int                 osd_forgot;    /* one ran, then was forgotten */
     int                 osd_turn;      /* what OSD proposed */
     vw_image_t          spare;         /* work space of vw_pipe_orient */
     vw_text_t           spare_layer;
@@ -254,10 +262,15 @@ typedef struct {
     int                 tent_whole;    /* they reach back to a frame of
                                           the old state: a change is
                                           placed exactly among them */
-    vw_text_t           cand_layer;    /* the text layer of one of them */
+    vw_text_t           cand_layer;    /* the text layer of one of them
+                                          (its mask is vw_look_find's
+                                          work space too) */
     vw_image_t          beside;        /* a frame shown beside a look */
-    vw_image_t          after;         /* and the one after it
-                                          (vw_look_find) */
+    int64_t             beside_us;     /* it is the oldest frame kept
+                                          before the look, shown then */
+    int64_t             beside_decoded; /* when this many frames were
+                                          decoded (-1: it is not) */
+    vw_orient_t         beside_turn;   /* turned so */
     vw_persist_t        persist;       /* vw_look_clean's work */
 
     /* the screen read last, with the screens joined to it since, while
@@ -387,9 +400,11 @@ void vw_between_start(vw_pipe_t *p);
 int vw_between_last(vw_pipe_t *p, int n, vw_err_t *err);
 int vw_between_mean(vw_pipe_t *p, int frames);
 
-/* vw_turn.c: text not upright (once per video, see there) */
+/* vw_turn.c: text not upright (once per stretch of video, see there);
+ * a detection forgotten at sample i if a stretch begins there */
 int vw_turn_look(vw_pipe_t *p, vw_err_t *err);
 int vw_turn_read(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
+void vw_turn_forget(vw_pipe_t *p, uint32_t i);
 
 /* vw_join.c: a screen split by what goes on around its text, joined in
  * hindsight (see there) */

@@ -3,7 +3,7 @@
  *
  * Text that is not upright although the display matrix was applied (a
  * phone held sideways that wrote no matrix, a scan, a picture turned in
- * an editor): found once per video, and every picture after it turned.
+ * an editor): found once, and every picture after it turned.
  *
  * Two signs start a detection:
  *   - a screen with at least VW_SURE_GLYPHS glyphs whose reading says
@@ -14,7 +14,8 @@
  *     glyphs: text written down the picture
  *     (vw_turn_look).  The quarter-turn test needs nothing but
  *     the sample itself, so it may run on several samples; the
- *     detection itself runs once.
+ *     detection itself runs once in each stretch of VW_TURN_AGAIN_MS
+ *     of video until one takes a turn (vw_turn_forget).
  * Tesseract's orientation detection (OSD) proposes a turn; it is tried
  * first, then (for text found sideways only) the other quarter turn,
  * each read by Tesseract: the first whose reading says something at a
@@ -32,6 +33,16 @@
  * decoded turned; every row made after it carries the turn and the fact
  * that detection ran (VO_FRAME_TURN_*, VO_FRAME_OSD), and a resumed job
  * starts from what its last known row says.
+ *
+ * A detection that took no turn is forgotten at the first sample of
+ * each stretch of VW_TURN_AGAIN_MS of video (vw_turn_forget).
+ * Remembered for the whole video, it would keep the run of a long
+ * video's part (vw_cuts.c), which begins knowing of none, apart from
+ * the run before its cut until a detection of its own: their rows
+ * differ in VO_FRAME_OSD, and the part before the cut reads on all that
+ * time.  Forgotten at instants every run of the video shares, the two
+ * agree from the first of them after the cut, where the cuts are placed.
+ * It costs a detection more in each stretch where a sign starts one.
  */
 
 #include <stdlib.h>
@@ -336,4 +347,25 @@ vw_turn_one(vw_pipe_t *p, vw_orient_t o, vw_image_t *img,
     }
 
     return vw_text_find(&p->framer, img, layer, err);
+}
+
+
+/* At sample i, the first of a stretch of VW_TURN_AGAIN_MS: a detection
+ * that took no turn is forgotten (see the top). */
+void
+vw_turn_forget(vw_pipe_t *p, uint32_t i)
+{
+    const vw_plan_t  *plan;
+
+    plan = &p->run->plan;
+
+    if (!p->osd_tried || p->turn_q != 0 || i == 0
+        || vw_plan_time_ms(plan, i * plan->looks) / VW_TURN_AGAIN_MS
+           == vw_plan_time_ms(plan, (i - 1) * plan->looks) / VW_TURN_AGAIN_MS)
+    {
+        return;
+    }
+
+    p->osd_tried = 0;
+    p->osd_forgot = 1;
 }

@@ -27,12 +27,9 @@
 #include "vo_ledger.h"
 #include "core/vw_core.h"
 #include "result/vw_output.h"
+#include "result/vw_seam.h"
 #include "pipeline/vw_pipeline.h"
 #include "vw_pool.h"
-
-
-/* a result is published in every format (vw_child_publish) */
-#define VW_CHILD_FORMATS  5
 
 
 typedef struct {
@@ -44,6 +41,19 @@ typedef struct {
 
     vo_frame_row_t       *known;          /* rows of earlier attempts */
     size_t                nknown;
+
+    const vo_options_t   *options;        /* the job's, for the result */
+    vw_report_t          *run;            /* the run's report: its plan,
+                                             inspection and cuts */
+    vo_buf_t              bufs[VO_RESULT_FORMATS];  /* the rendered result */
+
+    /* long videos in parts (sql/schema.sql, PARTS) */
+    int                   split;          /* this claim made the job parts */
+    vo_part_t            *parts;          /* a part's: its job's parts */
+    size_t                nparts;
+    int64_t               seam_index;     /* a part's: where a later part
+                                             takes over, -1: not found */
+    int                   seam_part;
 
     char                  key_hash[VO_KEY_HASH_LEN + 1];  /* or "-" */
     int64_t               started;        /* vw_now_ms() at the claim */
@@ -69,8 +79,18 @@ static int vw_child_run(vw_child_t *ch, int fd, const vo_options_t *options,
     vw_report_t *run, vw_err_t *err);
 static void vw_child_finish(vw_child_t *ch, const vw_report_t *run,
     const char *step, vw_err_t *err);
-static int vw_child_publish(vw_child_t *ch, const vw_report_t *run,
-    const vo_options_t *options, vo_attempt_stats_t *st);
+static int vw_child_publish(vw_child_t *ch, vo_attempt_stats_t *st);
+static int vw_child_part_done(vw_child_t *ch, vo_attempt_stats_t *st,
+    int *published);
+static int vw_child_render(void *data, const vo_frame_row_t *stored,
+    size_t n, vo_result_body_t *bodies, size_t *nbodies,
+    const char **warning, char *err, size_t err_size);
+static int vw_child_split(vw_child_t *ch, const vw_plan_t *plan);
+static int vw_child_seam(vw_child_t *ch, uint32_t u);
+static int vw_child_unit(vw_child_t *ch, const char *job_id, uint32_t lo,
+    uint32_t hi, vo_frame_row_t **stored, size_t *n, vw_row_t **rows);
+static void vw_child_row(const vw_plan_t *plan, const vo_frame_row_t *r,
+    vw_row_t *row);
 static void vw_child_stats(vw_child_t *ch, const vw_report_t *run,
     const char *step, vo_attempt_stats_t *st);
 static void vw_child_cpu(const vw_report_t *run, char *buf, size_t size);
@@ -181,7 +201,7 @@ vw_child_signal(int signo)
 static void
 vw_child_job(vw_child_t *ch)
 {
-    int                 fd, rc;
+    int                 fd, rc, published;
     const char         *step;
     char                cpu[256];
     vw_err_t            err;
@@ -202,10 +222,38 @@ vw_child_job(vw_child_t *ch)
 
         step = !run.inspected ? "inspect" : !run.planned ? "plan" : "ocr";
 
-        if (rc == 0 && !ch->lost && !ch->failed) {
+        if (ch->split && !ch->lost && !ch->failed) {
+            /* the job is its parts' now: no lease, nothing to finish */
+            vw_child_event(ch, "split", NULL, "parts=%u planned=%u",
+                           run.ncuts + 1, run.plan.samples);
+            goto done;
+        }
+
+        if (ch->claim.parent_id[0] != '\0' && !ch->lost && !ch->failed
+            && (rc == 0 || ch->seam_index >= 0))
+        {
+            /* a part read to its seam, or to the end of the video */
             vw_child_stats(ch, &run, "publish", &st);
 
-            if (vw_child_publish(ch, &run, &options, &st) == 0) {
+            if (vw_child_part_done(ch, &st, &published) == 0) {
+                vw_child_cpu(&run, cpu, sizeof(cpu));
+                vw_child_event(ch, published ? "published" : "part_done",
+                               &st,
+                               "job=%s part=%d seam=%lld planned=%u "
+                               "known=%u restored=%u%s",
+                               ch->claim.parent_id, ch->claim.part,
+                               (long long) ch->seam_index, run.plan.samples,
+                               run.stats.frames_known,
+                               run.stats.refs_restored, cpu);
+                goto done;
+            }
+
+            step = "publish";
+
+        } else if (rc == 0 && !ch->lost && !ch->failed) {
+            vw_child_stats(ch, &run, "publish", &st);
+
+            if (vw_child_publish(ch, &st) == 0) {
                 vw_child_cpu(&run, cpu, sizeof(cpu));
                 vw_child_event(ch, "published", &st, "planned=%u known=%u "
                                "restored=%u warning=%s%s", run.plan.samples,
@@ -232,6 +280,9 @@ done:
     vo_ledger_free_frames(ch->known, ch->nknown);
     ch->known = NULL;
     ch->nknown = 0;
+    free(ch->parts);
+    ch->parts = NULL;
+    ch->nparts = 0;
 }
 
 
@@ -252,6 +303,11 @@ vw_child_begin(vw_child_t *ch)
     ch->stored = 0;
     ch->known = NULL;
     ch->nknown = 0;
+    ch->split = 0;
+    ch->parts = NULL;
+    ch->nparts = 0;
+    ch->seam_index = -1;
+    ch->seam_part = -1;
     ch->next_heartbeat = start + ch->conf->heartbeat_ms;
 
     (void) vw_confine_job(&ch->conf->confine);
@@ -265,6 +321,14 @@ vw_child_begin(vw_child_t *ch)
 
     } else {
         snprintf(ch->key_hash, sizeof(ch->key_hash), "-");
+    }
+
+    if (c->parent_id[0] != '\0') {
+        vw_child_event(ch, c->takeover ? "part_taken_over" : "part_claimed",
+                       NULL, "owner=%s job=%s part=%d samples=%u-%u",
+                       ch->owner, c->parent_id, c->part, c->first_sample,
+                       c->end_sample);
+        return;
     }
 
     vw_child_event(ch, c->takeover ? "taken_over" : "claimed", NULL,
@@ -312,6 +376,17 @@ vw_child_input(vw_child_t *ch, vo_options_t *options, int *fd,
         return vw_fail(err, "ledger", "job %s: %s", c->job_id, ch->err);
     }
 
+    if (c->parent_id[0] != '\0') {
+        /* whose rows take over after this part's cut (vw_child_seam) */
+        lrc = vo_ledger_parts(ch->ledger, c->parent_id, &ch->parts,
+                              &ch->nparts, ch->err, sizeof(ch->err));
+        if (lrc != VO_LEDGER_OK) {
+            return vw_fail(err, "ledger", "job %s: %s", c->job_id, ch->err);
+        }
+    }
+
+    ch->options = options;
+
     return 0;
 }
 
@@ -341,6 +416,19 @@ vw_child_run(vw_child_t *ch, int fd, const vo_options_t *options,
     job.options = options;
     job.limits = &ch->conf->limits;
     job.hooks = &hooks;
+
+    if (ch->claim.parent_id[0] != '\0') {
+        /* a part: a run that begins at its first sample */
+        job.from = ch->claim.first_sample;
+
+    } else if (ch->nknown == 0) {
+        /* a job nothing was read of yet: read as parts if it is long
+         * (the cuts, vw_cuts_find; the split, vw_child_split) */
+        job.part_ms = ch->conf->part_ms;
+        job.split_ms = ch->conf->split_ms;
+    }
+
+    ch->run = run;
 
     return vw_pipeline_run(&job, run, err);
 }
@@ -440,31 +528,14 @@ vw_child_finish(vw_child_t *ch, const vw_report_t *run, const char *step,
  * attempts too), renders it in each format, and publishes it with the
  * move to done, under the fencing token.
  */
-
 static int
-vw_child_publish(vw_child_t *ch, const vw_report_t *run,
-    const vo_options_t *options, vo_attempt_stats_t *st)
+vw_child_publish(vw_child_t *ch, vo_attempt_stats_t *st)
 {
-    int                 i, rc;
-    size_t              n, k;
-    vo_buf_t            bufs[VW_CHILD_FORMATS];
-    vw_result_t         res;
+    int                 rc;
+    size_t              n, nbodies;
     vo_frame_row_t     *stored;
     vo_ledger_rc_t      lrc;
-    vo_result_body_t    bodies[VW_CHILD_FORMATS];
-    vw_row_t           *rows;
-
-    static const char  *formats[] = { "json", "vtt", "srt", "txt", "ass" };
-    static const vw_format_t  kinds[] = { VW_FORMAT_JSON, VW_FORMAT_VTT,
-                                          VW_FORMAT_SRT, VW_FORMAT_TXT,
-                                          VW_FORMAT_ASS };
-
-    rc = -1;
-    rows = NULL;
-
-    for (i = 0; i < VW_CHILD_FORMATS; i++) {
-        vo_buf_init(&bufs[i]);
-    }
+    vo_result_body_t    bodies[VO_RESULT_FORMATS];
 
     lrc = vo_ledger_frames(ch->ledger, ch->claim.job_id, VW_PLAN_VERSION,
                            &stored, &n, ch->err, sizeof(ch->err));
@@ -472,65 +543,24 @@ vw_child_publish(vw_child_t *ch, const vw_report_t *run,
         return vw_child_ledger_rc(ch, lrc, "read rows");
     }
 
-    rows = calloc(n ? n : 1, sizeof(vw_row_t));
-    if (rows == NULL) {
-        snprintf(ch->err, sizeof(ch->err), "publish: out of memory");
-        ch->failed = 1;
-        goto done;
-    }
+    rc = vw_child_render(ch, stored, n, bodies, &nbodies, &st->warning,
+                         ch->err, sizeof(ch->err));
 
-    for (k = 0; k < n; k++) {
-        rows[k].index = (uint32_t) stored[k].frame_index;
-        rows[k].t_ms = vw_plan_time_ms(&run->plan, rows[k].index);
-        rows[k].pts_ms = stored[k].pts_ms;
-        rows[k].text = stored[k].text;
-        rows[k].confidence = (int) (stored[k].confidence + 0.5);
-        rows[k].reused_from = stored[k].reused_from;
-        rows[k].flags = stored[k].flags;
-        rows[k].box = (vw_rect_t) { stored[k].box[0], stored[k].box[1],
-                                    stored[k].box[2], stored[k].box[3] };
-        rows[k].lines = stored[k].lines;
-        rows[k].parts = stored[k].parts;
-    }
-
-    res.plan = &run->plan;
-    res.options = options;
-    res.inspection = &run->inspection;
-    res.rows = rows;
-    res.nrows = n;
-    res.with_frames = 0;
-
-    /* a done job that read nothing of plain text says so (metrics) */
-    st->warning = vw_result_warning(&res);
-
-    for (i = 0; i < VW_CHILD_FORMATS; i++) {
-        if (vw_result_write(&bufs[i], kinds[i], &res) != 0
-            || !vo_buf_ok(&bufs[i]))
-        {
-            snprintf(ch->err, sizeof(ch->err), "publish: cannot render %s",
-                     formats[i]);
-            ch->failed = 1;
-            goto done;
-        }
-
-        bodies[i].format = formats[i];
-        bodies[i].body = bufs[i].data ? bufs[i].data : "";
-        bodies[i].len = bufs[i].len;
-    }
-
-    lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, VW_CHILD_FORMATS,
-                            st, vw_wall_ms(), ch->err, sizeof(ch->err));
-
-    rc = vw_child_ledger_rc(ch, lrc, "publish");
-
-done:
-
-    for (i = 0; i < VW_CHILD_FORMATS; i++) {
-        vo_buf_free(&bufs[i]);
-    }
-
-    free(rows);
     vo_ledger_free_frames(stored, n);
+
+    if (rc != 0) {
+        ch->failed = 1;
+
+    } else {
+        lrc = vo_ledger_publish(ch->ledger, &ch->claim, bodies, nbodies, st,
+                                vw_wall_ms(), ch->err, sizeof(ch->err));
+
+        rc = vw_child_ledger_rc(ch, lrc, "publish");
+    }
+
+    for (n = 0; n < VO_RESULT_FORMATS; n++) {
+        vo_buf_free(&ch->bufs[n]);
+    }
 
     if (rc != 0 && !ch->lost) {
         /* the rows stay: a later attempt resumes and publishes */
@@ -538,6 +568,278 @@ done:
     }
 
     return rc;
+}
+
+
+/*
+ * A part is done (its rows are stored): the ledger records its seam and,
+ * if it was the job's last part, joins the parts' rows and publishes the
+ * job's result, rendered by vw_child_render, in the same transaction.
+ */
+static int
+vw_child_part_done(vw_child_t *ch, vo_attempt_stats_t *st, int *published)
+{
+    int             rc;
+    size_t          k;
+    vo_ledger_rc_t  lrc;
+
+    lrc = vo_ledger_part_done(ch->ledger, &ch->claim, VW_PLAN_VERSION,
+                              ch->seam_index, ch->seam_part, vw_child_render,
+                              ch, st, vw_wall_ms(), published, ch->err,
+                              sizeof(ch->err));
+
+    rc = vw_child_ledger_rc(ch, lrc, "part done");
+
+    for (k = 0; k < VO_RESULT_FORMATS; k++) {
+        vo_buf_free(&ch->bufs[k]);
+    }
+
+    if (rc != 0 && !ch->lost) {
+        /* the part's rows stay: a later attempt finds them and is done */
+        vw_child_event(ch, "publish_failed", NULL, "%s", ch->err);
+    }
+
+    return rc;
+}
+
+
+/*
+ * The result of a job's rows (stored, in frame order) in every format,
+ * into ch->bufs (the caller frees them) and bodies; the job's plan and
+ * inspection are the run's (a part plans the whole video too).
+ */
+static int
+vw_child_render(void *data, const vo_frame_row_t *stored, size_t n,
+    vo_result_body_t *bodies, size_t *nbodies, const char **warning,
+    char *err, size_t err_size)
+{
+    int           i, rc;
+    size_t        k;
+    vw_row_t     *rows;
+    vw_child_t   *ch;
+    vw_result_t   res;
+
+    static const char  *formats[] = { "json", "vtt", "srt", "txt", "ass" };
+    static const vw_format_t  kinds[] = { VW_FORMAT_JSON, VW_FORMAT_VTT,
+                                          VW_FORMAT_SRT, VW_FORMAT_TXT,
+                                          VW_FORMAT_ASS };
+
+    ch = data;
+    *nbodies = 0;
+
+    for (i = 0; i < VO_RESULT_FORMATS; i++) {
+        vo_buf_init(&ch->bufs[i]);
+    }
+
+    rows = calloc(n ? n : 1, sizeof(vw_row_t));
+    if (rows == NULL) {
+        snprintf(err, err_size, "publish: out of memory");
+        return -1;
+    }
+
+    for (k = 0; k < n; k++) {
+        vw_child_row(&ch->run->plan, &stored[k], &rows[k]);
+    }
+
+    res.plan = &ch->run->plan;
+    res.options = ch->options;
+    res.inspection = &ch->run->inspection;
+    res.rows = rows;
+    res.nrows = n;
+    res.with_frames = 0;
+
+    /* a done job that read nothing of plain text says so (metrics) */
+    *warning = vw_result_warning(&res);
+
+    rc = 0;
+
+    for (i = 0; i < VO_RESULT_FORMATS; i++) {
+        if (vw_result_write(&ch->bufs[i], kinds[i], &res) != 0
+            || !vo_buf_ok(&ch->bufs[i]))
+        {
+            snprintf(err, err_size, "publish: cannot render %s",
+                     formats[i]);
+            rc = -1;
+            break;
+        }
+
+        bodies[i].format = formats[i];
+        bodies[i].body = ch->bufs[i].data ? ch->bufs[i].data : "";
+        bodies[i].len = ch->bufs[i].len;
+    }
+
+    free(rows);
+
+    if (rc == 0) {
+        *nbodies = VO_RESULT_FORMATS;
+    }
+
+    return rc;
+}
+
+
+/* A row of the ledger as the pipeline's (its texts stay the ledger's). */
+static void
+vw_child_row(const vw_plan_t *plan, const vo_frame_row_t *r, vw_row_t *row)
+{
+    row->index = (uint32_t) r->frame_index;
+    row->t_ms = vw_plan_time_ms(plan, row->index);
+    row->pts_ms = r->pts_ms;
+    row->text = r->text;
+    row->confidence = (int) (r->confidence + 0.5);
+    row->reused_from = r->reused_from;
+    row->flags = r->flags;
+    row->box = (vw_rect_t) { r->box[0], r->box[1], r->box[2], r->box[3] };
+    row->lines = r->lines;
+    row->parts = r->parts;
+}
+
+
+/*
+ * The first claim of a long job (the run found cuts: vw_cuts_find) makes
+ * it parts, one from each cut, and gives up the job (ch->split): the
+ * parts are claimed as jobs, by any child of any pool.
+ */
+static int
+vw_child_split(vw_child_t *ch, const vw_plan_t *plan)
+{
+    uint32_t        firsts[VW_CUTS_MAX + 1], k;
+    vw_report_t    *run;
+    vo_ledger_rc_t  lrc;
+
+    run = ch->run;
+    firsts[0] = 0;
+
+    for (k = 0; k < run->ncuts; k++) {
+        firsts[k + 1] = run->cuts[k];
+    }
+
+    lrc = vo_ledger_split(ch->ledger, &ch->claim, firsts, run->ncuts + 1,
+                          plan->samples, vw_wall_ms(), ch->err,
+                          sizeof(ch->err));
+
+    if (vw_child_ledger_rc(ch, lrc, "split") != 0) {
+        return -1;
+    }
+
+    ch->split = 1;
+
+    return 1;                           /* the run stops: nothing to read */
+}
+
+
+/*
+ * Unit u is past this part's cut and complete in its rows: if the part
+ * whose range has u stored the same rows for it, with the same row at
+ * their reference (vw_seam_same), that part takes over after it: 1 and
+ * the seam recorded.  0: read on (the rows differ, or the other part has
+ * not stored them yet); -1 on a ledger error.
+ */
+static int
+vw_child_seam(vw_child_t *ch, uint32_t u)
+{
+    int              same, rc;
+    size_t           k, na, nb, nra, nrb;
+    uint32_t         looks, ref;
+    vw_row_t        *a, *b, *ra, *rb;
+    const vo_part_t *q;
+    vo_frame_row_t  *sa, *sb, *sra, *srb;
+
+    q = NULL;
+
+    for (k = 0; k < ch->nparts; k++) {
+        if (ch->parts[k].part > ch->claim.part
+            && ch->parts[k].first_sample <= u && u < ch->parts[k].end_sample)
+        {
+            q = &ch->parts[k];
+            break;
+        }
+    }
+
+    if (q == NULL) {
+        return 0;
+    }
+
+    looks = ch->run->plan.looks;
+    same = 0;
+    a = b = ra = rb = NULL;
+    sa = sb = sra = srb = NULL;
+    na = nb = nra = nrb = 0;
+
+    rc = vw_child_unit(ch, ch->claim.job_id, u * looks, (u + 1) * looks,
+                       &sa, &na, &a);
+
+    if (rc == 0) {
+        rc = vw_child_unit(ch, q->job_id, u * looks, (u + 1) * looks, &sb,
+                           &nb, &b);
+    }
+
+    if (rc == 0 && na > 0 && nb > 0) {
+        ref = vw_seam_ref(&a[na - 1]);
+        rc = vw_child_unit(ch, ch->claim.job_id, ref, ref + 1, &sra, &nra,
+                           &ra);
+    }
+
+    if (rc == 0 && nra > 0) {
+        ref = vw_seam_ref(&b[nb - 1]);
+        rc = vw_child_unit(ch, q->job_id, ref, ref + 1, &srb, &nrb, &rb);
+    }
+
+    if (rc == 0 && nra > 0 && nrb > 0) {
+        same = vw_seam_same(a, na, ra, b, nb, rb);
+    }
+
+    free(a);
+    free(b);
+    free(ra);
+    free(rb);
+    vo_ledger_free_frames(sa, na);
+    vo_ledger_free_frames(sb, nb);
+    vo_ledger_free_frames(sra, nra);
+    vo_ledger_free_frames(srb, nrb);
+
+    if (rc != 0) {
+        return -1;
+    }
+
+    if (same) {
+        ch->seam_index = (int64_t) (u + 1) * looks;
+        ch->seam_part = q->part;
+    }
+
+    return same;
+}
+
+
+/* The rows of job_id with lo <= index < hi: *stored (the ledger's, for
+ * vo_ledger_free_frames) and *rows (the pipeline's over them, free()). */
+static int
+vw_child_unit(vw_child_t *ch, const char *job_id, uint32_t lo, uint32_t hi,
+    vo_frame_row_t **stored, size_t *n, vw_row_t **rows)
+{
+    size_t          k;
+    vo_ledger_rc_t  lrc;
+
+    *rows = NULL;
+
+    lrc = vo_ledger_frames_range(ch->ledger, job_id, VW_PLAN_VERSION, lo, hi,
+                                 stored, n, ch->err, sizeof(ch->err));
+    if (lrc != VO_LEDGER_OK) {
+        return vw_child_ledger_rc(ch, lrc, "read seam rows");
+    }
+
+    *rows = calloc(*n ? *n : 1, sizeof(vw_row_t));
+    if (*rows == NULL) {
+        snprintf(ch->err, sizeof(ch->err), "seam: out of memory");
+        ch->failed = 1;
+        return -1;
+    }
+
+    for (k = 0; k < *n; k++) {
+        vw_child_row(&ch->run->plan, &(*stored)[k], &(*rows)[k]);
+    }
+
+    return 0;
 }
 
 
@@ -670,7 +972,15 @@ vw_hook_ready(void *data, const vw_inspection_t *in, const vw_plan_t *plan)
 
     ch->next_heartbeat = vw_now_ms() + ch->conf->heartbeat_ms;
 
-    return vw_child_ledger_rc(ch, rc, "set plan");
+    if (vw_child_ledger_rc(ch, rc, "set plan") != 0) {
+        return -1;
+    }
+
+    if (ch->claim.parent_id[0] == '\0' && ch->run->ncuts > 0) {
+        return vw_child_split(ch, plan);
+    }
+
+    return 0;
 }
 
 
@@ -755,6 +1065,14 @@ vw_hook_row_done(void *data, const vw_row_t *f)
                : (f->flags & VO_FRAME_NO_TEXT) ? "no_text"
                : (f->flags & VO_FRAME_JOINED) ? "joined" : "ocr",
                (f->flags & VO_FRAME_TIMED_OUT) ? " timed_out" : "");
+    }
+
+    if (ch->claim.parent_id[0] != '\0' && !(f->flags & VO_FRAME_BETWEEN)
+        && f->index / ch->run->plan.looks >= ch->claim.end_sample)
+    {
+        /* past the part's cut, a unit complete (its sample's row comes
+         * last): where the next part takes over, the run stops */
+        return vw_child_seam(ch, f->index / ch->run->plan.looks);
     }
 
     return 0;

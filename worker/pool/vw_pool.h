@@ -31,6 +31,13 @@
 #define VW_WEIGHTS_MAX  64               /* --tenant-weight options */
 
 
+/* long videos in parts (sql/schema.sql, PARTS; docs/worker.md): the
+ * defaults of --part-seconds and --split-seconds, the shortest part */
+#define VW_PART_MS      (150 * 1000)
+#define VW_SPLIT_MS     (600 * 1000)
+#define VW_PART_MIN_MS  (5 * 1000)
+
+
 typedef struct {
     const char   *ledger;
     const char   *store;
@@ -40,6 +47,9 @@ typedef struct {
     int64_t       heartbeat_ms;      /* how often a child renews it */
     int64_t       poll_ms;           /* idle wait between claims */
     int64_t       backoff_ms;        /* first retry delay, doubles */
+    int64_t       part_ms;           /* a long job's parts (0: none) */
+    int64_t       split_ms;          /* a job this long or longer is
+                                        read as parts */
     int64_t       grace_ms;          /* SIGTERM to SIGKILL at shutdown */
     int           busy_timeout_ms;
     int           verbose;
