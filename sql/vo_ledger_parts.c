@@ -375,7 +375,7 @@ vo_parts_publish(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     const char *tenant, vo_render_pt render, void *data, int64_t now_ms,
     int *published, char *err, size_t err_size)
 {
-    char                detail[64];
+    char                detail[96];
     size_t              nrows, nbodies;
     vo_stmt_t          *s;
     const char         *warning;

@@ -13,7 +13,8 @@
 #   3. DELETE while the parts run: the job is cancelled, every part and
 #      its rows go, and the pool goes on.
 #   4. A part that fails for good (its CPU budget, --max-cpu) rejects the
-#      job with the part's reason, and its other parts go.
+#      job with the part's reason, and its other parts go; parts that fail
+#      on every attempt (their input gone) fail it.
 #   5. Fairness: another tenant's short job, uploaded while the parts run,
 #      is claimed before the long job's last parts.
 #   6. (PostgreSQL) Two pools on one ledger share the parts of one job,
@@ -30,7 +31,7 @@ use warnings;
 use JSON::PP;
 use Test::More;
 use Time::HiRes qw(sleep time);
-use VideoOCR::Media qw(make_video run_worker tmpdir);
+use VideoOCR::Media qw(make_video run_worker tmpdir worker_bin);
 use VideoOCR::Stack;
 use VideoOCR::Test qw(pg);
 
@@ -70,6 +71,13 @@ cmp_ok(scalar @want, '>=', int(0.8 * @spans),
 
 my @split = ('--split-seconds', '30', '--part-seconds', '10',
              '--lease', '3s', '--heartbeat', '500ms');
+
+# a webhook for every job, never sent (--deliverers 0): the outbox says
+# which jobs were told of their end
+my $secret = `${\ worker_bin()} webhooks secret`;
+chomp $secret;
+my $hook = 'video_ocr_webhook "https://hooks.example/video-ocr";'
+    . " video_ocr_webhook_secret $secret;";
 
 # --- 1. two children ---------------------------------------------------------
 
@@ -133,17 +141,22 @@ ok(grep({ $_->{job_id} eq $job } @{ $hits->{hits} // [] }),
 $r = $s->upload('long-2', $bytes, args => 'fps=2');
 my $job2 = decode_json($r->{body})->{job_id};
 
-# a part with rows, and the child that holds it
+# a part with rows, and the child that holds it; its last row not in a
+# group of joined screens cut short (VO_FRAME_JOINING, 1024), after which
+# a resumed run must read the group again (worker-pipeline.md, Resuming)
 my ($victim, $stored);
 my $deadline = time + 120;
 while (time < $deadline && !$victim) {
     for my $p ($s->rows("SELECT j.job_id, j.lease_owner, (SELECT count(*)"
                         . " FROM frames f WHERE f.job_id = j.job_id"
-                        . " AND (f.flags & 8) = 0) AS n"
+                        . " AND (f.flags & 8) = 0) AS n, (SELECT f.flags"
+                        . " FROM frames f WHERE f.job_id = j.job_id"
+                        . " ORDER BY f.frame_index DESC LIMIT 1) AS last"
                         . " FROM jobs j WHERE j.parent_id = ?"
                         . " AND j.state = 'running'", $job2))
     {
-        next unless $p->{n} >= 6 && ($p->{lease_owner} // '') =~ /:(\d+)\//;
+        next unless $p->{n} >= 6 && !(($p->{last} // 0) & 1024)
+                    && ($p->{lease_owner} // '') =~ /:(\d+)\//;
         ($victim, $stored) = ($p, $p->{n});
         kill 'KILL', $1;
         last;
@@ -177,7 +190,9 @@ my ($known) = $s->worker_log
         \ .*\ known=(\d+)/x;
 cmp_ok($known // -1, '>=', $stored,
        'the attempt that took it over knew the samples stored before: it '
-       . 'did not read them again');
+       . 'did not read them again')
+    or diag(join "\n", grep { /$victim->{job_id}/ } split /\n/,
+                             $s->worker_log);
 
 # --- 3. DELETE while the parts run -----------------------------------------
 
@@ -218,10 +233,11 @@ $s->stop_worker;
                          codec => 'libx264', spans => [@spans[0 .. 3]],
                          extra => ['-g', '50'], dir => $dir);
     my $bb = do { local (@ARGV, $/) = $big; <> };
-    my $c = VideoOCR::Stack->new(workers => 2,
+    my $c = VideoOCR::Stack->new(workers => 2, http_config => $hook,
                                  worker_args => ['--split-seconds', '30',
                                                  '--part-seconds', '20',
-                                                 '--max-cpu', '1s']);
+                                                 '--max-cpu', '1s',
+                                                 '--deliverers', '0']);
     my $cr = $c->upload('cpu-1', $bb, args => 'fps=2');
     my $cj = decode_json($cr->{body})->{job_id};
     my $cs = $c->wait_state($cj, 'done|failed|rejected|cancelled', 120);
@@ -232,10 +248,41 @@ $s->stop_worker;
     like($cs->{error}{message} // '', qr/CPU budget/, 'and its message');
     is(count($c, 'SELECT count(*) AS n FROM jobs WHERE parent_id = ?', $cj),
        0, 'its parts are gone');
-    is(count($c, "SELECT count(*) AS n FROM notifications"
-              . " WHERE job_id <> ?", $cj), 0,
-       'no part has a notification of its own');
+    is_deeply([map { $_->{type} } $c->rows("SELECT type FROM notifications")],
+              ['job.rejected'], 'one notification: the job\'s, rejected');
     $c->stop_worker;
+}
+
+# --- 4b. parts that fail on every attempt ------------------------------------
+
+{
+    # the input gone once the job is split: the parts not yet claimed
+    # fail to open it (a transient failure) on each of their attempts
+    my $g = VideoOCR::Stack->new(workers => 2, http_config => $hook,
+                                 worker_args => [@split, '--retry-backoff',
+                                                 '100ms', '--deliverers',
+                                                 '0']);
+    my $gr = $g->upload('gone-1', $bytes, args => 'fps=2');
+    my $gj = decode_json($gr->{body})->{job_id};
+    my $until = time + 60;
+    sleep 0.05 while time < $until
+        && count($g, 'SELECT count(*) AS n FROM jobs WHERE parent_id = ?',
+                 $gj) < 4;
+    my ($in) = $g->rows('SELECT input_path FROM jobs WHERE job_id = ?', $gj);
+    unlink $g->store . "/$in->{input_path}" or die "unlink: $!";
+
+    my $gs = $g->wait_state($gj, 'done|failed|rejected|cancelled', 120);
+    is($gs->{state}, 'failed', 'a part out of attempts fails its job');
+    is($gs->{error}{code}, 'input_missing', 'with the part\'s reason')
+        or diag(explain($gs->{error}));
+    ok(count($g, "SELECT count(*) AS n FROM events WHERE kind = 'retried'")
+       >= 2, 'after the part was retried');
+    is(count($g, 'SELECT count(*) AS n FROM jobs WHERE parent_id = ?', $gj),
+       0, 'its parts are gone');
+    is_deeply([map { "$_->{job_id} $_->{type}" }
+               $g->rows("SELECT job_id, type FROM notifications")],
+              ["$gj job.failed"], 'one notification: the job\'s, failed');
+    $g->stop_worker;
 }
 
 # --- 5. another tenant's short job is not kept waiting -----------------------
