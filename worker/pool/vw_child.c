@@ -3,9 +3,13 @@
  *
  * A worker child: claims a job, runs the pipeline on it with hooks that
  * write every row to the ledger under the claim's fencing token, and
- * publishes the result only while it still holds the attempt.  One ledger
- * connection and one set of Tesseract engines per child, reused across
- * jobs.  See docs/ledger.md for the rules it follows.
+ * publishes the result only while it still holds the attempt.  A long
+ * video's first claim makes it parts instead (vw_child_split), each a job
+ * of its own; a part's run stops at its seam with the next part's rows
+ * (vw_child_seam), and the part that finishes last publishes the job
+ * (vo_ledger_part_done).  One ledger connection and one set of Tesseract
+ * engines per child, reused across jobs.  See docs/ledger.md for the
+ * rules it follows.
  *
  * Signals: SIGTERM and SIGINT ask the child to stop; the pipeline's tick
  * hook sees it within a frame, the job is released (it goes back to
@@ -195,8 +199,9 @@ vw_child_signal(int signo)
 
 /*
  * One claimed job: its input opened, the pipeline run with the hooks
- * that write its rows, the result published; or the attempt ended as
- * lost, rejected, released or retried (vw_child_finish).
+ * that write its rows, the result published (a long job: made parts; a
+ * part: done, and the job published if it was the last); or the attempt
+ * ended as lost, rejected, released or retried (vw_child_finish).
  */
 static void
 vw_child_job(vw_child_t *ch)
