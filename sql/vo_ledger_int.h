@@ -85,6 +85,7 @@ typedef enum {
     VO_STMT_PART_JOIN,
     VO_STMT_PART_PUBLISH,
     VO_STMT_PART_LOCK,
+    VO_STMT_PARTS_LOCK,
     VO_STMT_PART_END,
     VO_STMT_PARTS_DROP_FRAMES,
     VO_STMT_PARTS_DROP,
@@ -324,6 +325,16 @@ extern const char *const  vo_ledger_metrics_sql;
  */
 #define VO_PART_LOCK_SQL                                                     \
     "SELECT state FROM jobs WHERE job_id = ?1"
+
+/*
+ * A job's parts, locked before they are deleted with their frames: a
+ * part's frame write locks the part's row first (VO_PART_LOCK_SQL on
+ * its own id), so no frame of it can be inserted between the deletion
+ * of its frames and of its row (the foreign key).  PostgreSQL appends
+ * FOR UPDATE.
+ */
+#define VO_PARTS_LOCK_SQL                                                    \
+    "SELECT job_id FROM jobs WHERE parent_id = ?1"
 
 #define VO_UPLOAD_LOCK_SQL                                                   \
     "SELECT " VO_UPLOAD_COLUMNS " FROM uploads WHERE upload_id = ?1"
@@ -602,8 +613,9 @@ vo_ledger_rc_t vo_ledger_parts_end(vo_ledger_t *l, const char *parent_id,
     const char *state, const char *code, const char *message, int64_t now_ms,
     char *err, size_t err_size);
 
-/* vo_ledger_parts.c: locks the job of part c (VO_PART_LOCK_SQL) */
-vo_ledger_rc_t vo_ledger_part_lock(vo_ledger_t *l, const vo_claim_t *c,
+/* vo_ledger_parts.c: locks job_id's row (VO_PART_LOCK_SQL): a part's job
+ * before the part is written, or a part before a frame of it is */
+vo_ledger_rc_t vo_ledger_part_lock(vo_ledger_t *l, const char *job_id,
     char *err, size_t err_size);
 
 /* vo_ledger_parts.c: deletes the parts of job parent_id and their frames

@@ -101,6 +101,10 @@ const char  *vo_ledger_parts_sql[VO_STMT_COUNT] = {
     " updated_at = ?5 WHERE job_id = ?1 AND state = 'running'"
     " RETURNING tenant, attempt",
 
+    /* PostgreSQL: FOR UPDATE (VO_PARTS_LOCK_SQL says why) */
+    [VO_STMT_PARTS_LOCK] =
+    VO_PARTS_LOCK_SQL,
+
     [VO_STMT_PARTS_DROP_FRAMES] =
     "DELETE FROM frames WHERE job_id IN"
     " (SELECT job_id FROM jobs WHERE parent_id = ?1)",
@@ -584,7 +588,7 @@ vo_ledger_parts_end(vo_ledger_t *l, const char *parent_id, const char *state,
 
 
 vo_ledger_rc_t
-vo_ledger_part_lock(vo_ledger_t *l, const vo_claim_t *c, char *err,
+vo_ledger_part_lock(vo_ledger_t *l, const char *job_id, char *err,
     size_t err_size)
 {
     int         rc;
@@ -595,18 +599,21 @@ vo_ledger_part_lock(vo_ledger_t *l, const vo_claim_t *c, char *err,
         return VO_LEDGER_ERROR;
     }
 
-    vo_bind_text(s, 1, c->parent_id, -1);
+    vo_bind_text(s, 1, job_id, -1);
 
-    rc = vo_step(s);
+    while ((rc = vo_step(s)) == VO_ROW) {
+        /* void */
+    }
+
     vo_reset(s);
 
-    if (rc != VO_ROW && rc != VO_DONE) {
-        snprintf(err, err_size, "lock job %s: %s", c->parent_id,
+    if (rc != VO_DONE) {
+        snprintf(err, err_size, "lock job %s: %s", job_id,
                  vo_ledger_errmsg(l));
         return vo_ledger_rc(rc);
     }
 
-    /* gone: its parts are too, and the fence that follows says so */
+    /* gone: the fence that follows says so */
     return VO_LEDGER_OK;
 }
 
@@ -615,8 +622,30 @@ vo_ledger_rc_t
 vo_ledger_parts_drop(vo_ledger_t *l, const char *parent_id, char *err,
     size_t err_size)
 {
+    int              rc;
     vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
+
+    /* the parts first (VO_PARTS_LOCK_SQL): no frame of theirs comes in
+     * between the two deletions */
+    s = vo_ledger_stmt(l, VO_STMT_PARTS_LOCK, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, parent_id, -1);
+
+    while ((rc = vo_step(s)) == VO_ROW) {
+        /* void */
+    }
+
+    vo_reset(s);
+
+    if (rc != VO_DONE) {
+        snprintf(err, err_size, "lock parts of %s: %s", parent_id,
+                 vo_ledger_errmsg(l));
+        return vo_ledger_rc(rc);
+    }
 
     s = vo_ledger_stmt(l, VO_STMT_PARTS_DROP_FRAMES, err, err_size);
     if (s == NULL) {

@@ -161,6 +161,7 @@ static const char  *vo_pg_sql[VO_STMT_COUNT] = {
 
     [VO_STMT_UPLOAD_LOCK] = VO_UPLOAD_LOCK_SQL " FOR UPDATE",
     [VO_STMT_PART_LOCK] = VO_PART_LOCK_SQL " FOR UPDATE",
+    [VO_STMT_PARTS_LOCK] = VO_PARTS_LOCK_SQL " FOR UPDATE",
 
     /* the claim's candidates that no other claim holds, and the turn,
      * which claims take one after the other */

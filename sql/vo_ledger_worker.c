@@ -166,6 +166,12 @@ vo_ledger_put_frame(vo_ledger_t *l, const vo_claim_t *c, int plan_version,
     vo_ledger_rc_t   lrc;
 
     lrc = vo_ledger_fence_begin(l, c, VO_STMT_PUT_FRAME, &s, err, err_size);
+
+    if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
+        /* a part's row before its frame (VO_PARTS_LOCK_SQL says why) */
+        lrc = vo_ledger_part_lock(l, c->job_id, err, err_size);
+    }
+
     if (lrc != VO_LEDGER_OK) {
         goto done;
     }
@@ -447,7 +453,7 @@ vo_ledger_retry(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
     if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
         /* a part may end its job: the job is locked first */
-        lrc = vo_ledger_part_lock(l, c, err, err_size);
+        lrc = vo_ledger_part_lock(l, c->parent_id, err, err_size);
     }
 
     if (lrc != VO_LEDGER_OK) {
@@ -518,7 +524,7 @@ vo_ledger_reject(vo_ledger_t *l, const vo_claim_t *c, const char *code,
 
     if (lrc == VO_LEDGER_OK && c->parent_id[0] != '\0') {
         /* a part ends its job: the job is locked first */
-        lrc = vo_ledger_part_lock(l, c, err, err_size);
+        lrc = vo_ledger_part_lock(l, c->parent_id, err, err_size);
     }
 
     if (lrc == VO_LEDGER_OK) {
