@@ -120,6 +120,8 @@ static vo_ledger_rc_t vo_parts_publish(vo_ledger_t *l, const vo_claim_t *c,
     int plan_version, const char *tenant, vo_render_pt render, void *data,
     int64_t now_ms, int *published, char *err, size_t err_size);
 static int vo_parts_new_id(char *job_id);
+static vo_ledger_rc_t vo_parts_lock(vo_ledger_t *l, int id,
+    const char *key, const char *what, char *err, size_t err_size);
 static int vo_parts_cmp(const void *a, const void *b);
 
 
@@ -591,30 +593,9 @@ vo_ledger_rc_t
 vo_ledger_part_lock(vo_ledger_t *l, const char *job_id, char *err,
     size_t err_size)
 {
-    int         rc;
-    vo_stmt_t  *s;
-
-    s = vo_ledger_stmt(l, VO_STMT_PART_LOCK, err, err_size);
-    if (s == NULL) {
-        return VO_LEDGER_ERROR;
-    }
-
-    vo_bind_text(s, 1, job_id, -1);
-
-    while ((rc = vo_step(s)) == VO_ROW) {
-        /* void */
-    }
-
-    vo_reset(s);
-
-    if (rc != VO_DONE) {
-        snprintf(err, err_size, "lock job %s: %s", job_id,
-                 vo_ledger_errmsg(l));
-        return vo_ledger_rc(rc);
-    }
-
     /* gone: the fence that follows says so */
-    return VO_LEDGER_OK;
+    return vo_parts_lock(l, VO_STMT_PART_LOCK, job_id, "job", err,
+                         err_size);
 }
 
 
@@ -622,29 +603,15 @@ vo_ledger_rc_t
 vo_ledger_parts_drop(vo_ledger_t *l, const char *parent_id, char *err,
     size_t err_size)
 {
-    int              rc;
     vo_stmt_t       *s;
     vo_ledger_rc_t   lrc;
 
     /* the parts first (VO_PARTS_LOCK_SQL): no frame of theirs comes in
      * between the two deletions */
-    s = vo_ledger_stmt(l, VO_STMT_PARTS_LOCK, err, err_size);
-    if (s == NULL) {
-        return VO_LEDGER_ERROR;
-    }
-
-    vo_bind_text(s, 1, parent_id, -1);
-
-    while ((rc = vo_step(s)) == VO_ROW) {
-        /* void */
-    }
-
-    vo_reset(s);
-
-    if (rc != VO_DONE) {
-        snprintf(err, err_size, "lock parts of %s: %s", parent_id,
-                 vo_ledger_errmsg(l));
-        return vo_ledger_rc(rc);
+    lrc = vo_parts_lock(l, VO_STMT_PARTS_LOCK, parent_id, "parts of",
+                        err, err_size);
+    if (lrc != VO_LEDGER_OK) {
+        return lrc;
     }
 
     s = vo_ledger_stmt(l, VO_STMT_PARTS_DROP_FRAMES, err, err_size);
@@ -667,6 +634,38 @@ vo_ledger_parts_drop(vo_ledger_t *l, const char *parent_id, char *err,
     vo_bind_text(s, 1, parent_id, -1);
 
     return vo_ledger_step_done(l, s, "drop parts", err, err_size);
+}
+
+
+/* Steps lock statement id (VO_PART_LOCK_SQL, VO_PARTS_LOCK_SQL) over the
+ * rows of id: PostgreSQL locks each; no row is no error. */
+static vo_ledger_rc_t
+vo_parts_lock(vo_ledger_t *l, int id, const char *key, const char *what,
+    char *err, size_t err_size)
+{
+    int         rc;
+    vo_stmt_t  *s;
+
+    s = vo_ledger_stmt(l, id, err, err_size);
+    if (s == NULL) {
+        return VO_LEDGER_ERROR;
+    }
+
+    vo_bind_text(s, 1, key, -1);
+
+    while ((rc = vo_step(s)) == VO_ROW) {
+        /* void */
+    }
+
+    vo_reset(s);
+
+    if (rc != VO_DONE) {
+        snprintf(err, err_size, "lock %s %s: %s", what, key,
+                 vo_ledger_errmsg(l));
+        return vo_ledger_rc(rc);
+    }
+
+    return VO_LEDGER_OK;
 }
 
 
