@@ -23,6 +23,13 @@ package OCRReal;
 #                            o: seed (another making: the same texts at
 #                            the same times over pictures moved otherwise),
 #                            dry (the truth's lines only, no video)
+#   plan($v)                 (ASS events, truth lines, duration): what
+#                            goes on screen, without the video
+#
+# Every line of the truth is whole inside the frame while its truth
+# says it is on screen (a subtitle wider than the frame wraps onto two
+# rows and is still one line): bench/ocr/fits.pl draws each line alone
+# with libass and checks it.
 #
 # The families, after issue 36's list of what real footage does:
 #
@@ -69,7 +76,7 @@ use OCRRealShapes qw(fill);
 use OCRRealMake qw(check_fonts);
 use OCRBench qw(screens rng);
 
-our @EXPORT_OK = qw(videos quick make_real);
+our @EXPORT_OK = qw(videos quick make_real plan);
 
 # scenes: [photo, seconds, move, shape, look, more]
 sub _v {
@@ -330,8 +337,9 @@ my @QUICK = (
 sub videos { return @VIDEOS }
 sub quick  { return @QUICK }
 
-sub make_real {
-    my ($v, $dir, %o) = @_;
+# What goes on screen: (the ASS events, the truth's lines, the duration)
+sub plan {
+    my ($v) = @_;
     my ($w, $h) = split /x/, $v->{size};
     my $dur = 0;
     $dur += $_->{dur} for @{ $v->{scenes} };
@@ -353,13 +361,19 @@ sub make_real {
     my @lines = grep { $_->{start} < $dur - 0.3 } @{ $c->{lines} };
     $_->{end} = $dur for grep { $_->{end} > $dur } @lines;
     check_fonts(map { /\\fn([^\\}]+)/g } map { $_->{text} } @{ $c->{events} });
+    return ($c->{events}, \@lines, $dur);
+}
 
+sub make_real {
+    my ($v, $dir, %o) = @_;
+    my ($w, $h) = split /x/, $v->{size};
+    my ($events, $lines, $dur) = plan($v);
     my %p = seeds($v->{name}, $o{seed} // 0);
-    my $scenes = $o{dry} ? [] : OCRRealMake::make_video($v, $c->{events},
+    my $scenes = $o{dry} ? [] : OCRRealMake::make_video($v, $events,
         $dir, rng => rng($p{seed}), noise_seed => $p{noise_seed});
 
     my $n = 0;
-    my @spans = map { { %$_, line => $n++ } } @lines;
+    my @spans = map { { %$_, line => $n++ } } @$lines;
     my $screens = screens(\@spans, $dur, 1 / $v->{rate});
     return { name => $v->{name}, file => "$v->{name}.$v->{ext}",
         kind => 'real', family => $v->{family}, half => $v->{half},
@@ -367,7 +381,7 @@ sub make_real {
         height => $h + 0, codec => $v->{codec},
         pix_fmt => $v->{pix_fmt} // 'yuv420p', rate => $v->{rate},
         rotate => $v->{rotate} ? 90 : 0, audio => $v->{audio} ? 1 : 0,
-        duration => $dur, scenes => $scenes, lines => \@lines,
+        duration => $dur, scenes => $scenes, lines => $lines,
         spans => [map { { start => $_->{start}, end => $_->{end},
                           text => $_->{text}, line => $_->{line} } } @spans],
         screens => $screens, distinct_screens => scalar @$screens };

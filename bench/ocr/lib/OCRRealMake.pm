@@ -12,6 +12,7 @@ package OCRRealMake;
 #                                       returns the scenes' truth
 #   photo($name)                        { file, package } or dies
 #   check_fonts(@families)              dies unless fontconfig has them
+#   script($w, $h, $events)             the ASS script that draws them
 #   ass_time($s), colour('rrggbb', alpha)   ASS spellings
 #
 # A scene ($v->{scenes}[i]): photo (a name of %PHOTOS, or undef for a
@@ -35,7 +36,7 @@ use Exporter 'import';
 use File::Path qw(make_path);
 use VideoOCR::Media qw(set_matrix);
 
-our @EXPORT_OK = qw(make_video photo check_fonts ass_time colour);
+our @EXPORT_OK = qw(make_video photo check_fonts ass_time colour script);
 
 my $MATE = '/usr/share/backgrounds/mate/nature';
 my $SKI  = '/usr/lib/python3/dist-packages/skimage/data';
@@ -123,7 +124,7 @@ my %BITRATE = (90 => '1M', 480 => '2M', 720 => '4M', 1080 => '8M',
 
 # The script: one style for outlined or plain text and one for boxed
 # (BorderStyle 3); everything else is in each event's override tags.
-sub _script {
+sub script {
     my ($w, $h, $events) = @_;
     my $s = "[Script Info]\nScriptType: v4.00+\nPlayResX: $w\nPlayResY: $h\n"
         . "WrapStyle: 2\nScaledBorderAndShadow: yes\nYCbCr Matrix: TV.709\n\n"
@@ -207,7 +208,7 @@ sub make_video {
     make_path($tmp);
 
     open my $fh, '>:encoding(UTF-8)', "$tmp/text.ass" or die "$tmp: $!";
-    print {$fh} _script($w, $h, $events);
+    print {$fh} script($w, $h, $events);
     close $fh;
 
     my (@in, @chains, @truth);

@@ -20,8 +20,10 @@ package OCRRealShapes;
 #
 # A truth line: start, end (s: shown in the frames with start <= t <
 # end, as libass shows an event; for moving text, the time it is whole
-# on screen), text (one line as written), lang, shape, and key (the
-# counter's value: a reading of the line without it is not the line).
+# on screen), text (one line as written; a subtitle wider than the
+# frame wraps onto two rows, \q0, and is still one line), lang, shape,
+# and key (the counter's value: a reading of the line without it is
+# not the line).
 
 use strict;
 use warnings;
@@ -96,9 +98,11 @@ sub _subs {
             if $o{two} && $c->{rng}->() < $o{two};
         my $tags = ref $o{tags} ? $o{tags}->() : $o{tags} // '';
         my $fade = $o{fade} ? '\fad(120,120)' : '';
-        # (the first \an of an event is the one that counts)
+        # (the first \an of an event is the one that counts; \q0: a
+        # line wider than the frame wraps, as subtitles do, and stays
+        # one line of the truth)
         _event($c, $t, $t + $len, "{\\an" . ($o{an} // 2) . "\\pos($x,$y)"
-            . "\\fn$font\\fs$o{size}"
+            . "\\q0\\fn$font\\fs$o{size}"
             . "$tags$fade}" . join('\N', @text));
         # the truth is the text without its tags (karaoke's \k)
         _line($c, $t, $t + $len, s/\{[^}]*\}//gr, $o{shape}) for @text;
@@ -328,7 +332,7 @@ my %SHAPES = (
             my $stay = _between($c, 1.8, 2.4);
             for ([0.23, 'flash-0.23s'], [$stay, 'after-flash']) {
                 my $text = _next($c, $c->{lang});
-                _event($c, $t, $t + $_->[0], "{\\an2\\pos($x,$y)\\fn"
+                _event($c, $t, $t + $_->[0], "{\\an2\\pos($x,$y)\\q0\\fn"
                     . _font($c) . "\\fs$fs\\1c&HFFFFFF&\\3c&H000000&"
                     . "\\bord2\\shad0}$text");
                 _line($c, $t, $t + $_->[0], $text, $_->[1]);
@@ -342,7 +346,9 @@ my %SHAPES = (
         # a name and a title in a box, wiping in from the left over 0.8 s
         my ($W, $H) = @$c{qw(W H)};
         my ($x0, $y0) = (int($W * 0.06), int($H * 0.72));
-        my ($bw, $bh) = (int($W * 0.5), int($H * 0.14));
+        # half a landscape frame's width, nearly all a portrait one's (a
+        # name of 60 px there needs it)
+        my ($bw, $bh) = (int($W * ($W < $H ? 0.88 : 0.5)), int($H * 0.14));
         my $fs = int($bh * 0.34);
         my $t = $c->{t0} + 0.3;
         while ($t + 3.2 < $c->{t1}) {
@@ -443,7 +449,8 @@ my %SHAPES = (
             for ([$role, $rs, 'c8c8c8', 0], [$name, $ns, 'ffffff', $rs + 10]) {
                 my ($text, $fs, $col, $dy) = @$_;
                 # a line's bottom goes from H + fs to -fs; whole on
-                # screen while it is between fs and H
+                # screen while it is between fs and H (its line is fs
+                # high; 2 px inside, for the shadow and the rounding)
                 my $t0 = $t + $dy / $speed;
                 my $t1 = $t0 + ($H + 2 * $fs) / $speed;
                 my ($s, $yb) = ($t0, $H + $fs);
@@ -453,8 +460,8 @@ my %SHAPES = (
                 _event($c, $s, $t1, "{\\an2\\move($x,$yb,$x,-$fs)\\fn"
                     . "DejaVu Sans\\fs$fs\\1c" . colour($col)
                     . '\bord0\shad1\4a&H80&}' . $text);
-                my ($w0, $w1) = ($t0 + 2 * $fs / $speed,
-                                 $t0 + ($H + $fs) / $speed);
+                my ($w0, $w1) = ($t0 + ($fs + 2) / $speed,
+                                 $t0 + ($H - 2) / $speed);
                 _line($c, $w0 < $s ? $s : $w0, $w1, $text, 'credits')
                     if $w1 > $s + 0.5;
             }
@@ -509,6 +516,7 @@ sub _width {
     my $w = 0;
     for my $ch (split //, $text) {
         $w += $ch =~ /\p{Han}/ ? $fs * 0.86 : $ch eq ' ' ? $fs * 0.27
+            : $ch =~ /\p{Cyrillic}/ ? $fs * 0.52
             : $ch =~ /[ilI.,:;'!|]/ ? $fs * 0.24 : $fs * 0.47;
     }
     return int($w);
