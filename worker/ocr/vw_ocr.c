@@ -344,6 +344,53 @@ vw_ocr_result_free(vw_ocr_result_t *r)
 }
 
 
+int
+vw_ocr_result_copy(vw_ocr_result_t *to, const vw_ocr_result_t *from)
+{
+    size_t  n;
+
+    *to = *from;
+    to->text = NULL;
+    to->lines = NULL;
+    to->dropped = NULL;
+    to->dropped_text = NULL;
+
+    to->text = strdup(from->text != NULL ? from->text : "");
+
+    if (from->nlines > 0) {
+        n = (size_t) from->nlines * sizeof(vw_ocr_line_t);
+        to->lines = malloc(n);
+
+        if (to->lines != NULL) {
+            memcpy(to->lines, from->lines, n);
+        }
+    }
+
+    if (from->ndropped > 0) {
+        n = (size_t) from->ndropped * sizeof(vw_ocr_line_t);
+        to->dropped = malloc(n);
+
+        if (to->dropped != NULL) {
+            memcpy(to->dropped, from->dropped, n);
+        }
+    }
+
+    if (from->dropped_text != NULL) {
+        to->dropped_text = strdup(from->dropped_text);
+    }
+
+    if (to->text == NULL || (from->nlines > 0 && to->lines == NULL)
+        || (from->ndropped > 0 && to->dropped == NULL)
+        || (from->dropped_text != NULL && to->dropped_text == NULL))
+    {
+        vw_ocr_result_free(to);
+        return -1;
+    }
+
+    return 0;
+}
+
+
 static bool
 vw_ocr_cancel(void *data, int words)
 {

@@ -105,6 +105,10 @@ int vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
 
 void vw_ocr_result_free(vw_ocr_result_t *r);
 
+/* *to gets a copy of *from (its own text and lines): 0, or -1 when out
+ * of memory (*to is then empty). */
+int vw_ocr_result_copy(vw_ocr_result_t *to, const vw_ocr_result_t *from);
+
 /*
  * Two readings of one picture combined line by line (each line from
  * the better of the two, the lines only one has added where they are,

@@ -346,6 +346,7 @@ vw_pipeline_free(vw_pipe_t *p)
     vw_image_free(&p->ocr);
     vw_image_free(&p->mean);
     vw_image_free(&p->inked);
+    vw_reading_forget(p);
     vw_image_free(&p->prev);
     vw_image_free(&p->tent);
     vw_text_free(&p->tent_layer);

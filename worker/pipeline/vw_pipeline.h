@@ -126,6 +126,12 @@ typedef struct {
     uint32_t  readings_remembered; /* screens and lines not read: read
                                       as nothing before, the same box
                                       and pixels (vw_read_memo.c) */
+    uint32_t  readings_reused;     /* grey readings of a screen's mean
+                                      taken from its first reading, not
+                                      made again (vw_reading.c) */
+    uint32_t  readings_spared;     /* screens that read as nothing in
+                                      VW_READ_PASSES recognitions: no
+                                      second reading (vw_read.c) */
     uint32_t  frames_reused;       /* samples that took the text of the
                                       screen they show */
     uint32_t  frames_timed_out;

@@ -66,6 +66,11 @@
  * (vw_read_more) */
 #define VW_OCR_NOISE_SPECK  4
 
+/* recognitions of a screen's mean (grey and one-block readings
+ * included) after which it gets no further second reading, without the
+ * specks or from its glyphs alone (vw_read_more) */
+#define VW_READ_PASSES      4
+
 /* components: a sample with this many glyph-sized ones and no line of
  * them is tried turned a quarter (vw_turn_look), which must then have
  * lines of as many glyphs */
@@ -203,6 +208,12 @@ typedef struct {
     vw_image_t          mean;
     vw_image_t          inked;         /* the screen's glyphs alone
                                           (vw_read_glyphs) */
+    vw_ocr_result_t     grey_read;     /* p->mean's region read in grey,
+                                          as p->mean is now (valid:
+                                          grey_read_ok; vw_reading.c) */
+    int                 grey_read_ok;
+    int                 screen_passes; /* recognitions of the pending
+                                          screen's region (vw_reading.c) */
     int                 scale;         /* of the OCR pictures */
 
     vw_image_t          prev;          /* the last look between samples */
@@ -376,6 +387,7 @@ int vw_reading_fits(const vw_ocr_result_t *res, int glyphs);
 void vw_reading_second(vw_pipe_t *p, vw_ocr_result_t *res,
     vw_ocr_result_t *other);
 void vw_reading_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take);
+void vw_reading_forget(vw_pipe_t *p);
 int vw_reading_few(int letters, int glyphs);
 int vw_reading_letters(const vw_ocr_result_t *res);
 

@@ -58,6 +58,9 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
     st = &p->run->stats;
     t0 = vw_now_ms();
 
+    vw_reading_forget(p);
+    p->screen_passes = 0;
+
     if (vw_between_mean(p, 1) != 0) {
         return vw_fail(err, "no_memory", "run \"%s\": out of memory",
                        p->job->name);
@@ -170,6 +173,8 @@ vw_read_first(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         && !vw_reading_says(res, p->ref_layer.glyphs))
     {
         vw_ocr_result_free(res);
+        vw_reading_forget(p);
+        p->screen_passes = 0;       /* another picture: its own count */
 
         if (vw_between_mean(p, 0) != 0) {
             return vw_fail(err, "no_memory", "run \"%s\": out of memory",
@@ -191,14 +196,30 @@ vw_read_first(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 /*
  * The second readings of a screen whose first says too little: without
  * the noise's specks, from its glyphs alone, turned.  *res becomes the
- * better one; on error it is freed.
+ * better one; on error it is freed.  A screen whose mean Tesseract
+ * read VW_READ_PASSES times (p->screen_passes) and that still reads as
+ * nothing is noise (the layer's "lines" in a busy picture, each look a
+ * new screen): the first two are not made (readings_spared),
+ * orientation detection still is (once per 10 s of video, vw_turn.c).
+ * On the benchmark sets, those readings found no line of the truth
+ * (one junk segment).
  */
 static int
 vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
+    int           spent;
     vw_ocr_how_t  how;
 
-    if (vw_read_unread(p, res, 0) && res->words > 0) {
+    spent = p->screen_passes >= VW_READ_PASSES;
+
+    if (spent && !res->timed_out
+        && (vw_read_unread(p, res, 0)
+            || res->nlines < p->ref_layer.lines - vw_memo_nmoved(p)))
+    {
+        p->run->stats.readings_spared++;
+    }
+
+    if (!spent && vw_read_unread(p, res, 0) && res->words > 0) {
         /*
          * Plenty of glyphs, nothing read, though Tesseract's layout
          * found words (when it found none, vw_reading_ocr read the region
@@ -217,7 +238,7 @@ vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         }
     }
 
-    if (!res->timed_out
+    if (!spent && !res->timed_out
         && res->nlines < p->ref_layer.lines - vw_memo_nmoved(p))
     {
         /*
