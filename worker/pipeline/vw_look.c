@@ -4,11 +4,13 @@
  * A look's picture: the frame shown at a look decoded and made grey
  * (as shown, cropped, turned as orientation detection found the text),
  * its text layer cleaned of the lines the frames beside it do not show,
- * and the test the looks, the boundaries, the frames between looks and
+ * the test the looks, the boundaries, the frames between looks and
  * the joins all use: whether a picture shows the same text as another,
- * where it is or where it slid.
+ * where it is or where it slid; and whether a look grew out of the held
+ * one before it (or the held look was a screen of its own).
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "vw_pipeline_int.h"
@@ -18,6 +20,14 @@ static int vw_look_still(vw_pipe_t *p, vw_err_t *err);
 static int vw_look_oldest(vw_pipe_t *p, const vw_kept_t *run,
     vw_err_t *err);
 static int vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb);
+static int vw_look_tallest(const vw_text_t *t);
+static int vw_look_line_kept(const vw_text_t *tb, const vw_text_line_t *l,
+    const vw_text_t *t, int dx, int dy, int *n);
+static int vw_look_line_blend(const vw_text_t *tb, const vw_text_line_t *l,
+    const vw_text_t *ta, const vw_text_t *tc);
+static int vw_look_moved(const vw_image_t *a, const vw_image_t *b,
+    const vw_rect_t *box, int reach);
+static int vw_look_ink_near(const vw_text_t *t, int x, int y);
 
 
 /*
@@ -340,6 +350,279 @@ vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb)
             && !vw_text_on_rows(ta, &tb->line[j].box))
         {
             return 1;
+        }
+    }
+
+    return 0;
+}
+
+
+/*
+ * 1 if what look b (picture gb, layer tb) brought, its lines that the
+ * reference (tr) has not at the same place, is still there in the look
+ * after it (gc, tc): c grew out of b (the first frames of new text
+ * blurred by the encoder, a fade or a wipe under way), or b's lines
+ * moved on with the picture (texture that drifts) or on their own
+ * (credits that roll, a marquee), and c may stand in for b
+ * (vw_screen_state).  0 when a line or two of b are none of these: b
+ * was a screen of its own, shown for one look (a word of a karaoke
+ * line, a caption replaced in place within a quarter second), and it
+ * is kept; more such lines are noise.
+ * A line of less ink than half a glyph's box grew, and so did one of
+ * glyphs less than half the height of b's tallest line (specks that
+ * strong noise chains beside text) and one whose ink is the
+ * reference's and c's (a cut's frame that shows both).
+ */
+int
+vw_look_grew(const vw_text_t *tr, const vw_image_t *gb, const vw_text_t *tb,
+    const vw_image_t *gc, const vw_text_t *tc)
+{
+    int                    a, i, k, ax, dx, dy, n, reach, moved, tall, own;
+    const vw_text_line_t  *l, *m;
+
+    if (tb->mask.width != tc->mask.width
+        || tb->mask.height != tc->mask.height
+        || gb->width != gc->width || gb->height != gc->height
+        || (tr->box.w != 0
+            && (tr->mask.width != tb->mask.width
+                || tr->mask.height != tb->mask.height)))
+    {
+        return 1;
+    }
+
+    tall = vw_look_tallest(tb);
+
+    own = 0;
+
+    for (k = 0; k < tb->nline; k++) {
+        l = &tb->line[k];
+
+        /* not a line of specks beside a line twice its height (noise) */
+
+        if (2 * l->glyph_h < tall
+            || (tr->box.w != 0 && vw_look_line_kept(tb, l, tr, 0, 0, &n))
+            || vw_look_line_kept(tb, l, tc, 0, 0, &n)
+            || n < l->glyph_h * l->glyph_h / 2
+            || (tr->box.w != 0 && vw_look_line_blend(tb, l, tr, tc)))
+        {
+            continue;
+        }
+
+        reach = 2 * l->glyph_h < VW_GREW_REACH ? 2 * l->glyph_h
+                                               : VW_GREW_REACH;
+
+        moved = vw_look_moved(gb, gc, &l->box, reach);
+
+        /* or its ink is where a line of c of about its size is, their
+         * left or right edges or middles together, give or take a pixel
+         * (credits that roll, a marquee; a glyph at an end may be lost) */
+
+        for (i = 0; i < tc->nline && !moved; i++) {
+            m = &tc->line[i];
+
+            if (abs(m->box.w - l->box.w) * VW_GREW_SIZE > l->box.w
+                || abs(m->box.h - l->box.h) * VW_GREW_SIZE > l->box.h)
+            {
+                continue;
+            }
+
+            for (a = 0; a < 3 && !moved; a++) {
+                ax = a == 0 ? m->box.x - l->box.x
+                     : a == 1 ? m->box.x + m->box.w - l->box.x - l->box.w
+                     : m->box.x + m->box.w / 2 - l->box.x - l->box.w / 2;
+
+                for (dy = -1; dy <= 1 && !moved; dy++) {
+                    for (dx = -1; dx <= 1 && !moved; dx++) {
+                        moved = vw_look_line_kept(tb, l, tc, ax + dx,
+                                                  m->box.y - l->box.y + dy,
+                                                  &n);
+                    }
+                }
+            }
+        }
+
+        own += !moved;
+    }
+
+    /* more than a caption's lines of their own: chains of specks that
+     * strong noise makes all over a look */
+    return own == 0 || own > VW_GREW_OWN_LINES;
+}
+
+
+/* The glyph height of the tallest line of layer t (0: none). */
+static int
+vw_look_tallest(const vw_text_t *t)
+{
+    int  k, h;
+
+    h = 0;
+
+    for (k = 0; t->box.w != 0 && k < t->nline; k++) {
+        h = t->line[k].glyph_h > h ? t->line[k].glyph_h : h;
+    }
+
+    return h;
+}
+
+
+/*
+ * 1 if layer t has ink within VW_GREW_NEAR pixels of VW_GREW_PERCENT %
+ * of the ink of line l of layer tb, moved by (dx, dy); *n: how much ink
+ * l has.
+ */
+static int
+vw_look_line_kept(const vw_text_t *tb, const vw_text_line_t *l,
+    const vw_text_t *t, int dx, int dy, int *n)
+{
+    int              x, y, ink, kept;
+    const uint8_t   *row;
+
+    ink = 0;
+    kept = 0;
+
+    for (y = l->box.y; y < l->box.y + l->box.h; y++) {
+        row = tb->mask.data + (size_t) y * tb->mask.stride;
+
+        for (x = l->box.x; x < l->box.x + l->box.w; x++) {
+            if (row[x] == 0) {
+                ink++;
+                kept += vw_look_ink_near(t, x + dx, y + dy);
+            }
+        }
+    }
+
+    *n = ink;
+
+    return ink > 0 && kept * 100 >= ink * VW_GREW_PERCENT;
+}
+
+
+/*
+ * 1 if VW_GREW_BLEND % of the ink of line l of layer tb is within
+ * VW_GREW_NEAR pixels of the ink of ta or of tc: the frame of a cut
+ * that shows the text before and the text after at once.
+ */
+static int
+vw_look_line_blend(const vw_text_t *tb, const vw_text_line_t *l,
+    const vw_text_t *ta, const vw_text_t *tc)
+{
+    int              x, y, ink, kept;
+    const uint8_t   *row;
+
+    ink = 0;
+    kept = 0;
+
+    for (y = l->box.y; y < l->box.y + l->box.h; y++) {
+        row = tb->mask.data + (size_t) y * tb->mask.stride;
+
+        for (x = l->box.x; x < l->box.x + l->box.w; x++) {
+            if (row[x] == 0) {
+                ink++;
+                kept += vw_look_ink_near(ta, x, y)
+                        || vw_look_ink_near(tc, x, y);
+            }
+        }
+    }
+
+    return ink > 0 && kept * 100 >= ink * VW_GREW_BLEND;
+}
+
+
+/*
+ * 1 if the picture a shows over box is in picture b moved by at most
+ * reach pixels either way, within VW_GREW_LEVELS grey levels on average
+ * over VW_GREW_SAMPLES points of a grid over the box: what was there
+ * moved on with the picture (texture that drifts).  Text replaced by
+ * other text, or gone, matches nowhere.
+ */
+static int
+vw_look_moved(const vw_image_t *a, const vw_image_t *b, const vw_rect_t *box,
+    int reach)
+{
+    int       i, k, nx, ny, n, dx, dy, x, y, sum, most;
+    int       px[VW_GREW_SAMPLES], py[VW_GREW_SAMPLES];
+    uint8_t   va[VW_GREW_SAMPLES];
+
+    if (box->w <= 0 || box->h <= 0) {
+        return 1;
+    }
+
+    /* a grid of about VW_GREW_SAMPLES points, as dense across as down */
+
+    nx = 1;
+
+    while ((nx + 1) * (nx + 1) * box->h / box->w <= VW_GREW_SAMPLES
+           && nx < box->w && nx < VW_GREW_SAMPLES)
+    {
+        nx++;
+    }
+
+    ny = VW_GREW_SAMPLES / nx;
+    ny = ny < box->h ? ny : box->h;
+    ny = ny > 0 ? ny : 1;
+
+    n = 0;
+
+    for (k = 0; k < ny; k++) {
+        for (i = 0; i < nx && n < VW_GREW_SAMPLES; i++) {
+            px[n] = box->x + (2 * i + 1) * box->w / (2 * nx);
+            py[n] = box->y + (2 * k + 1) * box->h / (2 * ny);
+            va[n] = a->data[(size_t) py[n] * a->stride + px[n]];
+            n++;
+        }
+    }
+
+    most = n * VW_GREW_LEVELS;
+
+    for (dy = -reach; dy <= reach; dy++) {
+        for (dx = -reach; dx <= reach; dx++) {
+            sum = 0;
+
+            for (i = 0; i < n && sum <= most; i++) {
+                x = px[i] + dx;
+                y = py[i] + dy;
+
+                if (x < 0 || y < 0 || x >= b->width || y >= b->height) {
+                    sum = most + 1;
+                    break;
+                }
+
+                sum += abs((int) va[i]
+                           - (int) b->data[(size_t) y * b->stride + x]);
+            }
+
+            if (sum <= most) {
+                return 1;
+            }
+        }
+    }
+
+    return 0;
+}
+
+
+/* 1 if layer t has ink within VW_GREW_NEAR pixels of (x, y). */
+static int
+vw_look_ink_near(const vw_text_t *t, int x, int y)
+{
+    int              i, j, x0, x1, y0, y1;
+    const uint8_t   *row;
+
+    x0 = x - VW_GREW_NEAR > 0 ? x - VW_GREW_NEAR : 0;
+    y0 = y - VW_GREW_NEAR > 0 ? y - VW_GREW_NEAR : 0;
+    x1 = x + VW_GREW_NEAR < t->mask.width - 1
+         ? x + VW_GREW_NEAR : t->mask.width - 1;
+    y1 = y + VW_GREW_NEAR < t->mask.height - 1
+         ? y + VW_GREW_NEAR : t->mask.height - 1;
+
+    for (j = y0; j <= y1; j++) {
+        row = t->mask.data + (size_t) j * t->mask.stride;
+
+        for (i = x0; i <= x1; i++) {
+            if (row[i] == 0) {
+                return 1;
+            }
         }
     }
 

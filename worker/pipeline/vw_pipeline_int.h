@@ -44,6 +44,29 @@
  * however few blocks it covers (vw_look_new_line) */
 #define VW_NEW_LINE_GLYPHS  4
 
+/* a look after a held one grew out of it (vw_look_grew) when each line
+ * of the held look that the reference has not has VW_GREW_PERCENT % of
+ * its ink within VW_GREW_NEAR pixels of the look's ink: where it was,
+ * or where a line of the look within 1/VW_GREW_SIZE of its width and
+ * height is; or when the picture under the line is found again, within
+ * VW_GREW_LEVELS grey levels on average over VW_GREW_SAMPLES points,
+ * up to VW_GREW_REACH pixels away (and two glyph heights) */
+#define VW_GREW_NEAR        1
+#define VW_GREW_PERCENT     75
+#define VW_GREW_REACH       32
+#define VW_GREW_LEVELS      12
+#define VW_GREW_SAMPLES     256
+#define VW_GREW_SIZE        3
+
+/* lines: a held look with more lines of its own than this (none grown
+ * into the look after it) is noise, and the look after stands in
+ * (vw_look_grew) */
+#define VW_GREW_OWN_LINES   2
+
+/* percent: a line of a held look with this much of its ink the
+ * reference's or the next look's shows both, at a cut (vw_look_grew) */
+#define VW_GREW_BLEND       90
+
 /* looks, and glyph heights: a line that stayed this many looks (a
  * second at fps 1), as wide as this many glyph heights (a few words),
  * and read as nothing is flagged all the same (vw_read_line_lost) */
@@ -365,6 +388,8 @@ int vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx);
 int vw_look_same_lines(vw_pipe_t *p, const vw_image_t *a,
     const vw_text_t *ta, const vw_image_t *b, const vw_text_t *tb, int *dx);
+int vw_look_grew(const vw_text_t *tr, const vw_image_t *gb,
+    const vw_text_t *tb, const vw_image_t *gc, const vw_text_t *tc);
 
 /* vw_rows.c: a row queued (text NULL: the pending screen's, later); the
  * rows waiting for the pending screen's text get the reference's (flags

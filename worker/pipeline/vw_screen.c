@@ -213,9 +213,13 @@ vw_screen_seen_whole(vw_pipe_t *p, vw_err_t *err)
  * one look) and goes on with the state; but text of VW_SURE_GLYPHS
  * glyphs or more where there was none is text, however short.  If it
  * shows the held look's text, the state changed at the held look.  If
- * neither, it takes the held look's place, once, and the change still
- * starts there (the first frames of new text can be blurred by the
- * encoder).
+ * neither, and it grew out of the held look (vw_look_grew: the first
+ * frames of new text can be blurred by the encoder, a fade or a wipe is
+ * under way) or the held look's lines were texture that moved on, it
+ * takes the held look's place, once, and the change still starts there;
+ * else the held look was a screen of its own, shown for one look (a
+ * karaoke word, a caption replaced within a quarter second): it starts
+ * a state, and this look is held in turn.
  */
 static int
 vw_screen_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
@@ -271,9 +275,12 @@ vw_screen_state(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
     held = vw_look_same_lines(p, &p->tent, &p->tent_layer, &p->grey,
                               &p->layer, &dx);
 
-    if (!held && !sample && !p->stood_in) {
-        /* neither: this look stands in for the held one, once (a
-         * sample has a row of its own, so it never does) */
+    if (!held && !sample && !p->stood_in
+        && vw_look_grew(&p->ref_layer, &p->tent, &p->tent_layer, &p->grey,
+                        &p->layer))
+    {
+        /* neither, grown out of it: this look stands in for the held
+         * one, once (a sample has a row of its own, so it never does) */
         p->stood_in = 1;
         return vw_screen_hold(p, j, pts_ms, 1);
     }
