@@ -21,10 +21,8 @@ static int vw_look_oldest(vw_pipe_t *p, const vw_kept_t *run,
     vw_err_t *err);
 static int vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb);
 static int vw_look_tallest(const vw_text_t *t);
-static int vw_look_line_kept(const vw_text_t *tb, const vw_text_line_t *l,
-    const vw_text_t *t, int dx, int dy, int *n);
-static int vw_look_line_blend(const vw_text_t *tb, const vw_text_line_t *l,
-    const vw_text_t *ta, const vw_text_t *tc);
+static int vw_look_line_near(const vw_text_t *tb, const vw_text_line_t *l,
+    const vw_text_t *t, const vw_text_t *t2, int dx, int dy, int *n);
 static int vw_look_moved(const vw_image_t *a, const vw_image_t *b,
     const vw_rect_t *box, int reach);
 static int vw_look_ink_near(const vw_text_t *t, int x, int y);
@@ -400,10 +398,15 @@ vw_look_grew(const vw_text_t *tr, const vw_image_t *gb, const vw_text_t *tb,
         /* not a line of specks beside a line twice its height (noise) */
 
         if (2 * l->glyph_h < tall
-            || (tr->box.w != 0 && vw_look_line_kept(tb, l, tr, 0, 0, &n))
-            || vw_look_line_kept(tb, l, tc, 0, 0, &n)
+            || (tr->box.w != 0
+                && vw_look_line_near(tb, l, tr, NULL, 0, 0, &n)
+                   >= VW_GREW_PERCENT)
+            || vw_look_line_near(tb, l, tc, NULL, 0, 0, &n)
+               >= VW_GREW_PERCENT
             || n < l->glyph_h * l->glyph_h / 2
-            || (tr->box.w != 0 && vw_look_line_blend(tb, l, tr, tc)))
+            || (tr->box.w != 0
+                && vw_look_line_near(tb, l, tr, tc, 0, 0, &n)
+                   >= VW_GREW_BLEND))
         {
             continue;
         }
@@ -433,9 +436,10 @@ vw_look_grew(const vw_text_t *tr, const vw_image_t *gb, const vw_text_t *tb,
 
                 for (dy = -1; dy <= 1 && !moved; dy++) {
                     for (dx = -1; dx <= 1 && !moved; dx++) {
-                        moved = vw_look_line_kept(tb, l, tc, ax + dx,
+                        moved = vw_look_line_near(tb, l, tc, NULL, ax + dx,
                                                   m->box.y - l->box.y + dy,
-                                                  &n);
+                                                  &n)
+                                >= VW_GREW_PERCENT;
                     }
                 }
             }
@@ -467,13 +471,13 @@ vw_look_tallest(const vw_text_t *t)
 
 
 /*
- * 1 if layer t has ink within VW_GREW_NEAR pixels of VW_GREW_PERCENT %
- * of the ink of line l of layer tb, moved by (dx, dy); *n: how much ink
- * l has.
+ * The percentage of the ink of line l of layer tb that has ink of layer
+ * t (or of t2, when not NULL) within VW_GREW_NEAR pixels, moved by
+ * (dx, dy); *n: how much ink l has.
  */
 static int
-vw_look_line_kept(const vw_text_t *tb, const vw_text_line_t *l,
-    const vw_text_t *t, int dx, int dy, int *n)
+vw_look_line_near(const vw_text_t *tb, const vw_text_line_t *l,
+    const vw_text_t *t, const vw_text_t *t2, int dx, int dy, int *n)
 {
     int              x, y, ink, kept;
     const uint8_t   *row;
@@ -487,45 +491,16 @@ vw_look_line_kept(const vw_text_t *tb, const vw_text_line_t *l,
         for (x = l->box.x; x < l->box.x + l->box.w; x++) {
             if (row[x] == 0) {
                 ink++;
-                kept += vw_look_ink_near(t, x + dx, y + dy);
+                kept += vw_look_ink_near(t, x + dx, y + dy)
+                        || (t2 != NULL
+                            && vw_look_ink_near(t2, x + dx, y + dy));
             }
         }
     }
 
     *n = ink;
 
-    return ink > 0 && kept * 100 >= ink * VW_GREW_PERCENT;
-}
-
-
-/*
- * 1 if VW_GREW_BLEND % of the ink of line l of layer tb is within
- * VW_GREW_NEAR pixels of the ink of ta or of tc: the frame of a cut
- * that shows the text before and the text after at once.
- */
-static int
-vw_look_line_blend(const vw_text_t *tb, const vw_text_line_t *l,
-    const vw_text_t *ta, const vw_text_t *tc)
-{
-    int              x, y, ink, kept;
-    const uint8_t   *row;
-
-    ink = 0;
-    kept = 0;
-
-    for (y = l->box.y; y < l->box.y + l->box.h; y++) {
-        row = tb->mask.data + (size_t) y * tb->mask.stride;
-
-        for (x = l->box.x; x < l->box.x + l->box.w; x++) {
-            if (row[x] == 0) {
-                ink++;
-                kept += vw_look_ink_near(ta, x, y)
-                        || vw_look_ink_near(tc, x, y);
-            }
-        }
-    }
-
-    return ink > 0 && kept * 100 >= ink * VW_GREW_BLEND;
+    return ink > 0 ? (int) ((int64_t) kept * 100 / ink) : 0;
 }
 
 
