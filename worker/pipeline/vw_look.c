@@ -20,6 +20,8 @@ static int vw_look_still(vw_pipe_t *p, vw_err_t *err);
 static int vw_look_oldest(vw_pipe_t *p, const vw_kept_t *run,
     vw_err_t *err);
 static int vw_look_new_line(const vw_text_t *ta, const vw_text_t *tb);
+static int vw_look_line_went(const vw_text_t *tb, const vw_text_line_t *l,
+    const vw_text_t *tc);
 static int vw_look_tallest(const vw_text_t *t);
 static int vw_look_line_near(const vw_text_t *tb, const vw_text_line_t *l,
     const vw_text_t *t, const vw_text_t *t2, int dx, int dy, int *n);
@@ -375,8 +377,8 @@ int
 vw_look_grew(const vw_text_t *tr, const vw_image_t *gb, const vw_text_t *tb,
     const vw_image_t *gc, const vw_text_t *tc)
 {
-    int                    a, i, k, ax, dx, dy, n, reach, moved, tall, own;
-    const vw_text_line_t  *l, *m;
+    int                    k, n, reach, moved, tall, own;
+    const vw_text_line_t  *l;
 
     if (tb->mask.width != tc->mask.width
         || tb->mask.height != tc->mask.height
@@ -414,36 +416,9 @@ vw_look_grew(const vw_text_t *tr, const vw_image_t *gb, const vw_text_t *tb,
         reach = 2 * l->glyph_h < VW_GREW_REACH ? 2 * l->glyph_h
                                                : VW_GREW_REACH;
 
-        moved = vw_look_moved(gb, gc, &l->box, reach);
-
-        /* or its ink is where a line of c of about its size is, their
-         * left or right edges or middles together, give or take a pixel
-         * (credits that roll, a marquee; a glyph at an end may be lost) */
-
-        for (i = 0; i < tc->nline && !moved; i++) {
-            m = &tc->line[i];
-
-            if (abs(m->box.w - l->box.w) * VW_GREW_SIZE > l->box.w
-                || abs(m->box.h - l->box.h) * VW_GREW_SIZE > l->box.h)
-            {
-                continue;
-            }
-
-            for (a = 0; a < 3 && !moved; a++) {
-                ax = a == 0 ? m->box.x - l->box.x
-                     : a == 1 ? m->box.x + m->box.w - l->box.x - l->box.w
-                     : m->box.x + m->box.w / 2 - l->box.x - l->box.w / 2;
-
-                for (dy = -1; dy <= 1 && !moved; dy++) {
-                    for (dx = -1; dx <= 1 && !moved; dx++) {
-                        moved = vw_look_line_near(tb, l, tc, NULL, ax + dx,
-                                                  m->box.y - l->box.y + dy,
-                                                  &n)
-                                >= VW_GREW_PERCENT;
-                    }
-                }
-            }
-        }
+        /* it moved with the picture, or went on as a line of its own */
+        moved = vw_look_moved(gb, gc, &l->box, reach)
+                || vw_look_line_went(tb, l, tc);
 
         own += !moved;
     }
@@ -451,6 +426,51 @@ vw_look_grew(const vw_text_t *tr, const vw_image_t *gb, const vw_text_t *tb,
     /* more than a caption's lines of their own: chains of specks that
      * strong noise makes all over a look */
     return own == 0 || own > VW_GREW_OWN_LINES;
+}
+
+
+/*
+ * 1 if VW_GREW_PERCENT % of the ink of line l of layer tb is where a
+ * line of layer tc of about its size is (within 1/VW_GREW_SIZE of its
+ * width and height), their left or right ends or middles together,
+ * give or take a pixel: the line went on (credits that roll, a marquee;
+ * a glyph at an end may be lost).
+ */
+static int
+vw_look_line_went(const vw_text_t *tb, const vw_text_line_t *l,
+    const vw_text_t *tc)
+{
+    int                    a, i, ax, dx, dy, n;
+    const vw_text_line_t  *m;
+
+    for (i = 0; i < tc->nline; i++) {
+        m = &tc->line[i];
+
+        if (abs(m->box.w - l->box.w) * VW_GREW_SIZE > l->box.w
+            || abs(m->box.h - l->box.h) * VW_GREW_SIZE > l->box.h)
+        {
+            continue;
+        }
+
+        for (a = 0; a < 3; a++) {
+            ax = a == 0 ? m->box.x - l->box.x
+                 : a == 1 ? m->box.x + m->box.w - l->box.x - l->box.w
+                 : m->box.x + m->box.w / 2 - l->box.x - l->box.w / 2;
+
+            for (dy = -1; dy <= 1; dy++) {
+                for (dx = -1; dx <= 1; dx++) {
+                    if (vw_look_line_near(tb, l, tc, NULL, ax + dx,
+                                          m->box.y - l->box.y + dy, &n)
+                        >= VW_GREW_PERCENT)
+                    {
+                        return 1;
+                    }
+                }
+            }
+        }
+    }
+
+    return 0;
 }
 
 
