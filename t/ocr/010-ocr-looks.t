@@ -221,6 +221,27 @@ for my $making (0, 2, 10) {
         . ' frames (' . ($fr // 0) . ')';
 }
 
+# 7b. making 8, where noise beside the line makes the screens of one
+# item differ (their means are told apart) and each reads it unsure,
+# with other marks at its ends ("\" Markets close higher", "“Markets
+# close higher «5°", "Markets close higher ~~ / 5 ~ / j"): two unsure
+# readings that share a run of most of their letters are one line
+# (vw_join_read_same), so the item is one segment.  The worker before
+# that gave those three segments.
+
+{
+    my @items = ticker_items();
+    $file = noisy_ticker('ticker-unsure-8', 8, \@items);
+    $r = run_worker('ocr', $file, '--fps', '1');
+    is $r->{rc}, 0, 'ticker joined 8: exit 0' or diag $r->{stderr};
+    my @markets = grep { $_->{text} =~ /Markets/ } @{ $r->{json}{segments} };
+    is scalar(@markets), 1, 'ticker joined 8: "Markets close higher" is one'
+        . ' segment' or diag explain \@markets;
+    my $m = found($r->{json}{segments}, $items[4]);
+    ok $m && $m->[1] <= 0.5, 'ticker joined 8: and reads it'
+        or diag explain \@markets;
+}
+
 # the frames are those kept for placing changes, the same wherever
 # decoding began: a resumed run reads as an unbroken one (making 3; on
 # makings 0, 2, 4-7, 9 and 10 a resumed run places some changes on other

@@ -53,6 +53,8 @@
 
 
 static int vw_join_letters_alike(const char *a, const char *b);
+static int vw_join_letters_overlap(const char *a, const char *b);
+static size_t vw_join_letters_of(const char *s, uint32_t *out, size_t cap);
 static const unsigned char *vw_join_letter(const unsigned char *s,
     size_t *len);
 static int vw_join_inside(const vw_rect_t *box, const vw_rect_t *of,
@@ -207,6 +209,7 @@ vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res)
  * joins a screen the means kept apart; it never parts one (what is a
  * screen is the text layer's to say), and only the screen directly
  * after the group's, with no picture without text between.
+ * VW_JOIN_LINE if the two are unsure readings of one line (below).
  */
 int
 vw_join_read_same(const vw_pipe_t *p, int turn_q, const vw_ocr_result_t *res)
@@ -218,7 +221,43 @@ vw_join_read_same(const vw_pipe_t *p, int turn_q, const vw_ocr_result_t *res)
         return 0;
     }
 
-    return vw_join_letters_alike(p->join_text, res->text) ? VW_JOIN_SAME : 0;
+    if (vw_join_letters_alike(p->join_text, res->text)) {
+        return VW_JOIN_SAME;
+    }
+
+    /*
+     * Two readings both published unsure are of one line in strong
+     * noise when they share a run of most of their letters: what the
+     * noise made of glyphs beside the line differs at its ends ("a!
+     * Markets close higher, ; / J" at 60, then "4 / » Markets close
+     * higher" at 75, on the hard set's noisy ticker).  A changed word
+     * or number inside the line breaks the run (a counter's line is
+     * two runs), and a reading made with confidence is never joined so.
+     */
+    if (p->join_conf < VW_UNSURE_BELOW && res->confidence < VW_UNSURE_BELOW
+        && vw_join_letters_overlap(p->join_text, res->text))
+    {
+        return VW_JOIN_LINE;
+    }
+
+    return 0;
+}
+
+
+/*
+ * Of two readings joined as one line (VW_JOIN_LINE), res is the surer
+ * when it has fewer letters than the group's (fewer marks of the noise
+ * beside the line they share), or as many at a higher confidence.
+ */
+int
+vw_join_tighter(const vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    size_t  a, b;
+
+    a = vw_join_letters_of(res->text, NULL, SIZE_MAX);
+    b = vw_join_letters_of(p->join_text, NULL, SIZE_MAX);
+
+    return a < b || (a == b && res->confidence > p->join_conf);
 }
 
 
@@ -418,6 +457,71 @@ vw_join_letters_alike(const char *a, const char *b)
         pb += lb;
         letters++;
     }
+}
+
+
+/*
+ * 1 if a and b share a run of letters and digits, in order, of at
+ * least VW_JOIN_RUN letters and four fifths of each one's letters.
+ */
+static int
+vw_join_letters_overlap(const char *a, const char *b)
+{
+    size_t    i, k, la, lb, best;
+    uint32_t  ca[VW_JOIN_RUN_CAP], cb[VW_JOIN_RUN_CAP];
+    uint16_t  run[VW_JOIN_RUN_CAP + 1], prev[VW_JOIN_RUN_CAP + 1];
+
+    la = vw_join_letters_of(a, ca, VW_JOIN_RUN_CAP);
+    lb = vw_join_letters_of(b, cb, VW_JOIN_RUN_CAP);
+
+    if (la < VW_JOIN_RUN || lb < VW_JOIN_RUN
+        || la > VW_JOIN_RUN_CAP || lb > VW_JOIN_RUN_CAP)
+    {
+        return 0;
+    }
+
+    /* the longest common run: run[k] ends at a's i-th and b's k-th */
+    best = 0;
+    memset(prev, 0, sizeof(prev));
+
+    for (i = 0; i < la; i++) {
+        run[0] = 0;
+
+        for (k = 1; k <= lb; k++) {
+            run[k] = ca[i] == cb[k - 1] ? prev[k - 1] + 1 : 0;
+            best = run[k] > best ? run[k] : best;
+        }
+
+        memcpy(prev, run, sizeof(prev));
+    }
+
+    return best >= VW_JOIN_RUN && 5 * best >= 4 * la && 5 * best >= 4 * lb;
+}
+
+
+/* The letters and digits of s (their code points in out, unless NULL), at
+ * most cap; their count, cap + 1 when there are more. */
+static size_t
+vw_join_letters_of(const char *s, uint32_t *out, size_t cap)
+{
+    size_t                n, len;
+    const unsigned char  *p;
+
+    p = (const unsigned char *) s;
+
+    for (n = 0; (p = vw_join_letter(p, &len)) != NULL; p += len) {
+        if (n == cap) {
+            return cap + 1;
+        }
+
+        if (out != NULL) {
+            (void) vw_utf8_decode(p, len, &out[n]);
+        }
+
+        n++;
+    }
+
+    return n;
 }
 
 

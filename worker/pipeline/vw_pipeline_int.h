@@ -145,6 +145,12 @@
  * the first row of that one (10 s at 1 fps; vw_join.c) */
 #define VW_JOIN_LOOKS       60
 
+/* two unsure readings that share a run of VW_JOIN_RUN letters or more
+ * (and four fifths of each) are one line (vw_join_read_same); readings
+ * of more than VW_JOIN_RUN_CAP letters are not compared so */
+#define VW_JOIN_RUN         10
+#define VW_JOIN_RUN_CAP     256
+
 /* readings that said nothing, remembered by box and content
  * (vw_read_memo.c): the last screen and VW_MEMO_LINES lines read alone;
  * cells of half a glyph's height, VW_MEMO_CELL_MIN pixels at least; the
@@ -449,10 +455,13 @@ void vw_turn_forget(vw_pipe_t *p, uint32_t i);
                                    text */
 #define VW_JOIN_WITHIN  2       /* its glyphs are the group's, whose mean
                                    has others beyond them */
+#define VW_JOIN_LINE    3       /* its reading and the group's, both
+                                   unsure, are of one line */
 int vw_join_same(vw_pipe_t *p, vw_err_t *err);
 int vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res);
 int vw_join_read_same(const vw_pipe_t *p, int turn_q,
     const vw_ocr_result_t *res);
+int vw_join_tighter(const vw_pipe_t *p, const vw_ocr_result_t *res);
 int vw_join_take(vw_pipe_t *p, vw_err_t *err);
 int vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     vw_err_t *err);

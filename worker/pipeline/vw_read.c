@@ -332,8 +332,10 @@ vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
     }
 
     if (joined && (unread || res->timed_out || res->text[0] == '\0'
-                   || res->confidence <= p->join_conf
-                   || turn_q != p->turn_q))
+                   || turn_q != p->turn_q
+                   || (joined == VW_JOIN_LINE ? !vw_join_tighter(p, res)
+                                              : res->confidence
+                                                <= p->join_conf)))
     {
         /* the reading of the screen it joins is the surer one */
         vw_ocr_result_free(res);
