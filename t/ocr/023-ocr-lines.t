@@ -20,6 +20,8 @@
 #      chains tall letters only (a glyph is 1/60 of the picture tall),
 #      and finds the first line alone; the region read takes in a line
 #      more above and below such small glyphs, so the second is read.
+#   5. Three outlined Han characters over grass, read alone as a line:
+#      a Han character counts as two letters against the layer's glyphs.
 
 use strict;
 use warnings;
@@ -103,5 +105,25 @@ is scalar(@segs), 1, 'small lines: one segment'
     or diag explain [map { $_->{text} } @segs];
 cmp_ok cer($segs[0]{text} // '', join("\n", @small)), '<=', 0.1,
     'small lines: both lines read' or diag explain [map { $_->{text} } @segs];
+
+# 5. three outlined Han characters over grass (t/data/media/README): the
+# text layer sees 16 glyphs in their line (strokes, radicals and the
+# breaks in their outline), the page layout reads nothing, and the line
+# read alone reads "你是谁" at 91.  Three letters against 16 glyphs were
+# "a few letters", no text: the screen came out empty and flagged
+# text_unreadable.  A Han character now counts as two letters
+# (VW_BLOCK_LETTERS).
+
+$r = run_worker('ocr', 't/data/media/short-cjk-grass.mp4', '--lang',
+                'chi_sim', '--format', 'json');
+is $r->{rc}, 0, 'Han over grass: exit 0' or diag $r->{stderr};
+@segs = @{ $r->{json}{segments} // [] };
+ok scalar(@segs) == 1 && cer($segs[0]{text}, "\x{4f60}\x{662f}\x{8c01}") <= 0.2
+    && $segs[0]{start} <= 0.5 && $segs[0]{end} >= 1.4,
+    'Han over grass: the line read, from 0.25 to 1.58 s'
+    or diag explain [$r->{json}{segments}, $r->{json}{warnings}];
+ok !grep({ $_->{code} eq 'text_unreadable' } @{ $r->{json}{warnings} // [] }),
+    'Han over grass: no screen flagged unreadable'
+    or diag explain $r->{json}{warnings};
 
 done_testing();

@@ -84,6 +84,10 @@
 #define VW_FEW_PART         4
 #define VW_FEW_MIN          2
 
+/* letters: a Han, kana or Hangul character counts as this many
+ * (vw_reading_letters) */
+#define VW_BLOCK_LETTERS    2
+
 /* a part of a glyph's height: a screen that read as nothing is read
  * again without the specks up to 1/VW_OCR_NOISE_SPECK of it
  * (vw_read_more) */

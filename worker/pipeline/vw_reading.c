@@ -318,8 +318,14 @@ vw_reading_few(int letters, int glyphs)
 }
 
 
-/* The letters or digits of a reading; any character beyond ASCII counts
- * as a letter. */
+/*
+ * The letters or digits of a reading; any character beyond ASCII counts
+ * as a letter, and a character of a script written in square blocks
+ * (Han, kana, Hangul) as VW_BLOCK_LETTERS: such a character is several
+ * glyphs to the text layer (its strokes and radicals apart, its outline
+ * broken), so "你是谁" over outlined 30 px subtitles is a line of 16
+ * glyphs, which three letters would not say.
+ */
 int
 vw_reading_letters(const vw_ocr_result_t *res)
 {
@@ -334,6 +340,13 @@ vw_reading_letters(const vw_ocr_result_t *res)
 
     for (i = 0; i < len; i += n) {
         n = vw_utf8_decode(s + i, len - i, &cp);
+
+        if ((cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x9fff)
+            || (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0xf900 && cp <= 0xfaff))
+        {
+            letters += VW_BLOCK_LETTERS;
+            continue;
+        }
 
         letters += (cp >= '0' && cp <= '9') || (cp >= 'a' && cp <= 'z')
                    || (cp >= 'A' && cp <= 'Z') || (cp >= 0x80 && cp != 0xfffd);
