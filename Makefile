@@ -119,6 +119,23 @@ bench: build
 bench-parts: build
 	bench/parts/run.pl $(if $(ROUNDS),--rounds $(ROUNDS))
 
+# decoding in decode order (issue 37): the CPU that skipping non-reference
+# frames away from changes of text could save, and an md5 check of every
+# frame decoded (bench/decode/README.md).  CORPUS="dir1 dir2": those
+# corpora (bench/ocr/corpus.pl's layout), else the first and real-like
+# sets, made in build/bench/ocr as bench/ocr/run.sh makes them; RUNS=N (3)
+DECODE_CORPUS := $(BUILD)/bench/ocr/corpus $(BUILD)/bench/ocr/corpus-real
+
+.PHONY: bench-decode
+bench-decode: deps
+ifeq ($(CORPUS),)
+	@scripts/deps.sh bench
+	perl bench/ocr/corpus.pl $(BUILD)/bench/ocr/corpus --set first
+	perl bench/ocr/corpus.pl $(BUILD)/bench/ocr/corpus-real --set real
+endif
+	bench/decode/run.pl $(if $(RUNS),--runs $(RUNS)) \
+	    $(if $(CORPUS),$(CORPUS),$(DECODE_CORPUS))
+
 # the storm and chaos tests at 50000 uploads and 24 videos, and the lifecycle
 # tests at 1000 reloads and 20 rounds on both ledgers (docs/reliability.md)
 soak: build deps-browser
