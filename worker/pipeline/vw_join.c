@@ -20,7 +20,9 @@
  * looks.  A screen whose mean is kept apart is read, and joins all the
  * same when its reading is the group's letter for letter
  * (vw_join_read_same): a mean of few looks over strong noise can differ
- * as a changed letter does.
+ * as a changed letter does; or when both readings are unsure and share
+ * most of their letters (the one with fewer letters is the text of
+ * both: vw_join_tighter).
  *
  * The screen read last, and the screens joined to it since, form the
  * group (p->join_*): the reading they share, the mean it came from,
@@ -209,7 +211,8 @@ vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res)
  * joins a screen the means kept apart; it never parts one (what is a
  * screen is the text layer's to say), and only the screen directly
  * after the group's, with no picture without text between.
- * VW_JOIN_LINE if the two are unsure readings of one line (below).
+ * VW_JOIN_UNSURE if the two are unsure readings of the same text
+ * (below).
  */
 int
 vw_join_read_same(const vw_pipe_t *p, int turn_q, const vw_ocr_result_t *res)
@@ -226,18 +229,19 @@ vw_join_read_same(const vw_pipe_t *p, int turn_q, const vw_ocr_result_t *res)
     }
 
     /*
-     * Two readings both published unsure are of one line in strong
+     * Two readings both published unsure are of the same text in strong
      * noise when they share a run of most of their letters: what the
-     * noise made of glyphs beside the line differs at its ends ("a!
+     * noise made of glyphs beside the text differs at its ends ("a!
      * Markets close higher, ; / J" at 60, then "4 / » Markets close
      * higher" at 75, on the hard set's noisy ticker).  A changed word
-     * or number inside the line breaks the run (a counter's line is
-     * two runs), and a reading made with confidence is never joined so.
+     * or number in the middle breaks the run (a counter's line is two
+     * runs); one at either end, of up to a fifth of the letters, does
+     * not.  A reading made with confidence is never joined so.
      */
     if (p->join_conf < VW_UNSURE_BELOW && res->confidence < VW_UNSURE_BELOW
         && vw_join_letters_overlap(p->join_text, res->text))
     {
-        return VW_JOIN_LINE;
+        return VW_JOIN_UNSURE;
     }
 
     return 0;
@@ -245,17 +249,18 @@ vw_join_read_same(const vw_pipe_t *p, int turn_q, const vw_ocr_result_t *res)
 
 
 /*
- * Of two readings joined as one line (VW_JOIN_LINE), res is the surer
- * when it has fewer letters than the group's (fewer marks of the noise
- * beside the line they share), or as many at a higher confidence.
+ * Of two readings joined as unsure (VW_JOIN_UNSURE), res is the surer
+ * when it has fewer letters than the group's (fewer of the noise's
+ * beside the run they share), or as many at a higher confidence.
  */
 int
 vw_join_tighter(const vw_pipe_t *p, const vw_ocr_result_t *res)
 {
     size_t  a, b;
 
-    a = vw_join_letters_of(res->text, NULL, SIZE_MAX);
-    b = vw_join_letters_of(p->join_text, NULL, SIZE_MAX);
+    /* (both at most VW_JOIN_RUN_CAP: they were compared) */
+    a = vw_join_letters_of(res->text, NULL, VW_JOIN_RUN_CAP);
+    b = vw_join_letters_of(p->join_text, NULL, VW_JOIN_RUN_CAP);
 
     return a < b || (a == b && res->confidence > p->join_conf);
 }
@@ -492,7 +497,7 @@ vw_join_letters_overlap(const char *a, const char *b)
             best = run[k] > best ? run[k] : best;
         }
 
-        memcpy(prev, run, sizeof(prev));
+        memcpy(prev, run, (lb + 1) * sizeof(uint16_t));
     }
 
     return best >= VW_JOIN_RUN && 5 * best >= 4 * la && 5 * best >= 4 * lb;

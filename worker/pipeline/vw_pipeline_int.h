@@ -84,8 +84,8 @@
 #define VW_FEW_PART         4
 #define VW_FEW_MIN          2
 
-/* letters: a Han, kana or Hangul character counts as this many
- * (vw_reading_letters) */
+/* letters: a Han character counts as this many in a reading of two or
+ * more (vw_reading_letters) */
 #define VW_BLOCK_LETTERS    2
 
 /* a part of a glyph's height: a screen that read as nothing is read
@@ -149,9 +149,10 @@
  * the first row of that one (10 s at 1 fps; vw_join.c) */
 #define VW_JOIN_LOOKS       60
 
-/* two unsure readings that share a run of VW_JOIN_RUN letters or more
- * (and four fifths of each) are one line (vw_join_read_same); readings
- * of more than VW_JOIN_RUN_CAP letters are not compared so */
+/* letters (each character once): two unsure readings that share a run
+ * of VW_JOIN_RUN or more, and four fifths of each, are the same text
+ * (vw_join_read_same); readings of more than VW_JOIN_RUN_CAP are not
+ * compared so */
 #define VW_JOIN_RUN         10
 #define VW_JOIN_RUN_CAP     256
 
@@ -459,8 +460,8 @@ void vw_turn_forget(vw_pipe_t *p, uint32_t i);
                                    text */
 #define VW_JOIN_WITHIN  2       /* its glyphs are the group's, whose mean
                                    has others beyond them */
-#define VW_JOIN_LINE    3       /* its reading and the group's, both
-                                   unsure, are of one line */
+#define VW_JOIN_UNSURE  3       /* its reading and the group's, both
+                                   unsure, share most of their letters */
 int vw_join_same(vw_pipe_t *p, vw_err_t *err);
 int vw_join_within(const vw_pipe_t *p, const vw_ocr_result_t *res);
 int vw_join_read_same(const vw_pipe_t *p, int turn_q,

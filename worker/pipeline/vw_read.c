@@ -44,8 +44,9 @@ static int vw_read_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
  * text of the screen read before it (vw_join_same) joins that one: it
  * is read only if it has more looks (or to tell, when the group's mean
  * has glyphs beyond it), and the more confident reading is the text of
- * both.  So does a screen whose reading is that one's letter for letter
- * (vw_join_read_same).
+ * both.  So does a screen whose reading is that one's letter for letter,
+ * or, both unsure, shares most of its letters (vw_join_read_same; the
+ * reading with fewer letters is the text of both).
  */
 int
 vw_read_screen(vw_pipe_t *p, vw_err_t *err)
@@ -316,7 +317,7 @@ static int
 vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
     int unread, vw_err_t *err)
 {
-    int        rc;
+    int        rc, surer;
     char      *parts;
     unsigned   flags;
 
@@ -331,11 +332,11 @@ vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
         joined = vw_join_read_same(p, turn_q, res);
     }
 
+    surer = joined == VW_JOIN_UNSURE ? vw_join_tighter(p, res)
+                                     : res->confidence > p->join_conf;
+
     if (joined && (unread || res->timed_out || res->text[0] == '\0'
-                   || turn_q != p->turn_q
-                   || (joined == VW_JOIN_LINE ? !vw_join_tighter(p, res)
-                                              : res->confidence
-                                                <= p->join_conf)))
+                   || turn_q != p->turn_q || !surer))
     {
         /* the reading of the screen it joins is the surer one */
         vw_ocr_result_free(res);

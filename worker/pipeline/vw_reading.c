@@ -320,16 +320,17 @@ vw_reading_few(int letters, int glyphs)
 
 /*
  * The letters or digits of a reading; any character beyond ASCII counts
- * as a letter, and a character of a script written in square blocks
- * (Han, kana, Hangul) as VW_BLOCK_LETTERS: such a character is several
- * glyphs to the text layer (its strokes and radicals apart, its outline
- * broken), so "你是谁" over outlined 30 px subtitles is a line of 16
- * glyphs, which three letters would not say.
+ * as a letter, and a Han character, in a reading of two or more, as
+ * VW_BLOCK_LETTERS: the text layer sees its strokes and radicals apart,
+ * and the breaks in its outline, as glyphs of their own ("你是谁" in
+ * outlined 30 px subtitles over grass is a line of 16 glyphs, which
+ * three letters would not say).  One alone still counts once: a single
+ * character is what noise reads as, as often as not.
  */
 int
 vw_reading_letters(const vw_ocr_result_t *res)
 {
-    int                   letters;
+    int                   letters, han;
     size_t                i, n, len;
     uint32_t              cp;
     const unsigned char  *s;
@@ -337,14 +338,16 @@ vw_reading_letters(const vw_ocr_result_t *res)
     s = (const unsigned char *) (res->text != NULL ? res->text : "");
     len = strlen((const char *) s);
     letters = 0;
+    han = 0;
 
     for (i = 0; i < len; i += n) {
         n = vw_utf8_decode(s + i, len - i, &cp);
 
-        if ((cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x9fff)
-            || (cp >= 0xac00 && cp <= 0xd7af) || (cp >= 0xf900 && cp <= 0xfaff))
+        if ((cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff)
+            || (cp >= 0xf900 && cp <= 0xfaff)
+            || (cp >= 0x20000 && cp <= 0x3134f))
         {
-            letters += VW_BLOCK_LETTERS;
+            han++;
             continue;
         }
 
@@ -352,5 +355,5 @@ vw_reading_letters(const vw_ocr_result_t *res)
                    || (cp >= 'A' && cp <= 'Z') || (cp >= 0x80 && cp != 0xfffd);
     }
 
-    return letters;
+    return letters + (han > 1 ? VW_BLOCK_LETTERS * han : han);
 }
