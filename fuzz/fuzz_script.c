@@ -16,7 +16,8 @@
  *   2. vw_utf8_last gives the code point of the forward scan's last
  *      step (-1 when that step was ill-formed, or for no bytes);
  *   3. vw_script_class is a known class, and OTHER for -1, ASCII and
- *      anything past U+323AF;
+ *      anything past U+323AF; vw_script_han is 0 or 1, and 1 only for
+ *      a CJK character from U+3400 on (Han, not kana or punctuation);
  *   4. vw_script_space is 0 or 1; 1 whenever a side's boundary
  *      character is not CJK or Hangul (Latin, digits, bad UTF-8, an
  *      empty word); 0 for CJK beside CJK whatever the blanks; beside
@@ -45,7 +46,7 @@ static int32_t fuzz_scan(const unsigned char *p, size_t n);
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int                   blanks, sp, ca, cb, got;
+    int                   blanks, sp, ca, cb, han, got;
     size_t                n, alen, blen, len, at, from, i, spaces;
     int32_t               last, first;
     unsigned char        *a, *b;
@@ -85,6 +86,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                || ca == VW_SCRIPT_HANGUL);
     FUZZ_CHECK(last >= 0x1100 || ca == VW_SCRIPT_OTHER);
     FUZZ_CHECK(last <= 0x323af || ca == VW_SCRIPT_OTHER);
+    han = vw_script_han(last);
+    FUZZ_CHECK(han == 0 || (han == 1 && ca == VW_SCRIPT_CJK
+                            && last >= 0x3400));
 
     first = blen ? vw_utf8_next(b, blen, &len) : -1;
     cb = vw_script_class(first);

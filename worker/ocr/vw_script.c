@@ -15,39 +15,66 @@
 typedef struct {
     int32_t  lo, hi;
     int      cls;
+    int      han;       /* a block of Han characters (ideographs) */
 } vw_script_range_t;
 
 
-/* Sorted, not overlapping: vw_script_class searches it by halves. */
+static const vw_script_range_t *vw_script_range(int32_t cp);
+
+
+/* Sorted, not overlapping: vw_script_range searches it by halves. */
 static const vw_script_range_t  vw_script_ranges[] = {
-    { 0x1100, 0x11ff, VW_SCRIPT_HANGUL },     /* Hangul Jamo */
-    { 0x2e80, 0x2fdf, VW_SCRIPT_CJK },        /* radicals, Kangxi */
-    { 0x2ff0, 0x303f, VW_SCRIPT_CJK },        /* ideographic description,
+    { 0x1100, 0x11ff, VW_SCRIPT_HANGUL, 0 },  /* Hangul Jamo */
+    { 0x2e80, 0x2fdf, VW_SCRIPT_CJK, 0 },     /* radicals, Kangxi */
+    { 0x2ff0, 0x303f, VW_SCRIPT_CJK, 0 },     /* ideographic description,
                                                  CJK symbols, punctuation */
-    { 0x3040, 0x30ff, VW_SCRIPT_CJK },        /* Hiragana, Katakana */
-    { 0x3100, 0x312f, VW_SCRIPT_CJK },        /* Bopomofo */
-    { 0x3130, 0x318f, VW_SCRIPT_HANGUL },     /* Hangul compatibility Jamo */
-    { 0x3190, 0x31ff, VW_SCRIPT_CJK },        /* Kanbun, strokes, Katakana
+    { 0x3040, 0x30ff, VW_SCRIPT_CJK, 0 },     /* Hiragana, Katakana */
+    { 0x3100, 0x312f, VW_SCRIPT_CJK, 0 },     /* Bopomofo */
+    { 0x3130, 0x318f, VW_SCRIPT_HANGUL, 0 },  /* Hangul compatibility Jamo */
+    { 0x3190, 0x31ff, VW_SCRIPT_CJK, 0 },     /* Kanbun, strokes, Katakana
                                                  phonetic extensions */
-    { 0x3200, 0x33ff, VW_SCRIPT_CJK },        /* enclosed CJK, compatibility */
-    { 0x3400, 0x4dbf, VW_SCRIPT_CJK },        /* Han extension A */
-    { 0x4e00, 0x9fff, VW_SCRIPT_CJK },        /* Han */
-    { 0xa960, 0xa97f, VW_SCRIPT_HANGUL },     /* Hangul Jamo extended A */
-    { 0xac00, 0xd7af, VW_SCRIPT_HANGUL },     /* Hangul syllables */
-    { 0xd7b0, 0xd7ff, VW_SCRIPT_HANGUL },     /* Hangul Jamo extended B */
-    { 0xf900, 0xfaff, VW_SCRIPT_CJK },        /* Han compatibility */
-    { 0xfe30, 0xfe4f, VW_SCRIPT_CJK },        /* CJK compatibility forms */
-    { 0xff00, 0xff9f, VW_SCRIPT_CJK },        /* fullwidth forms, halfwidth
+    { 0x3200, 0x33ff, VW_SCRIPT_CJK, 0 },     /* enclosed CJK, compatibility */
+    { 0x3400, 0x4dbf, VW_SCRIPT_CJK, 1 },     /* Han extension A */
+    { 0x4e00, 0x9fff, VW_SCRIPT_CJK, 1 },     /* Han */
+    { 0xa960, 0xa97f, VW_SCRIPT_HANGUL, 0 },  /* Hangul Jamo extended A */
+    { 0xac00, 0xd7af, VW_SCRIPT_HANGUL, 0 },  /* Hangul syllables */
+    { 0xd7b0, 0xd7ff, VW_SCRIPT_HANGUL, 0 },  /* Hangul Jamo extended B */
+    { 0xf900, 0xfaff, VW_SCRIPT_CJK, 1 },     /* Han compatibility */
+    { 0xfe30, 0xfe4f, VW_SCRIPT_CJK, 0 },     /* CJK compatibility forms */
+    { 0xff00, 0xff9f, VW_SCRIPT_CJK, 0 },     /* fullwidth forms, halfwidth
                                                  Katakana */
-    { 0xffa0, 0xffdc, VW_SCRIPT_HANGUL },     /* halfwidth Hangul */
-    { 0x20000, 0x2fa1f, VW_SCRIPT_CJK },      /* Han extensions B-F,
+    { 0xffa0, 0xffdc, VW_SCRIPT_HANGUL, 0 },  /* halfwidth Hangul */
+    { 0x20000, 0x2fa1f, VW_SCRIPT_CJK, 1 },   /* Han extensions B-F,
                                                  compatibility supplement */
-    { 0x30000, 0x323af, VW_SCRIPT_CJK },      /* Han extensions G, H */
+    { 0x30000, 0x323af, VW_SCRIPT_CJK, 1 },   /* Han extensions G, H */
 };
 
 
 int
 vw_script_class(int32_t cp)
+{
+    const vw_script_range_t  *r;
+
+    r = vw_script_range(cp);
+
+    return r != NULL ? r->cls : VW_SCRIPT_OTHER;
+}
+
+
+int
+vw_script_han(int32_t cp)
+{
+    const vw_script_range_t  *r;
+
+    r = vw_script_range(cp);
+
+    return r != NULL && r->han;
+}
+
+
+/* The range cp is in, NULL when none: the table searched by halves. */
+static const vw_script_range_t *
+vw_script_range(int32_t cp)
 {
     size_t  lo, hi, mid;
 
@@ -64,11 +91,11 @@ vw_script_class(int32_t cp)
             lo = mid + 1;
 
         } else {
-            return vw_script_ranges[mid].cls;
+            return &vw_script_ranges[mid];
         }
     }
 
-    return VW_SCRIPT_OTHER;
+    return NULL;
 }
 
 

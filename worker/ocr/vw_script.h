@@ -29,6 +29,9 @@
 /* VW_SCRIPT_CJK, VW_SCRIPT_HANGUL or VW_SCRIPT_OTHER (also for -1). */
 int vw_script_class(int32_t cp);
 
+/* 1 if cp is a Han character (an ideograph, of CJK's blocks), else 0. */
+int vw_script_han(int32_t cp);
+
 /*
  * The blanks before word (wlen > 0 bytes) in line[0..n), the text
  * Tesseract gives for the whole line, searched from *at on: the spaces

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/vw_utf8.h"
+#include "ocr/vw_script.h"
 #include "vw_pipeline_int.h"
 
 
@@ -343,10 +344,7 @@ vw_reading_letters(const vw_ocr_result_t *res)
     for (i = 0; i < len; i += n) {
         n = vw_utf8_decode(s + i, len - i, &cp);
 
-        if ((cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff)
-            || (cp >= 0xf900 && cp <= 0xfaff)
-            || (cp >= 0x20000 && cp <= 0x3134f))
-        {
+        if (vw_script_han((int32_t) cp)) {
             han++;
             continue;
         }
