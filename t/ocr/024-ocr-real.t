@@ -79,6 +79,14 @@ my %todo = (
     'one-char-0.5s' => 'a 0.5 s one-character line: not read',
 );
 
+# Shapes whose segments are timed too, within $TIMED seconds (a few
+# frames at 25 fps; the titles fade in and out over 0.12 s):
+# orange lettering on black, whose brightest strokes only are bright
+# ink (the layer is local contrast's, vw_text.c), found from its
+# fade-in to its fade-out (vw_text_faded)
+my %timed = ('orange-on-black' => 1);
+my $TIMED = 0.12;
+
 for my $q (OCRReal::quick()) {
     my $t = OCRReal::make_real($q, $dir, seed => $seed);
     # the clip is what its truth says: lines inside it, each with its
@@ -108,6 +116,18 @@ for my $q (OCRReal::quick()) {
     }
     my %by;
     push @{ $by{ $_->{line}{shape} } }, $_ for @{ $sc->{per_line} };
+
+    # the shapes whose segment is timed too: one segment for the line,
+    # beginning and ending within $TIMED seconds of it
+    for my $pl (grep { $timed{ $_->{line}{shape} } } @{ $sc->{per_line} }) {
+        my ($l, $g) = ($pl->{line}, $pl->{segment});
+        ok $g && abs($g->{start} - $l->{start}) <= $TIMED
+              && abs($g->{end} - $l->{end}) <= $TIMED,
+            "$l->{shape}: its segment begins and ends with it"
+            or diag sprintf 'line %.2f-%.2f, segment %s', $l->{start},
+                $l->{end}, $g ? sprintf('%.2f-%.2f', $g->{start}, $g->{end})
+                              : 'none';
+    }
     for my $shape (sort keys %by) {
         my @l = @{ $by{$shape} };
         my @missed = map { $_->{line}{text} } grep { !$_->{found} } @l;

@@ -93,13 +93,15 @@
 #define VW_TEXT_LOCAL_TALL       4     /* glyph heights: and its box is
                                           no taller (a line or two) */
 #define VW_TEXT_LOCAL_COMPS      8     /* components: with this many of
-                                          a glyph's size and no line,
-                                          it is not tried (text turned
-                                          sideways: vw_turn_look) */
+                                          a glyph's size and no line of
+                                          any ink, text may be turned
+                                          sideways (vw_turn_look) */
 #define VW_TEXT_LOCAL_FEW        4     /* glyphs: fewer of dark ink, on
                                           a picture that is not light,
-                                          may be texture: ink by local
-                                          contrast is tried */
+                                          may be texture, and of bright
+                                          ink on a dark one pieces of
+                                          coloured lettering: ink by
+                                          local contrast is tried */
 #define VW_TEXT_LOCAL_GAIN       2     /* and wins with more than this
                                           many times the glyphs */
 #define VW_TEXT_STILL_DIFF       12    /* levels: and stands still when
@@ -163,6 +165,9 @@
 #define VW_TEXT_SLIDE_PART       16    /* text slides at most a 16th of
                                           the picture's width between two
                                           pictures compared (a ticker) */
+#define VW_TEXT_FADE_MIN         16    /* levels: glyphs that stand out
+                                          less from their box tell no
+                                          fade (vw_text_faded) */
 
 
 /*

@@ -19,7 +19,7 @@
  *     VW_PREP_INK_LEVEL), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
  *   - ink by local contrast (vw_ink_open, vw_ink_contrast), light or
- *     dark, when neither finds a line, or dark ink finds one of a few
+ *     dark, when neither finds a line, or either finds one of a few
  *     glyphs on a picture that is not light (vw_text_local): text with no
  *     outline, of any colour; such a layer is kept, in the look, to
  *     what stands still (vw_text_still);
@@ -307,22 +307,45 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         }
     }
 
-    if (t->box.w == 0) {
-        /* glyph-sized ink that makes no line is as often text turned
-         * sideways: that is for the orientation test to find */
-        return t->comps >= VW_TEXT_LOCAL_COMPS
-               ? 0 : vw_text_local(fr, g, ref_w, ref_h, 0, t, err);
+    if (t->box.w == 0 && t->comps < VW_TEXT_LOCAL_COMPS) {
+        return vw_text_local(fr, g, ref_w, ref_h, 0, t, err);
     }
 
-    if (light || kind == VW_TEXT_BRIGHT || t->glyphs >= VW_TEXT_LOCAL_FEW) {
+    if (t->box.w == 0) {
+        /* glyph-sized ink that makes no line: as often the brightest
+         * strokes of coloured lettering (orange on black, luma 155) or
+         * the strokes of Chinese characters in cream with a glow, which
+         * local contrast makes lines of, as text turned sideways.  When
+         * it makes none, the ink is found again: its components
+         * (fr->comps) are what the orientation test judges */
+        if (vw_text_local(fr, g, ref_w, ref_h, 0, t, err) != 0) {
+            return -1;
+        }
+
+        if (t->local
+            || vw_text_kind(fr, g, pg, bars, ref_w, ref_h, kind, level, t)
+               == 0)
+        {
+            return 0;
+        }
+
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    if (light || t->glyphs >= VW_TEXT_LOCAL_FEW
+        || (kind == VW_TEXT_BRIGHT && median >= VW_TEXT_DARK_DROP))
+    {
         return 0;
     }
 
     /* a few glyphs of dark ink on a picture that is not light are as
-     * often the dark side of its texture: ink by local contrast wins
-     * when its lines have several times the glyphs, else the dark ink
-     * is found again (against bright ink it made one caption flip
-     * between kinds from look to look, which split screens) */
+     * often the dark side of its texture, and a few of bright ink on a
+     * dark picture the brightest pieces of coloured lettering (3
+     * "glyphs" of a title of 13): ink by local contrast wins when its
+     * lines have several times the glyphs, else the ink of the kind
+     * found is found again (against bright ink, dark ink made one
+     * caption flip between kinds from look to look, which split
+     * screens) */
 
     if (vw_text_local(fr, g, ref_w, ref_h, VW_TEXT_LOCAL_GAIN * t->glyphs,
                       t, err)

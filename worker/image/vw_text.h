@@ -148,6 +148,18 @@ int vw_text_same(const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int dx, int *diff);
 
 /*
+ * 1 if the glyphs of layer ta (of picture a) have faded in picture b
+ * (of a's size): their pixels stand out from the rest of ta's box, on
+ * average and the way they do in a, by less than half as much as in a.
+ * Text that fades out over a plain picture leaves it much as its first
+ * dim frames were: glyphs a few tens of levels from the picture, nearer
+ * to it than vw_text_same tells, so a title whose screen began in its
+ * fade-in went on over the black after it.
+ */
+int vw_text_faded(const vw_image_t *a, const vw_text_t *ta,
+    const vw_image_t *b);
+
+/*
  * The least height of a glyph of the text layer, in pixels, whatever
  * the picture's size (VW_TEXT_MIN_HEIGHT).
  */

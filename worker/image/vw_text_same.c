@@ -236,6 +236,59 @@ done:
 }
 
 
+int
+vw_text_faded(const vw_image_t *a, const vw_text_t *ta, const vw_image_t *b)
+{
+    int             x, y;
+    int64_t         ga, gb, oa, ob, ng, no, ca, cb;
+    const uint8_t  *m, *pa, *pb;
+    vw_rect_t       r;
+
+    r = ta->box;
+
+    if (r.w == 0 || a->width != b->width || a->height != b->height) {
+        return 0;
+    }
+
+    ga = gb = oa = ob = ng = no = 0;
+
+    for (y = r.y; y < r.y + r.h; y++) {
+        m = ta->mask.data + (size_t) y * ta->mask.stride;
+        pa = a->data + (size_t) y * a->stride;
+        pb = b->data + (size_t) y * b->stride;
+
+        for (x = r.x; x < r.x + r.w; x++) {
+            if (m[x] == 0) {
+                ga += pa[x];
+                gb += pb[x];
+                ng++;
+
+            } else {
+                oa += pa[x];
+                ob += pb[x];
+                no++;
+            }
+        }
+    }
+
+    if (ng == 0 || no == 0) {
+        return 0;
+    }
+
+    /* the glyphs' contrast in a, and in b the same way round */
+
+    ca = ga * no - oa * ng;
+    cb = gb * no - ob * ng;
+
+    if (ca < 0) {
+        ca = -ca;
+        cb = -cb;
+    }
+
+    return ca >= (int64_t) VW_TEXT_FADE_MIN * ng * no && 2 * cb < ca;
+}
+
+
 /*
  * The glyph test of vw_text_same is made only between two layers
  * that agree where the text is and what it is made of: as many glyphs,

@@ -309,7 +309,9 @@ vw_look_same(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
 
 /*
  * The same, for two looks' cleaned layers (vw_screen.c), and neither has
- * a line on rows where the other has none.  Not for the frames between
+ * a line on rows where the other has none, nor did a's text fade out of
+ * b (b has no line, and a's glyphs stand out from the picture there by
+ * less than half as much: vw_text_faded).  Not for the frames between
  * looks, the boundaries' or the means' layers, which are not cleaned as
  * the looks' are (vw_look_clean): strong temporal noise makes lines on
  * other rows in most of them (a ticker over movingnoise lost frames
@@ -321,7 +323,8 @@ vw_look_same_lines(vw_pipe_t *p, const vw_image_t *a, const vw_text_t *ta,
     const vw_image_t *b, const vw_text_t *tb, int *dx)
 {
     return vw_look_same(p, a, ta, b, tb, dx)
-           && !vw_look_new_line(ta, tb) && !vw_look_new_line(tb, ta);
+           && !vw_look_new_line(ta, tb) && !vw_look_new_line(tb, ta)
+           && !(tb->box.w == 0 && vw_text_faded(a, ta, b));
 }
 
 

@@ -109,7 +109,9 @@ vw_screen_look(vw_pipe_t *p, uint32_t j, vw_err_t *err)
  * 0 when the layer must tell, -1 on error.  With no text at the
  * reference: the picture is near-identical to the last look.  With
  * text: its glyphs still have their levels (compared on its own ink
- * alone, which a moving background does not disturb); that cannot see
+ * alone, which a moving background does not disturb) and have not
+ * faded into the picture (vw_text_faded: a reference taken in a fade-in
+ * is as dim as the fade-out's last frames); that cannot see
  * text that joins the reference's elsewhere (a subtitle under a title
  * that stays), so every other look is seen whole: near-identical to the
  * last look so seen (blocks side by side: a line of text covers
@@ -147,7 +149,8 @@ vw_screen_unchanged(vw_pipe_t *p, vw_err_t *err)
          * picture-sized mask of paper)
          */
         same = vw_text_same(&p->ref, &p->ref_layer, &p->grey,
-                                  &p->ref_layer, 0, NULL);
+                                  &p->ref_layer, 0, NULL)
+               && !vw_text_faded(&p->ref, &p->ref_layer, &p->grey);
         p->ink_same = same;
 
         if (same && !p->loose) {
