@@ -22,6 +22,9 @@
 #      more above and below such small glyphs, so the second is read.
 #   5. Three outlined Han characters over grass, read alone as a line:
 #      a Han character counts as two letters against the layer's glyphs.
+#   6. One karaoke word beside an astronaut's badge and patches, shown
+#      for one look: read alone with confidence, it is published though
+#      the layer took the suit for many more lines than were read.
 
 use strict;
 use warnings;
@@ -125,5 +128,22 @@ ok scalar(@segs) == 1 && cer($segs[0]{text}, "\x{4f60}\x{662f}\x{8c01}") <= 0.2
 ok !grep({ $_->{code} eq 'text_unreadable' } @{ $r->{json}{warnings} // [] }),
     'Han over grass: no screen flagged unreadable'
     or diag explain $r->{json}{warnings};
+
+# 6. karaoke words, one at a time, over an astronaut's portrait
+# (t/data/media/README): "road", 2.61-2.94 s, has a look of its own at
+# 2.60 s, whose layer takes the badge, the patches and the folds of the
+# suit for 7 lines of 43 glyphs.  The page reading says nothing sure;
+# the word's line read alone reads "road" at 97.  Weighed against the 43
+# glyphs, its letters made an unsure reading of one look, fewer lines
+# than half the layer's: a stray one (vw_read_stray), dropped.  Weighed
+# against the glyphs of the lines it lies on, as every reading's letters
+# are, it says something.
+
+$r = run_worker('ocr', 't/data/media/karaoke-badge.mp4', '--format', 'json');
+is $r->{rc}, 0, 'karaoke word: exit 0' or diag $r->{stderr};
+@segs = grep { $_->{text} =~ /\broad\b/ } @{ $r->{json}{segments} // [] };
+ok scalar(@segs) == 1 && $segs[0]{start} >= 2.4 && $segs[0]{start} <= 2.7,
+    'karaoke word: "road" read, from its own look'
+    or diag explain $r->{json}{segments};
 
 done_testing();

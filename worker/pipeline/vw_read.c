@@ -616,9 +616,13 @@ vw_read_line_lost(const vw_pipe_t *p, const vw_ocr_result_t *res)
 
 
 /*
- * A stray reading: unsure (not vw_reading_says) and of one picture
- * alone (a screen of one look, not read from the frames between), with
- * fewer than half the lines its layer found.  Such a layer is mostly a
+ * A stray reading: unsure (not vw_reading_says, its letters weighed
+ * against the glyphs of the lines it lies on, as vw_read_verdict weighs
+ * them: "road", one karaoke word read alone at 97 beside an astronaut's
+ * badge and patches that made 7 "lines" of 43 glyphs, is not few for
+ * its line's 8) and of one picture alone (a screen of one look, not
+ * read from the frames between), with fewer than half the lines its
+ * layer found.  Such a layer is mostly a
  * busy background taken for lines, and the line read a piece of the
  * caption among them that the screens around it read whole: 7 "lines"
  * of 30 "glyphs" over 926 x 503 pixels of a zooming fractal read as
@@ -633,5 +637,5 @@ vw_read_stray(const vw_pipe_t *p, const vw_ocr_result_t *res)
     return res->text != NULL && res->text[0] != '\0' && !res->timed_out
            && p->mean_count == 1
            && 2 * res->nlines < p->ref_layer.lines
-           && !vw_reading_says(res, p->ref_layer.glyphs);
+           && !vw_reading_says(res, vw_read_line_glyphs(p, res));
 }
