@@ -21,7 +21,8 @@
 # while the picture moves, vw_text_calm), outline-lineart, cjk-glow,
 # letterbox-19px,
 # bottom-bar-18px, line-14px (glyphs of 6 px in any frame, judged by the
-# picture inside its bars), strip, white-beside-bar,
+# picture inside its bars; over a light picture, its line read again in
+# grey, vw_read_line.c), strip, white-beside-bar,
 # busy-clutter, busy-cartoon, busy-lights, busy-inset, title-60px,
 # two-glyph-cjk, short-words (each line read alone, vw_read_line.c),
 # short-cjk (a line that comes beside texture taken for lines is a
@@ -31,7 +32,7 @@
 # vw_text_same.c), bilingual-zh, bilingual-en, credits, marquee; and
 # nothing invented on the clip without text.
 #
-# About 55 s of CPU (making the 30 clips, 131 s of video, is two thirds
+# About 57 s of CPU (making the 31 clips, 135 s of video, is two thirds
 # of it).
 #
 # OCR_REAL_SEED=N makes other clips of the same shapes (the same lines

@@ -170,7 +170,8 @@ vw_prep_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
  * black capitals on an orange bar are each cut at their own level,
  * where one level for all cuts some of them in pieces or not at all.
  * What cannot be glyphs is removed as for a region (vw_prep_blobs),
- * and what touches the edge of r.
+ * and what touches the edge of r.  VW_PREP_GREY: r scaled, as it is
+ * (small outlined glyphs whose one-pixel fill no level keeps whole).
  */
 int
 vw_prep_line(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
@@ -234,6 +235,10 @@ vw_prep_line(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
 
     if (vw_prep_scaled(fr, &part, scale, out, err) != 0) {
         return -1;
+    }
+
+    if (polarity == VW_PREP_GREY) {
+        return 0;
     }
 
     for (y = 0; y < out->height; y++) {

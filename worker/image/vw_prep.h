@@ -60,7 +60,7 @@ int vw_prep_for_ocr_part(vw_framer_t *fr, const vw_image_t *in, int ref_w,
  * (see vw_prep.c): the part r of in (a part of a ref_w x ref_h picture
  * whose text layer's mask is mask, with in's top left corner at mx, my
  * in it), scale times its size, its ink (polarity VW_PREP_BRIGHT or
- * VW_PREP_DARK) black on white.
+ * VW_PREP_DARK) black on white; VW_PREP_GREY: scaled only.
  */
 int vw_prep_line(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
     const vw_image_t *mask, int mx, int my, int polarity, int ref_w,

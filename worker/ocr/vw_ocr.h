@@ -113,12 +113,12 @@ int vw_ocr_result_copy(vw_ocr_result_t *to, const vw_ocr_result_t *from);
  * Two readings of one picture combined line by line (each line from
  * the better of the two, the lines only one has added where they are,
  * and a line both dropped as unsure but read alike; not for readings
- * of many lines): 1 and *out when that has more lines than a, 0 when
- * not, -1 when out of memory.  *out
- * is released with vw_ocr_result_free.
+ * of many lines): 1 and *out when that has more lines than a (or, with
+ * replace, as many, one of them b's), 0 when not, -1 when out of
+ * memory.  *out is released with vw_ocr_result_free.
  */
 int vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
-    vw_ocr_result_t *out);
+    int replace, vw_ocr_result_t *out);
 
 /*
  * The installed languages (a traineddata file in the Tesseract data

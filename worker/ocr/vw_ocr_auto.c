@@ -285,7 +285,7 @@ vw_ocr_auto_try(int t, int merge, const vw_image_t *img,
     a.ndropped = 0;
     b.ndropped = 0;
 
-    rc = vw_ocr_result_merge(&a, &b, &both);
+    rc = vw_ocr_result_merge(&a, &b, 0, &both);
 
     if (rc < 0) {
         vw_ocr_result_free(&other);

@@ -53,15 +53,16 @@ static int vw_ocr_split(const char *text, const vw_ocr_line_t *lines, int n,
  * one, goes in when the two read it alike (vw_ocr_alike): two readings
  * of two pictures of the glyphs agreeing are the evidence that one
  * unsure reading lacks.  *out gets the lines in order from the top, its
- * confidence the mean of theirs; 1 when it has more lines than a, 0
- * when not or when a text does not hold one line per box (*out is then
- * empty), -1 when out of memory.
+ * confidence the mean of theirs; 1 when it has more lines than a (with
+ * replace, also as many when one of b's took the place of one of a's:
+ * a line read again alone), 0 when not or when a text does not hold one
+ * line per box (*out is then empty), -1 when out of memory.
  */
 int
 vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
-    vw_ocr_result_t *out)
+    int replace, vw_ocr_result_t *out)
 {
-    int             i, j, k, n, at, sum;
+    int             i, j, k, n, at, sum, took;
     size_t          len;
     vo_buf_t        text;
     vw_ocr_pick_t  *pick;
@@ -90,6 +91,7 @@ vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
     }
 
     n = 0;
+    took = 0;
 
     for (i = 0; i < ka.n; i++) {
         pick[n++] = (vw_ocr_pick_t) { &a->lines[i], ka.t[i], ka.len[i], 1 };
@@ -109,6 +111,7 @@ vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
         if (at >= 0 && vw_ocr_better(&b->lines[j], pick[at].line)) {
             pick[at] = (vw_ocr_pick_t) { &b->lines[j], kb.t[j], kb.len[j],
                                          0 };
+            took = 1;
         }
 
         if (at == -1) {
@@ -147,7 +150,7 @@ vw_ocr_result_merge(const vw_ocr_result_t *a, const vw_ocr_result_t *b,
                                           db.t[j], db.len[j], 0 });
     }
 
-    if (n <= a->nlines) {
+    if (n < a->nlines || (n == a->nlines && !(replace && took))) {
         free(pick);
         return 0;
     }

@@ -139,6 +139,9 @@
  * VW_PREP_SCALE_MAX) */
 #define VW_LINE_ACROSS      1
 #define VW_LINE_GLYPH_PX    32
+/* ... and one of many glyphs less tall than this is read again in grey
+ * when that reads nothing (vw_read_line_fine) */
+#define VW_LINE_FINE_GLYPH  12
 
 /* a part of the picture: two lines of a reading more than 1/VW_APART of
  * its height apart (or of its width, side by side) are two parts of the

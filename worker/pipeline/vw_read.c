@@ -462,7 +462,7 @@ vw_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
      * first dropped, unsure where the background is as light as its
      * glyphs) */
 
-    rc = vw_ocr_result_merge(res, &other, &both);
+    rc = vw_ocr_result_merge(res, &other, 0, &both);
 
     if (rc < 0) {
         vw_ocr_result_free(&other);

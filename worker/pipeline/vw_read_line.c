@@ -8,7 +8,9 @@
  * from the mean at the line's own box, thresholded at the line's own
  * level (vw_prep_line), scaled for its glyphs' height and read as one
  * line, such a line reads right.  A line so read goes in among the
- * reading's lines where it is (vw_ocr_result_merge).
+ * reading's lines where it is (vw_ocr_result_merge).  A line of many
+ * small glyphs is read so also when the reading has it unsure, and
+ * again in grey when its level reads nothing (vw_read_line_fine).
  */
 
 #include <string.h>
@@ -17,11 +19,12 @@
 
 
 static int vw_read_line_covered(const vw_pipe_t *p,
-    const vw_ocr_result_t *res, const vw_text_line_t *l);
+    const vw_ocr_result_t *res, const vw_text_line_t *l, int conf);
 static void vw_read_line_box(const vw_pipe_t *p, const vw_text_line_t *l,
     vw_rect_t *r);
 static int vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l,
-    const vw_rect_t *r, vw_ocr_result_t *one, vw_err_t *err);
+    const vw_rect_t *r, int grey, vw_ocr_result_t *one, vw_err_t *err);
+static int vw_read_line_fine(const vw_text_line_t *l);
 static void vw_read_line_place(vw_rect_t *b, const vw_rect_t *r, int s,
     int scale);
 static int vw_read_line_says(const vw_ocr_result_t *one,
@@ -37,7 +40,7 @@ static int vw_read_line_says(const vw_ocr_result_t *one,
 int
 vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
-    int               i, rc;
+    int               i, rc, fine;
     vw_rect_t         r, box;
     vw_ocr_result_t   one, both;
     const vw_text_t  *t;
@@ -45,10 +48,14 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
     t = &p->ref_layer;
 
     for (i = 0; i < t->nline && !res->timed_out; i++) {
-        if (vw_read_line_covered(p, res, &t->line[i])
+        fine = vw_read_line_fine(&t->line[i]);
+
+        if (vw_read_line_covered(p, res, &t->line[i],
+                                 fine ? VW_READ_CONF : 0)
             || vw_memo_is_moved(p, i))
         {
-            /* read, or moved with the background (vw_memo_moved) */
+            /* read (a line of small glyphs: read sure), or moved with
+             * the background (vw_memo_moved) */
             continue;
         }
 
@@ -63,9 +70,22 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
             continue;
         }
 
-        if (vw_read_line_one(p, &t->line[i], &r, &one, err) != 0) {
+        if (vw_read_line_one(p, &t->line[i], &r, 0, &one, err) != 0) {
             vw_ocr_result_free(res);
             return -1;
+        }
+
+        if (!vw_read_line_says(&one, &t->line[i]) && !one.timed_out
+            && fine)
+        {
+            /* small glyphs with a one-pixel fill: in grey, as it is */
+            res->ms += one.ms;
+            vw_ocr_result_free(&one);
+
+            if (vw_read_line_one(p, &t->line[i], &r, 1, &one, err) != 0) {
+                vw_ocr_result_free(res);
+                return -1;
+            }
         }
 
         if (!vw_read_line_says(&one, &t->line[i])) {
@@ -89,7 +109,7 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
             continue;
         }
 
-        rc = vw_ocr_result_merge(res, &one, &both);
+        rc = vw_ocr_result_merge(res, &one, fine, &both);
 
         if (rc < 0) {
             vw_ocr_result_free(&one);
@@ -136,7 +156,7 @@ vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
     }
 
     for (i = 0; i < t->nline; i++) {
-        n += vw_read_line_covered(p, res, &t->line[i]) ? t->line[i].glyphs
+        n += vw_read_line_covered(p, res, &t->line[i], 0) ? t->line[i].glyphs
                                                        : 0;
     }
 
@@ -171,7 +191,7 @@ vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res)
                    sizeof(vw_rect_t)) == 0)
         {
             p->memo_read[i] = (char) vw_read_line_covered(p, res,
-                                                          &t->line[i]);
+                                                          &t->line[i], 0);
         }
     }
 }
@@ -179,12 +199,12 @@ vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res)
 
 /*
  * A line of the reading (its box in the OCR picture's pixels: the
- * region, scaled) lies on layer line l: they overlap across, and up and
- * down by half of l's height.
+ * region, scaled) read at conf or more lies on layer line l: they
+ * overlap across, and up and down by half of l's height.
  */
 static int
 vw_read_line_covered(const vw_pipe_t *p, const vw_ocr_result_t *res,
-    const vw_text_line_t *l)
+    const vw_text_line_t *l, int conf)
 {
     int               i, x0, x1, y0, y1, s;
     const vw_rect_t  *b;
@@ -192,6 +212,10 @@ vw_read_line_covered(const vw_pipe_t *p, const vw_ocr_result_t *res,
     s = p->scale;
 
     for (i = 0; i < res->nlines; i++) {
+        if (res->lines[i].confidence < conf) {
+            continue;
+        }
+
         b = &res->lines[i].box;
         x0 = p->region.x + b->x / s;
         x1 = p->region.x + (b->x + b->w) / s;
@@ -245,13 +269,13 @@ vw_read_line_box(const vw_pipe_t *p, const vw_text_line_t *l, vw_rect_t *r)
  * Reads layer line l alone: its box and VW_LINE_ACROSS glyph heights
  * either way across, half a glyph height above and below (the marks,
  * the short letters the layer does not chain), cut from the screen's
- * mean, prepared at its own level and scaled to about VW_LINE_GLYPH_PX
- * pixels a glyph, read as one line.  one's line boxes are given in the
- * region's OCR pixels, as the page reading's are.
+ * mean, prepared at its own level (grey: as it is) and scaled to about
+ * VW_LINE_GLYPH_PX pixels a glyph, read as one line.  one's line boxes
+ * are given in the region's OCR pixels, as the page reading's are.
  */
 static int
 vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, const vw_rect_t *r,
-    vw_ocr_result_t *one, vw_err_t *err)
+    int grey, vw_ocr_result_t *one, vw_err_t *err)
 {
     int            i, s, pol, rc;
     vw_ocr_how_t   how;
@@ -270,7 +294,8 @@ vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l, const vw_rect_t *r,
                                                                : 1);
     s = s < 1 ? 1 : s > VW_PREP_SCALE_MAX ? VW_PREP_SCALE_MAX : s;
 
-    pol = l->polarity == VW_TEXT_DARK ? VW_PREP_DARK : VW_PREP_BRIGHT;
+    pol = grey ? VW_PREP_GREY
+          : l->polarity == VW_TEXT_DARK ? VW_PREP_DARK : VW_PREP_BRIGHT;
 
     if (vw_prep_line(&p->framer, &p->mean, r, &p->ref_layer.mask,
                      p->region.x, p->region.y, pol, p->ref.width,
@@ -323,6 +348,23 @@ vw_read_line_place(vw_rect_t *b, const vw_rect_t *r, int s, int scale)
     b->y = (r->y + b->y / s) * scale;
     b->w = b->w * scale / s;
     b->h = b->h * scale / s;
+}
+
+
+/*
+ * A line of many small glyphs (VW_SURE_GLYPHS or more, less than
+ * VW_LINE_FINE_GLYPH pixels tall), which is read again in grey when its
+ * own level made nothing of it.  14 px white subtitles with a black
+ * outline over a light grey picture (its levels 160-200) have a fill a
+ * pixel wide at 720p: at any level the fill breaks or the picture
+ * joins it ("The garden looks better every year." read as nothing),
+ * and the grey cut, scaled, reads right.  A line of many glyphs is
+ * text more often than the texture a busy picture makes short lines of.
+ */
+static int
+vw_read_line_fine(const vw_text_line_t *l)
+{
+    return l->glyphs >= VW_SURE_GLYPHS && l->glyph_h < VW_LINE_FINE_GLYPH;
 }
 
 

@@ -289,6 +289,8 @@ my @QUICK = (
     _q('bottom-bar-18px', '1280x720', 'eng',
        ['ladybird', 4, 'drift', 'bottom-bar-18px']),
     _q('line-14px', '1280x720', 'eng', ['storm', 4, 'pan-r', 'line-14px']),
+    _q('line-14px-light', '1280x720', 'eng',
+       ['aqua', 4, 'zoom-in', 'line-14px']),
     _q('strip', '1120x90', 'eng', ['dune', 4, 'pan-r', 'strip']),
     _q('orange-on-black', '1280x720', 'eng',
        [undef, 4, 'still', 'orange-on-black']),
