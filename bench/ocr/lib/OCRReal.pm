@@ -269,8 +269,9 @@ my @VIDEOS = (
 );
 
 # One clip per shape over mate-backgrounds (make test installs it; the
-# python3-skimage pictures are the benchmark's only): the shape, the
-# frame, the language, the scenes
+# python3-skimage pictures are the benchmark's only), two for line-14px
+# (over a dark and a light picture): its name (the shape's, or the
+# second clip's), the frame, the language, the scenes
 sub _q {
     my ($shape, $size, $lang, @scenes) = @_;
     my $q = _v("quick-$shape", $shape, 'tune', $size, $lang, 'libx264',
