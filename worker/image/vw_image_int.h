@@ -257,13 +257,13 @@ void vw_ink_max(uint8_t *restrict dst, const uint8_t *restrict src, size_t n);
 /* Ink by local contrast (vw_text_local.c): the opening (a bright
  * polarity; the closing for dark) of g by a square of 2r + 1 into o,
  * and m's ink at least level from it; the text layer it makes, of more
- * than beat glyphs (none: t has no box). */
+ * than beat glyphs, light ink only if light (none: t has no box). */
 void vw_ink_open(vw_framer_t *fr, const vw_image_t *g, int polarity, int r,
     vw_image_t *o);
 void vw_ink_contrast(const vw_image_t *g, const vw_image_t *o, vw_image_t *m,
     int polarity, int level, size_t *ink);
 int vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
-    int beat, vw_text_t *t, vw_err_t *err);
+    int beat, int light, vw_text_t *t, vw_err_t *err);
 
 /* The median level of a histogram of n pixels (vw_prep.c). */
 int vw_prep_level(const uint32_t *hist, uint32_t n);

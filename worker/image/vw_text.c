@@ -201,6 +201,7 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     t->glyphs = 0;
     t->lines = 0;
     t->comps = 0;
+    t->grainy = 0;
     t->nline = 0;
     memset(&t->box, 0, sizeof(vw_rect_t));
 
@@ -308,47 +309,35 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     }
 
     if (t->box.w == 0 && t->comps < VW_TEXT_LOCAL_COMPS) {
-        return vw_text_local(fr, g, ref_w, ref_h, 0, t, err);
+        return vw_text_local(fr, g, ref_w, ref_h, 0, 0, t, err);
     }
 
-    if (t->box.w == 0) {
-        /* glyph-sized ink that makes no line: as often the brightest
-         * strokes of coloured lettering (orange on black, luma 155) or
-         * the strokes of Chinese characters in cream with a glow, which
-         * local contrast makes lines of, as text turned sideways.  When
-         * it makes none, the ink is found again: its components
-         * (fr->comps) are what the orientation test judges */
-        if (vw_text_local(fr, g, ref_w, ref_h, 0, t, err) != 0) {
-            return -1;
-        }
-
-        if (t->local
-            || vw_text_kind(fr, g, pg, bars, ref_w, ref_h, kind, level, t)
-               == 0)
-        {
-            return 0;
-        }
-
-        return vw_fail(err, "no_memory", "frame: out of memory");
-    }
-
-    if (light || t->glyphs >= VW_TEXT_LOCAL_FEW
-        || (kind == VW_TEXT_BRIGHT && median >= VW_TEXT_DARK_DROP))
+    if (t->box.w == 0 ? t->grainy
+        : light || t->glyphs >= VW_TEXT_LOCAL_FEW
+          || (kind == VW_TEXT_BRIGHT && median >= VW_TEXT_DARK_DROP))
     {
         return 0;
     }
 
-    /* a few glyphs of dark ink on a picture that is not light are as
-     * often the dark side of its texture, and a few of bright ink on a
-     * dark picture the brightest pieces of coloured lettering (3
-     * "glyphs" of a title of 13): ink by local contrast wins when its
-     * lines have several times the glyphs, else the ink of the kind
-     * found is found again (against bright ink, dark ink made one
-     * caption flip between kinds from look to look, which split
-     * screens) */
+    /*
+     * Glyph-sized ink that makes no line is as often the brightest
+     * strokes of coloured lettering (orange on black, luma 155) or the
+     * strokes of Chinese characters in cream with a glow as text turned
+     * sideways (but in a grainy picture, its grain: there ink by local
+     * contrast made no line, at 20-40 ms a look); a few glyphs of dark
+     * ink on a picture that is not light are as often the dark side of
+     * its texture, and a few of bright ink on a dark picture the
+     * brightest pieces of coloured lettering (3 "glyphs" of a title of
+     * 13).  Ink by local contrast (light only where bright ink found
+     * the pieces) wins when its lines have several times the glyphs;
+     * else the ink of the kind found is found again: the orientation
+     * test judges its components (fr->comps), and against bright ink,
+     * dark ink made one caption flip between kinds from look to look,
+     * which split screens.
+     */
 
     if (vw_text_local(fr, g, ref_w, ref_h, VW_TEXT_LOCAL_GAIN * t->glyphs,
-                      t, err)
+                      kind == VW_TEXT_BRIGHT, t, err)
         != 0)
     {
         return -1;

@@ -54,6 +54,8 @@ typedef struct {
     int         lines;      /* the lines of text they make (0: none) */
     int         comps;      /* glyph-sized ink components, in lines
                                or not */
+    int         grainy;     /* the ink last chained was a grainy
+                               picture's (vw_text_lines) */
     vw_text_line_t  line[VW_TEXT_LINES_MAX];  /* its lines, top down
                                (the first VW_TEXT_LINES_MAX) */
     int         nline;

@@ -94,9 +94,10 @@ vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
         sum += c[i].y1 - c[i].y0 < VW_TEXT_SPECK_HEIGHT;
     }
 
-    if ((int64_t) sum * VW_TEXT_GRAIN_PART
-        > (int64_t) m->width * m->height)
-    {
+    out->grainy = (int64_t) sum * VW_TEXT_GRAIN_PART
+                  > (int64_t) m->width * m->height;
+
+    if (out->grainy) {
         minh = ref_h / VW_TEXT_GRAIN_HEIGHT_PART > minh
                ? ref_h / VW_TEXT_GRAIN_HEIGHT_PART : minh;
     }

@@ -31,13 +31,14 @@ static VW_VECTORISE size_t vw_ink_local_row(uint8_t *restrict m,
  * Text by local contrast (vw_ink_open, vw_ink_contrast) into t, for
  * glyphs with no outline and of any colour: light then dark at
  * VW_TEXT_LOCAL_LEVEL, then both at VW_TEXT_LOCAL_LOW (a threshold for
- * the picture, the strongest that makes a line); the first that makes
- * lines of more than beat glyphs wins (t->local set).  None: t has no
- * box.  The opening of each polarity (fr->open) serves both levels.
+ * the picture, the strongest that makes a line); light ink only, if
+ * light (what bright ink found pieces of); the first that makes lines
+ * of more than beat glyphs wins (t->local set).  None: t has no box.
+ * The opening of each polarity (fr->open) serves both levels.
  */
 int
 vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
-    int beat, vw_text_t *t, vw_err_t *err)
+    int beat, int light, vw_text_t *t, vw_err_t *err)
 {
     int                i, r, level;
     size_t             ink;
@@ -51,6 +52,10 @@ vw_text_local(vw_framer_t *fr, const vw_image_t *g, int ref_w, int ref_h,
 
     for (i = 0; i < 4; i++) {
         level = i < 2 ? VW_TEXT_LOCAL_LEVEL : VW_TEXT_LOCAL_LOW;
+
+        if (light && pol[i % 2] != VW_TEXT_BRIGHT) {
+            continue;
+        }
 
         if (i < 2) {
             fr->open_of = NULL;
