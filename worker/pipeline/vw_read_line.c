@@ -157,7 +157,7 @@ vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
 
     for (i = 0; i < t->nline; i++) {
         n += vw_read_line_covered(p, res, &t->line[i], 0) ? t->line[i].glyphs
-                                                       : 0;
+                                                          : 0;
     }
 
     if (n == 0 || n == t->glyphs) {
