@@ -19,10 +19,12 @@
  *     VW_PREP_INK_LEVEL), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
  *   - ink by local contrast (vw_ink_open, vw_ink_contrast), light or
- *     dark, when neither finds a line, or either finds one of a few
- *     glyphs on a picture that is not light (vw_text_local): text with no
- *     outline, of any colour; such a layer is kept, in the look, to
- *     what stands still (vw_text_still);
+ *     dark, when neither finds a line (unless what they found is a
+ *     grainy picture's glyph-sized specks), or dark ink finds one of a
+ *     few glyphs on a picture that is not light, or bright ink on a
+ *     dark one (vw_text_local): text with no outline, of any colour;
+ *     such a layer is kept, in the look, to what stands still
+ *     (vw_text_still);
  *   - ink components that cannot be glyphs are dropped (too large, too
  *     solid, spanning the picture, a few stray pixels: vw_prep_blobs);
  *     the glyphs' bounding box is the region Tesseract reads.
