@@ -43,6 +43,8 @@
 #define VW_BLOB_Y(pos)    ((int) ((pos) >> 16))
 
 
+static int vw_prep_line_level(const vw_image_t *in, const vw_rect_t *r,
+    const vw_image_t *mask, int mx, int my, int polarity);
 static int vw_prep_scaled(vw_framer_t *fr, const vw_image_t *part,
     int scale, vw_image_t *out, vw_err_t *err);
 static int vw_prep_blobs_run(vw_image_t *img, int x, int y,
@@ -178,10 +180,65 @@ vw_prep_line(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
     const vw_image_t *mask, int mx, int my, int polarity, int ref_w,
     int ref_h, int scale, vw_image_t *out, vw_err_t *err)
 {
-    int              x, y, ink, around, level;
-    uint8_t         *p;
+    int          x, y, level;
+    uint8_t     *p;
+    vw_image_t   part;
+
+    part = *in;
+    part.cap = 0;
+    part.data = in->data + (size_t) r->y * in->stride + r->x;
+    part.width = r->w;
+    part.height = r->h;
+
+    scale = scale < 1 ? 1 : scale > VW_PREP_SCALE_MAX ? VW_PREP_SCALE_MAX
+                                                      : scale;
+
+    if (vw_prep_scaled(fr, &part, scale, out, err) != 0) {
+        return -1;
+    }
+
+    if (polarity == VW_PREP_GREY) {
+        return 0;
+    }
+
+    level = vw_prep_line_level(in, r, mask, mx, my, polarity);
+
+    for (y = 0; y < out->height; y++) {
+        p = out->data + (size_t) y * out->stride;
+
+        if (polarity == VW_PREP_DARK) {
+            for (x = 0; x < out->width; x++) {
+                p[x] = p[x] <= level ? 0 : 255;
+            }
+
+        } else {
+            for (x = 0; x < out->width; x++) {
+                p[x] = p[x] >= level ? 0 : 255;
+            }
+        }
+    }
+
+    if (vw_prep_blobs(fr, out, ref_w * scale, ref_h * scale, 1, 1, NULL)
+        != 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    return 0;
+}
+
+
+/*
+ * The threshold of vw_prep_line: halfway between the median of the
+ * mask's glyph pixels in part r of in and the median of the others;
+ * the fixed level of the polarity when either has none.
+ */
+static int
+vw_prep_line_level(const vw_image_t *in, const vw_rect_t *r,
+    const vw_image_t *mask, int mx, int my, int polarity)
+{
+    int              x, y;
     uint32_t         hin[256], hout[256], nin, nout;
-    vw_image_t       part;
     const uint8_t   *q, *m;
 
     memset(hin, 0, sizeof(hin));
@@ -215,54 +272,11 @@ vw_prep_line(vw_framer_t *fr, const vw_image_t *in, const vw_rect_t *r,
     }
 
     if (nin == 0 || nout == 0) {
-        level = polarity == VW_PREP_DARK ? VW_PREP_DARK_LEVEL
-                                         : VW_PREP_INK_LEVEL;
-
-    } else {
-        ink = vw_prep_level(hin, nin);
-        around = vw_prep_level(hout, nout);
-        level = (ink + around + 1) / 2;
+        return polarity == VW_PREP_DARK ? VW_PREP_DARK_LEVEL
+                                        : VW_PREP_INK_LEVEL;
     }
 
-    part = *in;
-    part.cap = 0;
-    part.data = in->data + (size_t) r->y * in->stride + r->x;
-    part.width = r->w;
-    part.height = r->h;
-
-    scale = scale < 1 ? 1 : scale > VW_PREP_SCALE_MAX ? VW_PREP_SCALE_MAX
-                                                      : scale;
-
-    if (vw_prep_scaled(fr, &part, scale, out, err) != 0) {
-        return -1;
-    }
-
-    if (polarity == VW_PREP_GREY) {
-        return 0;
-    }
-
-    for (y = 0; y < out->height; y++) {
-        p = out->data + (size_t) y * out->stride;
-
-        if (polarity == VW_PREP_DARK) {
-            for (x = 0; x < out->width; x++) {
-                p[x] = p[x] <= level ? 0 : 255;
-            }
-
-        } else {
-            for (x = 0; x < out->width; x++) {
-                p[x] = p[x] >= level ? 0 : 255;
-            }
-        }
-    }
-
-    if (vw_prep_blobs(fr, out, ref_w * scale, ref_h * scale, 1, 1, NULL)
-        != 0)
-    {
-        return vw_fail(err, "no_memory", "frame: out of memory");
-    }
-
-    return 0;
+    return (vw_prep_level(hin, nin) + vw_prep_level(hout, nout) + 1) / 2;
 }
 
 
