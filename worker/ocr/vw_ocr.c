@@ -56,6 +56,7 @@ static uint64_t     vw_engine_clock;
 
 
 static bool vw_ocr_cancel(void *data, int words);
+static PIX *vw_ocr_bits(const vw_image_t *img);
 static int vw_ocr_collect(TessBaseAPI *api, vo_buf_t *text,
     vo_buf_t *dropped, int *conf, vw_ocr_result_t *r);
 static int vw_ocr_line_keep(const char *p, size_t n, float conf_sum,
@@ -173,6 +174,7 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
     int64_t          start;
     vo_buf_t         text, dropped;
     ETEXT_DESC      *monitor;
+    PIX             *bits;
     vw_stage_t       stage;
     vw_ocr_watch_t   watch;
 
@@ -190,6 +192,7 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
     vo_buf_init(&text);
     vo_buf_init(&dropped);
     monitor = NULL;
+    bits = NULL;
 
     r->text = NULL;
     r->confidence = 0;
@@ -244,8 +247,22 @@ vw_ocr_image(vw_engine_t *e, const vw_image_t *img,
                               ? PSM_SINGLE_BLOCK
                               : how->layout == VW_OCR_LAYOUT_LINE
                               ? PSM_SINGLE_LINE : PSM_AUTO);
-    TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
-                        img->stride);
+
+    /*
+     * A binarised picture (ink black on white, vw_prep.c) is handed over
+     * as one bit per pixel: Tesseract then neither histograms nor
+     * thresholds it again, and reads the same pixels.
+     */
+
+    bits = vw_ocr_bits(img);
+
+    if (bits != NULL) {
+        TessBaseAPISetImage2(e->api, bits);
+
+    } else {
+        TessBaseAPISetImage(e->api, img->data, img->width, img->height, 1,
+                            img->stride);
+    }
     TessBaseAPISetSourceResolution(e->api, VW_OCR_DPI);
 
     rc = TessBaseAPIRecognize(e->api, monitor);
@@ -291,6 +308,10 @@ done:
 
     if (monitor != NULL) {
         TessMonitorDelete(monitor);
+    }
+
+    if (bits != NULL) {
+        pixDestroy(&bits);
     }
 
     r->ms = vw_now_ms() - start;
@@ -388,6 +409,51 @@ vw_ocr_result_copy(vw_ocr_result_t *to, const vw_ocr_result_t *from)
     }
 
     return 0;
+}
+
+
+/*
+ * img as a 1 bpp picture when each of its pixels is 0 or 255 (black,
+ * ink, is 1); NULL when it is grey, or when out of memory (it is then
+ * handed over as it is).
+ */
+static PIX *
+vw_ocr_bits(const vw_image_t *img)
+{
+    int              x, y, wpl;
+    PIX             *pix;
+    l_uint32        *line;
+    const uint8_t   *row;
+
+    for (y = 0; y < img->height; y++) {
+        row = img->data + (size_t) y * img->stride;
+
+        for (x = 0; x < img->width; x++) {
+            if ((uint8_t) (row[x] + 1) > 1) {
+                return NULL;
+            }
+        }
+    }
+
+    pix = pixCreate(img->width, img->height, 1);
+    if (pix == NULL) {
+        return NULL;
+    }
+
+    wpl = pixGetWpl(pix);
+
+    for (y = 0; y < img->height; y++) {
+        row = img->data + (size_t) y * img->stride;
+        line = pixGetData(pix) + (size_t) y * wpl;
+
+        for (x = 0; x < img->width; x++) {
+            if (row[x] == 0) {
+                SET_DATA_BIT(line, x);
+            }
+        }
+    }
+
+    return pix;
 }
 
 
