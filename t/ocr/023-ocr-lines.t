@@ -25,6 +25,9 @@
 #   6. One karaoke word beside an astronaut's badge and patches, shown
 #      for one look: read alone with confidence, it is published though
 #      the layer took the suit for many more lines than were read.
+#   7. Two Han characters of which the page layout reads one: the line
+#      is read again alone, and its whole reading takes the place of
+#      the part.
 
 use strict;
 use warnings;
@@ -144,6 +147,22 @@ is $r->{rc}, 0, 'karaoke word: exit 0' or diag $r->{stderr};
 @segs = grep { $_->{text} =~ /\broad\b/ } @{ $r->{json}{segments} // [] };
 ok scalar(@segs) == 1 && $segs[0]{start} >= 2.4 && $segs[0]{start} <= 2.7,
     'karaoke word: "road" read, from its own look'
+    or diag explain $r->{json}{segments};
+
+# 7. two-character lines over a drifting meadow (t/data/media/README):
+# "真的", 3.74-4.81 s, is read by the page layout as "的" alone (at 96),
+# a reading that lies on its line and so left it unread alone.  The
+# letters of a reading that span less than two thirds of a line's width
+# are a part of it (vw_read_line_short): read alone, it reads "真的"
+# (94), which takes the part's place.
+
+$r = run_worker('ocr', 't/data/media/short-cjk-two.mp4', '--lang', 'chi_sim',
+                '--format', 'json');
+is $r->{rc}, 0, 'Han in part: exit 0' or diag $r->{stderr};
+@segs = grep { $_->{start} >= 3.4 } @{ $r->{json}{segments} // [] };
+ok scalar(@segs) == 1 && $segs[0]{text} eq "\x{771f}\x{7684}"
+    && $segs[0]{start} <= 4.0 && $segs[0]{end} >= 4.6,
+    'Han in part: both characters read, from 3.74 to 4.81 s'
     or diag explain $r->{json}{segments};
 
 done_testing();

@@ -142,6 +142,10 @@
 /* ... and one of many glyphs less tall than this is read again in grey
  * when that reads nothing (vw_read_line_fine) */
 #define VW_LINE_FINE_GLYPH  12
+/* ... and one the reading has a part of, less wide than NUM/DEN of it
+ * (vw_read_line_short) */
+#define VW_LINE_PART_NUM    2
+#define VW_LINE_PART_DEN    3
 
 /* a part of the picture: two lines of a reading more than 1/VW_APART of
  * its height apart (or of its width, side by side) are two parts of the

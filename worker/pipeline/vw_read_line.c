@@ -10,7 +10,8 @@
  * line, such a line reads right.  A line so read goes in among the
  * reading's lines where it is (vw_ocr_result_merge).  A line of many
  * small glyphs is read so also when the reading has it unsure, and
- * again in grey when its level reads nothing (vw_read_line_fine).
+ * again in grey when its level reads nothing (vw_read_line_fine); any
+ * line, when the reading has only a part of it (vw_read_line_short).
  */
 
 #include <string.h>
@@ -20,6 +21,8 @@
 
 static int vw_read_line_covered(const vw_pipe_t *p,
     const vw_ocr_result_t *res, const vw_text_line_t *l, int conf);
+static int vw_read_line_short(const vw_pipe_t *p, const vw_ocr_result_t *res,
+    const vw_text_line_t *l);
 static void vw_read_line_box(const vw_pipe_t *p, const vw_text_line_t *l,
     vw_rect_t *r);
 static int vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l,
@@ -40,7 +43,7 @@ static int vw_read_line_says(const vw_ocr_result_t *one,
 int
 vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 {
-    int               i, rc, fine;
+    int               i, rc, fine, covered, part;
     vw_rect_t         r, box;
     vw_ocr_result_t   one, both;
     const vw_text_t  *t;
@@ -49,13 +52,14 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
 
     for (i = 0; i < t->nline && !res->timed_out; i++) {
         fine = vw_read_line_fine(&t->line[i]);
+        covered = vw_read_line_covered(p, res, &t->line[i],
+                                       fine ? VW_READ_CONF : 0);
+        part = covered && vw_read_line_short(p, res, &t->line[i]);
 
-        if (vw_read_line_covered(p, res, &t->line[i],
-                                 fine ? VW_READ_CONF : 0)
-            || vw_memo_is_moved(p, i))
-        {
-            /* read (a line of small glyphs: read sure), or moved with
-             * the background (vw_memo_moved) */
+        if ((covered && !part) || vw_memo_is_moved(p, i)) {
+            /* read (a line of small glyphs: read sure; a part of a
+             * line is read again), or moved with the background
+             * (vw_memo_moved) */
             continue;
         }
 
@@ -109,7 +113,7 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
             continue;
         }
 
-        rc = vw_ocr_result_merge(res, &one, fine, &both);
+        rc = vw_ocr_result_merge(res, &one, fine || part, &both);
 
         if (rc < 0) {
             vw_ocr_result_free(&one);
@@ -233,6 +237,50 @@ vw_read_line_covered(const vw_pipe_t *p, const vw_ocr_result_t *res,
     }
 
     return 0;
+}
+
+
+/*
+ * The letters of the reading's lines that lie on layer line l
+ * (vw_read_line_covered) span less than VW_LINE_PART_NUM /
+ * VW_LINE_PART_DEN of its width: Tesseract's page layout read a part
+ * of it ("的" of "真的", two Chinese characters; read alone, the line
+ * reads whole).
+ */
+static int
+vw_read_line_short(const vw_pipe_t *p, const vw_ocr_result_t *res,
+    const vw_text_line_t *l)
+{
+    int               i, x0, x1, y0, y1, s, lo, hi;
+    const vw_rect_t  *b;
+
+    s = p->scale;
+    lo = l->box.x + l->box.w;
+    hi = l->box.x;
+
+    for (i = 0; i < res->nlines; i++) {
+        b = res->lines[i].letters.w > 0 ? &res->lines[i].letters
+                                        : &res->lines[i].box;
+        x0 = p->region.x + b->x / s;
+        x1 = p->region.x + (b->x + b->w) / s;
+        y0 = p->region.y + b->y / s;
+        y1 = p->region.y + (b->y + b->h) / s;
+
+        y0 = y0 > l->box.y ? y0 : l->box.y;
+        y1 = y1 < l->box.y + l->box.h ? y1 : l->box.y + l->box.h;
+
+        if (2 * (y1 - y0) < l->box.h || x1 <= l->box.x
+            || x0 >= l->box.x + l->box.w)
+        {
+            continue;
+        }
+
+        lo = x0 < lo ? x0 : lo;
+        hi = x1 > hi ? x1 : hi;
+    }
+
+    return hi > lo && VW_LINE_PART_DEN * (hi - lo)
+                      < VW_LINE_PART_NUM * l->box.w;
 }
 
 
