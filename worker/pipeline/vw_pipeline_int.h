@@ -84,6 +84,11 @@
 #define VW_FEW_PART         4
 #define VW_FEW_MIN          2
 
+/* a sure reading (VW_OCR_ACCEPT) is read again from its glyphs only
+ * when the lines it lacks hold 1/VW_LACK_PART or more of the layer's
+ * glyphs (vw_read_more) */
+#define VW_LACK_PART        3
+
 /* letters: a Han character counts as this many in a reading of two or
  * more (vw_reading_letters) */
 #define VW_BLOCK_LETTERS    2
@@ -494,6 +499,7 @@ int vw_memo_nmoved(const vw_pipe_t *p);
 /* vw_read_line.c: the layer's lines the reading lacks, read alone */
 int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 int vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res);
+int vw_read_line_lacking(const vw_pipe_t *p, const vw_ocr_result_t *res);
 void vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res);
 
 /* vw_read.c: the pending screen read */

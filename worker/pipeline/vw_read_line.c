@@ -177,6 +177,32 @@ vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
 
 
 /*
+ * The glyphs of the layer's lines that the reading lies on none of
+ * (vw_read_line_covered), those that moved with the background
+ * (vw_memo_moved) aside.
+ */
+int
+vw_read_line_lacking(const vw_pipe_t *p, const vw_ocr_result_t *res)
+{
+    int               i, n;
+    const vw_text_t  *t;
+
+    t = &p->ref_layer;
+    n = 0;
+
+    for (i = 0; i < t->nline; i++) {
+        if (!vw_memo_is_moved(p, i)
+            && !vw_read_line_covered(p, res, &t->line[i], 0))
+        {
+            n += t->line[i].glyphs;
+        }
+    }
+
+    return n;
+}
+
+
+/*
  * Which lines of the pending screen's layer its reading res read
  * (vw_read_line_covered), for vw_memo_moved: a line that moves on the
  * next screen is the background's only if it was not read.  Not when
