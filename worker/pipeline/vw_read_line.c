@@ -23,6 +23,8 @@ static int vw_read_line_covered(const vw_pipe_t *p,
     const vw_ocr_result_t *res, const vw_text_line_t *l, int conf);
 static int vw_read_line_short(const vw_pipe_t *p, const vw_ocr_result_t *res,
     const vw_text_line_t *l);
+static int vw_read_line_on(const vw_pipe_t *p, const vw_rect_t *b,
+    const vw_text_line_t *l, int *x0, int *x1);
 static void vw_read_line_box(const vw_pipe_t *p, const vw_text_line_t *l,
     vw_rect_t *r);
 static int vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l,
@@ -228,36 +230,19 @@ vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res)
 
 
 /*
- * A line of the reading (its box in the OCR picture's pixels: the
- * region, scaled) read at conf or more lies on layer line l: they
- * overlap across, and up and down by half of l's height.
+ * A line of the reading read at conf or more lies on layer line l
+ * (vw_read_line_on).
  */
 static int
 vw_read_line_covered(const vw_pipe_t *p, const vw_ocr_result_t *res,
     const vw_text_line_t *l, int conf)
 {
-    int               i, x0, x1, y0, y1, s;
-    const vw_rect_t  *b;
-
-    s = p->scale;
+    int  i, x0, x1;
 
     for (i = 0; i < res->nlines; i++) {
-        if (res->lines[i].confidence < conf) {
-            continue;
-        }
-
-        b = &res->lines[i].box;
-        x0 = p->region.x + b->x / s;
-        x1 = p->region.x + (b->x + b->w) / s;
-        y0 = p->region.y + b->y / s;
-        y1 = p->region.y + (b->y + b->h) / s;
-
-        x0 = x0 > l->box.x ? x0 : l->box.x;
-        x1 = x1 < l->box.x + l->box.w ? x1 : l->box.x + l->box.w;
-        y0 = y0 > l->box.y ? y0 : l->box.y;
-        y1 = y1 < l->box.y + l->box.h ? y1 : l->box.y + l->box.h;
-
-        if (x1 > x0 && 2 * (y1 - y0) >= l->box.h) {
+        if (res->lines[i].confidence >= conf
+            && vw_read_line_on(p, &res->lines[i].box, l, &x0, &x1))
+        {
             return 1;
         }
     }
@@ -268,45 +253,58 @@ vw_read_line_covered(const vw_pipe_t *p, const vw_ocr_result_t *res,
 
 /*
  * The letters of the reading's lines that lie on layer line l
- * (vw_read_line_covered) span less than VW_LINE_PART_NUM /
- * VW_LINE_PART_DEN of its width: Tesseract's page layout read a part
- * of it ("的" of "真的", two Chinese characters; read alone, the line
- * reads whole).
+ * (vw_read_line_on) span less than VW_LINE_PART_NUM / VW_LINE_PART_DEN
+ * of its width: Tesseract's page layout read a part of it ("的" of
+ * "真的", two Chinese characters; read alone, the line reads whole).
  */
 static int
 vw_read_line_short(const vw_pipe_t *p, const vw_ocr_result_t *res,
     const vw_text_line_t *l)
 {
-    int               i, x0, x1, y0, y1, s, lo, hi;
+    int               i, x0, x1, lo, hi;
     const vw_rect_t  *b;
 
-    s = p->scale;
     lo = l->box.x + l->box.w;
     hi = l->box.x;
 
     for (i = 0; i < res->nlines; i++) {
         b = res->lines[i].letters.w > 0 ? &res->lines[i].letters
                                         : &res->lines[i].box;
-        x0 = p->region.x + b->x / s;
-        x1 = p->region.x + (b->x + b->w) / s;
-        y0 = p->region.y + b->y / s;
-        y1 = p->region.y + (b->y + b->h) / s;
 
-        y0 = y0 > l->box.y ? y0 : l->box.y;
-        y1 = y1 < l->box.y + l->box.h ? y1 : l->box.y + l->box.h;
-
-        if (2 * (y1 - y0) < l->box.h || x1 <= l->box.x
-            || x0 >= l->box.x + l->box.w)
-        {
-            continue;
+        if (vw_read_line_on(p, b, l, &x0, &x1)) {
+            lo = x0 < lo ? x0 : lo;
+            hi = x1 > hi ? x1 : hi;
         }
-
-        lo = x0 < lo ? x0 : lo;
-        hi = x1 > hi ? x1 : hi;
     }
 
     return hi > lo && VW_LINE_PART_DEN * (hi - lo)
                       < VW_LINE_PART_NUM * l->box.w;
+}
+
+
+/*
+ * Box b of a reading's line (in the OCR picture's pixels: the region,
+ * scaled) lies on layer line l: they overlap across, and up and down by
+ * half of l's height.  *x0, *x1: b's left and right in the picture's
+ * pixels.
+ */
+static int
+vw_read_line_on(const vw_pipe_t *p, const vw_rect_t *b,
+    const vw_text_line_t *l, int *x0, int *x1)
+{
+    int  s, y0, y1;
+
+    s = p->scale;
+    *x0 = p->region.x + b->x / s;
+    *x1 = p->region.x + (b->x + b->w) / s;
+    y0 = p->region.y + b->y / s;
+    y1 = p->region.y + (b->y + b->h) / s;
+
+    y0 = y0 > l->box.y ? y0 : l->box.y;
+    y1 = y1 < l->box.y + l->box.h ? y1 : l->box.y + l->box.h;
+
+    return *x1 > l->box.x && *x0 < l->box.x + l->box.w && *x1 > *x0
+           && 2 * (y1 - y0) >= l->box.h;
 }
 
 
