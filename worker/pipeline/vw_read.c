@@ -252,10 +252,11 @@ vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
          * the glyphs alone, as the text layer found them in the
          * screen's first look, without the background or its noise.
          * Not when the reading is sure and the lines it lacks hold
-         * less than a third of the glyphs: those are mostly the
-         * picture's texture taken for lines, which the glyphs' reading
-         * adds as junk lines ("AA", "\ es"), and the lines read alone
-         * below still read a caption's line it lacks.  On the
+         * less than a third of the glyphs, none between two it has:
+         * those are mostly the picture's texture taken for lines,
+         * which the glyphs' reading adds as junk lines ("AA", "\ es"),
+         * and the lines read alone below still read a caption's line
+         * it lacks.  On the
          * real-like set, 5 % of the CPU; one word of one line read
          * worse ("Récord desyjsitantes", still found).
          */

@@ -14,6 +14,7 @@
  * line, when the reading has only a part of it (vw_read_line_short).
  */
 
+#include <limits.h>
 #include <string.h>
 
 #include "vw_pipeline_int.h"
@@ -181,23 +182,46 @@ vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
 /*
  * The glyphs of the layer's lines that the reading lies on none of
  * (vw_read_line_covered), those that moved with the background
- * (vw_memo_moved) aside.
+ * (vw_memo_moved) aside; all the layer's when one of those lies
+ * between lines the reading has (a caption's line it dropped: the
+ * texture a busy picture makes lines of is around a caption).
  */
 int
 vw_read_line_lacking(const vw_pipe_t *p, const vw_ocr_result_t *res)
 {
-    int               i, n;
-    const vw_text_t  *t;
+    int                    i, n, top, bottom, mid;
+    const vw_text_t       *t;
+    const vw_text_line_t  *l;
 
     t = &p->ref_layer;
     n = 0;
+    top = INT_MAX;
+    bottom = INT_MIN;
 
     for (i = 0; i < t->nline; i++) {
-        if (!vw_memo_is_moved(p, i)
-            && !vw_read_line_covered(p, res, &t->line[i], 0))
-        {
-            n += t->line[i].glyphs;
+        l = &t->line[i];
+
+        if (vw_read_line_covered(p, res, l, 0)) {
+            top = l->box.y < top ? l->box.y : top;
+            bottom = l->box.y + l->box.h > bottom ? l->box.y + l->box.h
+                                                  : bottom;
         }
+    }
+
+    for (i = 0; i < t->nline; i++) {
+        l = &t->line[i];
+
+        if (vw_memo_is_moved(p, i) || vw_read_line_covered(p, res, l, 0)) {
+            continue;
+        }
+
+        mid = l->box.y + l->box.h / 2;
+
+        if (mid > top && mid < bottom) {
+            return t->glyphs;
+        }
+
+        n += l->glyphs;
     }
 
     return n;
