@@ -86,7 +86,7 @@
 
 /* a sure reading (VW_OCR_ACCEPT) is read again from its glyphs only
  * when the lines it lacks hold 1/VW_LACK_PART or more of the layer's
- * glyphs (vw_read_more) */
+ * glyphs, or one lies between two it has (vw_read_more) */
 #define VW_LACK_PART        3
 
 /* letters: a Han character counts as this many in a reading of two or

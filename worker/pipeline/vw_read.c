@@ -256,9 +256,8 @@ vw_read_more(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
          * those are mostly the picture's texture taken for lines,
          * which the glyphs' reading adds as junk lines ("AA", "\ es"),
          * and the lines read alone below still read a caption's line
-         * it lacks.  On the
-         * real-like set, 5 % of the CPU; one word of one line read
-         * worse ("Récord desyjsitantes", still found).
+         * it lacks.  On the real-like set, 5 % of the CPU; one word of
+         * one line read worse ("Récord desyjsitantes", still found).
          */
         if (vw_read_glyphs(p, res, err) != 0) {
             vw_ocr_result_free(res);
