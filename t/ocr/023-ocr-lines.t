@@ -28,6 +28,12 @@
 #   7. Two Han characters of which the page layout reads one: the line
 #      is read again alone, and its whole reading takes the place of
 #      the part.
+#   8. The karaoke word before "road", which its line read alone leaves
+#      unsure: the glyphs' reading has it, and is weighed against the
+#      glyphs of the lines it lies on, not the whole suit's.
+#   9. Bilingual subtitles, Chinese over English: the Chinese line read
+#      alone is unsure, and kept, as a line of the caption whose English
+#      line the page reading has sure.
 
 use strict;
 use warnings;
@@ -149,6 +155,18 @@ ok scalar(@segs) == 1 && $segs[0]{start} >= 2.4 && $segs[0]{start} <= 2.7,
     'karaoke word: "road" read, from its own look'
     or diag explain $r->{json}{segments};
 
+# 8. "before", 0.94-1.17 s in the same clip: the page reading of the
+# screen's mean says nothing, its line read alone reads it under the
+# confidence a line needs; the glyphs' reading has "., before" at 75,
+# 6 letters: against the layer's 29 glyphs (the badge, the patches and
+# the zipper taken for lines) too few to say something, against the 17
+# of the line it lies on enough (vw_read_glyphs).
+
+@segs = grep { $_->{text} =~ /\bbefore\b/ } @{ $r->{json}{segments} // [] };
+ok scalar(@segs) == 1 && $segs[0]{start} >= 0.85 && $segs[0]{start} <= 1.1,
+    'karaoke word: "before" read, from the glyphs\' reading'
+    or diag explain $r->{json}{segments};
+
 # 7. two-character lines over a drifting meadow (t/data/media/README):
 # "真的", 3.74-4.81 s, is read by the page layout as "的" alone (at 96),
 # a reading that lies on its line and so left it unread alone.  The
@@ -163,6 +181,22 @@ is $r->{rc}, 0, 'Han in part: exit 0' or diag $r->{stderr};
 ok scalar(@segs) == 1 && $segs[0]{text} eq "\x{771f}\x{7684}"
     && $segs[0]{start} <= 4.0 && $segs[0]{end} >= 4.6,
     'Han in part: both characters read, from 3.74 to 4.81 s'
+    or diag explain $r->{json}{segments};
+
+# 9. Chinese over English, 0.33-3.53 s (t/data/media/README): the page
+# reading has "Turn off the light" (97) and not the Chinese line above
+# it, which read alone is "把灯关掉" at 66, under the confidence a line
+# needs; it fits its glyphs and lies right over the sure English line,
+# their middles together: a line of that caption (vw_read_line_beside).
+
+$r = run_worker('ocr', 't/data/media/bilingual-stacked.mp4', '--lang',
+                'chi_sim+eng', '--format', 'json');
+is $r->{rc}, 0, 'bilingual: exit 0' or diag $r->{stderr};
+@segs = @{ $r->{json}{segments} // [] };
+ok scalar(@segs) == 1
+    && $segs[0]{text} eq "\x{628a}\x{706f}\x{5173}\x{6389}\nTurn off the light"
+    && $segs[0]{start} <= 0.5 && $segs[0]{end} >= 3.4,
+    'bilingual: the unsure Chinese line kept over the sure English one'
     or diag explain $r->{json}{segments};
 
 done_testing();

@@ -418,10 +418,13 @@ vw_read_again(vw_pipe_t *p, const vw_ocr_how_t *how,
  * The pending screen's region read from its first look's text layer:
  * the glyph pixels at the level of their kind of ink, the rest at the
  * other (bright glyphs on black, dark ones on white, as the picture
- * would be prepared).  When both readings say something, they are
- * combined line by line (vw_ocr_result_merge) if that gives more lines
- * than *res has; else *res is replaced when this reading is readable
- * and has more lines, or *res is not readable.
+ * would be prepared).  When both readings say something (each weighed
+ * against the glyphs of the lines it lies on, vw_read_line_glyphs: a
+ * karaoke word's 6 letters against its line's 17 glyphs, not the 29 an
+ * astronaut's badge and suit add), they are combined line by line
+ * (vw_ocr_result_merge) if that gives more lines than *res has; else
+ * *res is replaced when this reading is readable and has more lines,
+ * or *res is not readable.
  */
 static int
 vw_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
@@ -458,8 +461,8 @@ vw_read_glyphs(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
         return -1;
     }
 
-    said = vw_reading_says(res, p->ref_layer.glyphs);
-    says = vw_reading_says(&other, p->ref_layer.glyphs);
+    said = vw_reading_says(res, vw_read_line_glyphs(p, res));
+    says = vw_reading_says(&other, vw_read_line_glyphs(p, &other));
 
     if (!said || !says || other.timed_out || res->timed_out) {
         vw_reading_take(res, &other,

@@ -33,6 +33,8 @@ static int vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l,
 static int vw_read_line_fine(const vw_text_line_t *l);
 static void vw_read_line_place(vw_rect_t *b, const vw_rect_t *r, int s,
     int scale);
+static int vw_read_line_beside(const vw_ocr_result_t *res,
+    const vw_ocr_result_t *one, const vw_text_line_t *l);
 static int vw_read_line_says(const vw_ocr_result_t *one,
     const vw_text_line_t *l);
 
@@ -40,8 +42,9 @@ static int vw_read_line_says(const vw_ocr_result_t *one,
 /*
  * Each line of the pending screen's layer (its first look's) that no
  * line of *res covers is read alone from the screen's mean; a reading
- * that says something goes into *res.  -1 on error (*res is then
- * freed).
+ * that says something, or an unsure one that is a line of a caption
+ * *res has (vw_read_line_beside), goes into *res.  -1 on error (*res
+ * is then freed).
  */
 int
 vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
@@ -95,7 +98,9 @@ vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err)
             }
         }
 
-        if (!vw_read_line_says(&one, &t->line[i])) {
+        if (!vw_read_line_says(&one, &t->line[i])
+            && !vw_read_line_beside(res, &one, &t->line[i]))
+        {
             if (one.text != NULL && !one.timed_out
                 && vw_memo_line_fail(p, &box, t->line[i].glyph_h) != 0)
             {
@@ -475,4 +480,48 @@ vw_read_line_says(const vw_ocr_result_t *one, const vw_text_line_t *l)
     return one->text != NULL && !one->timed_out && one->nlines == 1
            && one->confidence >= VW_READ_CONF
            && !vw_reading_few(vw_reading_letters(one), l->glyphs);
+}
+
+
+/*
+ * A line read alone, unsure, that is a line of a caption the reading
+ * has: it fits its glyphs (vw_reading_fits) and lies right above or
+ * below a sure line of the reading (VW_OCR_ACCEPT), within the taller
+ * one's height of it, their middles as near across (a caption's lines
+ * are centred, or start at one margin).  Bilingual subtitles:
+ * "把灯关掉" over "Turn off the light" (97), read alone at 66.
+ */
+static int
+vw_read_line_beside(const vw_ocr_result_t *res, const vw_ocr_result_t *one,
+    const vw_text_line_t *l)
+{
+    int               i, h, gap, mid, left;
+    const vw_rect_t  *a, *b;
+
+    if (one->text == NULL || one->timed_out || one->nlines != 1
+        || !vw_reading_fits(one, l->glyphs))
+    {
+        return 0;
+    }
+
+    a = &one->lines[0].box;
+
+    for (i = 0; i < res->nlines; i++) {
+        if (res->lines[i].confidence < VW_OCR_ACCEPT) {
+            continue;
+        }
+
+        b = &res->lines[i].box;
+        h = a->h > b->h ? a->h : b->h;
+        gap = a->y >= b->y + b->h ? a->y - (b->y + b->h)
+              : b->y >= a->y + a->h ? b->y - (a->y + a->h) : -1;
+        mid = abs((2 * a->x + a->w) - (2 * b->x + b->w)) / 2;
+        left = abs(a->x - b->x);
+
+        if (gap >= 0 && gap <= h && (mid <= h || left <= h)) {
+            return 1;
+        }
+    }
+
+    return 0;
 }
