@@ -312,7 +312,8 @@ vw_ink_local_row(uint8_t *restrict m, const uint8_t *restrict g,
  * stay where they are while the picture behind them pans, zooms or
  * cuts; the texture local contrast finds too (blades of grass, leaves,
  * line art) moves with it.  What stays is chained into lines again
- * (vw_text_lines): the layer may lose every line.  1 if it changed, 0
+ * (vw_text_lines, judged by the picture inside the bars, t->pic, as t
+ * was): the layer may lose every line.  1 if it changed, 0
  * if not, -1 when out of memory.
  */
 int
@@ -380,7 +381,7 @@ vw_text_still(vw_framer_t *fr, const vw_image_t *g, const vw_image_t *other,
     memset(&kt, 0, sizeof(vw_text_t));
     vw_image_view(&t->mask, &of, &b, &kt.mask);
 
-    if (vw_text_lines(fr, &kt.mask, g->width, g->height, t->polarity, &kt)
+    if (vw_text_lines(fr, &kt.mask, t->pic.w, t->pic.h, t->polarity, &kt)
         != 0)
     {
         return -1;

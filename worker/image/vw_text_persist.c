@@ -19,7 +19,8 @@
  * vw_text_persist_begin, then vw_text_persist_add for each frame, then
  * vw_text_persist_end.  Each frame's bright ink is found over t's rows
  * (and the outline's radius above and below) and chained into lines
- * (vw_text_lines, judged by the picture's size) over t's box widened as
+ * (vw_text_lines, judged by the size of the picture inside the bars,
+ * t->pic, as t was) over t's box widened as
  * far either way as text slides (vw_look_same); the ink of t that lies
  * on them, at
  * the shift that best matches the two, goes into pt->keep.  At the
@@ -104,7 +105,8 @@ vw_text_persist_add(vw_framer_t *fr, const vw_text_t *t,
 
     memset(&ot, 0, sizeof(vw_text_t));
 
-    if (vw_text_lines(fr, &band, w, h, VW_TEXT_BRIGHT, &ot) != 0)
+    if (vw_text_lines(fr, &band, t->pic.w, t->pic.h, VW_TEXT_BRIGHT, &ot)
+        != 0)
     {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
@@ -153,14 +155,12 @@ int
 vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_persist_t *pt, vw_err_t *err)
 {
-    int        x, y, x0, y0, x1, y1, w, h, gh;
+    int        x, y, x0, y0, x1, y1, gh;
     uint8_t   *ms;
     const uint8_t  *mt;
     vw_rect_t  b, k;
     vw_text_t  kt;
 
-    w = t->mask.width;
-    h = t->mask.height;
     b = t->box;
     memset(&kt, 0, sizeof(vw_text_t));
 
@@ -168,7 +168,10 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         return 0;                   /* nothing to tell by */
     }
 
-    if (vw_text_lines(fr, &pt->keep, w, h, VW_TEXT_BRIGHT, &kt) != 0) {
+    if (vw_text_lines(fr, &pt->keep, t->pic.w, t->pic.h, VW_TEXT_BRIGHT,
+                      &kt)
+        != 0)
+    {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
@@ -200,7 +203,10 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         }
     }
 
-    if (vw_text_lines(fr, &pt->keep, w, h, VW_TEXT_BRIGHT, &kt) != 0) {
+    if (vw_text_lines(fr, &pt->keep, t->pic.w, t->pic.h, VW_TEXT_BRIGHT,
+                      &kt)
+        != 0)
+    {
         return vw_fail(err, "no_memory", "frame: out of memory");
     }
 
