@@ -22,6 +22,7 @@ VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              pool/vw_http.c \
              pipeline/vw_pipeline.c pipeline/vw_screen.c pipeline/vw_read.c \
              pipeline/vw_read_line.c pipeline/vw_read_memo.c \
+             pipeline/vw_read_roll.c \
              pipeline/vw_join.c pipeline/vw_turn.c pipeline/vw_between.c \
              pipeline/vw_boundary.c pipeline/vw_resume.c pipeline/vw_reading.c \
              pipeline/vw_rows.c pipeline/vw_look.c pipeline/vw_pipe.c \

@@ -548,7 +548,7 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             "\"screens_joined\":%u,"
             "\"ocr_passes\":%u,\"line_readings\":%u,"
             "\"readings_remembered\":%u,\"readings_reused\":%u,"
-            "\"readings_spared\":%u,"
+            "\"readings_rolled\":%u,\"readings_spared\":%u,"
             "\"frames_reused\":%u,\"frames_timed_out\":%u,"
             "\"frames_no_picture\":%u,\"frames_no_text\":%u,"
             "\"refs_restored\":%u,\"boundaries\":%u,"
@@ -567,7 +567,7 @@ vw_ocr_stats(FILE *out, const vw_report_t *run, const char *label, int last)
             s->ocr_calls ? (double) s->looks_combined / s->ocr_calls : 0.0,
             s->frame_readings, s->screens_joined, s->ocr_passes,
             s->line_readings, s->readings_remembered, s->readings_reused,
-            s->readings_spared, s->frames_reused,
+            s->readings_rolled, s->readings_spared, s->frames_reused,
             s->frames_timed_out, s->frames_no_picture, s->frames_no_text,
             s->refs_restored, s->boundaries, s->boundaries_moved,
             s->boundary_frames, s->orient_probes, s->orient_tries, s->turn,

@@ -358,6 +358,7 @@ vw_pipeline_free(vw_pipe_t *p)
     vw_text_persist_free(&p->persist);
     vw_join_free(p);
     vw_memo_free(p);
+    vw_roll_forget(p);
 
     for (n = 0; n < VW_KEPT_MAX; n++) {
         vw_image_free(&p->tent_kept[n].grey);

@@ -129,6 +129,9 @@ typedef struct {
     uint32_t  readings_reused;     /* grey readings of a screen's mean
                                       taken from its first reading, not
                                       made again (vw_reading.c) */
+    uint32_t  readings_rolled;     /* screens that took the reading of
+                                      the screen before, its lines moved
+                                      (vw_read_roll.c) */
     uint32_t  readings_spared;     /* screens that read as nothing in
                                       VW_READ_PASSES recognitions: no
                                       second reading (vw_read.c) */

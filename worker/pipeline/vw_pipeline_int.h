@@ -202,6 +202,29 @@
 #define VW_FRAMES_MAX       32
 
 
+/* a screen whose read lines all moved one way since the screen read
+ * before it (vw_read_roll.c): each line the same size within
+ * VW_ROLL_NEAR pixels, all shifted alike within VW_ROLL_NEAR, its
+ * pixels gone with it up to VW_ROLL_NEAR rows off */
+#define VW_ROLL_NEAR        2
+
+
+/* the reading of the screen read last, kept for the next screen if its
+ * lines roll (vw_read_roll.c) */
+typedef struct {
+    vw_ocr_result_t     res;           /* text NULL: none kept */
+    vw_rect_t           region;        /* of the screen it read */
+    int                 scale;
+    int                 turn_q;
+    int                 width;         /* of the picture */
+    int                 height;
+    int                 rolled;        /* the pending screen's lines are
+                                          its lines moved dx, dy */
+    int                 dx;
+    int                 dy;
+} vw_roll_t;
+
+
 /* a box read as nothing and its content (vw_read_memo.c) */
 typedef struct {
     vw_rect_t           box;           /* in the picture's pixels */
@@ -367,6 +390,8 @@ typedef struct {
     int                 nmoved;
     vw_rect_t           moved_layer;   /* the box of the layer they are
                                           of */
+    vw_roll_t           roll;          /* the last reading, for a screen
+                                          that rolls */
 
     uint32_t            restart;       /* the last unit a resumed run may
                                           start at: the unit before it
@@ -495,12 +520,21 @@ void vw_memo_free(vw_pipe_t *p);
 int vw_memo_moved(vw_pipe_t *p);
 int vw_memo_is_moved(const vw_pipe_t *p, int i);
 int vw_memo_nmoved(const vw_pipe_t *p);
+int vw_memo_went(const vw_pipe_t *p, const vw_rect_t *o, int dx, int dy);
 
 /* vw_read_line.c: the layer's lines the reading lacks, read alone */
 int vw_read_lines(vw_pipe_t *p, vw_ocr_result_t *res, vw_err_t *err);
 int vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res);
 int vw_read_line_lacking(const vw_pipe_t *p, const vw_ocr_result_t *res);
 void vw_read_lines_mark(vw_pipe_t *p, const vw_ocr_result_t *res);
+int vw_read_line_on(const vw_pipe_t *p, const vw_rect_t *b,
+    const vw_text_line_t *l, int *x0, int *x1);
+
+/* vw_read_roll.c: a screen whose lines rolled takes the last reading */
+void vw_roll_find(vw_pipe_t *p);
+int vw_roll_take(vw_pipe_t *p, vw_ocr_result_t *res);
+int vw_roll_keep(vw_pipe_t *p, const vw_ocr_result_t *res);
+void vw_roll_forget(vw_pipe_t *p);
 
 /* vw_read.c: the pending screen read */
 int vw_read_screen(vw_pipe_t *p, vw_err_t *err);

@@ -51,7 +51,7 @@ static int vw_read_stray(const vw_pipe_t *p, const vw_ocr_result_t *res);
 int
 vw_read_screen(vw_pipe_t *p, vw_err_t *err)
 {
-    int               unread, first_fits, turn_q, joined, known;
+    int               unread, first_fits, turn_q, joined, known, rolled;
     int64_t           t0;
     vw_stats_t       *st;
     vw_ocr_result_t   res;
@@ -74,13 +74,16 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
     }
 
     if (joined == VW_JOIN_SAME && p->mean_count <= p->join_looks) {
-        /* read from fewer looks than the screen it joins: its text */
+        /* read from fewer looks than the screen it joins: its text (no
+         * reading of this screen's own for the next to roll from) */
+        vw_roll_forget(p);
         return vw_join_take(p, err);
     }
 
     turn_q = p->turn_q;
 
     known = vw_memo_screen_known(p);
+    rolled = 0;
 
     if (known) {
         /* its box, as good as the same pixels, read as nothing before
@@ -95,6 +98,21 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
 
         st->readings_remembered++;
         first_fits = 0;
+
+    } else if ((rolled = vw_roll_take(p, &res)) != 0) {
+        /* the screen read last, rolled (vw_read_roll.c): its reading
+         * moved, and the lines that came in since read alone */
+        if (rolled < 0) {
+            return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                           p->job->name);
+        }
+
+        st->readings_rolled++;
+        first_fits = vw_reading_fits(&res, p->ref_layer.glyphs);
+
+        if (p->turn_q == turn_q && vw_read_lines(p, &res, err) != 0) {
+            goto failed;
+        }
 
     } else {
         if (vw_read_first(p, &res, err) != 0) {
@@ -120,6 +138,15 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
 
     unread = vw_read_verdict(p, &res, first_fits);
 
+    if (unread) {
+        vw_roll_forget(p);
+
+    } else if (vw_roll_keep(p, &res) != 0) {
+        vw_ocr_result_free(&res);
+        return vw_fail(err, "no_memory", "run \"%s\": out of memory",
+                       p->job->name);
+    }
+
     if (turn_q == p->turn_q) {
         vw_read_lines_mark(p, &res);
     }
@@ -132,8 +159,8 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
                        p->job->name);
     }
 
-    if (!known) {
-        /* a remembered screen made no reading */
+    if (!known && !rolled) {
+        /* a remembered screen made no reading, a rolled one took one */
         st->ocr_calls++;
         st->looks_combined += (uint32_t) p->mean_count;
         st->frame_readings += p->mean_count > p->stack.count;

@@ -24,8 +24,6 @@ static int vw_read_line_covered(const vw_pipe_t *p,
     const vw_ocr_result_t *res, const vw_text_line_t *l, int conf);
 static int vw_read_line_short(const vw_pipe_t *p, const vw_ocr_result_t *res,
     const vw_text_line_t *l);
-static int vw_read_line_on(const vw_pipe_t *p, const vw_rect_t *b,
-    const vw_text_line_t *l, int *x0, int *x1);
 static void vw_read_line_box(const vw_pipe_t *p, const vw_text_line_t *l,
     vw_rect_t *r);
 static int vw_read_line_one(vw_pipe_t *p, const vw_text_line_t *l,
@@ -317,7 +315,7 @@ vw_read_line_short(const vw_pipe_t *p, const vw_ocr_result_t *res,
  * half of l's height.  *x0, *x1: b's left and right in the picture's
  * pixels.
  */
-static int
+int
 vw_read_line_on(const vw_pipe_t *p, const vw_rect_t *b,
     const vw_text_line_t *l, int *x0, int *x1)
 {

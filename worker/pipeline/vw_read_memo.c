@@ -25,8 +25,6 @@
 
 static int vw_memo_match(const vw_pipe_t *p, const vw_text_line_t *l,
     int *dx, int *dy);
-static int vw_memo_went(const vw_pipe_t *p, const vw_rect_t *o, int dx,
-    int dy);
 static int vw_memo_keep_ref(vw_pipe_t *p);
 static int vw_memo_sig(const vw_pipe_t *p, const vw_rect_t *box, int cell,
     uint8_t *sig, size_t cap);
@@ -407,7 +405,7 @@ vw_memo_match(const vw_pipe_t *p, const vw_text_line_t *l, int *dx, int *dy)
  * old one); nor did a new caption that replaced a line of the same
  * size.  Every other pixel of every other row is compared.
  */
-static int
+int
 vw_memo_went(const vw_pipe_t *p, const vw_rect_t *o, int dx, int dy)
 {
     int             x, y, x0, y0, x1, y1;

@@ -521,6 +521,11 @@ vw_screen_open(vw_pipe_t *p, vw_err_t *err)
     b = &p->ref_layer.box;
     r = &p->region;
 
+    /* whether its lines rolled from the screen read last's (before
+     * vw_memo_moved keeps this screen's lines in place of those) */
+
+    vw_roll_find(p);
+
     /* the lines that moved with the background are left out of it, if
      * any line stayed (vw_memo_moved) */
 
