@@ -3,20 +3,27 @@
 # new screen.  A screen whose read lines all moved one way since the
 # screen read before it, their pixels with them, takes that reading,
 # moved, and reads alone only the lines that came in since; no page
-# reading.  Asserted, for white credits rolling up over black and over
-# a still grey picture with a dark outline, read as a new user would
+# reading.  Asserted, for white credits with a dark outline rolling up
+# over black and over grey with strong noise, read as a new user would
 # (`video-ocr-worker ocr --stats`, 1 sample a second):
 #
 # - every credit line is read, and none where it is not in the frame
 #   (before it rolled in, after it rolled out at the top: a rolled
 #   reading keeps only the lines still on the screen's lines);
 # - the lines come out in the order they rolled in;
-# - most screens were rolled (--stats' readings_rolled), fewer than
-#   half were read whole (ocr_calls);
+# - most screens were rolled over black (--stats' readings_rolled
+#   against ocr_calls, the screens read whole), at least half as many
+#   as were read whole over the noise;
+# - resumed after sample 8 or 12, the text is the same (over the
+#   noise, where readings of one line differ from look to look): a
+#   screen takes a rolled reading only as a screen of the group before
+#   it, and a resumed run begins again at that group's first screen
+#   (9613cc4's worker, which rolled any screen, read otherwise resumed
+#   at 12);
 # - the same clip with a line that changes its text while it rolls:
 #   the changed line is read (its pixels did not go with it).
 #
-# About 10 s of CPU.
+# About 50 s of CPU.
 
 use strict;
 use warnings;
@@ -36,18 +43,21 @@ my @credits = ('Written by Mara Olsen', 'Camera Tomas Reyes',
                'Music Lena Ortiz', 'Produced by Ada Stone');
 
 # the lines 60 pixels apart, rolling up at 60 pixels a second from the
-# bottom edge of a 1280x720 frame; drawn one drawtext per line
+# bottom edge of a 1280x720 frame (with noise: 40 apart at 40 a second
+# in an 854x480 one, to keep its cost down); one drawtext per line
 sub roll {
     my (%a) = @_;
+    my ($step, $fs, $size) = $a{noise} ? (40, 24, '854x480')
+                                       : (60, 32, '1280x720');
     my @f;
     for my $i (0 .. $#credits) {
         my $tf = "$dir/$a{name}-$i.txt";
         open my $fh, '>', $tf or die "$tf: $!";
         print {$fh} $credits[$i];
         close $fh;
-        my $y = "h-60*t+" . (60 * $i);
+        my $y = "h-$step*t+" . ($step * $i);
         push @f, "drawtext=fontfile=$font:textfile=$tf:expansion=none:"
-               . "fontsize=32:fontcolor=white:borderw=2:bordercolor=black:"
+               . "fontsize=$fs:fontcolor=white:borderw=2:bordercolor=black:"
                . "x=(w-tw)/2:y=$y"
                . ($a{enable} && $a{enable}[$i]
                   ? ":enable='$a{enable}[$i]'" : '');
@@ -65,8 +75,9 @@ sub roll {
     }
     my $out = "$dir/$a{name}.mp4";
     system('ffmpeg', '-nostdin', '-hide_banner', '-loglevel', 'error', '-y',
-           '-f', 'lavfi', '-i', "color=c=$a{bg}:s=1280x720:r=25:d=14",
-           '-vf', join(',', @f, 'format=yuv420p'),
+           '-f', 'lavfi', '-i', "color=c=$a{bg}:s=$size:r=25:d=14",
+           '-vf', join(',', $a{noise} ? ('noise=alls=40:allf=t') : (), @f,
+                       'format=yuv420p'),
            '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20',
            '-threads', '1', $out) == 0 or die "ffmpeg failed: $?";
     return $out;
@@ -79,14 +90,15 @@ sub stats_of {
 }
 
 for my $bg ('black', 'gray') {
-    my $f = roll(name => "roll-$bg", bg => $bg);
+    my $f = roll(name => "roll-$bg", bg => $bg, noise => $bg eq 'gray');
     my $r = run_worker('ocr', $f, '--stats', '--format', 'json');
     is $r->{rc}, 0, "$bg: exit 0" or diag $r->{stderr};
     my @segs = @{ $r->{json} ? $r->{json}{segments} : [] };
 
     # each credit in some segment; none off the frame: line i's top is
-    # at 720 - 60 t + 60 i, below the frame until t = i, above it (its
-    # 32 px glyphs and outline gone) from t = 12.7 + i
+    # at H - s t + s i (H 720, s 60; with noise 480 and 40), below the
+    # frame until t = i, above it (its glyphs and outline gone) from
+    # about t = 12.7 + i
     my (@at, @off);
     for my $c (0 .. $#credits) {
         for my $s (0 .. $#segs) {
@@ -106,10 +118,23 @@ for my $bg ('black', 'gray') {
          1 .. $#credits),
         "$bg: the credits in the order they rolled in";
 
+    # over the noise, a rolled reading that is not the group's letter
+    # for letter is not taken (the screen is read whole): fewer roll
     my $st = stats_of($r->{stderr});
-    ok $st->{readings_rolled} > $st->{ocr_calls},
-        "$bg: most screens rolled ($st->{readings_rolled} rolled, "
+    my $least = $bg eq 'gray' ? int($st->{ocr_calls} / 2)
+                              : $st->{ocr_calls} + 1;
+    ok $st->{readings_rolled} >= $least,
+        "$bg: screens rolled ($st->{readings_rolled} rolled, "
         . "$st->{ocr_calls} read whole)";
+
+    next if $bg ne 'gray';
+
+    my $whole = run_worker('ocr', $f, '--format', 'txt')->{stdout};
+    my @diff = grep {
+        run_worker('ocr', $f, '--format', 'txt', '--debug-resume-at',
+                   $_)->{stdout} ne $whole
+    } 8, 12;
+    is_deeply \@diff, [], "$bg: resumed at 8 or 12 samples, the same text";
 }
 
 # a line that changes as it rolls: "Sound Ines Varga" becomes "Sound

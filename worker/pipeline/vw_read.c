@@ -107,14 +107,31 @@ vw_read_screen(vw_pipe_t *p, vw_err_t *err)
                            p->job->name);
         }
 
-        st->readings_rolled++;
         first_fits = vw_reading_fits(&res, p->ref_layer.glyphs);
+
+        /*
+         * Taken only as a screen of the group (its text letter for
+         * letter, with what the lines that came in read as): a run
+         * resumed within the group begins again at its first screen,
+         * read whole, and rolls as this one did; one resumed after a
+         * screen that is not would read that screen whole (vw_join.c,
+         * invariant 2).  Else it is read whole here too.
+         */
 
         if (p->turn_q == turn_q && vw_read_lines(p, &res, err) != 0) {
             goto failed;
         }
 
-    } else {
+        if (vw_join_read_same(p, turn_q, &res) != VW_JOIN_SAME) {
+            vw_ocr_result_free(&res);
+            rolled = 0;
+
+        } else {
+            st->readings_rolled++;
+        }
+    }
+
+    if (!known && !rolled) {
         if (vw_read_first(p, &res, err) != 0) {
             goto failed;
         }

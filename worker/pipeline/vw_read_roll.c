@@ -9,12 +9,16 @@
  * opens, its layer's lines are matched to the lines that reading read
  * (vw_roll_find): every one of those either lies in the new layer,
  * the same size, shifted up or down as the others are, its pixels gone
- * with it (vw_memo_went), or has left the picture.  Such a screen takes the
- * kept reading's lines that lie on its lines, moved with them, and
- * no page reading (vw_roll_take); the lines that came into the picture
- * since are read alone, as any line a reading lacks is (vw_read_lines).
- * A caption stays where it is, and a line whose text changed as it
- * moved does not match its old pixels: those screens are read whole.
+ * with it (vw_memo_went), or has left the picture.  Such a screen
+ * takes the kept reading's lines that lie on its lines, moved with
+ * them, and no page reading (vw_roll_take); the lines that came into
+ * the picture since are read alone, as any line a reading lacks is
+ * (vw_read_lines).  The result stands only if it is the group's text
+ * letter for letter (vw_read_screen): a run resumed within the group
+ * begins again at its first screen, read whole, and rolls as this one
+ * did.  A caption stays where it is, and a line whose text changed as
+ * it moved does not match its old pixels: those screens are read
+ * whole.
  */
 
 #include <stdlib.h>
