@@ -210,14 +210,12 @@
 
 
 /* the reading of the screen read last, kept for the next screen if its
- * lines roll (vw_read_roll.c) */
+ * lines roll (vw_read_roll.c); its turn and picture size are those of
+ * the lines and first look vw_memo_moved kept of that screen (memo_*) */
 typedef struct {
     vw_ocr_result_t     res;           /* text NULL: none kept */
     vw_rect_t           region;        /* of the screen it read */
     int                 scale;
-    int                 turn_q;
-    int                 width;         /* of the picture */
-    int                 height;
     int                 rolled;        /* the pending screen's lines are
                                           its lines moved dx, dy */
     int                 dx;

@@ -35,7 +35,10 @@ static int vw_roll_on(const vw_pipe_t *p, const vw_rect_t *b);
 /*
  * Whether the pending screen, being opened, rolled from the screen read
  * last: p->roll.rolled, and the shift.  Called before vw_memo_moved
- * overwrites that screen's lines and first look (p->memo_*).
+ * overwrites that screen's lines and first look (p->memo_*): each
+ * screen opened is read before the next opens, so those are of the
+ * screen the kept reading is of, and a turn taken or a picture size
+ * changed since shows in them.
  */
 void
 vw_roll_find(vw_pipe_t *p)
@@ -48,9 +51,7 @@ vw_roll_find(vw_pipe_t *p)
     r = &p->roll;
     r->rolled = 0;
 
-    if (r->res.text == NULL || r->turn_q != p->turn_q
-        || p->memo_turn_q != p->turn_q
-        || r->width != p->ref.width || r->height != p->ref.height
+    if (r->res.text == NULL || p->memo_turn_q != p->turn_q
         || p->memo_ref.width != p->ref.width
         || p->memo_ref.height != p->ref.height
         || p->memo_nlines >= VW_TEXT_LINES_MAX
@@ -230,9 +231,6 @@ vw_roll_keep(vw_pipe_t *p, const vw_ocr_result_t *res)
 
     r->region = p->region;
     r->scale = p->scale;
-    r->turn_q = p->turn_q;
-    r->width = p->ref.width;
-    r->height = p->ref.height;
 
     return 0;
 }
