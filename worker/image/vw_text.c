@@ -18,6 +18,8 @@
  *   - dark ink, on a light picture (more than half of it at least
  *     VW_PREP_INK_LEVEL), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
+ *     and bright ink again when a light picture's dark ink makes no
+ *     line (white text in a black bar across a white frame);
  *   - ink by local contrast (vw_ink_open, vw_ink_contrast), light or
  *     dark, when neither finds a line (unless what they found is a
  *     grainy picture's glyph-sized specks), or dark ink finds one of a
@@ -187,7 +189,7 @@ static int
 vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, int bars, vw_text_t *t, vw_err_t *err)
 {
-    int              x, y, median, light, kind, level;
+    int              x, y, median, light, kind, level, comps, grainy;
     size_t           n, half, sum;
     uint32_t         part[4][256];
     uint64_t         hist[256];
@@ -308,6 +310,32 @@ vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
         {
             return vw_fail(err, "no_memory", "frame: out of memory");
         }
+    }
+
+    if (t->box.w == 0 && light) {
+        /*
+         * a light picture's text may still be bright on a dark band of
+         * its own (white in a black bar across a white frame): bright
+         * ink needs that dark border, which the light picture itself
+         * rarely gives; if it makes no line either, what dark ink found
+         * decides what follows
+         */
+        comps = t->comps;
+        grainy = t->grainy;
+
+        if (vw_text_kind(fr, g, pg, bars, ref_w, ref_h, VW_TEXT_BRIGHT,
+                         level, t)
+            != 0)
+        {
+            return vw_fail(err, "no_memory", "frame: out of memory");
+        }
+
+        if (t->box.w > 0) {
+            return 0;
+        }
+
+        t->comps = comps;
+        t->grainy = grainy;
     }
 
     if (t->box.w == 0 && t->comps < VW_TEXT_LOCAL_COMPS) {

@@ -328,6 +328,8 @@ my @QUICK = (
     _q('counter', '1280x720', 'eng',
        ['storm', 6, 'still', 'counter', undef, { grain => 0 }],
        ['meadow', 6, 'pan-r', 'counter']),
+    _q('counter-light', '1280x720', 'eng',
+       ['wood', 8, 'still', 'counter', undef, { grain => 0 }]),
     _q('bilingual', '1280x720', 'chi_sim+eng',
        ['ladybird', 4, 'drift', 'bilingual']),
     _q('notext', '1280x720', 'eng', ['raindrops', 3, 'drift', 'none'],
