@@ -34,7 +34,8 @@ VW_SRCS   := cmd/vw_main.c cmd/vw_cmd_ocr.c cmd/vw_cmd_run.c \
              image/vw_ink.c image/vw_bars.c image/vw_text.c \
              image/vw_text_lines.c image/vw_text_same.c \
              image/vw_text_persist.c image/vw_text_local.c \
-             image/vw_text_calm.c image/vw_orient.c image/vw_stack.c \
+             image/vw_text_calm.c image/vw_text_band.c image/vw_orient.c \
+             image/vw_stack.c \
              ocr/vw_ocr.c ocr/vw_ocr_merge.c ocr/vw_ocr_lang.c \
              ocr/vw_despeckle.c ocr/vw_osd.c ocr/vw_script.c \
              ocr/vw_ocr_auto.c \

@@ -115,6 +115,19 @@
                                           (vw_text_calm) */
 #define VW_TEXT_DARK_DROP        80    /* levels: dark ink is this far
                                           below the median */
+#define VW_BAND_LEVEL            112   /* level: a band text is set on
+                                          (vw_text_band.c) is at least
+                                          this light (an orange bar:
+                                          165), */
+#define VW_BAND_SPREAD           12    /* levels: its pixels within this
+                                          of its level, */
+#define VW_BAND_PLAIN_NUM        1     /* in this share of a row, */
+#define VW_BAND_PLAIN_DEN        2
+#define VW_BAND_MIN              12    /* pixels: at least this tall, */
+#define VW_BAND_PART             4     /* at most a quarter of the
+                                          picture, */
+#define VW_BAND_GAP              48    /* and its plain rows no farther
+                                          apart (rows of glyphs between) */
 #define VW_TEXT_MIN_PIXELS       3     /* pixels: smaller specks are
                                           noise */
 #define VW_TEXT_MIN_HEIGHT       6     /* pixels: a glyph is at least this
@@ -275,6 +288,13 @@ int vw_prep_level(const uint32_t *hist, uint32_t n);
  * mask is not touched).  -1 when out of memory. */
 int vw_text_lines(vw_framer_t *fr, vw_image_t *m, int ref_w, int ref_h,
     int polarity, vw_text_t *out);
+
+/* The lines of dark ink on the light bands across picture pg (the
+ * picture inside the bars, judged as ref_w x ref_h) added to t, a layer
+ * of bright ink (vw_text_band.c): 1 if there were any, 0 if not, -1
+ * when out of memory. */
+int vw_text_band(vw_framer_t *fr, const vw_image_t *pg, int ref_w,
+    int ref_h, vw_text_t *t);
 
 /* The lines of part, a layer found in a view at (dx, dy) of t's
  * picture, into t (glyph_h, glyphs, lines, line[], nline), moved there;

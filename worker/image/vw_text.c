@@ -19,7 +19,9 @@
  *     VW_PREP_INK_LEVEL), or when a picture of middling grey has no bright
  *     ink: pixels at least VW_TEXT_DARK_DROP levels below the median;
  *     and bright ink again when a light picture's dark ink makes no
- *     line (white text in a black bar across a white frame);
+ *     line (white text in a black bar across a white frame); and, in a
+ *     layer of bright ink, dark ink on the light bands across the
+ *     picture (vw_text_band.c: black capitals on a news bar);
  *   - ink by local contrast (vw_ink_open, vw_ink_contrast), light or
  *     dark, when neither finds a line (unless what they found is a
  *     grainy picture's glyph-sized specks), or dark ink finds one of a
@@ -53,6 +55,8 @@
 
 static int vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, int bars, vw_text_t *t, vw_err_t *err);
+static int vw_text_layer_ink(vw_framer_t *fr, const vw_image_t *g,
+    int ref_w, int ref_h, int bars, vw_text_t *t, vw_err_t *err);
 static int vw_text_kind(vw_framer_t *fr, const vw_image_t *g,
     const vw_image_t *pg, int bars, int ref_w, int ref_h, int kind,
     int level, vw_text_t *t);
@@ -179,6 +183,45 @@ vw_text_find_part(vw_framer_t *fr, const vw_image_t *g, int ref_w,
 
 
 /*
+ * The layer of g (vw_text_layer_ink); a layer of bright ink gets the
+ * dark lines of the light bands across the picture too (vw_text_band.c).
+ */
+static int
+vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
+    int ref_h, int bars, vw_text_t *t, vw_err_t *err)
+{
+    vw_rect_t   all;
+    vw_image_t  pv;
+
+    if (vw_text_layer_ink(fr, g, ref_w, ref_h, bars, t, err) != 0) {
+        return -1;
+    }
+
+    if (t->box.w == 0 || t->polarity != VW_TEXT_BRIGHT || t->local) {
+        return 0;
+    }
+
+    /* the picture inside the bars; a part is judged whole */
+
+    pv = *g;
+
+    if (bars) {
+        all = (vw_rect_t) { 0, 0, g->width, g->height };
+        vw_image_view(g, &all, &t->pic, &pv);
+    }
+
+    if (vw_text_band(fr, &pv, bars ? t->pic.w : ref_w,
+                     bars ? t->pic.h : ref_h, t)
+        < 0)
+    {
+        return vw_fail(err, "no_memory", "frame: out of memory");
+    }
+
+    return 0;
+}
+
+
+/*
  * The layer of g, judged by a ref_w x ref_h picture; with bars, by the
  * picture inside g's bars (vw_bars_find): its statistics, and its size
  * for the sizes that are parts of it.  Bright ink is looked for in the
@@ -186,7 +229,7 @@ vw_text_find_part(vw_framer_t *fr, const vw_image_t *g, int ref_w,
  * (the bars are dark).
  */
 static int
-vw_text_layer(vw_framer_t *fr, const vw_image_t *g, int ref_w,
+vw_text_layer_ink(vw_framer_t *fr, const vw_image_t *g, int ref_w,
     int ref_h, int bars, vw_text_t *t, vw_err_t *err)
 {
     int              x, y, median, light, kind, level, comps, grainy;

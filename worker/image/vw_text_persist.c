@@ -13,6 +13,9 @@
 #include "vw_image_int.h"
 
 
+static int vw_persist_in(const vw_text_line_t *l, int n, int x, int y);
+
+
 /*
  * A bright layer t is checked against the frames beside it in three
  * steps, so that one grey picture serves for each frame in turn:
@@ -29,7 +32,9 @@
  * and short words beside a line), is chained again into t.  A glyph
  * on screen is in the frame before it or in the one after (where it
  * appears), but for a few pixels at its edges; a speck of noise comes
- * and goes, so the chain it made falls apart.  Every picture but the
+ * and goes, so the chain it made falls apart.  t's lines of dark ink
+ * on a light band (vw_text_band.c) are in no frame's bright ink: they
+ * stay as they are, their ink with them.  Every picture but the
  * frame's grey is of t's box or rows: the cost and the memory are the
  * box's.
  */
@@ -155,11 +160,12 @@ int
 vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     vw_persist_t *pt, vw_err_t *err)
 {
-    int        x, y, x0, y0, x1, y1, gh;
-    uint8_t   *ms;
+    int             x, y, x0, y0, x1, y1, gh, i, nd;
+    uint8_t        *ms;
     const uint8_t  *mt;
-    vw_rect_t  b, k;
-    vw_text_t  kt;
+    vw_rect_t       b, k;
+    vw_text_t       kt;
+    vw_text_line_t  dark[VW_TEXT_LINES_MAX];
 
     b = t->box;
     memset(&kt, 0, sizeof(vw_text_t));
@@ -191,14 +197,28 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         return 0;                   /* every line stays */
     }
 
-    /* t's ink there, chained again */
+    /* t's ink there, chained again; the lines of dark ink on a light
+     * band (vw_text_band.c) are the neighbours' bright ink nowhere, and
+     * stay as they are */
+
+    nd = 0;
+
+    for (i = 0; i < t->nline; i++) {
+        if (t->line[i].polarity != VW_TEXT_BRIGHT) {
+            dark[nd] = t->line[i];
+            dark[nd].box.x -= b.x;
+            dark[nd].box.y -= b.y;
+            nd++;
+        }
+    }
 
     for (y = 0; y < b.h; y++) {
         ms = pt->keep.data + (size_t) y * pt->keep.stride;
         mt = t->mask.data + (size_t) (b.y + y) * t->mask.stride + b.x;
 
         for (x = 0; x < b.w; x++) {
-            ms[x] = (y >= y0 && y < y1 && x >= x0 && x < x1 && mt[x] != 255)
+            ms[x] = (y >= y0 && y < y1 && x >= x0 && x < x1 && mt[x] != 255
+                     && !vw_persist_in(dark, nd, x, y))
                     ? 0 : 255;
         }
     }
@@ -217,8 +237,15 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     }
 
     for (y = 0; y < b.h; y++) {
+        ms = pt->keep.data + (size_t) y * pt->keep.stride;
+        mt = t->mask.data + (size_t) (b.y + y) * t->mask.stride + b.x;
+
+        for (x = 0; x < b.w; x++) {
+            ms[x] = vw_persist_in(dark, nd, x, y) ? mt[x] : ms[x];
+        }
+
         memcpy(t->mask.data + (size_t) (b.y + y) * t->mask.stride + b.x,
-               pt->keep.data + (size_t) y * pt->keep.stride, (size_t) b.w);
+               ms, (size_t) b.w);
     }
 
     t->box.x = b.x + k.x;
@@ -226,6 +253,18 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
     t->box.w = k.w;
     t->box.h = k.h;
     vw_text_take_lines(t, &kt, b.x, b.y);
+
+    for (i = 0; i < nd && t->nline < VW_TEXT_LINES_MAX; i++) {
+        dark[i].box.x += b.x;
+        dark[i].box.y += b.y;
+        t->line[t->nline++] = dark[i];
+        vw_box_union(&t->box, &dark[i].box);
+        t->glyph_h = (t->glyph_h * t->glyphs
+                      + dark[i].glyph_h * dark[i].glyphs)
+                     / (t->glyphs + dark[i].glyphs);
+        t->glyphs += dark[i].glyphs;
+        t->lines++;
+    }
 
     vw_ink_strokes(fr, g, t->pic.h, t);
 
@@ -238,4 +277,22 @@ vw_text_persist_free(vw_persist_t *pt)
 {
     vw_image_free(&pt->keep);
     vw_image_free(&pt->ink);
+}
+
+
+/* 1 if (x, y) lies in the box of one of the n lines l */
+static int
+vw_persist_in(const vw_text_line_t *l, int n, int x, int y)
+{
+    int  i;
+
+    for (i = 0; i < n; i++) {
+        if (x >= l[i].box.x && x < l[i].box.x + l[i].box.w
+            && y >= l[i].box.y && y < l[i].box.y + l[i].box.h)
+        {
+            return 1;
+        }
+    }
+
+    return 0;
 }

@@ -185,7 +185,9 @@ vw_read_line_glyphs(const vw_pipe_t *p, const vw_ocr_result_t *res)
 /*
  * The glyphs of the layer's lines that the reading lies on none of
  * (vw_read_line_covered), those that moved with the background
- * (vw_memo_moved) aside; all the layer's when one of those lies
+ * (vw_memo_moved) and those of the other ink (dark on a light band,
+ * vw_text_band.c: the page is read prepared for the layer's ink, and
+ * they are read alone) aside; all the layer's when one of those lies
  * between lines the reading has (a caption's line it dropped: the
  * texture a busy picture makes lines of is around a caption).
  */
@@ -214,7 +216,9 @@ vw_read_line_lacking(const vw_pipe_t *p, const vw_ocr_result_t *res)
     for (i = 0; i < t->nline; i++) {
         l = &t->line[i];
 
-        if (vw_memo_is_moved(p, i) || vw_read_line_covered(p, res, l, 0)) {
+        if (vw_memo_is_moved(p, i) || l->polarity != t->polarity
+            || vw_read_line_covered(p, res, l, 0))
+        {
             continue;
         }
 
