@@ -51,13 +51,17 @@
  *      vw_utf8_decode takes as many bytes as vw_utf8_next, gives U+FFFD
  *      exactly where it gives -1 (else the same code point), and both
  *      agree with fuzz_utf8_seq; no bytes give 0 and U+FFFD.
- *  10. a segment is unsure exactly when its confidence is below
- *      VW_UNSURE_BELOW: the JSON (without frames) has ,"unsure":true}
- *      once per unsure segment and no other "unsure", vw_result_count
- *      counts them, WebVTT puts a NOTE block before each unsure cue
- *      and no other: "NOTE" then a space, lines with no "-->", then a
- *      blank line, and ASS a Comment event of the segment's times and
- *      its confidence before each unsure Dialogue and no other.
+ *  10. a segment's unsure lines are those its frames' VO_FRAME_UNSURE_*
+ *      bits name that its text has; a segment is unsure exactly when
+ *      its confidence is below VW_UNSURE_BELOW or it has an unsure
+ *      line: the JSON (without frames) has ,"unsure":true once per
+ *      unsure segment and no other "unsure", and ,"unsure_lines":[ once
+ *      per segment with unsure lines, vw_result_count counts both,
+ *      WebVTT puts a NOTE block before each unsure cue and no other:
+ *      "NOTE" then a space, lines with no "-->", then a blank line, and
+ *      ASS a Comment event of the segment's times, its confidence and
+ *      (of a text of two lines or more) its unsure lines before each
+ *      unsure Dialogue and no other.
  */
 
 #include <stdint.h>
@@ -118,6 +122,8 @@ static void fuzz_check_json_boxes(const char *doc, const vw_result_t *r,
 static void fuzz_check_ass(const char *doc, size_t len, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs, const fuzz_cue_t *srt);
 static size_t fuzz_count(const char *doc, const char *what);
+static void fuzz_unsure_words(const vw_segment_t *s, char *buf,
+    size_t size);
 static const char *fuzz_ass_time(const char *p, const char *last,
     int64_t *cs);
 static void fuzz_check_utf8(const uint8_t *p, size_t n);
@@ -128,7 +134,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int                 dup, rc;
     char               *texts[FUZZ_FRAMES];
-    size_t              i, j, k, n, nsegs, len;
+    size_t              i, j, k, n, nsegs, len, ul, ulc;
     int64_t             duration;
     uint32_t            fps, index, w;
     unsigned            b, bb, eb, gap, fs;
@@ -221,6 +227,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
          * 32-bit value, in or out of the window the merger trusts */
 
         eb = fuzz_byte(&in);
+
+        /* lines 1-6 read unsure, whatever the text has */
+        frames[n].flags |= (unsigned) (eb >> 2) << VO_FRAME_UNSURE_SHIFT;
 
         if (eb & 0x01) {
             frames[n].flags |= VO_FRAME_EXACT;
@@ -352,12 +361,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         /* 10 */
 
-        for (i = 0, k = 0; i < nsegs; i++) {
-            k += segs[i].confidence < VW_UNSURE_BELOW;
+        for (i = 0, k = 0, ul = 0; i < nsegs; i++) {
+            k += vw_segment_unsure(&segs[i]);
+            ul += (size_t) __builtin_popcount(segs[i].unsure_lines);
         }
 
-        FUZZ_CHECK(vw_result_count(&r, &len, &j) == 0);
-        FUZZ_CHECK(len == nsegs && j == k);
+        FUZZ_CHECK(vw_result_count(&r, &len, &j, &ulc) == 0);
+        FUZZ_CHECK(len == nsegs && j == k && ulc == ul);
 
     } else {
         vo_buf_t  out;
@@ -409,8 +419,10 @@ static void
 fuzz_check_segments(const vw_plan_t *plan, const vw_row_t *frames,
     size_t n, const vw_segment_t *segs, size_t nsegs)
 {
-    int                       lines;
+    int                       lines, nl;
+    unsigned                  unsure;
     size_t                    i, k, texted, covered;
+    const char               *c;
     int64_t                   sum, count, x0, y0, x1, y1;
     const vw_segment_t       *s;
     const vw_row_t           *f, *prev, *own, *by_index[FUZZ_FRAMES];
@@ -479,6 +491,7 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_row_t *frames,
         own = NULL;
         prev = NULL;
         lines = 0;
+        unsure = 0;
         x0 = -1;
         y0 = -1;
         x1 = -1;
@@ -507,6 +520,8 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_row_t *frames,
             sum += f->confidence;
             count++;
             covered++;
+            unsure |= (f->flags & VO_FRAME_UNSURE_MASK)
+                      >> VO_FRAME_UNSURE_SHIFT;
 
             if (s->text == f->text) {
                 own = f;
@@ -521,6 +536,18 @@ fuzz_check_segments(const vw_plan_t *plan, const vw_row_t *frames,
 
             FUZZ_CHECK(k < n);
         }
+
+        /* 10: the unsure lines its frames name that its text has */
+
+        for (c = s->text, nl = 1; *c != '\0'; c++) {
+            nl += *c == '\n';
+        }
+
+        if (nl < VO_FRAME_UNSURE_LINES) {
+            unsure &= (1u << nl) - 1;
+        }
+
+        FUZZ_CHECK(s->unsure_lines == unsure);
 
         /* the segment ends for a reason */
 
@@ -643,7 +670,7 @@ fuzz_check_cues(const char *doc, size_t len, const vw_result_t *r,
         /* 10: a NOTE block before an unsure WebVTT cue, none before
          * another (a cue's timing line starts with a digit) */
 
-        if (f == VW_FORMAT_VTT && segs[i].confidence < VW_UNSURE_BELOW) {
+        if (f == VW_FORMAT_VTT && vw_segment_unsure(&segs[i])) {
             FUZZ_CHECK(last - p >= 5 && memcmp(p, "NOTE ", 5) == 0);
 
             while (p < last && *p != '\n') {
@@ -903,7 +930,7 @@ fuzz_check_json_boxes(const char *doc, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs)
 {
     char                    want[64];
-    size_t                  i, boxed, unsure;
+    size_t                  i, boxed, unsure, lined;
     const vw_inspection_t  *in;
 
     boxed = 0;
@@ -921,12 +948,14 @@ fuzz_check_json_boxes(const char *doc, const vw_result_t *r,
 
     /* 10 */
 
-    for (i = 0, unsure = 0; i < nsegs; i++) {
-        unsure += segs[i].confidence < VW_UNSURE_BELOW;
+    for (i = 0, unsure = 0, lined = 0; i < nsegs; i++) {
+        unsure += vw_segment_unsure(&segs[i]);
+        lined += segs[i].unsure_lines != 0;
     }
 
-    FUZZ_CHECK(fuzz_count(doc, ",\"unsure\":true}") == unsure);
+    FUZZ_CHECK(fuzz_count(doc, ",\"unsure\":true") == unsure);
     FUZZ_CHECK(fuzz_count(doc, "\"unsure\":") == unsure);
+    FUZZ_CHECK(fuzz_count(doc, ",\"unsure_lines\":[") == lined);
 
     FUZZ_CHECK(fuzz_count(doc, "\"box\":[") == boxed);
     FUZZ_CHECK(fuzz_count(doc, "\"box\":null,\"lines\":null")
@@ -990,7 +1019,7 @@ fuzz_check_ass(const char *doc, size_t len, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs, const fuzz_cue_t *srt)
 {
     int           w, h;
-    char          want[96], text[4 * FUZZ_TEXT_MAX + 8];
+    char          want[160], text[4 * FUZZ_TEXT_MAX + 8];
     size_t        i, n;
     int64_t       cs;
     const char   *p, *last, *q;
@@ -1033,7 +1062,7 @@ fuzz_check_ass(const char *doc, size_t len, const vw_result_t *r,
         /* 10: a Comment event before an unsure segment's, none before
          * another's */
 
-        if (segs[i].confidence < VW_UNSURE_BELOW) {
+        if (vw_segment_unsure(&segs[i])) {
             FUZZ_CHECK(last - p > 11 && memcmp(p, "Comment: 0,", 11) == 0);
             q = fuzz_ass_time(p + 11, last, &cs);
             FUZZ_CHECK(q != NULL && q < last && *q == ',');
@@ -1042,9 +1071,7 @@ fuzz_check_ass(const char *doc, size_t len, const vw_result_t *r,
             q = fuzz_ass_time(q + 1, last, &cs);
             FUZZ_CHECK(q != NULL && 2 * (cs * 10 - segs[i].end_ms) <= 10
                        && 2 * (segs[i].end_ms - cs * 10) <= 10);
-            snprintf(want, sizeof(want), ",Default,,0,0,0,,unsure: read with "
-                     "confidence %d (below %d)\n", segs[i].confidence,
-                     VW_UNSURE_BELOW);
+            fuzz_unsure_words(&segs[i], want, sizeof(want));
             FUZZ_CHECK((size_t) (last - q) >= strlen(want)
                        && memcmp(q, want, strlen(want)) == 0);
             p = q + strlen(want);
@@ -1155,4 +1182,44 @@ fuzz_timestamp(const char *p, const char *last, char sep, int64_t *ms)
     *ms = v[0] * 3600000 + v[1] * 60000 + v[2] * 1000 + v[3];
 
     return p + sizeof(shape) - 1;
+}
+
+
+/*
+ * 10: what an unsure segment's ASS Comment says after its times
+ * (vw_output.c's words, written out here as the oracle): its
+ * confidence, "(below 80)" when that is, and the numbers of its unsure
+ * lines when its text has two lines or more.
+ */
+static void
+fuzz_unsure_words(const vw_segment_t *s, char *buf, size_t size)
+{
+    int     k, n;
+    size_t  len;
+
+    len = (size_t) snprintf(buf, size, ",Default,,0,0,0,,unsure: read with "
+                            "confidence %d", s->confidence);
+
+    if (s->confidence < VW_UNSURE_BELOW) {
+        len += (size_t) snprintf(buf + len, size - len, " (below %d)",
+                                 VW_UNSURE_BELOW);
+    }
+
+    if (s->unsure_lines != 0 && strchr(s->text, '\n') != NULL) {
+        len += (size_t) snprintf(buf + len, size - len, ", line%s",
+                                 __builtin_popcount(s->unsure_lines) > 1
+                                 ? "s" : "");
+
+        for (k = 0, n = 0; k < VO_FRAME_UNSURE_LINES; k++) {
+            if (s->unsure_lines & (1u << k)) {
+                len += (size_t) snprintf(buf + len, size - len,
+                                         n++ ? ", %d" : " %d", k + 1);
+            }
+        }
+
+        len += (size_t) snprintf(buf + len, size - len, " below %d",
+                                 VW_UNSURE_BELOW);
+    }
+
+    snprintf(buf + len, size - len, "\n");
 }

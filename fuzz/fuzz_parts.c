@@ -43,7 +43,11 @@
  *      places at once);
  *   5. for every frame and every text T it contributes m times, exactly
  *      m segments of text T span the frame's index (first <= index <=
- *      last); so no segment spans a frame without its text.
+ *      last); so no segment spans a frame without its text;
+ *   6. a segment's unsure lines (VO_FRAME_UNSURE_* bits, any on every
+ *      frame) are lines of its text, and hold those of each frame it
+ *      spans that contributes its text, counted from that text's first
+ *      line in the frame's text.
  */
 
 #include <limits.h>
@@ -371,8 +375,10 @@ static void
 fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
     int n, fuzz_in_t *in)
 {
-    int                  rc, j, m, c;
+    int                  rc, j, m, c, nl, before;
     char                *own[FUZZ_FRAMES];
+    unsigned             bits;
+    const char          *q;
     size_t               i, k, nf, nsegs, items;
     int64_t              duration, step;
     uint32_t             fps, index, looks;
@@ -432,6 +438,7 @@ fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
         frames[i].pts_ms = frames[i].t_ms;
         frames[i].reused_from = (b & 0x10) && index > 0 ? index - 1 : -1;
         frames[i].flags = (b & 0x20) ? VO_FRAME_NO_PICTURE : 0;
+        frames[i].flags |= (unsigned) fuzz_byte(in) << VO_FRAME_UNSURE_SHIFT;
         frames[i].confidence = (int) (fuzz_byte(in) % 101);
         frames[i].box.x = (int) fuzz_byte(in) * 3;
         frames[i].box.y = (int) fuzz_byte(in) * 2;
@@ -532,6 +539,46 @@ fuzz_check_merge(const char *spec, const char *text, const vw_part_t *parts,
         }
 
         FUZZ_CHECK(c == 3);
+
+        /* 6 */
+
+        for (q = s->text, nl = 1; *q != '\0'; q++) {
+            nl += *q == '\n';
+        }
+
+        FUZZ_CHECK(nl >= VO_FRAME_UNSURE_LINES || s->unsure_lines >> nl == 0);
+
+        for (i = 0; i < nf; i++) {
+            if (frames[i].index < s->first || frames[i].index > s->last) {
+                continue;
+            }
+
+            /* (a text a frame has twice is two segments' each) */
+
+            for (j = 0, m = 0; j < t[i].n; j++) {
+                m += strlen(s->text) == t[i].len[j]
+                     && memcmp(s->text, t[i].text[j], t[i].len[j]) == 0;
+            }
+
+            for (j = 0; j < t[i].n && m == 1; j++) {
+                if (strlen(s->text) != t[i].len[j]
+                    || memcmp(s->text, t[i].text[j], t[i].len[j]) != 0)
+                {
+                    continue;
+                }
+
+                for (q = frames[i].text, before = 0; q < t[i].text[j]; q++) {
+                    before += *q == '\n';
+                }
+
+                bits = (frames[i].flags & VO_FRAME_UNSURE_MASK)
+                       >> VO_FRAME_UNSURE_SHIFT;
+                bits = before < VO_FRAME_UNSURE_LINES ? bits >> before : 0;
+                bits &= nl < VO_FRAME_UNSURE_LINES ? (1u << nl) - 1 : 0xffu;
+
+                FUZZ_CHECK((s->unsure_lines & bits) == bits);
+            }
+        }
 
         /* one text's segments do not overlap, unless a frame has it in
          * two places */

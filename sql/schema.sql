@@ -227,6 +227,9 @@ CREATE TABLE frames (
     -- 1024 JOINING     a row of a group of joined screens before the
     --                  first row of its last screen: a resumed job does
     --                  not pick up right after it
+    -- 2048 << k (UNSURE, bits 11-18): line k + 1 of its text (k < 8)
+    --                  was read with a confidence below the unsure
+    --                  bound (VW_UNSURE_BELOW), whatever the mean
     flags           INTEGER NOT NULL DEFAULT 0,
     attempt         INTEGER NOT NULL,   -- the attempt that wrote the row
     created_at      INTEGER NOT NULL,

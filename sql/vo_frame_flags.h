@@ -22,6 +22,9 @@
 #define VO_FRAME_EXACT        256     /* 0x100 */
 #define VO_FRAME_JOINED       512     /* 0x200 */
 #define VO_FRAME_JOINING      1024    /* 0x400 */
+#define VO_FRAME_UNSURE_SHIFT 11      /* bits 11-18: lines 1-8 of its text */
+#define VO_FRAME_UNSURE_MASK  522240  /* 0x7f800 */
+#define VO_FRAME_UNSURE_LINES 8
 
 #define VO_FRAME_SQL_(bit)    #bit
 #define VO_FRAME_SQL(bit)     VO_FRAME_SQL_(bit)

@@ -3,14 +3,19 @@
 # "unsure":true in the JSON, a NOTE block before its WebVTT cue and a
 # Comment event before its ASS Dialogue (which FFmpeg's readers skip),
 # and `ocr --stats` counts it; a segment read with confidence has none.
+# A line read below the bound is said too, whatever its segment's mean:
+# "unsure_lines" in the JSON, and in the NOTE and the Comment.
 #
 # The unsure reading is one Tesseract gets wrong from a clean picture:
 # a line of glyphs that look alike ("Il1|", "O0o", "rn" and "m", "cl"
 # and "d"), 28 px, white with a black outline on a flat colour; 5.3
 # reads it as "11] OOo rn mcld" with confidence 61.  The sure ones are
-# plain sentences in the same style, read right at 95-97.
+# plain sentences in the same style, read right at 95-97.  The unsure
+# line: Chinese over English subtitles (t/data/media/bilingual-stacked.mp4),
+# "把灯关掉" kept at 66 beside "Turn off the light" at 97, a segment of
+# 82 (the worker of a021c9d marks nothing there).
 #
-# About 3 s of CPU.
+# About 5 s of CPU.
 
 use strict;
 use warnings;
@@ -72,11 +77,16 @@ for my $name (qw(clean alike)) {
     ok !grep({ exists $_->{unsure} && !$_->{unsure} } @$segs),
         "$name: never \"unsure\":false";
 
+    # a one-line segment's line is as unsure as it is
+    is_deeply [map { $_->{unsure_lines} // [] } @$segs],
+        [[], $want ? [1] : []], "$name: the unsure lines";
+
     my ($line) = grep { /^\{"runs"/ } split /\n/, $r->{stderr};
     my $stats = eval { JSON::PP->new->decode($line // '') } // {};
     is $stats->{segments}, 2, "$name: --stats counts the segments";
     is $stats->{segments_unsure}, $want,
         "$name: --stats counts the unsure ones";
+    is $stats->{lines_unsure}, $want, "$name: --stats counts their lines";
 
     # WebVTT: a NOTE block before the unsure cue, and only there
 
@@ -145,6 +155,48 @@ for my $name (qw(clean alike)) {
     is scalar(() = $from_ass =~ /-->/g), 2,
         'alike ass: FFmpeg reads two events, not the Comment';
     unlike $from_ass, qr/unsure/, 'alike ass: no Comment text in them';
+}
+
+# a sure segment with an unsure line: marked, and the line named
+
+{
+    my $clip = 't/data/media/bilingual-stacked.mp4';
+    my $r = run_worker('ocr', $clip, '--lang', 'chi_sim+eng', '--format',
+                       'json', '--stats');
+    is $r->{rc}, 0, 'bilingual: exit 0' or diag $r->{stderr};
+    my @segs = @{ $r->{json} ? $r->{json}{segments} : [] };
+    my ($s) = grep { ($_->{text} // '') =~ /\n/ } @segs;
+    ok $s, 'bilingual: a segment of two lines'
+        or diag explain \@segs;
+    $s //= {};
+    my @lines = split /\n/, $s->{text} // '';
+    cmp_ok cer($lines[1] // '', 'Turn off the light'), '<=', 0.1,
+        "bilingual: the English line read ($lines[1])";
+    cmp_ok $s->{confidence} // 0, '>=', 80,
+        "bilingual: the segment is sure on the whole ($s->{confidence})";
+    is $s->{unsure}, JSON::PP::true, 'bilingual: the segment is unsure';
+    is_deeply $s->{unsure_lines}, [1], 'bilingual: its first line is';
+    my ($line) = grep { /^\{"runs"/ } split /\n/, $r->{stderr};
+    my $stats = eval { JSON::PP->new->decode($line // '') } // {};
+    is $stats->{lines_unsure}, scalar(map { @{ $_->{unsure_lines} // [] } }
+                                      @segs),
+        'bilingual: --stats counts the unsure lines';
+
+    my $vtt = run_worker('ocr', $clip, '--lang', 'chi_sim+eng', '--format',
+                         'vtt');
+    my $note = "NOTE unsure: read with confidence $s->{confidence}, "
+               . 'line 1 below ';
+    my $bytes = $s->{text} // '';
+    utf8::encode($bytes);           # stdout is the worker's bytes
+    like $vtt->{stdout},
+        qr/\n\Q$note\E\d+\n\n[\d:.]+ --> [^\n]*\n\Q$bytes\E\n/,
+        'bilingual vtt: the NOTE names the line, before its cue';
+    my $ass = run_worker('ocr', $clip, '--lang', 'chi_sim+eng', '--format',
+                         'ass');
+    my $comment = "unsure: read with confidence $s->{confidence}, line 1 "
+                  . 'below ';
+    like $ass->{stdout}, qr/^Comment: .*,,\Q$comment\E\d+$/m,
+        'bilingual ass: the Comment names the line';
 }
 
 done_testing;

@@ -1,9 +1,10 @@
 # Unsure readings through the real stack: a job whose video has a line
 # Tesseract misreads from a clean picture (look-alike glyphs, as in
 # t/ocr/025-ocr-unsure.t) publishes, from its ledger rows, a result whose
-# segment of that line has "unsure":true and the other none; the WebVTT
-# the job endpoint serves has a NOTE block just before that cue; a
-# search hit on it carries the member.
+# segment of that line has "unsure":true and the other none, and its
+# line is named in "unsure_lines" (the rows' VO_FRAME_UNSURE_* bits, kept
+# by the ledger); the WebVTT the job endpoint serves has a NOTE block
+# just before that cue; a search hit on it carries the members.
 
 use strict;
 use warnings;
@@ -38,6 +39,9 @@ ok(!exists $segs[0]{unsure}, "the sentence (confidence "
    . ($segs[0]{confidence} // '?') . ') is not unsure');
 is($segs[1]{unsure}, JSON::PP::true, "\"" . ($segs[1]{text} // '') . "\""
    . ' (confidence ' . ($segs[1]{confidence} // '?') . ') is unsure');
+ok(!exists $segs[0]{unsure_lines}, 'the sentence has no unsure line');
+is_deeply($segs[1]{unsure_lines}, [1],
+          'the unsure one\'s line is, from its rows\' flags');
 
 my $vtt = $s->status($job, 'vtt');
 is($vtt->{status}, 200, 'vtt: 200');
@@ -57,5 +61,6 @@ $hits = $s->search('q=' . ($word // 'none'));
 is($hit && $hit->{segment}, 1, "search \"" . ($word // '') . "\": the unsure"
    . ' segment');
 is($hit && $hit->{unsure}, JSON::PP::true, 'search: its hit is unsure');
+is_deeply($hit && $hit->{unsure_lines}, [1], 'search: and names the line');
 
 done_testing;

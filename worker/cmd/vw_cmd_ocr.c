@@ -292,7 +292,7 @@ static int
 vw_ocr_file(const vw_ocr_cmd_t *cmd)
 {
     int            fd, rc, runs, r, ran;
-    size_t         nsegs, unsure;
+    size_t         nsegs, unsure, unsure_lines;
     int64_t        cpu[VW_STAGE_N];
     vw_stage_t     stage;
     vo_buf_t       out;
@@ -307,6 +307,7 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     runs = 0;
     nsegs = 0;
     unsure = 0;
+    unsure_lines = 0;
 
     vo_buf_init(&out);
     memset(&mem, 0, sizeof(vw_ocr_mem_t));
@@ -384,7 +385,9 @@ vw_ocr_file(const vw_ocr_cmd_t *cmd)
     vw_stage_cpu_ms(cpu);
     run[runs - 1].stats.cpu_stage_ms[VW_STAGE_MERGE] = cpu[VW_STAGE_MERGE];
 
-    if (r != 0 || vw_result_count(&result, &nsegs, &unsure) != 0) {
+    if (r != 0
+        || vw_result_count(&result, &nsegs, &unsure, &unsure_lines) != 0)
+    {
         fprintf(stderr, VW_PROG ": ocr \"%s\": out of memory writing the "
                 "result\n", cmd->file);
         goto stats;
@@ -411,8 +414,8 @@ stats:
         }
 
         /* the result's, 0 without one */
-        fprintf(stderr, "],\"segments\":%zu,\"segments_unsure\":%zu}\n",
-                nsegs, unsure);
+        fprintf(stderr, "],\"segments\":%zu,\"segments_unsure\":%zu,"
+                "\"lines_unsure\":%zu}\n", nsegs, unsure, unsure_lines);
     }
 
 done:

@@ -288,7 +288,8 @@ vw_join_take(vw_pipe_t *p, vw_err_t *err)
     }
 
     p->pending = 0;
-    vw_pipe_set_ref_text(p, text, parts, p->join_conf, p->ref_index);
+    vw_pipe_set_ref_text(p, text, parts, p->join_conf, p->join_unsure,
+                         p->ref_index);
     p->join_last = p->ref_index;
     p->run->stats.screens_joined++;
 
@@ -347,6 +348,7 @@ vw_join_keep(vw_pipe_t *p, const vw_ocr_result_t *res, int joined,
     p->join_text = text;
     p->join_parts = parts;
     p->join_conf = p->ref_conf;
+    p->join_unsure = p->ref_unsure;
     p->join_looks = p->mean_count;
     p->join_turn_q = p->turn_q;
     p->join_region = p->region;

@@ -42,13 +42,14 @@ vw_pipe_poll(void *data)
  */
 void
 vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
-    uint32_t index)
+    unsigned unsure, uint32_t index)
 {
     free(p->ref_text);
     free(p->ref_parts);
     p->ref_text = text;
     p->ref_parts = parts;
     p->ref_conf = conf;
+    p->ref_unsure = unsure & VO_FRAME_UNSURE_MASK;
     p->ref_index = index;
 }
 

@@ -296,6 +296,8 @@ typedef struct {
     char               *ref_text;      /* NULL while the screen is unread */
     char               *ref_parts;     /* its parts' spec, NULL: one */
     int                 ref_conf;
+    unsigned            ref_unsure;    /* its lines read unsure: the
+                                          rows' VO_FRAME_UNSURE_* bits */
 
     int                 pending;       /* the screen at ref waits */
     int                 tentative;     /* a look that differs is held */
@@ -358,6 +360,7 @@ typedef struct {
     uint32_t            join_last;     /* the first row of the last */
     int                 join_looks;    /* the looks of their reading */
     int                 join_conf;
+    unsigned            join_unsure;   /* as ref_unsure */
     int                 join_turn_q;   /* the turn its pictures had */
     char               *join_text;     /* that reading */
     char               *join_parts;
@@ -416,7 +419,7 @@ typedef struct {
  * copy of a string that may be NULL */
 int vw_pipe_poll(void *data);
 void vw_pipe_set_ref_text(vw_pipe_t *p, char *text, char *parts, int conf,
-    uint32_t index);
+    unsigned unsure, uint32_t index);
 char *vw_pipe_strdup(const char *s, int *failed);
 
 /* vw_look.c: look j decoded into p->grey; a decoded frame in grey; the
@@ -461,6 +464,7 @@ void vw_reading_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take);
 void vw_reading_forget(vw_pipe_t *p);
 int vw_reading_few(int letters, int glyphs);
 int vw_reading_letters(const vw_ocr_result_t *res);
+unsigned vw_reading_unsure(const vw_ocr_result_t *res);
 
 /* vw_resume.c: the row_known hook; a known unit; a group cut short
  * done again; the reference restored */

@@ -408,7 +408,8 @@ vw_read_settle(vw_pipe_t *p, vw_ocr_result_t *res, int joined, int turn_q,
     }
 
     p->pending = 0;
-    vw_pipe_set_ref_text(p, res->text, parts, res->confidence, p->ref_index);
+    vw_pipe_set_ref_text(p, res->text, parts, res->confidence,
+                         vw_reading_unsure(res), p->ref_index);
 
     flags = (unread ? VO_FRAME_UNREAD : 0)
             | (res->timed_out ? VO_FRAME_TIMED_OUT : 0);

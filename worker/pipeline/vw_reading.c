@@ -361,3 +361,44 @@ vw_reading_letters(const vw_ocr_result_t *res)
 
     return letters + (han > 1 ? VW_BLOCK_LETTERS * han : han);
 }
+
+
+/*
+ * The lines of a reading read below VW_UNSURE_BELOW, as the rows'
+ * VO_FRAME_UNSURE_* bits (line k + 1 is bit VO_FRAME_UNSURE_SHIFT + k,
+ * the first VO_FRAME_UNSURE_LINES): a line kept at 66 beside one at 97
+ * leaves the reading at 82, sure, and is said unsure on its own.  None
+ * when its text does not hold a line per line read (it cannot say
+ * which).
+ */
+unsigned
+vw_reading_unsure(const vw_ocr_result_t *res)
+{
+    int          i, n;
+    unsigned     bits;
+    const char  *c;
+
+    if (res->text == NULL || res->text[0] == '\0') {
+        return 0;
+    }
+
+    n = 1;
+
+    for (c = res->text; *c != '\0'; c++) {
+        n += *c == '\n';
+    }
+
+    if (n != res->nlines) {
+        return 0;
+    }
+
+    bits = 0;
+
+    for (i = 0; i < n && i < VO_FRAME_UNSURE_LINES; i++) {
+        if (res->lines[i].confidence < VW_UNSURE_BELOW) {
+            bits |= 1u << (VO_FRAME_UNSURE_SHIFT + i);
+        }
+    }
+
+    return bits;
+}

@@ -249,7 +249,8 @@ vw_resume_restore(vw_pipe_t *p, vw_err_t *err)
     p->have_ref = 1;
     p->run->stats.refs_restored++;
 
-    vw_pipe_set_ref_text(p, text, parts, p->known.confidence, r);
+    vw_pipe_set_ref_text(p, text, parts, p->known.confidence,
+                         p->known.flags, r);
 
     return 0;
 }

@@ -60,9 +60,11 @@ vw_rows_add(vw_pipe_t *p, uint32_t j, int64_t pts_ms, unsigned flags,
     if (text != NULL) {
         r->text = strdup(text);
 
-        /* a row that shows the reference's text shows its parts */
+        /* a row that shows the reference's text shows its parts, and
+         * its lines read unsure */
         r->parts = vw_pipe_strdup(text == p->ref_text ? p->ref_parts : NULL,
                                   &failed);
+        r->row.flags |= text == p->ref_text ? p->ref_unsure : 0;
 
         if (r->text == NULL || failed) {
             free(r->text);
@@ -116,8 +118,8 @@ vw_rows_fill(vw_pipe_t *p, unsigned flags, unsigned own, vw_err_t *err)
 }
 
 
-/* Row r carries the reference's reading: its text, parts and confidence
- * (what r had is dropped). */
+/* Row r carries the reference's reading: its text, parts, confidence
+ * and lines read unsure (what r had is dropped). */
 int
 vw_rows_take_ref(vw_pipe_t *p, vw_queued_t *r, vw_err_t *err)
 {
@@ -134,6 +136,8 @@ vw_rows_take_ref(vw_pipe_t *p, vw_queued_t *r, vw_err_t *err)
     }
 
     r->row.confidence = p->ref_conf;
+    r->row.flags = (r->row.flags & ~(unsigned) VO_FRAME_UNSURE_MASK)
+                   | p->ref_unsure;
 
     return 0;
 }

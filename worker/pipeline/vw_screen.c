@@ -479,7 +479,8 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
                            p->job->name);
         }
 
-        vw_pipe_set_ref_text(p, text, parts, k > 0 ? known.confidence : 0, j);
+        vw_pipe_set_ref_text(p, text, parts, k > 0 ? known.confidence : 0,
+                             k > 0 ? known.flags : 0, j);
 
         if (k == 0) {
             st->frames_no_text++;
@@ -492,7 +493,7 @@ vw_screen_change(vw_pipe_t *p, uint32_t j, int sample, int64_t pts_ms,
 
     /* a new screen: read when it ends */
 
-    vw_pipe_set_ref_text(p, NULL, NULL, 0, j);
+    vw_pipe_set_ref_text(p, NULL, NULL, 0, 0, j);
 
     if (vw_screen_open(p, err) != 0) {
         return -1;

@@ -68,6 +68,8 @@ static int vw_result_frame_size(const vw_result_t *r, int *w, int *h);
 static void vw_place(const vw_result_t *r, const vw_segment_t *s,
     vw_place_t *pl);
 static void vw_box_json(vo_buf_t *out, const vw_rect_t *box, int lines);
+static void vw_unsure_lines_json(vo_buf_t *out, unsigned lines);
+static void vw_unsure_words(vo_buf_t *out, const vw_segment_t *s);
 static void vw_parts_json(vo_buf_t *out, const vw_row_t *f);
 static void vw_result_ass(vo_buf_t *out, const vw_result_t *r,
     const vw_segment_t *segs, size_t nsegs);
@@ -126,9 +128,9 @@ vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r)
             vo_buf_addc(out, '\n');
 
             if (vw_segment_unsure(&segs[i])) {
-                vo_buf_printf(out, "NOTE unsure: read with confidence %d "
-                              "(below %d)\n\n", segs[i].confidence,
-                              VW_UNSURE_BELOW);
+                vo_buf_adds(out, "NOTE ");
+                vw_unsure_words(out, &segs[i]);
+                vo_buf_adds(out, "\n\n");
             }
 
             vw_timestamp(out, segs[i].start_ms, '.');
@@ -275,8 +277,12 @@ vw_result_json(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
         vo_buf_printf(out, ",\"confidence\":%d,\"looks\":%u",
                       segs[i].confidence, (unsigned) segs[i].looks);
         vw_box_json(out, &segs[i].box, segs[i].lines);
-        vo_buf_adds(out, vw_segment_unsure(&segs[i]) ? ",\"unsure\":true}"
-                                                     : "}");
+        if (vw_segment_unsure(&segs[i])) {
+            vo_buf_adds(out, ",\"unsure\":true");
+        }
+
+        vw_unsure_lines_json(out, segs[i].unsure_lines);
+        vo_buf_addc(out, '}');
     }
 
     vo_buf_addc(out, ']');
@@ -364,9 +370,11 @@ vw_result_turn(const vw_result_t *r)
 
 
 int
-vw_result_count(const vw_result_t *r, size_t *segments, size_t *unsure)
+vw_result_count(const vw_result_t *r, size_t *segments, size_t *unsure,
+    size_t *unsure_lines)
 {
     size_t         i, nsegs;
+    unsigned       b;
     vw_segment_t  *segs;
 
     if (vw_segments_merge(r->plan, r->rows, r->nrows, &segs, &nsegs)
@@ -377,9 +385,14 @@ vw_result_count(const vw_result_t *r, size_t *segments, size_t *unsure)
 
     *segments = nsegs;
     *unsure = 0;
+    *unsure_lines = 0;
 
     for (i = 0; i < nsegs; i++) {
         *unsure += vw_segment_unsure(&segs[i]);
+
+        for (b = segs[i].unsure_lines; b != 0; b &= b - 1) {
+            (*unsure_lines)++;
+        }
     }
 
     free(segs);
@@ -564,6 +577,68 @@ vw_box_json(vo_buf_t *out, const vw_rect_t *box, int lines)
 }
 
 
+/* ,"unsure_lines":[n,...], the numbers of the lines (1 for the first)
+ * whose bits are set; nothing when none is */
+static void
+vw_unsure_lines_json(vo_buf_t *out, unsigned lines)
+{
+    int  k, first;
+
+    if (lines == 0) {
+        return;
+    }
+
+    vo_buf_adds(out, ",\"unsure_lines\":[");
+    first = 1;
+
+    for (k = 0; k < VO_FRAME_UNSURE_LINES; k++) {
+        if (lines & (1u << k)) {
+            vo_buf_printf(out, first ? "%d" : ",%d", k + 1);
+            first = 0;
+        }
+    }
+
+    vo_buf_addc(out, ']');
+}
+
+
+/*
+ * What makes unsure segment s so, in words for a WebVTT NOTE and an ASS
+ * Comment: "unsure: read with confidence 61 (below 80)", and, for a
+ * text of two lines or more, the lines read below the bound: "unsure:
+ * read with confidence 82, line 1 below 80", "..., lines 1, 3 below 80".
+ */
+static void
+vw_unsure_words(vo_buf_t *out, const vw_segment_t *s)
+{
+    int       k, first;
+    unsigned  b;
+
+    vo_buf_printf(out, "unsure: read with confidence %d", s->confidence);
+
+    if (s->confidence < VW_UNSURE_BELOW) {
+        vo_buf_printf(out, " (below %d)", VW_UNSURE_BELOW);
+    }
+
+    if (s->unsure_lines == 0 || strchr(s->text, '\n') == NULL) {
+        return;                     /* one line: the confidence is its */
+    }
+
+    b = s->unsure_lines;
+    vo_buf_adds(out, (b & (b - 1)) ? ", lines " : ", line ");
+    first = 1;
+
+    for (k = 0; k < VO_FRAME_UNSURE_LINES; k++) {
+        if (b & (1u << k)) {
+            vo_buf_printf(out, first ? "%d" : ", %d", k + 1);
+            first = 0;
+        }
+    }
+
+    vo_buf_printf(out, " below %d", VW_UNSURE_BELOW);
+}
+
+
 /*
  * Where segment s goes (see the top of the file): the box clamped to the
  * frame, in pixels and in thousandths of a percent of the frame size.
@@ -642,9 +717,9 @@ vw_result_ass(vo_buf_t *out, const vw_result_t *r, const vw_segment_t *segs,
             vw_ass_time(out, segs[i].start_ms);
             vo_buf_addc(out, ',');
             vw_ass_time(out, segs[i].end_ms);
-            vo_buf_printf(out, ",Default,,0,0,0,,unsure: read with "
-                          "confidence %d (below %d)\n", segs[i].confidence,
-                          VW_UNSURE_BELOW);
+            vo_buf_adds(out, ",Default,,0,0,0,,");
+            vw_unsure_words(out, &segs[i]);
+            vo_buf_addc(out, '\n');
         }
 
         vo_buf_adds(out, "Dialogue: 0,");

@@ -53,9 +53,12 @@
  * when no row of it has a box (rows made before boxes were).
  * WebVTT cues and ASS events are placed from the box (vw_output.c).
  * unsure: true on a segment whose confidence is below VW_UNSURE_BELOW
- * (vw_segments.h), the member absent on the others (so a sure result
- * has the bytes it had before the member was); WebVTT puts a NOTE block
- * before such a cue, ASS a Comment event before its Dialogue.
+ * or that has a line read below it (vw_segments.h), the member absent
+ * on the others (so a sure result has the bytes it had before the
+ * member was); unsure_lines: the numbers (1 for the first) of those
+ * lines of its text, absent when none; WebVTT puts a NOTE block before
+ * such a cue, ASS a Comment event before its Dialogue, both saying the
+ * confidence and the lines.
  */
 
 #ifndef _VW_OUTPUT_H_INCLUDED_
@@ -100,12 +103,12 @@ int vw_format_parse(const char *name, vw_format_t *f);
 int vw_result_write(vo_buf_t *out, vw_format_t f, const vw_result_t *r);
 
 /*
- * The segments of the result and how many of them are unsure
- * (vw_segments.h).  Returns -1 when out of memory or on a duplicate row
- * index.
+ * The segments of the result, how many of them are unsure and how many
+ * of their lines (vw_segments.h).  Returns -1 when out of memory or on
+ * a duplicate row index.
  */
 int vw_result_count(const vw_result_t *r, size_t *segments,
-    size_t *unsure);
+    size_t *unsure, size_t *unsure_lines);
 
 /*
  * The code of the result's first warning ("text_unreadable"), NULL when

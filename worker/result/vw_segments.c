@@ -53,15 +53,17 @@ typedef struct {
 
 static int vw_merge_alloc(vw_merge_t *m, const vw_row_t *rows,
     size_t n);
-static int vw_merge_texts(const vw_row_t *f, vw_part_t *item);
+static int vw_merge_texts(const vw_row_t *f, vw_part_t *item,
+    unsigned *unsure);
 static void vw_merge_match(vw_merge_t *m, const vw_part_t *item, int nitems,
     int *match, size_t *seg_of);
+static size_t vw_merge_newlines(const char *s, size_t len);
 static void vw_merge_close(vw_merge_t *m, const vw_row_t *f,
     const vw_row_t  *prev, int gap, const int *match);
 static void vw_merge_open(vw_merge_t *m, const vw_row_t *f,
     const vw_part_t *item, int nitems, size_t *seg_of);
 static void vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item,
-    int nitems, const size_t *seg_of);
+    const unsigned *unsure, int nitems, const size_t *seg_of);
 static void vw_merge_times(vw_merge_t *m);
 static int vw_row_cmp(const void *a, const void *b);
 static int vw_segment_cmp(const void *a, const void *b);
@@ -75,6 +77,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_row_t *rows,
     int                        ret, k, nitems, gap;
     int                        match[VW_PARTS_MAX];
     size_t                     i, seg_of[VW_PARTS_MAX];
+    unsigned                   unsure[VW_PARTS_MAX];
     vw_merge_t                 m;
     vw_part_t                  item[VW_PARTS_MAX];
     vw_seg_aux_t              *a;
@@ -110,7 +113,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_row_t *rows,
         /* a sample missing since the previous row closes everything */
         gap = prev != NULL && f->index / m.looks > prev->index / m.looks + 1;
 
-        nitems = vw_merge_texts(f, item);
+        nitems = vw_merge_texts(f, item, unsure);
 
         if (!gap) {
             vw_merge_match(&m, item, nitems, match, seg_of);
@@ -132,7 +135,7 @@ vw_segments_merge(const vw_plan_t *plan, const vw_row_t *rows,
         vw_merge_open(&m, f, item, nitems, seg_of);
 
         if (nitems > 0) {
-            vw_merge_add(&m, i, item, nitems, seg_of);
+            vw_merge_add(&m, i, item, unsure, nitems, seg_of);
         }
     }
 
@@ -212,11 +215,13 @@ vw_merge_alloc(vw_merge_t *m, const vw_row_t *rows, size_t n)
 
 
 /* A row's texts: the parts of its screen, or its text whole (none when
- * it is empty). */
+ * it is empty); unsure[j], the lines of text j read unsure (the row's
+ * VO_FRAME_UNSURE_* bits of the lines text j has, from its first). */
 static int
-vw_merge_texts(const vw_row_t *f, vw_part_t *item)
+vw_merge_texts(const vw_row_t *f, vw_part_t *item, unsigned *unsure)
 {
-    int  nitems;
+    int       j, nitems, first, n;
+    unsigned  bits;
 
     if (f->text[0] == '\0') {
         return 0;
@@ -233,7 +238,36 @@ vw_merge_texts(const vw_row_t *f, vw_part_t *item)
         nitems = 1;
     }
 
+    bits = (f->flags & VO_FRAME_UNSURE_MASK) >> VO_FRAME_UNSURE_SHIFT;
+    first = 0;
+
+    for (j = 0; j < nitems; j++) {
+        /* the lines of its text (a part's lines count is its spec's,
+         * and a row's whole text may say another number: count) */
+        n = 1 + (int) vw_merge_newlines(item[j].text, item[j].len);
+
+        unsure[j] = first < VO_FRAME_UNSURE_LINES ? bits >> first : 0;
+        unsure[j] &= n < VO_FRAME_UNSURE_LINES ? (1u << n) - 1 : 0xffu;
+        first += n;
+    }
+
     return nitems;
+}
+
+
+/* how many newlines the len bytes at s hold */
+static size_t
+vw_merge_newlines(const char *s, size_t len)
+{
+    size_t  i, n;
+
+    n = 0;
+
+    for (i = 0; i < len; i++) {
+        n += s[i] == '\n';
+    }
+
+    return n;
 }
 
 
@@ -362,6 +396,7 @@ vw_merge_open(vw_merge_t *m, const vw_row_t *f,
             s->first = f->index;
             s->looks = 0;
             s->lines = 0;
+            s->unsure_lines = 0;
             memset(&s->box, 0, sizeof(vw_rect_t));
             a->exact = vw_exact_ok(m->plan, f) ? 1 : 0;
             a->start_at = f->pts_ms;
@@ -390,13 +425,14 @@ vw_merge_open(vw_merge_t *m, const vw_row_t *f,
 
 /*
  * Row i's texts counted in their segments: its last row, its
- * confidence, its box and lines, and, for a row read by OCR, the looks
+ * confidence, its box and lines, its lines read unsure (unsure[j], as
+ * vw_merge_texts gives them), and, for a row read by OCR, the looks
  * its reading was made from (those up to the next change, at most
  * VW_LOOKS_COMBINED).
  */
 static void
-vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item, int nitems,
-    const size_t *seg_of)
+vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item,
+    const unsigned *unsure, int nitems, const size_t *seg_of)
 {
     int                        j;
     size_t                     k;
@@ -429,6 +465,7 @@ vw_merge_add(vw_merge_t *m, size_t i, const vw_part_t *item, int nitems,
 
         s->last = f->index;
         s->looks += span;
+        s->unsure_lines |= unsure[j];
         a->sum += item[j].confidence;
         a->rows++;
 

@@ -36,8 +36,9 @@
  * that have one (they show one text,
  * so the union bounds it wherever its screens showed it: text that
  * slid, a look whose layer lost a glyph), its lines the most any of
- * them has.  Segments come in order of their start (then of their
- * place, top to bottom).
+ * them has, its unsure lines those any of them read unsure
+ * (VO_FRAME_UNSURE_*, counted from a part's first line).  Segments come
+ * in order of their start (then of their place, top to bottom).
  *
  * Times: with s = d / looks the step between looks (d = 1/fps), a
  * segment from the row at look a to the one whose last row is at look
@@ -99,16 +100,22 @@ typedef struct {
     vw_rect_t    box;           /* the union of its rows' boxes; w = 0:
                                    none of them has one */
     int          lines;         /* the most lines one of them has */
+    unsigned     unsure_lines;  /* bit k: line k + 1 of its text was read
+                                   below VW_UNSURE_BELOW in one of its
+                                   rows (k < VO_FRAME_UNSURE_LINES) */
 } vw_segment_t;
 
 
 /*
- * A segment is unsure when its confidence is below VW_UNSURE_BELOW:
- * Tesseract's own doubt, said rather than guessed away (the JSON's
- * "unsure":true, a NOTE before the WebVTT cue, a Comment before the ASS
- * Dialogue, ocr --stats).  Rows keep one confidence each (a part's,
- * with parts), the mean of the words of the lines kept, so the bound is
- * on the segment, not on a line.  Lines below 50 are not kept
+ * A segment is unsure when its confidence is below VW_UNSURE_BELOW, or
+ * when a line of it was read below it: Tesseract's own doubt, said
+ * rather than guessed away (the JSON's "unsure":true and
+ * "unsure_lines", a NOTE before the WebVTT cue, a Comment before the
+ * ASS Dialogue, ocr --stats).  Rows keep one confidence each (a
+ * part's, with parts), the mean of the words of the lines kept, and
+ * the lines read below the bound in their flags (VO_FRAME_UNSURE_*):
+ * a Chinese line kept at 66 under an English one at 97 is a row at 82,
+ * its first line unsure.  Lines below 50 are not kept
  * (VW_OCR_MIN_LINE_CONF) unless a word is sure, and a stray mark read
  * beside a right line lowers the mean little, so misreadings and right
  * readings overlap from 60 to 97: no bound parts them.  80 is where the
@@ -122,7 +129,8 @@ typedef struct {
  */
 #define VW_UNSURE_BELOW  80
 
-#define vw_segment_unsure(s)  ((s)->confidence < VW_UNSURE_BELOW)
+#define vw_segment_unsure(s)  ((s)->confidence < VW_UNSURE_BELOW             \
+                               || (s)->unsure_lines != 0)
 
 
 /*
