@@ -60,7 +60,7 @@
  *      WebVTT puts a NOTE block before each unsure cue and no other:
  *      "NOTE" then a space, lines with no "-->", then a blank line, and
  *      ASS a Comment event of the segment's times, its confidence and
- *      (of a text of two lines or more) its unsure lines before each
+ *      (unless one line below the bound) its unsure lines before each
  *      unsure Dialogue and no other.
  */
 
@@ -1189,7 +1189,7 @@ fuzz_timestamp(const char *p, const char *last, char sep, int64_t *ms)
  * 10: what an unsure segment's ASS Comment says after its times
  * (vw_output.c's words, written out here as the oracle): its
  * confidence, "(below 80)" when that is, and the numbers of its unsure
- * lines when its text has two lines or more.
+ * lines unless its text is one line and that said it.
  */
 static void
 fuzz_unsure_words(const vw_segment_t *s, char *buf, size_t size)
@@ -1205,7 +1205,10 @@ fuzz_unsure_words(const vw_segment_t *s, char *buf, size_t size)
                                  VW_UNSURE_BELOW);
     }
 
-    if (s->unsure_lines != 0 && strchr(s->text, '\n') != NULL) {
+    if (s->unsure_lines != 0
+        && (strchr(s->text, '\n') != NULL
+            || s->confidence >= VW_UNSURE_BELOW))
+    {
         len += (size_t) snprintf(buf + len, size - len, ", line%s",
                                  __builtin_popcount(s->unsure_lines) > 1
                                  ? "s" : "");

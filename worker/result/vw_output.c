@@ -604,8 +604,8 @@ vw_unsure_lines_json(vo_buf_t *out, unsigned lines)
 
 /*
  * What makes unsure segment s so, in words for a WebVTT NOTE and an ASS
- * Comment: "unsure: read with confidence 61 (below 80)", and, for a
- * text of two lines or more, the lines read below the bound: "unsure:
+ * Comment: "unsure: read with confidence 61 (below 80)", and the lines
+ * read below the bound unless that said it (a text of one line): "unsure:
  * read with confidence 82, line 1 below 80", "..., lines 1, 3 below 80".
  */
 static void
@@ -620,8 +620,11 @@ vw_unsure_words(vo_buf_t *out, const vw_segment_t *s)
         vo_buf_printf(out, " (below %d)", VW_UNSURE_BELOW);
     }
 
-    if (s->unsure_lines == 0 || strchr(s->text, '\n') == NULL) {
-        return;                     /* one line: the confidence is its */
+    if (s->unsure_lines == 0
+        || (strchr(s->text, '\n') == NULL
+            && s->confidence < VW_UNSURE_BELOW))
+    {
+        return;                     /* one line: the confidence said it */
     }
 
     b = s->unsure_lines;
