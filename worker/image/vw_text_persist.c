@@ -240,7 +240,7 @@ vw_text_persist_end(vw_framer_t *fr, const vw_image_t *g, vw_text_t *t,
         ms = pt->keep.data + (size_t) y * pt->keep.stride;
         mt = t->mask.data + (size_t) (b.y + y) * t->mask.stride + b.x;
 
-        for (x = 0; x < b.w; x++) {
+        for (x = 0; x < b.w && nd > 0; x++) {
             ms[x] = vw_persist_in(dark, nd, x, y) ? mt[x] : ms[x];
         }
 
