@@ -216,11 +216,11 @@ static int
 vw_band_lines(vw_framer_t *fr, const vw_image_t *pg, const vw_band_t *b,
     int ref_w, int ref_h, vw_text_t *t)
 {
-    int               x, y, i, w, h, level, n, sum;
+    int               x, y, i, w, h, level, sum;
+    size_t            n;
     uint8_t          *mr, *tr;
-    const uint8_t    *q;
-    vw_rect_t         box;
-    vw_image_t        m;
+    vw_rect_t         all, band, box;
+    vw_image_t        m, bv;
     vw_text_t         bt;
     vw_text_line_t   *l;
 
@@ -235,17 +235,10 @@ vw_band_lines(vw_framer_t *fr, const vw_image_t *pg, const vw_band_t *b,
         return level < 0 ? 0 : -1;
     }
 
-    n = 0;
-
-    for (y = 0; y < h; y++) {
-        q = pg->data + (size_t) (b->y0 + y) * pg->stride + b->x0;
-        mr = m.data + (size_t) y * m.stride;
-
-        for (x = 0; x < w; x++) {
-            mr[x] = q[x] <= level ? 0 : 255;
-            n += q[x] <= level;
-        }
-    }
+    all = (vw_rect_t) { 0, 0, pg->width, pg->height };
+    band = (vw_rect_t) { b->x0, b->y0, w, h };
+    vw_image_view(pg, &all, &band, &bv);
+    vw_ink_dark(&bv, &m, level, &n);
 
     if (n == 0 || vw_text_lines(fr, &m, ref_w, ref_h, VW_TEXT_DARK, &bt) != 0)
     {
@@ -291,5 +284,5 @@ vw_band_lines(vw_framer_t *fr, const vw_image_t *pg, const vw_band_t *b,
 
     vw_image_free(&m);
 
-    return n;
+    return (int) n;
 }

@@ -464,6 +464,7 @@ void vw_reading_take(vw_ocr_result_t *res, vw_ocr_result_t *other, int take);
 void vw_reading_forget(vw_pipe_t *p);
 int vw_reading_few(int letters, int glyphs);
 int vw_reading_letters(const vw_ocr_result_t *res);
+int vw_reading_lined(const vw_ocr_result_t *res);
 unsigned vw_reading_unsure(const vw_ocr_result_t *res);
 
 /* vw_resume.c: the row_known hook; a known unit; a group cut short

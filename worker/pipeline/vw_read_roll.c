@@ -134,15 +134,11 @@ vw_roll_take(vw_pipe_t *p, vw_ocr_result_t *res)
 
     /* the kept reading's text: one line of it per line */
 
-    n = 1;
-
-    for (t = r->res.text; *t != '\0'; t++) {
-        n += *t == '\n';
-    }
-
-    if (n != r->res.nlines) {
+    if (!vw_reading_lined(&r->res)) {
         return 0;
     }
+
+    n = r->res.nlines;
 
     kept = malloc((size_t) n * sizeof(vw_ocr_line_t));
 

@@ -363,6 +363,28 @@ vw_reading_letters(const vw_ocr_result_t *res)
 }
 
 
+/* 1 if the reading's text holds one line ("\n" between) per line read,
+ * so that its lines[i] is its text's line i + 1 */
+int
+vw_reading_lined(const vw_ocr_result_t *res)
+{
+    int          n;
+    const char  *c;
+
+    if (res->text == NULL) {
+        return 0;
+    }
+
+    n = 1;
+
+    for (c = res->text; *c != '\0'; c++) {
+        n += *c == '\n';
+    }
+
+    return n == res->nlines;
+}
+
+
 /*
  * The lines of a reading read below VW_UNSURE_BELOW, as the rows'
  * VO_FRAME_UNSURE_* bits (line k + 1 is bit VO_FRAME_UNSURE_SHIFT + k,
@@ -374,27 +396,16 @@ vw_reading_letters(const vw_ocr_result_t *res)
 unsigned
 vw_reading_unsure(const vw_ocr_result_t *res)
 {
-    int          i, n;
-    unsigned     bits;
-    const char  *c;
+    int       i;
+    unsigned  bits;
 
-    if (res->text == NULL || res->text[0] == '\0') {
-        return 0;
-    }
-
-    n = 1;
-
-    for (c = res->text; *c != '\0'; c++) {
-        n += *c == '\n';
-    }
-
-    if (n != res->nlines) {
+    if (res->text == NULL || res->text[0] == '\0' || !vw_reading_lined(res)) {
         return 0;
     }
 
     bits = 0;
 
-    for (i = 0; i < n && i < VO_FRAME_UNSURE_LINES; i++) {
+    for (i = 0; i < res->nlines && i < VO_FRAME_UNSURE_LINES; i++) {
         if (res->lines[i].confidence < VW_UNSURE_BELOW) {
             bits |= 1u << (VO_FRAME_UNSURE_SHIFT + i);
         }

@@ -69,6 +69,7 @@ static void vw_place(const vw_result_t *r, const vw_segment_t *s,
     vw_place_t *pl);
 static void vw_box_json(vo_buf_t *out, const vw_rect_t *box, int lines);
 static void vw_unsure_lines_json(vo_buf_t *out, unsigned lines);
+static void vw_line_numbers(vo_buf_t *out, unsigned lines, const char *sep);
 static void vw_unsure_words(vo_buf_t *out, const vw_segment_t *s);
 static void vw_parts_json(vo_buf_t *out, const vw_row_t *f);
 static void vw_result_ass(vo_buf_t *out, const vw_result_t *r,
@@ -582,23 +583,35 @@ vw_box_json(vo_buf_t *out, const vw_rect_t *box, int lines)
 static void
 vw_unsure_lines_json(vo_buf_t *out, unsigned lines)
 {
-    int  k, first;
-
     if (lines == 0) {
         return;
     }
 
     vo_buf_adds(out, ",\"unsure_lines\":[");
+    vw_line_numbers(out, lines, ",");
+    vo_buf_addc(out, ']');
+}
+
+
+/* the numbers (1 for the first) of the lines whose bits are set, sep
+ * between them */
+static void
+vw_line_numbers(vo_buf_t *out, unsigned lines, const char *sep)
+{
+    int  k, first;
+
     first = 1;
 
     for (k = 0; k < VO_FRAME_UNSURE_LINES; k++) {
         if (lines & (1u << k)) {
-            vo_buf_printf(out, first ? "%d" : ",%d", k + 1);
+            if (!first) {
+                vo_buf_adds(out, sep);
+            }
+
+            vo_buf_printf(out, "%d", k + 1);
             first = 0;
         }
     }
-
-    vo_buf_addc(out, ']');
 }
 
 
@@ -611,7 +624,6 @@ vw_unsure_lines_json(vo_buf_t *out, unsigned lines)
 static void
 vw_unsure_words(vo_buf_t *out, const vw_segment_t *s)
 {
-    int       k, first;
     unsigned  b;
 
     vo_buf_printf(out, "unsure: read with confidence %d", s->confidence);
@@ -629,15 +641,7 @@ vw_unsure_words(vo_buf_t *out, const vw_segment_t *s)
 
     b = s->unsure_lines;
     vo_buf_adds(out, (b & (b - 1)) ? ", lines " : ", line ");
-    first = 1;
-
-    for (k = 0; k < VO_FRAME_UNSURE_LINES; k++) {
-        if (b & (1u << k)) {
-            vo_buf_printf(out, first ? "%d" : ", %d", k + 1);
-            first = 0;
-        }
-    }
-
+    vw_line_numbers(out, b, ", ");
     vo_buf_printf(out, " below %d", VW_UNSURE_BELOW);
 }
 
